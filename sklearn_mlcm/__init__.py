@@ -1,0 +1,21 @@
+"""sklearn-mlcm: multi-label confusion matrices with scikit-learn's look and feel.
+
+The 2-D multi-label confusion matrix (MLCM) of Heydarian et al. (2022), the
+fractional matrix of Krstinić et al. (2020), the per-class statistics of any
+square confusion matrix (Kandza-Tadi 2020) and a classification report read
+off the MLCM.
+"""
+
+from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
+from ._report import mlcm_classification_report
+from ._statistics import confusion_matrix_statistics
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "__version__",
+    "confusion_matrix_statistics",
+    "mlcm_classification_report",
+    "mlcm_confusion_matrix",
+    "mlcm_multilabel_confusion_matrix",
+]

@@ -1,0 +1,273 @@
+"""Public confusion-matrix functions: validate, dispatch to a kernel, normalise."""
+
+import numpy as np
+
+from ._heydarian import heydarian_matrix
+from ._krstinic import krstinic_matrix
+from ._statistics import one_vs_rest
+from ._validation import (
+    check_mlcm_targets,
+    check_option,
+    check_sample_weight,
+)
+
+__all__ = ["mlcm_confusion_matrix", "mlcm_multilabel_confusion_matrix"]
+
+_METHODS = {"heydarian": heydarian_matrix, "krstinic": krstinic_matrix}
+
+
+def _compute(y_true, y_pred, *, method, labels, sample_weight, func_name):
+    """Validate the inputs and return ``(matrix, label_space, sample_weight)``."""
+    check_option(method, tuple(_METHODS), "method", func_name)
+    space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
+    weight = check_sample_weight(sample_weight, space.y_true.shape[0], func_name)
+    matrix = _METHODS[method](space.y_true, space.y_pred, weight)
+    return matrix, space, weight
+
+
+def _normalize(cm, normalize):
+    """Row-, column- or total-normalise; a zero row or column stays zero."""
+    cm = cm.astype(np.float64)
+    if normalize is None:
+        return cm
+    if normalize == "true":
+        total = cm.sum(axis=1, keepdims=True)
+    elif normalize == "pred":
+        total = cm.sum(axis=0, keepdims=True)
+    else:
+        total = np.full((1, 1), cm.sum())
+    return np.divide(cm, total, out=np.zeros_like(cm), where=total != 0)
+
+
+def mlcm_confusion_matrix(
+    y_true,
+    y_pred,
+    *,
+    method="heydarian",
+    labels=None,
+    sample_weight=None,
+    normalize=None,
+):
+    """Compute the 2-D multi-label confusion matrix (MLCM).
+
+    Rows are true labels and columns predicted labels, as in scikit-learn's
+    :func:`~sklearn.metrics.confusion_matrix`, with one extra row and one extra
+    column: the last row is "no true label" (NTL) and the last column "no
+    predicted label" (NPL). Unlike the one-vs-rest
+    :func:`~sklearn.metrics.multilabel_confusion_matrix`, it says *which*
+    label a missed label was confused with.
+
+    Read more in the :ref:`User Guide <mlcm>`.
+
+    Parameters
+    ----------
+    y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
+            or (n_samples,)
+        Ground truth: a 0/1 label-indicator matrix (bool, integer or float dtype;
+        lists, NumPy arrays, scipy sparse CSR/CSC or pandas DataFrames), or 1-D
+        class labels, which are single-label instances.
+
+    y_pred : same kind and shape as ``y_true``
+        Predicted labels, as returned by a classifier (thresholded, not scores).
+
+    method : {"heydarian", "krstinic"}, default="heydarian"
+        ``"heydarian"``: Heydarian et al. (2022), Algorithms 2-5; integer counts.
+        ``"krstinic"``: Krstinić et al. (2020), Algorithm 1; fractional
+        contributions whose row sums are the label supports.
+
+    labels : array-like of shape (n_kept,), default=None
+        The labels to keep, in that order: column indices (or DataFrame column
+        names) for indicator input, class values for 1-D input. The matrix is
+        computed on this restricted label space: an instance whose labels all
+        lie outside it has an empty label set there and counts in the NTL row
+        or the NPL column. By default every column (or every class seen in
+        ``y_true`` or ``y_pred``) is used.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+
+    normalize : {"true", "pred", "all"}, default=None
+        Normalise over the true labels (rows: Krstinić's recall matrix, the
+        fractions of Heydarian's Table 8 (b)), the predicted labels (columns:
+        the precision matrix) or the whole matrix. A zero row or column stays
+        zero. None returns raw counts.
+
+    Returns
+    -------
+    C : ndarray of shape (n_labels + 1, n_labels + 1)
+        ``C[i, j]`` counts true label ``i`` attributed to predicted label ``j``;
+        index ``n_labels`` is NTL (row) and NPL (column). dtype int64 for
+        ``method="heydarian"`` without weights or normalisation, float64
+        otherwise.
+
+    See Also
+    --------
+    sklearn.metrics.confusion_matrix : The multi-class matrix. For 1-D targets
+        this function returns it in the top-left block, with zeros elsewhere.
+    sklearn.metrics.multilabel_confusion_matrix : One 2x2 matrix per label; it
+        cannot say which label a missed label went to, and its FN and FP totals
+        differ.
+    mlcm_multilabel_confusion_matrix : The one-vs-rest matrices derived from
+        this matrix, in which FN and FP totals agree.
+    confusion_matrix_statistics : Per-class statistics of a square matrix.
+
+    Notes
+    -----
+    With T the true set of an instance, P its predicted set, T2 = T - P and
+    P2 = P - T, the Heydarian matrix adds, per instance: one to ``C[r, r]`` for
+    r in T & P; one to ``C[NTL, NPL]`` when T and P are empty; one to
+    ``C[r, NPL]`` for r in T2 when P2 is empty (category 1); one to ``C[r, c]``
+    for r in T (or NTL when T is empty) and c in P2 when T2 is empty
+    (category 2); one to ``C[r, c]`` for r in T2 and c in P2 otherwise
+    (category 3). This follows the paper, not the authors' package ``mlcm``
+    0.0.1, which adds spurious counts in category 3 when at least one label is
+    correct and two or more are wrong.
+
+    The Krstinić matrix adds fractions (Algorithm 1, eqs. 11-17) so that each
+    true label contributes one unit in total. The paper assumes non-empty label
+    sets; as in the authors' code, an empty set is an "unknown" label (the last
+    row or column) on which the same rules apply. Without empty sets, the
+    top-left block is the paper's matrix and the last row and column are zero.
+
+    References
+    ----------
+    .. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
+       Confusion Matrix", IEEE Access 10, 19083-19095, 2022.
+       doi:10.1109/ACCESS.2022.3151048
+    .. [2] D. Krstinić, M. Braović, L. Šerić and D. Božić-Štulić, "Multi-label
+       classifier performance evaluation with confusion matrix", CS & IT 10(8),
+       2020. doi:10.5121/csit.2020.100801
+
+    Examples
+    --------
+    The nine instances of Heydarian et al., Table 1, give Table 4 (j):
+
+    >>> from sklearn_mlcm import mlcm_confusion_matrix
+    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+    ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+    >>> mlcm_confusion_matrix(y_true, y_pred)
+    array([[5, 2, 4, 0],
+           [0, 2, 3, 1],
+           [0, 0, 1, 0],
+           [0, 1, 1, 1]])
+
+    The fractional matrix of the same data; row sums of the label rows are the
+    label supports (7, 5 and 1):
+
+    >>> mlcm_confusion_matrix(y_true, y_pred, method="krstinic").round(2)
+    array([[4.  , 0.83, 2.17, 0.  ],
+           [0.5 , 1.67, 2.83, 0.  ],
+           [0.  , 0.  , 1.  , 0.  ],
+           [0.  , 0.5 , 0.5 , 1.  ]])
+    """
+    func_name = "mlcm_confusion_matrix"
+    check_option(normalize, ("true", "pred", "all", None), "normalize", func_name)
+    cm, _, _ = _compute(
+        y_true,
+        y_pred,
+        method=method,
+        labels=labels,
+        sample_weight=sample_weight,
+        func_name=func_name,
+    )
+    if normalize is None:
+        return cm
+    return _normalize(cm, normalize)
+
+
+def mlcm_multilabel_confusion_matrix(
+    y_true,
+    y_pred,
+    *,
+    method="heydarian",
+    labels=None,
+    sample_weight=None,
+    tn="diagonal",
+):
+    """Compute one-vs-rest 2x2 matrices derived from the MLCM.
+
+    A drop-in for :func:`sklearn.metrics.multilabel_confusion_matrix` with the
+    same ``[[TN, FP], [FN, TP]]`` layout, but read off the 2-D multi-label
+    confusion matrix, so that the FN and FP totals agree: each missed label is
+    a false positive of the label it went to. There is one more matrix than
+    there are labels, for the "no label" index (NTL row / NPL column).
+
+    Read more in the :ref:`User Guide <mlcm>`.
+
+    Parameters
+    ----------
+    y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
+            or (n_samples,)
+        Ground truth 0/1 indicators, or 1-D class labels.
+
+    y_pred : same kind and shape as ``y_true``
+        Predicted labels.
+
+    method : {"heydarian", "krstinic"}, default="heydarian"
+        Which 2-D matrix to derive from; see :func:`mlcm_confusion_matrix`.
+
+    labels : array-like of shape (n_kept,), default=None
+        The labels to keep, in that order; see :func:`mlcm_confusion_matrix`.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+
+    tn : {"diagonal", "complement"}, default="diagonal"
+        ``"diagonal"``: Heydarian's eq. 16, TN of label k is the trace minus
+        ``C[k, k]`` (Tables 7 and 9); then the TN total is q times the TP total.
+        ``"complement"``: the usual multi-class TN, every cell outside row k
+        and column k.
+
+    Returns
+    -------
+    multi_confusion : ndarray of shape (n_labels + 1, 2, 2)
+        One ``[[TN, FP], [FN, TP]]`` matrix per label, the last one for the
+        "no label" index. int64 for ``method="heydarian"`` without weights,
+        float64 otherwise.
+
+    See Also
+    --------
+    sklearn.metrics.multilabel_confusion_matrix : Counts each label on its own
+        (n_labels matrices); its FN and FP totals differ.
+    mlcm_confusion_matrix : The 2-D matrix these are derived from.
+
+    Notes
+    -----
+    With C the MLCM: ``TP_k = C[k, k]``, ``FP_k`` the column sum minus
+    ``C[k, k]``, ``FN_k`` the row sum minus ``C[k, k]`` (eqs. 15, 17, 18).
+
+    References
+    ----------
+    .. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
+       Confusion Matrix", IEEE Access 10, 19083-19095, 2022.
+
+    Examples
+    --------
+    Heydarian et al., Table 1 gives Table 7 (FN and FP both total 12):
+
+    >>> from sklearn_mlcm import mlcm_multilabel_confusion_matrix
+    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+    ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+    >>> mcm = mlcm_multilabel_confusion_matrix(y_true, y_pred)
+    >>> mcm[0]
+    array([[4, 0],
+           [6, 5]])
+    >>> mcm.sum(axis=0)
+    array([[27, 12],
+           [12,  9]])
+    """
+    func_name = "mlcm_multilabel_confusion_matrix"
+    check_option(tn, ("diagonal", "complement"), "tn", func_name)
+    cm, _, _ = _compute(
+        y_true,
+        y_pred,
+        method=method,
+        labels=labels,
+        sample_weight=sample_weight,
+        func_name=func_name,
+    )
+    return one_vs_rest(cm, tn)

@@ -1,0 +1,271 @@
+"""The classification report computed from the MLCM (str or dict)."""
+
+import numpy as np
+
+from ._confusion import _compute
+from ._statistics import average, one_vs_rest_counts, rates, safe_ratio
+from ._validation import check_zero_division
+
+__all__ = ["mlcm_classification_report"]
+
+NO_LABEL_NAME = "no label"
+_HEADERS = ("precision", "recall", "f1-score", "weight", "support")
+_AVERAGES = ("micro avg", "macro avg", "weighted avg")
+
+
+def _check_digits(digits, func_name):
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)):
+        raise TypeError(
+            f"The 'digits' parameter of {func_name} must be an int. Got "
+            f"{digits!r} instead."
+        )
+    if digits < 0:
+        raise ValueError(
+            f"The 'digits' parameter of {func_name} must be >= 0. Got {digits}."
+        )
+    return int(digits)
+
+
+def _supports(space, weight):
+    """Per-label true totals and the number of instances with no true label."""
+    y_true = space.y_true
+    empty = ~y_true.any(axis=1)
+    if weight is None:
+        return y_true.sum(axis=0), int(empty.sum())
+    return weight @ y_true, float(weight[empty].sum())
+
+
+def report_table(cm, supports, no_label_support, *, include_no_label, zero_division):
+    """Rows of (precision, recall, f1, weight, support) and their averages.
+
+    ``cm`` is the (q+1, q+1) matrix; the shown rows are the q labels, and the
+    no-label index too when ``include_no_label``. Micro averages run over all
+    q+1 indices (trace / sum); macro and weighted over the shown rows, weighted
+    by the MLCM row sums (Heydarian et al., Table 12).
+    """
+    q = cm.shape[0] - 1
+    shown = q + 1 if include_no_label else q
+    tp, fp, fn, _ = one_vs_rest_counts(cm)
+    precision, recall, f1 = rates(
+        tp[:shown], fp[:shown], fn[:shown], beta=1.0, zero_division=zero_division
+    )
+    weight = cm.sum(axis=1)[:shown]
+    support = np.append(supports, no_label_support)[:shown]
+    micro = float(
+        safe_ratio(
+            np.trace(cm), cm.sum(), zero_division, "Micro average", "an empty matrix"
+        )
+    )
+    averages = {
+        "micro avg": (micro, micro, micro, cm.sum(), support.sum()),
+        "macro avg": (
+            average(precision),
+            average(recall),
+            average(f1),
+            weight.sum(),
+            support.sum(),
+        ),
+        "weighted avg": (
+            average(precision, weight),
+            average(recall, weight),
+            average(f1, weight),
+            weight.sum(),
+            support.sum(),
+        ),
+    }
+    rows = list(zip(precision, recall, f1, weight, support))
+    return rows, averages
+
+
+def _amount_format(values, digits):
+    """Integers print as integers; fractional amounts with ``digits`` decimals."""
+    values = np.asarray(values, dtype=np.float64)
+    if np.all(values == np.round(values)):
+        return lambda x: f"{int(round(float(x)))}"
+    return lambda x: f"{float(x):.{digits}f}"
+
+
+def mlcm_classification_report(
+    y_true,
+    y_pred,
+    *,
+    method="heydarian",
+    labels=None,
+    target_names=None,
+    sample_weight=None,
+    digits=2,
+    output_dict=False,
+    zero_division="warn",
+    include_no_label=False,
+):
+    """Build a text report of the main metrics, computed from the MLCM.
+
+    scikit-learn's :func:`~sklearn.metrics.classification_report`, but with
+    TP, FP and FN read off the 2-D multi-label confusion matrix, so that a
+    wrongly predicted label lowers the recall of the label it replaced.
+
+    Read more in the :ref:`User Guide <report>`.
+
+    Parameters
+    ----------
+    y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
+            or (n_samples,)
+        Ground truth 0/1 indicators, or 1-D class labels.
+
+    y_pred : same kind and shape as ``y_true``
+        Predicted labels.
+
+    method : {"heydarian", "krstinic"}, default="heydarian"
+        Which 2-D matrix the statistics are read from; see
+        :func:`mlcm_confusion_matrix`.
+
+    labels : array-like of shape (n_kept,), default=None
+        The labels to report, in that order; the matrix is computed on this
+        restricted label space (see :func:`mlcm_confusion_matrix`).
+
+    target_names : list of str of shape (n_labels,), default=None
+        Display names of the labels. By default the column names of ``y_true``
+        when it is a DataFrame, the class values for 1-D input, and the column
+        indices otherwise.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+
+    digits : int, default=2
+        Number of digits of the floating point values. Ignored when
+        ``output_dict`` is True.
+
+    output_dict : bool, default=False
+        Return a dict instead of a str.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of a ratio whose denominator is zero. "warn" acts as 0.0 and
+        raises an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
+        ``np.nan`` values are left out of the averages.
+
+    include_no_label : bool, default=False
+        Also report the "no label" index (the NTL row and NPL column) as a row
+        named ``"no label"``, and take it into the macro and weighted averages.
+
+    Returns
+    -------
+    report : str or dict
+        Text summary of precision, recall, F1, weight and support per label
+        and of the micro, macro and weighted averages. As a dict::
+
+            {"label 1": {"precision": 0.5, "recall": 1.0, "f1-score": 0.67,
+                         "weight": 2.0, "support": 1.0},
+             ...,
+             "micro avg": {...}, "macro avg": {...}, "weighted avg": {...}}
+
+        All values are Python floats, as scikit-learn's.
+
+    See Also
+    --------
+    sklearn.metrics.classification_report : The one-vs-rest report; its
+        "support" counts true instances per label and its micro average runs
+        over labels only.
+    mlcm_confusion_matrix : The matrix the report is computed from.
+
+    Notes
+    -----
+    With C the MLCM: precision ``C[k, k] / sum_j C[j, k]``, recall
+    ``C[k, k] / sum_j C[k, j]``, F1 their harmonic mean. "weight" is the row
+    sum of C (Heydarian et al., Table 12), which for ``method="heydarian"``
+    can exceed the number of true instances because a missed label counts once
+    per wrong prediction; "support" is the number of true instances per label,
+    as in scikit-learn. The micro average runs over all q+1 indices, so micro
+    precision, recall and F1 are all ``trace(C) / sum(C)``. The macro average
+    is the plain mean and the weighted average the mean weighted by "weight",
+    over the q labels (q+1 with ``include_no_label=True``).
+
+    References
+    ----------
+    .. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
+       Confusion Matrix", IEEE Access 10, 19083-19095, 2022.
+
+    Examples
+    --------
+    >>> from sklearn_mlcm import mlcm_classification_report
+    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+    ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+    >>> print(mlcm_classification_report(y_true, y_pred,
+    ...                                  target_names=["C0", "C1", "C2"]))
+                  precision    recall  f1-score    weight   support
+    <BLANKLINE>
+              C0       1.00      0.45      0.62        11         7
+              C1       0.40      0.33      0.36         6         5
+              C2       0.11      1.00      0.20         1         1
+    <BLANKLINE>
+       micro avg       0.43      0.43      0.43        21        13
+       macro avg       0.50      0.60      0.40        18        13
+    weighted avg       0.75      0.44      0.51        18        13
+    <BLANKLINE>
+    """
+    func_name = "mlcm_classification_report"
+    digits = _check_digits(digits, func_name)
+    zero_division = check_zero_division(zero_division, func_name)
+    cm, space, weight = _compute(
+        y_true,
+        y_pred,
+        method=method,
+        labels=labels,
+        sample_weight=sample_weight,
+        func_name=func_name,
+    )
+    if target_names is None:
+        names = list(space.names)
+    else:
+        names = [str(name) for name in target_names]
+        if len(names) != space.n_labels:
+            raise ValueError(
+                f"The 'target_names' parameter of {func_name} must have one name "
+                f"per label: {space.n_labels} expected, got {len(names)}."
+            )
+    if include_no_label:
+        names.append(NO_LABEL_NAME)
+
+    supports, no_label_support = _supports(space, weight)
+    rows, averages = report_table(
+        cm,
+        supports,
+        no_label_support,
+        include_no_label=include_no_label,
+        zero_division=zero_division,
+    )
+
+    if output_dict:
+        report = {
+            name: dict(zip(_HEADERS, (float(v) for v in row)))
+            for name, row in zip(names, rows)
+        }
+        for heading, values in averages.items():
+            report[heading] = dict(zip(_HEADERS, (float(v) for v in values)))
+        return report
+
+    width = max(max(len(name) for name in names), len("weighted avg"), digits)
+    all_rows = [*rows, *averages.values()]
+    fmt_weight = _amount_format([r[3] for r in all_rows], digits)
+    fmt_support = _amount_format([r[4] for r in all_rows], digits)
+    head_fmt = "{:>{width}s} " + " {:>9}" * len(_HEADERS)
+    text = head_fmt.format("", *_HEADERS, width=width) + "\n\n"
+    row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9} {:>9}\n"
+    for name, (p, r, f, w, s) in zip(names, rows):
+        text += row_fmt.format(
+            name, p, r, f, fmt_weight(w), fmt_support(s), width=width, digits=digits
+        )
+    text += "\n"
+    for heading, (p, r, f, w, s) in averages.items():
+        text += row_fmt.format(
+            heading,
+            p,
+            r,
+            f,
+            fmt_weight(w),
+            fmt_support(s),
+            width=width,
+            digits=digits,
+        )
+    return text

@@ -1,0 +1,227 @@
+"""Per-class statistics from any square confusion matrix (Kandza-Tadi 2020)."""
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from ._validation import check_option, check_square_matrix, check_zero_division
+
+__all__ = ["confusion_matrix_statistics"]
+
+
+def one_vs_rest_counts(cm, tn="complement"):
+    """TP, FP, FN and TN of every index of a square matrix.
+
+    ``tn="complement"`` counts every cell outside row k and column k;
+    ``tn="diagonal"`` is Heydarian's eq. 16, the trace minus ``cm[k, k]``.
+    """
+    tp = np.diagonal(cm).copy()
+    fp = cm.sum(axis=0) - tp
+    fn = cm.sum(axis=1) - tp
+    if tn == "diagonal":
+        tn_ = tp.sum() - tp
+    else:
+        tn_ = cm.sum() - tp - fp - fn
+    return tp, fp, fn, tn_
+
+
+def one_vs_rest(cm, tn="complement"):
+    """The (k, 2, 2) stack ``[[TN, FP], [FN, TP]]`` of a square matrix ``cm``."""
+    tp, fp, fn, tn_ = one_vs_rest_counts(cm, tn)
+    return np.stack([tn_, fp, fn, tp], axis=1).reshape(-1, 2, 2)
+
+
+def check_beta(beta, func_name):
+    if (
+        isinstance(beta, bool)
+        or not isinstance(beta, numbers.Real)
+        or not np.isfinite(beta)
+        or beta < 0
+    ):
+        raise ValueError(
+            f"The 'beta' parameter of {func_name} must be a finite real number "
+            f">= 0. Got {beta!r} instead."
+        )
+    return float(beta)
+
+
+def safe_ratio(numerator, denominator, zero_division, metric, condition):
+    """``numerator / denominator`` with scikit-learn's ``zero_division`` rules.
+
+    Where the denominator is zero the result is ``zero_division`` (0.0 for
+    "warn", which also emits an :class:`UndefinedMetricWarning`).
+    """
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    undefined = denominator == 0
+    fill = 0.0 if zero_division == "warn" else zero_division
+    result = np.divide(
+        numerator,
+        denominator,
+        out=np.full(np.broadcast(numerator, denominator).shape, fill),
+        where=~undefined,
+    )
+    if zero_division == "warn" and undefined.any():
+        warnings.warn(
+            f"{metric} is ill-defined and being set to 0.0 in {condition}. Use "
+            "`zero_division` parameter to control this behavior.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    return result
+
+
+def rates(tp, fp, fn, *, beta, zero_division):
+    """Precision, recall and F-beta from per-class counts."""
+    precision = safe_ratio(
+        tp, tp + fp, zero_division, "Precision", "labels with no predicted samples"
+    )
+    recall = safe_ratio(
+        tp, tp + fn, zero_division, "Recall", "labels with no true samples"
+    )
+    b2 = beta * beta
+    fbeta = safe_ratio(
+        (1 + b2) * tp,
+        (1 + b2) * tp + b2 * fn + fp,
+        zero_division,
+        "F-score",
+        "labels with no true nor predicted samples",
+    )
+    return precision, recall, fbeta
+
+
+def average(values, weights=None):
+    """Mean (or weighted mean) of per-class values, leaving NaN out.
+
+    NaN values come from ``zero_division=np.nan`` and are left out of the
+    average, as scikit-learn does; an average of nothing is NaN.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    keep = ~np.isnan(values)
+    if weights is None:
+        return float(values[keep].mean()) if keep.any() else float("nan")
+    weights = np.asarray(weights, dtype=np.float64)[keep]
+    if not keep.any() or weights.sum() == 0:
+        return float("nan")
+    return float(np.average(values[keep], weights=weights))
+
+
+def confusion_matrix_statistics(
+    cm, *, beta=1.0, tn="complement", zero_division="warn"
+):
+    """Per-class statistics of any square confusion matrix.
+
+    Works on scikit-learn's multi-class :func:`~sklearn.metrics.confusion_matrix`,
+    on a 2-D multi-label confusion matrix from :func:`mlcm_confusion_matrix`
+    (integer or fractional) or on any other square matrix whose rows are true
+    classes and columns predicted classes. Uses the corrected per-class
+    formulas of Kandza-Tadi (2020), with an F-beta that is right for every beta.
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    cm : array-like of shape (n_classes, n_classes)
+        Non-negative, finite counts (or weighted or fractional counts).
+
+    beta : float, default=1.0
+        Weight of recall in the F-score, ``beta >= 0``.
+
+    tn : {"complement", "diagonal"}, default="complement"
+        ``"complement"``: TN of class i is every cell outside row i and column i
+        (the usual multi-class definition, Kandza-Tadi's). ``"diagonal"``:
+        Heydarian's eq. 16, the trace minus ``cm[i, i]``.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of a ratio whose denominator is zero. "warn" acts as 0.0 and
+        also raises an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
+
+    Returns
+    -------
+    statistics : dict
+        With k = n_classes, arrays of shape (k,) unless said otherwise:
+
+        - ``"tp"``, ``"fp"``, ``"fn"``, ``"tn"``: the one-vs-rest counts, of the
+          dtype of ``cm`` (int64 for integer input, float64 otherwise);
+        - ``"precision"``: TP / (TP + FP), float64;
+        - ``"recall"``: TP / (TP + FN), float64;
+        - ``"specificity"``: TN / (TN + FP), float64;
+        - ``"fbeta"``: (1 + b²) TP / ((1 + b²) TP + b² FN + FP), float64;
+        - ``"accuracy"``: (TP + TN) / (TP + TN + FP + FN), float64;
+        - ``"row_sum"``, ``"column_sum"``: the true and predicted totals of each
+          class, of the dtype of ``cm``;
+        - ``"overall_accuracy"``: trace / sum, a Python float.
+
+    See Also
+    --------
+    sklearn.metrics.precision_recall_fscore_support : Computes precision,
+        recall and F-beta from labels, not from a matrix, and has no
+        specificity or per-class accuracy.
+    mlcm_multilabel_confusion_matrix : The same TP, FP, FN and TN as 2x2
+        matrices, computed from labels.
+
+    Notes
+    -----
+    ``TP_i = cm[i, i]``, ``FP_i = sum_j cm[j, i] - TP_i`` and
+    ``FN_i = sum_j cm[i, j] - TP_i``. The "generalised" formulas in
+    circulation (precision ``trace / (trace + FP_i)`` and the like) are wrong
+    even for two classes; Kandza-Tadi replaces them with the ones above. The
+    paper's code computes F with ``(1 + b)`` where the formula has
+    ``(1 + b²)``, which is right only for ``b = 1``; this function uses
+    ``(1 + b²)``.
+
+    References
+    ----------
+    .. [1] C. C. Kandza-Tadi, "Confusion Matrix for Multi Class", African
+       Master of Machine Intelligence (AMMI), AIMS Rwanda, 2020.
+
+    Examples
+    --------
+    The Cat/Fish/Hen matrix of Kandza-Tadi:
+
+    >>> from sklearn_mlcm import confusion_matrix_statistics
+    >>> stats = confusion_matrix_statistics([[4, 1, 1], [6, 2, 2], [3, 0, 6]])
+    >>> stats["precision"].round(3)
+    array([0.308, 0.667, 0.667])
+    >>> stats["recall"].round(3)
+    array([0.667, 0.2  , 0.667])
+    >>> stats["specificity"].round(4)
+    array([0.5263, 0.9333, 0.8125])
+    >>> stats["accuracy"].round(2)
+    array([0.56, 0.64, 0.76])
+    >>> stats["overall_accuracy"]
+    0.48
+    """
+    func_name = "confusion_matrix_statistics"
+    cm = check_square_matrix(cm, func_name)
+    beta = check_beta(beta, func_name)
+    check_option(tn, ("complement", "diagonal"), "tn", func_name)
+    zero_division = check_zero_division(zero_division, func_name)
+
+    tp, fp, fn, tn_ = one_vs_rest_counts(cm, tn)
+    precision, recall, fbeta = rates(tp, fp, fn, beta=beta, zero_division=zero_division)
+    specificity = safe_ratio(
+        tn_, tn_ + fp, zero_division, "Specificity", "labels with no negative samples"
+    )
+    accuracy = safe_ratio(
+        tp + tn_, tp + tn_ + fp + fn, zero_division, "Accuracy", "empty labels"
+    )
+    overall = safe_ratio(
+        np.trace(cm), cm.sum(), zero_division, "Overall accuracy", "an empty matrix"
+    )
+    return {
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn_,
+        "precision": precision,
+        "recall": recall,
+        "specificity": specificity,
+        "fbeta": fbeta,
+        "accuracy": accuracy,
+        "row_sum": cm.sum(axis=1),
+        "column_sum": cm.sum(axis=0),
+        "overall_accuracy": float(overall),
+    }
