@@ -42,28 +42,24 @@ def heydarian_matrix(y_true, y_pred, sample_weight=None):
     weighted = sample_weight is not None
     # float32 sums of 0/1 over at most 2**16 rows are exact; weights need float64.
     work = np.float64 if weighted else np.float32
+    ones = np.ones(q, dtype=work)
+    diag = np.arange(q)
     out = np.zeros((q + 1, q + 1), dtype=np.float64)
-    for t, p, w in iter_row_chunks(y_true, y_pred, sample_weight):
-        tf = t.astype(work)
-        pf = p.astype(work)
-        tp = tf * pf
-        fn = tf - tp
-        fp = pf - tp
-        n_true = tf.sum(axis=1)
-        n_pred = pf.sum(axis=1)
-        n_fn = fn.sum(axis=1)
-        n_fp = fp.sum(axis=1)
-        v = np.ones(t.shape[0], dtype=work) if w is None else w
+    for tp, fn, fp, w in iter_row_chunks(y_true, y_pred, sample_weight, work):
+        n_tp = tp @ ones
+        n_fn = fn @ ones
+        n_fp = fp @ ones
+        true_empty = (n_tp + n_fn) == 0
         # Algorithm 2: true positives, and both sets empty.
-        out[np.arange(q), np.arange(q)] += v @ tp
-        out[q, q] += v[(n_true == 0) & (n_pred == 0)].sum()
-        # Category 1: missed labels go to the NPL column.
-        out[:q, q] += (v * (n_fp == 0)) @ fn
-        # Category 2 with T empty: wrong predictions go to the NTL row.
-        out[q, :q] += (v * (n_true == 0)) @ fp
-        # Categories 2 and 3: A (x) P2, A = T2 if T2 else T.
-        a = np.where((n_fn > 0)[:, None], fn, tf)
-        a *= (v * (n_fp > 0))[:, None]
+        out[diag, diag] += w @ tp
+        out[q, q] += w[true_empty & (n_fp == 0)].sum()
+        # Category 1 (no wrong prediction): missed labels go to the NPL column.
+        out[:q, q] += (w * (n_fp == 0)) @ fn
+        # Category 2 with T empty: the wrong predictions go to the NTL row.
+        out[q, :q] += (w * true_empty) @ fp
+        # Categories 2 and 3: A (x) P2 with A = T2, or T (= T & P) if T2 is empty.
+        a = fn + tp * (n_fn == 0)[:, None]
+        a *= w[:, None]
         out[:q, :q] += a.T @ fp
     if weighted:
         return out

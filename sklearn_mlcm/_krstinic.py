@@ -41,39 +41,35 @@ def krstinic_matrix(y_true, y_pred, sample_weight=None):
     ndarray of shape (q+1, q+1), dtype float64
     """
     q = y_true.shape[1]
+    ones = np.ones(q)
+    diag = np.arange(q)
     out = np.zeros((q + 1, q + 1), dtype=np.float64)
-    for t, p, w in iter_row_chunks(y_true, y_pred, sample_weight):
-        tf = t.astype(np.float64)
-        pf = p.astype(np.float64)
-        tp = tf * pf
-        fn = tf - tp
-        fp = pf - tp
-        n_true = tf.sum(axis=1)
-        n_pred = pf.sum(axis=1)
-        n_fn = fn.sum(axis=1)
-        n_fp = fp.sum(axis=1)
-        v = np.ones(t.shape[0]) if w is None else w
+    for tp, fn, fp, w in iter_row_chunks(y_true, y_pred, sample_weight, np.float64):
+        n_tp = tp @ ones
+        n_fn = fn @ ones
+        n_fp = fp @ ones
+        n_true = n_tp + n_fn
+        n_pred = n_tp + n_fp
         safe_pred = np.maximum(n_pred, 1.0)
         scenario_ii = (n_fn == 0) & (n_fp > 0) & (n_true > 0)
         scenario_iii = (n_fn > 0) & (n_fp == 0) & (n_pred > 0)
         scenario_iv = (n_fn > 0) & (n_fp > 0)
         # Diagonal: correct labels, scaled by |Y|/|Z| in scenario (ii).
         diag_scale = np.where(scenario_ii, n_true / safe_pred, 1.0)
-        out[np.arange(q), np.arange(q)] += (v * diag_scale) @ tp
-        # Empty sets through the "unknown" label.
-        pred_empty = (n_pred == 0) & (n_true > 0)
-        true_empty = (n_true == 0) & (n_pred > 0)
-        out[:q, q] += (v * pred_empty) @ tf
-        out[q, :q] += (v * true_empty / safe_pred) @ pf
-        out[q, q] += v[(n_true == 0) & (n_pred == 0)].sum()
-        # Off-diagonal redistribution of scenarios (ii)-(iv).
+        out[diag, diag] += (w * diag_scale) @ tp
+        # Empty sets through the "unknown" label: T -> NPL, Z spread over NTL.
+        out[:q, q] += (w * (n_pred == 0)) @ fn
+        out[q, :q] += (w * (n_true == 0) / safe_pred) @ fp
+        out[q, q] += w[(n_true == 0) & (n_pred == 0)].sum()
+        # Off-diagonal redistribution of scenarios (ii)-(iv): s * A (x) B with
+        # A = Y - Z (or Y), B = Z - Y (or Z).
         scale = np.where(
             scenario_iv,
             1.0 / np.maximum(n_fp, 1.0),
             np.where(scenario_ii | scenario_iii, 1.0 / safe_pred, 0.0),
         )
-        a = np.where((n_fn > 0)[:, None], fn, tf)
-        a *= (v * scale)[:, None]
-        b = np.where((n_fp > 0)[:, None], fp, pf)
+        a = fn + tp * (n_fn == 0)[:, None]
+        a *= (w * scale)[:, None]
+        b = fp + tp * (n_fp == 0)[:, None]
         out[:q, :q] += a.T @ b
     return out

@@ -96,16 +96,18 @@ def average(values, weights=None):
     """Mean (or weighted mean) of per-class values, leaving NaN out.
 
     NaN values come from ``zero_division=np.nan`` and are left out of the
-    average, as scikit-learn does; an average of nothing is NaN.
+    average, as scikit-learn does; an average of nothing is NaN. When every
+    weight is zero the weights are ignored (scikit-learn's ``_nanaverage``).
     """
     values = np.asarray(values, dtype=np.float64)
     keep = ~np.isnan(values)
-    if weights is None:
-        return float(values[keep].mean()) if keep.any() else float("nan")
-    weights = np.asarray(weights, dtype=np.float64)[keep]
-    if not keep.any() or weights.sum() == 0:
+    if not keep.any():
         return float("nan")
-    return float(np.average(values[keep], weights=weights))
+    if weights is not None:
+        weights = np.asarray(weights, dtype=np.float64)[keep]
+        if weights.sum() > 0:
+            return float(np.average(values[keep], weights=weights))
+    return float(values[keep].mean())
 
 
 def confusion_matrix_statistics(

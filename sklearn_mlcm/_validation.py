@@ -167,7 +167,7 @@ def _indicator_to_bool(y, name, func_name):
     if values.size:
         bad = (values != 0) & (values != 1)
         if bad.any():
-            example = values[bad].flat[0]
+            example = values[bad].flat[0].item()
             hint = ""
             if values.dtype.kind == "f" or example < 0 or example > 1:
                 hint = (
@@ -350,11 +350,12 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name, dense=True):
         )
     t = _indicator_to_bool(y_true, "y_true", func_name)
     p = _indicator_to_bool(y_pred, "y_pred", func_name)
-    names = true_names or pred_names or [str(i) for i in range(n_columns)]
+    column_names = true_names or pred_names
+    names = column_names or [str(i) for i in range(n_columns)]
     if labels is None:
         kept = np.arange(n_columns)
     else:
-        kept = _check_indicator_labels(labels, n_columns, names, func_name)
+        kept = _check_indicator_labels(labels, n_columns, column_names, func_name)
         t = t[:, kept]
         p = p[:, kept]
         names = [names[i] for i in kept]
@@ -402,7 +403,7 @@ def check_sample_weight(sample_weight, n_samples, func_name):
     if (weight < 0).any():
         raise ValueError(
             f"The 'sample_weight' parameter of {func_name} must be non-negative; "
-            f"found {weight[weight < 0][0]!r}."
+            f"found {weight[weight < 0][0].item()!r}."
         )
     return weight
 
@@ -432,7 +433,7 @@ def check_square_matrix(cm, func_name, name="cm"):
     if (array < 0).any():
         raise ValueError(
             f"{name} of {func_name} must be non-negative; found "
-            f"{array[array < 0][0]!r}."
+            f"{array[array < 0][0].item()!r}."
         )
     if array.dtype == bool:
         array = array.astype(np.int64)

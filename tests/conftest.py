@@ -1,0 +1,102 @@
+"""Hypothesis strategies shared by the oracle and invariance tests.
+
+Test modules do not import this file: they take the ``mlcm_strategies`` fixture
+and draw from it inside ``@given(data=st.data())``.
+"""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+# Weights that must turn up: zero, one, other integers and non-integers.
+SPECIAL_WEIGHTS = (0.0, 1.0, 2.0, 0.5, 0.1, 3.75)
+
+
+def _bits(mask, q):
+    """The q-bit integer ``mask`` as a bool row, label 0 first."""
+    return [bool(mask >> j & 1) for j in range(q)]
+
+
+@st.composite
+def multilabel_targets(draw, max_samples=12, max_labels=6, n_labels=None):
+    """``(y_true, y_pred)``: bool indicator arrays of one shape (n, q).
+
+    A true row is random, empty or full; a predicted row is random, empty,
+    full, or the true row itself, a subset or a superset of it, so that all
+    three Heydarian categories and all four Krstinic scenarios turn up for
+    every q. Shrinks towards n = 1, q = 1 and empty rows.
+    """
+    n = draw(st.integers(1, max_samples))
+    q = n_labels if n_labels is not None else draw(st.integers(1, max_labels))
+    full = (1 << q) - 1
+    masks = st.integers(0, full)
+    true_rows, pred_rows = [], []
+    for _ in range(n):
+        kind = draw(st.sampled_from(("random", "random", "empty", "full")))
+        t = {"random": draw(masks), "empty": 0, "full": full}[kind]
+        kind = draw(
+            st.sampled_from(("random", "same", "subset", "superset", "empty", "full"))
+        )
+        if kind in ("random", "subset", "superset"):
+            r = draw(masks)
+            p = {"random": r, "subset": t & r, "superset": t | r}[kind]
+        else:
+            p = {"same": t, "empty": 0, "full": full}[kind]
+        true_rows.append(_bits(t, q))
+        pred_rows.append(_bits(p, q))
+    return (
+        np.array(true_rows, dtype=bool).reshape(n, q),
+        np.array(pred_rows, dtype=bool).reshape(n, q),
+    )
+
+
+def sample_weights(n, integer=False):
+    """Non-negative weights of length n: zeros, integers and non-integers."""
+    if integer:
+        values = st.integers(0, 3)
+    else:
+        values = st.one_of(
+            st.sampled_from(SPECIAL_WEIGHTS),
+            st.floats(0.0, 100.0, allow_nan=False, allow_subnormal=False),
+        )
+    return st.lists(values, min_size=n, max_size=n).map(np.array)
+
+
+@st.composite
+def multilabel_cases(draw, weighted=None, **kwargs):
+    """``(y_true, y_pred, sample_weight)``; weights always, never or maybe."""
+    y_true, y_pred = draw(multilabel_targets(**kwargs))
+    if weighted is None:
+        weighted = draw(st.booleans())
+    weight = draw(sample_weights(y_true.shape[0])) if weighted else None
+    return y_true, y_pred, weight
+
+
+@st.composite
+def multiclass_cases(draw, classes=(0, 1, 2, 3, 4), max_samples=15):
+    """``(y_true, y_pred, sample_weight)``: 1-D class labels, maybe weighted."""
+    n = draw(st.integers(1, max_samples))
+    labels = st.lists(st.sampled_from(classes), min_size=n, max_size=n)
+    y_true = np.array(draw(labels))
+    y_pred = np.array(draw(labels))
+    weight = None
+    if draw(st.booleans()):
+        positive = st.one_of(
+            st.sampled_from((1.0, 2.0, 0.5, 0.1)),
+            st.floats(0.01, 10.0, allow_subnormal=False),
+        )
+        weight = np.array(draw(st.lists(positive, min_size=n, max_size=n)))
+    return y_true, y_pred, weight
+
+
+@pytest.fixture(scope="session")
+def mlcm_strategies():
+    """The strategies above, for ``data.draw(...)`` inside a hypothesis test."""
+    return SimpleNamespace(
+        targets=multilabel_targets,
+        weights=sample_weights,
+        cases=multilabel_cases,
+        multiclass=multiclass_cases,
+    )

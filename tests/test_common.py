@@ -1,0 +1,363 @@
+"""Invariances shared by every public metric, as scikit-learn's test_common.py.
+
+Each metric is run with both kernels (Heydarian et al. 2022, Krstinic et al.
+2020). The classification report is compared as its dict of floats.
+"""
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy import sparse
+from sklearn.metrics import (
+    classification_report,
+    confusion_matrix,
+    multilabel_confusion_matrix,
+)
+
+from sklearn_mlcm import (
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+    mlcm_multilabel_confusion_matrix,
+)
+
+METHODS = ("heydarian", "krstinic")
+REPORT_HEADERS = ("precision", "recall", "f1-score", "weight", "support")
+REPORT_AVERAGES = ("micro avg", "macro avg", "weighted avg")
+
+MATRIX_METRICS = {
+    f"{func.__name__}[{method}]": partial(func, method=method)
+    for func in (mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix)
+    for method in METHODS
+}
+REPORT_METRICS = {
+    f"mlcm_classification_report[{method}]": partial(
+        mlcm_classification_report, method=method, output_dict=True, zero_division=0.0
+    )
+    for method in METHODS
+}
+ALL_METRICS = {**MATRIX_METRICS, **REPORT_METRICS}
+
+# Every accepted form of an indicator matrix.
+INPUT_FORMATS = {
+    "list": lambda y: y.tolist(),
+    "ndarray": lambda y: y,
+    "fortran_ndarray": np.asfortranarray,
+    "csr_matrix": sparse.csr_matrix,
+    "csc_matrix": sparse.csc_matrix,
+    "csr_array": sparse.csr_array,
+    "csc_array": sparse.csc_array,
+    "coo_matrix": sparse.coo_matrix,
+    "csr_explicit_zeros": lambda y: sparse.csr_matrix(
+        (y.ravel(), tuple(i.ravel() for i in np.indices(y.shape))), shape=y.shape
+    ),
+    "dataframe": pd.DataFrame,
+}
+INPUT_DTYPES = (bool, np.int8, np.int64, np.float32, np.float64)
+
+HYPOTHESIS = settings(max_examples=50, deadline=None)
+
+
+def _values(result):
+    """A metric's output as an array; a report as its (rows, 5) value table."""
+    if isinstance(result, dict):
+        return np.array([[row[h] for h in REPORT_HEADERS] for row in result.values()])
+    return np.asarray(result)
+
+
+def _assert_same(actual, expected):
+    """Counts (an integer array on either side) exactly, anything else closely."""
+    if isinstance(expected, dict):
+        assert list(actual) == list(expected)
+    actual, expected = _values(actual), _values(expected)
+    assert actual.shape == expected.shape
+    if actual.dtype.kind in "iu" or expected.dtype.kind in "iu":
+        assert_array_equal(actual, expected)
+    else:
+        assert_allclose(actual, expected, rtol=1e-10, atol=1e-10)
+
+
+def _permute_labels(name, values, perm):
+    """Where label j of the permuted data sits in the original output."""
+    q = len(perm)
+    index = [*perm, q]
+    if name.startswith("mlcm_confusion_matrix"):
+        return values[np.ix_(index, index)]
+    if name.startswith("mlcm_multilabel_confusion_matrix"):
+        return values[index[:q]] if len(values) == q else values[index]
+    return values[[*perm, *range(q, q + len(REPORT_AVERAGES))]]
+
+
+@pytest.mark.parametrize("name", ALL_METRICS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_all_metrics_instance_order_invariance(name, data, mlcm_strategies):
+    """Shuffling the instances (with their weights) changes no output."""
+    metric = ALL_METRICS[name]
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    order = np.array(data.draw(st.permutations(range(len(y_true)))))
+    shuffled_weight = None if weight is None else weight[order]
+    _assert_same(
+        metric(y_true[order], y_pred[order], sample_weight=shuffled_weight),
+        metric(y_true, y_pred, sample_weight=weight),
+    )
+
+
+@pytest.mark.parametrize("name", ALL_METRICS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_all_metrics_label_permutation_equivariance(name, data, mlcm_strategies):
+    """Permuting label columns permutes the outputs; the no-label index stays."""
+    metric = ALL_METRICS[name]
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    perm = data.draw(st.permutations(range(y_true.shape[1])))
+    permuted = metric(y_true[:, perm], y_pred[:, perm], sample_weight=weight)
+    original = _values(metric(y_true, y_pred, sample_weight=weight))
+    _assert_same(_values(permuted), _permute_labels(name, original, perm))
+
+
+@pytest.mark.parametrize("name", ALL_METRICS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_all_metrics_unit_weights_equal_no_weights(name, data, mlcm_strategies):
+    """sample_weight of ones gives the values of no sample_weight."""
+    metric = ALL_METRICS[name]
+    y_true, y_pred, _ = data.draw(mlcm_strategies.cases(weighted=False))
+    _assert_same(
+        metric(y_true, y_pred, sample_weight=np.ones(len(y_true))),
+        metric(y_true, y_pred),
+    )
+
+
+@pytest.mark.parametrize("name", ALL_METRICS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_all_metrics_integer_weights_equal_repeated_rows(name, data, mlcm_strategies):
+    """An integer weight k equals the instance repeated k times (0: dropped)."""
+    metric = ALL_METRICS[name]
+    y_true, y_pred, _ = data.draw(mlcm_strategies.cases(weighted=False))
+    weight = data.draw(mlcm_strategies.weights(len(y_true), integer=True))
+    assume(weight.sum() > 0)
+    _assert_same(
+        metric(y_true, y_pred, sample_weight=weight),
+        metric(np.repeat(y_true, weight, axis=0), np.repeat(y_pred, weight, axis=0)),
+    )
+
+
+@pytest.mark.parametrize("input_format", INPUT_FORMATS)
+@pytest.mark.parametrize("name", ALL_METRICS)
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_all_metrics_input_format_invariance(name, input_format, data, mlcm_strategies):
+    """Lists, arrays, sparse matrices and DataFrames of any dtype agree exactly."""
+    metric = ALL_METRICS[name]
+    convert = INPUT_FORMATS[input_format]
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    expected = metric(y_true, y_pred, sample_weight=weight)
+    for dtype in INPUT_DTYPES:
+        result = metric(
+            convert(y_true.astype(dtype)),
+            convert(y_pred.astype(dtype)),
+            sample_weight=None if weight is None else list(weight),
+        )
+        if isinstance(expected, dict):
+            assert list(result) == list(expected), dtype
+        else:
+            assert result.dtype == expected.dtype, dtype
+        # NaN-aware and exact: the kernels see the same bool arrays.
+        assert_array_equal(_values(result), _values(expected), err_msg=str(dtype))
+
+
+@pytest.mark.parametrize("name", MATRIX_METRICS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_matrix_metrics_concatenation_is_sum_of_parts(name, data, mlcm_strategies):
+    """The matrices of a concatenation are the sums of the parts' matrices."""
+    metric = MATRIX_METRICS[name]
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases(max_samples=20))
+    n = len(y_true)
+    cuts = sorted(data.draw(st.sets(st.integers(1, max(n - 1, 1)), max_size=3)))
+    bounds = [0, *(c for c in cuts if c < n), n]
+    parts = [
+        metric(
+            y_true[a:b],
+            y_pred[a:b],
+            sample_weight=None if weight is None else weight[a:b],
+        )
+        for a, b in zip(bounds, bounds[1:])
+    ]
+    _assert_same(sum(parts), metric(y_true, y_pred, sample_weight=weight))
+
+
+@pytest.mark.parametrize("name", ALL_METRICS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_all_metrics_labels_equal_column_selection(name, data, mlcm_strategies):
+    """labels=idx gives the values of the columns y[:, idx], named by idx."""
+    metric = ALL_METRICS[name]
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    q = y_true.shape[1]
+    idx = data.draw(
+        st.lists(st.integers(0, q - 1), min_size=1, max_size=q, unique=True)
+    )
+    result = metric(y_true, y_pred, labels=idx, sample_weight=weight)
+    expected = metric(y_true[:, idx], y_pred[:, idx], sample_weight=weight)
+    _assert_same(_values(result), _values(expected))
+    if isinstance(result, dict):
+        assert list(result) == [str(i) for i in idx] + list(REPORT_AVERAGES)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_mlcm_multilabel_confusion_matrix_fn_total_equals_fp_total(
+    method, data, mlcm_strategies
+):
+    """Every FN is some label's FP: the FN and FP totals agree (Heydarian III.D)."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    mcm = mlcm_multilabel_confusion_matrix(
+        y_true, y_pred, method=method, sample_weight=weight
+    )
+    q = y_true.shape[1]
+    assert mcm.shape == (q + 1, 2, 2)
+    _assert_same(mcm[:, 1, 0].sum(), mcm[:, 0, 1].sum())
+
+
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_mlcm_multilabel_confusion_matrix_diagonal_tn_total_is_q_times_tp_total(
+    method, data, mlcm_strategies
+):
+    """With tn="diagonal" (eq. 16), sum TN = q x sum TP for q labels."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    mcm = mlcm_multilabel_confusion_matrix(
+        y_true, y_pred, method=method, sample_weight=weight, tn="diagonal"
+    )
+    q = y_true.shape[1]
+    _assert_same(mcm[:, 0, 0].sum(), q * mcm[:, 1, 1].sum())
+    cm = mlcm_confusion_matrix(y_true, y_pred, method=method, sample_weight=weight)
+    _assert_same(mcm[:, 1, 1], np.diagonal(cm))
+
+
+@pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
+@pytest.mark.parametrize("classes", [(0, 1, 2, 3, 4), ("a", "b", "c")])
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_mlcm_confusion_matrix_multiclass_is_confusion_matrix(
+    method, classes, data, mlcm_strategies
+):
+    """1-D targets: sklearn's confusion_matrix top-left, zeros in NTL and NPL."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.multiclass(classes=classes))
+    result = mlcm_confusion_matrix(y_true, y_pred, method=method, sample_weight=weight)
+    expected = confusion_matrix(y_true, y_pred, sample_weight=weight)
+    q = expected.shape[0]
+    assert result.shape == (q + 1, q + 1)
+    _assert_same(result[:q, :q], expected)
+    assert_array_equal(result[q], 0)
+    assert_array_equal(result[:, q], 0)
+
+
+@pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
+@pytest.mark.parametrize("classes", [(0, 1, 2, 3, 4), ("a", "b", "c")])
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_mlcm_confusion_matrix_multiclass_labels_subset(
+    method, classes, data, mlcm_strategies
+):
+    """1-D targets, labels=subset: confusion_matrix(labels=subset) top-left.
+
+    The instances with a class outside the subset have an empty set there: a
+    true class outside goes to the NTL row, a predicted class outside to the
+    NPL column.
+    """
+    y_true, y_pred, weight = data.draw(mlcm_strategies.multiclass(classes=classes))
+    subset = data.draw(
+        st.lists(
+            st.sampled_from(classes), min_size=1, max_size=len(classes), unique=True
+        )
+    )
+    assume(np.isin(subset, y_true).any())
+    result = mlcm_confusion_matrix(
+        y_true, y_pred, method=method, labels=subset, sample_weight=weight
+    )
+    q = len(subset)
+    assert result.shape == (q + 1, q + 1)
+    expected = confusion_matrix(y_true, y_pred, labels=subset, sample_weight=weight)
+    _assert_same(result[:q, :q], expected)
+    w = np.ones(len(y_true)) if weight is None else weight
+    true_out, pred_out = ~np.isin(y_true, subset), ~np.isin(y_pred, subset)
+    ntl = [w[true_out & (y_pred == c)].sum() for c in subset]
+    npl = [w[(y_true == c) & pred_out].sum() for c in subset]
+    _assert_same(result[q], np.array([*ntl, w[true_out & pred_out].sum()]))
+    _assert_same(result[:q, q], np.array(npl))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_mlcm_multilabel_confusion_matrix_multiclass_is_sklearn_complement(
+    method, data, mlcm_strategies
+):
+    """1-D targets, tn="complement": sklearn's multilabel_confusion_matrix."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.multiclass())
+    result = mlcm_multilabel_confusion_matrix(
+        y_true, y_pred, method=method, sample_weight=weight, tn="complement"
+    )
+    expected = multilabel_confusion_matrix(y_true, y_pred, sample_weight=weight)
+    q = len(expected)
+    assert result.shape == (q + 1, 2, 2)
+    _assert_same(result[:q], expected)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_mlcm_classification_report_multiclass_is_classification_report(
+    method, data, mlcm_strategies
+):
+    """1-D targets: sklearn's report; micro avg = accuracy, weight = support."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.multiclass())
+    result = mlcm_classification_report(
+        y_true,
+        y_pred,
+        method=method,
+        sample_weight=weight,
+        output_dict=True,
+        zero_division=0.0,
+    )
+    expected = classification_report(
+        y_true, y_pred, sample_weight=weight, output_dict=True, zero_division=0.0
+    )
+    accuracy = expected.pop("accuracy")
+    assert set(result) == {*expected, "micro avg"}
+    for key, row in expected.items():
+        for header, value in row.items():
+            assert_allclose(result[key][header], value, rtol=1e-10, err_msg=key)
+        assert_allclose(result[key]["weight"], row["support"], rtol=1e-10)
+    for header in ("precision", "recall", "f1-score"):
+        assert_allclose(result["micro avg"][header], accuracy, rtol=1e-10)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("zero_division", [0.0, 1.0])
+def test_mlcm_classification_report_zero_weights_no_nan(method, zero_division):
+    """All label weights zero: zero_division is honoured, no average is NaN.
+
+    scikit-learn's classification_report falls back to the unweighted mean
+    when every support is zero; a NaN here is neither that nor zero_division.
+    """
+    report = mlcm_classification_report(
+        [[0, 0]],
+        [[0, 1]],
+        method=method,
+        output_dict=True,
+        zero_division=zero_division,
+    )
+    assert not np.isnan(_values(report)).any(), report

@@ -1,0 +1,146 @@
+"""mlcm_classification_report: full strings, dict shape, options."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import UndefinedMetricWarning
+
+from sklearn_mlcm import mlcm_classification_report, mlcm_confusion_matrix
+
+T = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0]]
+T += [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+P = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1]]
+P += [[0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+
+
+def test_mlcm_classification_report_include_no_label():
+    """The no-label row (TP = corner, FP = NPL column, FN = NTL row) and q+1 avgs."""
+    expected = """\
+              precision    recall  f1-score    weight   support
+
+           0      1.000     0.455     0.625        11         7
+           1      0.400     0.333     0.364         6         5
+           2      0.111     1.000     0.200         1         1
+    no label      0.500     0.333     0.400         3         2
+
+   micro avg      0.429     0.429     0.429        21        15
+   macro avg      0.503     0.530     0.397        21        15
+weighted avg      0.715     0.429     0.498        21        15
+"""
+    assert mlcm_classification_report(T, P, include_no_label=True, digits=3) == expected
+
+
+def test_mlcm_classification_report_krstinic():
+    """The fractional matrix: weights are supports, micro over q+1 indices."""
+    expected = """\
+              precision    recall  f1-score    weight   support
+
+           0       0.89      0.57      0.70         7         7
+           1       0.56      0.33      0.42         5         5
+           2       0.15      1.00      0.27         1         1
+
+   micro avg       0.51      0.51      0.51        15        13
+   macro avg       0.53      0.63      0.46        13        13
+weighted avg       0.70      0.51      0.56        13        13
+"""
+    assert mlcm_classification_report(T, P, method="krstinic") == expected
+
+
+def test_mlcm_classification_report_fractional_amounts():
+    """Weighted amounts print with ``digits`` decimals."""
+    weight = [1, 1, 1, 1, 1, 1, 1, 1, 0.5]
+    text = mlcm_classification_report(T, P, sample_weight=weight)
+    lines = text.splitlines()
+    assert lines[2].split() == ["0", "1.00", "0.48", "0.65", "10.50", "6.50"]
+    assert lines[6].split() == ["micro", "avg", "0.45", "0.45", "0.45", "20.00", "12.00"]
+
+
+def test_mlcm_classification_report_dict_shape_and_types():
+    """output_dict has scikit-learn's shape, all values Python floats."""
+    report = mlcm_classification_report(T, P, output_dict=True)
+    assert list(report) == ["0", "1", "2", "micro avg", "macro avg", "weighted avg"]
+    for row in report.values():
+        assert list(row) == ["precision", "recall", "f1-score", "weight", "support"]
+        assert all(type(v) is float for v in row.values())
+    assert report["0"] == pytest.approx(
+        {
+            "precision": 1.0,
+            "recall": 5 / 11,
+            "f1-score": 10 / 16,
+            "weight": 11.0,
+            "support": 7.0,
+        }
+    )
+    cm = mlcm_confusion_matrix(T, P)
+    micro = np.trace(cm) / cm.sum()
+    assert report["micro avg"]["precision"] == pytest.approx(micro)
+    assert report["micro avg"]["f1-score"] == pytest.approx(micro)
+
+
+def test_mlcm_classification_report_target_names():
+    """target_names replace the default names."""
+    report = mlcm_classification_report(T, P, target_names=["x", "y", "z"])
+    assert report.splitlines()[2].split()[0] == "x"
+    assert report.splitlines()[4].split()[0] == "z"
+
+
+def test_mlcm_classification_report_dataframe_names():
+    """DataFrame column names are the default target names."""
+    pd = pytest.importorskip("pandas")
+    columns = ["action", "comedy", "drama"]
+    report = mlcm_classification_report(
+        pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns),
+        output_dict=True,
+    )
+    assert list(report)[:3] == columns
+
+
+def test_mlcm_classification_report_labels_subset():
+    """labels selects and orders the rows, names follow."""
+    report = mlcm_classification_report(T, P, labels=[2, 0], output_dict=True)
+    assert list(report)[:2] == ["2", "0"]
+    expected = mlcm_classification_report(
+        np.array(T)[:, [2, 0]], np.array(P)[:, [2, 0]], output_dict=True
+    )
+    assert report["2"] == expected["0"]
+
+
+def test_mlcm_classification_report_multiclass_names_and_warning():
+    """1-D labels: class values as names; an unpredicted class warns."""
+    with pytest.warns(UndefinedMetricWarning) as record:
+        report = mlcm_classification_report(
+            ["a", "b", "b"], ["a", "a", "c"], output_dict=True
+        )
+    messages = sorted(str(w.message).split(" is ill-defined")[0] for w in record)
+    assert messages == ["Precision", "Recall"]
+    assert list(report)[:3] == ["a", "b", "c"]
+    assert report["b"]["precision"] == 0.0
+    assert report["a"]["recall"] == 1.0
+
+
+def test_mlcm_classification_report_zero_division_nan_left_out_of_averages():
+    """np.nan per-label values are left out of the macro average."""
+    report = mlcm_classification_report(
+        ["a", "b", "b"], ["a", "a", "c"], output_dict=True, zero_division=np.nan
+    )
+    assert np.isnan(report["b"]["precision"])
+    # precision: a = 0.5, b = nan, c = 0.0 -> macro over a and c.
+    assert report["macro avg"]["precision"] == pytest.approx(0.25)
+
+
+def test_mlcm_classification_report_zero_division_one():
+    """zero_division=1.0 fills undefined ratios without warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report = mlcm_classification_report(
+            ["a", "b", "b"], ["a", "a", "c"], output_dict=True, zero_division=1.0
+        )
+    assert report["b"]["precision"] == 1.0
+    assert report["c"]["recall"] == 1.0
+
+
+def test_mlcm_classification_report_digits_zero():
+    """digits=0 prints whole numbers."""
+    text = mlcm_classification_report(T, P, digits=0)
+    assert text.splitlines()[2].split() == ["0", "1", "0", "1", "11", "7"]

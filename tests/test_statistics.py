@@ -1,0 +1,127 @@
+"""confusion_matrix_statistics: formulas, zero division, conventions."""
+
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy import sparse
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import fbeta_score, precision_recall_fscore_support
+
+from sklearn_mlcm import confusion_matrix_statistics
+
+CM = np.array([[4, 1, 1], [6, 2, 2], [3, 0, 6]])
+
+KEYS = {
+    "tp",
+    "fp",
+    "fn",
+    "tn",
+    "precision",
+    "recall",
+    "specificity",
+    "fbeta",
+    "accuracy",
+    "row_sum",
+    "column_sum",
+    "overall_accuracy",
+}
+
+
+def test_confusion_matrix_statistics_keys_and_types():
+    """The documented keys, shapes and dtypes."""
+    stats = confusion_matrix_statistics(CM)
+    assert set(stats) == KEYS
+    for key in ("tp", "fp", "fn", "tn", "row_sum", "column_sum"):
+        assert stats[key].dtype == np.int64
+        assert stats[key].shape == (3,)
+    for key in ("precision", "recall", "specificity", "fbeta", "accuracy"):
+        assert stats[key].dtype == np.float64
+        assert stats[key].shape == (3,)
+    assert type(stats["overall_accuracy"]) is float
+
+
+def test_confusion_matrix_statistics_counts():
+    """TP, FP, FN and complement TN by hand for the Cat/Fish/Hen matrix."""
+    stats = confusion_matrix_statistics(CM)
+    assert_array_equal(stats["tp"], [4, 2, 6])
+    assert_array_equal(stats["fp"], [9, 1, 3])
+    assert_array_equal(stats["fn"], [2, 8, 3])
+    assert_array_equal(stats["tn"], [10, 14, 13])
+    assert_array_equal(stats["row_sum"], [6, 10, 9])
+    assert_array_equal(stats["column_sum"], [13, 3, 9])
+
+
+def test_confusion_matrix_statistics_tn_diagonal():
+    """tn='diagonal' is the trace minus the class's own diagonal cell."""
+    stats = confusion_matrix_statistics(CM, tn="diagonal")
+    assert_array_equal(stats["tn"], [8, 10, 6])
+    assert_allclose(stats["specificity"], [8 / 17, 10 / 11, 6 / 9])
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5, 1.0, 2.0, 3.7])
+def test_confusion_matrix_statistics_fbeta_matches_sklearn(beta):
+    """F-beta equals scikit-learn's for every beta (not Kandza-Tadi's (1+b))."""
+    y_true = np.repeat([0, 0, 0, 1, 1, 1, 2, 2, 2], CM.ravel())
+    y_pred = np.repeat([0, 1, 2, 0, 1, 2, 0, 1, 2], CM.ravel())
+    stats = confusion_matrix_statistics(CM, beta=beta)
+    expected = fbeta_score(y_true, y_pred, beta=beta, average=None)
+    assert_allclose(stats["fbeta"], expected)
+    p, r, _, _ = precision_recall_fscore_support(y_true, y_pred)
+    assert_allclose(stats["precision"], p)
+    assert_allclose(stats["recall"], r)
+
+
+def test_confusion_matrix_statistics_fractional_matrix():
+    """A fractional matrix gives float counts and consistent rates."""
+    cm = np.array([[1.5, 0.5], [0.25, 0.75]])
+    stats = confusion_matrix_statistics(cm)
+    assert stats["tp"].dtype == np.float64
+    assert_allclose(stats["precision"], [1.5 / 1.75, 0.75 / 1.25])
+    assert_allclose(stats["recall"], [0.75, 0.75])
+    assert stats["overall_accuracy"] == pytest.approx(2.25 / 3)
+
+
+def test_confusion_matrix_statistics_zero_division_warns():
+    """An empty class warns with UndefinedMetricWarning and gives 0.0."""
+    cm = [[3, 0], [0, 0]]
+    with pytest.warns(UndefinedMetricWarning) as record:
+        stats = confusion_matrix_statistics(cm)
+    messages = sorted(str(w.message).split(" is ill-defined")[0] for w in record)
+    assert messages == ["F-score", "Precision", "Recall", "Specificity"]
+    assert_array_equal(stats["precision"], [1.0, 0.0])
+    assert_array_equal(stats["recall"], [1.0, 0.0])
+    assert_array_equal(stats["fbeta"], [1.0, 0.0])
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0])
+def test_confusion_matrix_statistics_zero_division_value(value):
+    """zero_division=0 or 1 fills undefined ratios silently."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        stats = confusion_matrix_statistics([[3, 0], [0, 0]], zero_division=value)
+    assert stats["precision"][1] == value
+    assert stats["recall"][1] == value
+    assert stats["specificity"][0] == value  # TN + FP = 0 for class 0
+
+
+def test_confusion_matrix_statistics_zero_division_nan():
+    """zero_division=np.nan gives NaN where undefined and numbers elsewhere."""
+    stats = confusion_matrix_statistics([[3, 0], [0, 0]], zero_division=np.nan)
+    assert np.isnan(stats["precision"][1])
+    assert stats["precision"][0] == 1.0
+
+
+def test_confusion_matrix_statistics_all_zero_matrix():
+    """An all-zero matrix has an undefined overall accuracy."""
+    stats = confusion_matrix_statistics(np.zeros((2, 2)), zero_division=1.0)
+    assert stats["overall_accuracy"] == 1.0
+
+
+def test_confusion_matrix_statistics_bool_and_sparse_input():
+    """Bool and sparse matrices are accepted as counts."""
+    stats = confusion_matrix_statistics(sparse.csr_matrix(CM))
+    assert_array_equal(stats["tp"], [4, 2, 6])
+    stats = confusion_matrix_statistics(np.eye(2, dtype=bool))
+    assert_array_equal(stats["tp"], [1, 1])

@@ -1,0 +1,288 @@
+"""Bad input gets a clear error naming the parameter, never a wrong number."""
+
+import numpy as np
+import pytest
+from scipy import sparse
+
+from sklearn_mlcm import (
+    confusion_matrix_statistics,
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+    mlcm_multilabel_confusion_matrix,
+)
+
+Y = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+TARGET_FUNCTIONS = [
+    mlcm_confusion_matrix,
+    mlcm_multilabel_confusion_matrix,
+    mlcm_classification_report,
+]
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+def test_targets_different_sample_counts(func):
+    """Different numbers of rows are refused with both counts."""
+    with pytest.raises(ValueError, match=r"same number of samples. Got 3 and 2"):
+        func(Y, Y[:2])
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+def test_targets_different_label_counts(func):
+    """Different numbers of label columns are refused with both counts."""
+    with pytest.raises(ValueError, match=r"Got 3 for y_true and 2 for y_pred"):
+        func(Y, Y[:, :2])
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+@pytest.mark.parametrize("bad", [2, -1, 0.7])
+def test_targets_non_binary_values(func, bad):
+    """Values other than 0/1 are refused with a hint to threshold scores."""
+    y = Y.astype(float)
+    y[1, 2] = bad
+    with pytest.raises(ValueError, match=r"y_pred .*only 0 and 1.*threshold them"):
+        func(Y, y)
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+def test_targets_nan(func):
+    """NaN in an indicator matrix is refused by name."""
+    y = Y.astype(float)
+    y[0, 0] = np.nan
+    with pytest.raises(ValueError, match="y_true of .* contains NaN"):
+        func(y, Y)
+
+
+def test_targets_infinity_is_not_binary():
+    """Infinity is not 0/1."""
+    y = Y.astype(float)
+    y[0, 0] = np.inf
+    with pytest.raises(ValueError, match="only 0 and 1; found inf"):
+        mlcm_confusion_matrix(y, Y)
+
+
+def test_targets_strings_in_indicator_matrix():
+    """Strings in a 2-D indicator matrix are refused, naming the dtype."""
+    y = np.array([["1", "0"], ["0", "1"]])
+    with pytest.raises(ValueError, match=r"y_true .*0/1 indicator matrix.*dtype <U1"):
+        mlcm_confusion_matrix(y, [[1, 0], [0, 1]])
+
+
+def test_targets_sparse_non_binary():
+    """A sparse matrix holding a 3 is refused like a dense one."""
+    y = sparse.csr_matrix(np.array([[3, 0], [0, 1]]))
+    with pytest.raises(ValueError, match="y_pred .*only 0 and 1; found 3"):
+        mlcm_confusion_matrix([[1, 0], [0, 1]], y)
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+def test_targets_empty(func):
+    """Zero samples are refused."""
+    with pytest.raises(ValueError, match=r"empty \(0 samples\)"):
+        func(np.zeros((0, 3)), np.zeros((0, 3)))
+
+
+def test_targets_no_label_columns():
+    """Zero label columns are refused."""
+    with pytest.raises(ValueError, match="no label columns"):
+        mlcm_confusion_matrix(np.zeros((2, 0)), np.zeros((2, 0)))
+
+
+def test_targets_mixed_kinds():
+    """A 1-D target against a 2-D one is refused, saying which is which."""
+    with pytest.raises(ValueError, match="Got 1-D class labels for y_true and a 2-D"):
+        mlcm_confusion_matrix([0, 1, 2], Y)
+
+
+def test_targets_none():
+    """None is a TypeError naming the argument."""
+    with pytest.raises(TypeError, match="y_true of mlcm_confusion_matrix .*Got None"):
+        mlcm_confusion_matrix(None, Y)
+
+
+def test_targets_scalar():
+    """A scalar is a TypeError."""
+    with pytest.raises(TypeError, match="y_pred .*not a scalar"):
+        mlcm_confusion_matrix(Y, 1)
+
+
+def test_targets_ragged_rows():
+    """Rows of different lengths are refused."""
+    with pytest.raises(ValueError, match="y_true .*(different lengths|rectangular)"):
+        mlcm_confusion_matrix([[1, 0], [1]], [[1, 0], [0, 1]])
+
+
+def test_targets_three_dimensions():
+    """3-D arrays are refused."""
+    with pytest.raises(ValueError, match="3 dimensions"):
+        mlcm_confusion_matrix(np.zeros((2, 2, 2)), np.zeros((2, 2, 2)))
+
+
+def test_targets_multiclass_continuous():
+    """1-D continuous values look like scores."""
+    with pytest.raises(ValueError, match="y_pred .*continuous.*looks like scores"):
+        mlcm_confusion_matrix([0, 1, 1], [0.2, 0.9, 0.4])
+
+
+def test_targets_multiclass_nan():
+    """1-D NaN is refused."""
+    with pytest.raises(ValueError, match="y_true .*NaN or infinity"):
+        mlcm_confusion_matrix([0.0, np.nan], [0, 1])
+
+
+def test_targets_multiclass_mixed_types():
+    """Strings mixed with numbers in 1-D labels are refused."""
+    with pytest.raises(ValueError, match="y_true and y_pred of .*Mix"):
+        mlcm_confusion_matrix(["a", "b"], [0, 1])
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+def test_sample_weight_wrong_length(func):
+    """A sample_weight of the wrong length is refused with the expected length."""
+    with pytest.raises(ValueError, match=r"'sample_weight' .*n_samples=3. Got shape"):
+        func(Y, Y, sample_weight=[1, 1])
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+def test_sample_weight_negative(func):
+    """Negative weights are refused, showing one."""
+    with pytest.raises(ValueError, match=r"'sample_weight' .*non-negative; found -1"):
+        func(Y, Y, sample_weight=[1, -1, 1])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_sample_weight_non_finite(bad):
+    """NaN and infinite weights are refused."""
+    with pytest.raises(ValueError, match=r"'sample_weight' .*must be finite"):
+        mlcm_confusion_matrix(Y, Y, sample_weight=[1, bad, 1])
+
+
+def test_sample_weight_scalar():
+    """A scalar weight is refused (scikit-learn wants one per sample)."""
+    with pytest.raises(ValueError, match="Got the scalar 2"):
+        mlcm_confusion_matrix(Y, Y, sample_weight=2)
+
+
+def test_sample_weight_strings():
+    """Non-numeric weights are a TypeError."""
+    with pytest.raises(TypeError, match="'sample_weight' .*array-like of numbers"):
+        mlcm_confusion_matrix(Y, Y, sample_weight=["a", "b", "c"])
+
+
+@pytest.mark.parametrize(
+    "labels, match",
+    [
+        ([0, 3], r"out of range for 3 label columns: \[3\]"),
+        ([-1], r"out of range .*\[-1\]"),
+        ([0, 0], r"duplicates: \[0\]"),
+        ([], "non-empty 1-D list"),
+        ([0.5], "integer column indices"),
+        (["a"], "integer column indices"),
+    ],
+)
+def test_labels_bad_indicator_labels(labels, match):
+    """Bad ``labels`` for indicator input are refused, naming the culprits."""
+    with pytest.raises(ValueError, match=match):
+        mlcm_confusion_matrix(Y, Y, labels=labels)
+
+
+def test_labels_unknown_dataframe_column():
+    """A column name that is not in the DataFrame is refused."""
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(Y, columns=["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"not in y_true: \['z'\]"):
+        mlcm_confusion_matrix(df, df, labels=["a", "z"])
+
+
+@pytest.mark.parametrize(
+    "labels, match",
+    [
+        (["dog"], r"none of \['dog'\] occurs"),
+        (["cat", "cat"], r"duplicates: \['cat'\]"),
+        ([], "non-empty 1-D list of class labels"),
+    ],
+)
+def test_labels_bad_multiclass_labels(labels, match):
+    """Bad ``labels`` for 1-D input are refused."""
+    with pytest.raises(ValueError, match=match):
+        mlcm_confusion_matrix(["cat", "hen"], ["hen", "hen"], labels=labels)
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+def test_method_unknown(func):
+    """An unknown method is refused with the valid options."""
+    msg = (
+        r"The 'method' parameter of \w+ must be one of "
+        r"\{'heydarian', 'krstinic'\}. Got 'foo' instead."
+    )
+    with pytest.raises(ValueError, match=msg):
+        func(Y, Y, method="foo")
+
+
+def test_normalize_unknown():
+    """An unknown normalize is refused with the valid options."""
+    msg = (
+        r"The 'normalize' parameter of mlcm_confusion_matrix must be one of "
+        r"\{'all', 'pred', 'true'\} or None. Got 'foo' instead."
+    )
+    with pytest.raises(ValueError, match=msg):
+        mlcm_confusion_matrix(Y, Y, normalize="foo")
+
+
+def test_tn_unknown():
+    """An unknown tn is refused in both functions that take it."""
+    with pytest.raises(ValueError, match=r"'tn' .*\{'complement', 'diagonal'\}"):
+        mlcm_multilabel_confusion_matrix(Y, Y, tn="all")
+    with pytest.raises(ValueError, match=r"'tn' .*Got 'all' instead"):
+        confusion_matrix_statistics(np.eye(2), tn="all")
+
+
+def test_target_names_wrong_length():
+    """target_names must have one name per label."""
+    with pytest.raises(ValueError, match="3 expected, got 2"):
+        mlcm_classification_report(Y, Y, target_names=["a", "b"])
+
+
+def test_digits_bad():
+    """digits must be a non-negative int."""
+    with pytest.raises(TypeError, match="'digits' .*must be an int"):
+        mlcm_classification_report(Y, Y, digits=2.5)
+    with pytest.raises(ValueError, match="'digits' .*>= 0"):
+        mlcm_classification_report(Y, Y, digits=-1)
+
+
+@pytest.mark.parametrize("bad", ["yes", 0.5, 2, None, True])
+def test_zero_division_bad(bad):
+    """zero_division must be "warn", 0, 1 or nan."""
+    with pytest.raises(ValueError, match="'zero_division' .*must be one of"):
+        mlcm_classification_report(Y, Y, zero_division=bad)
+    with pytest.raises(ValueError, match="'zero_division' .*must be one of"):
+        confusion_matrix_statistics(np.eye(2), zero_division=bad)
+
+
+@pytest.mark.parametrize("bad", [-1, np.nan, np.inf, "1", True])
+def test_beta_bad(bad):
+    """beta must be a finite real >= 0."""
+    with pytest.raises(ValueError, match="'beta' .*finite real number >= 0"):
+        confusion_matrix_statistics(np.eye(2), beta=bad)
+
+
+@pytest.mark.parametrize(
+    "cm, match",
+    [
+        (np.ones((2, 3)), r"square 2-D matrix. Got shape \(2, 3\)"),
+        (np.ones(3), r"Got shape \(3,\)"),
+        (np.zeros((0, 0)), "non-empty"),
+        ([[1, -1], [0, 1]], "non-negative; found -1"),
+        ([[1, np.nan], [0, 1]], "NaN or infinity"),
+    ],
+)
+def test_confusion_matrix_statistics_bad_matrix(cm, match):
+    """A matrix that is not square, finite and non-negative is refused."""
+    with pytest.raises(ValueError, match=match):
+        confusion_matrix_statistics(cm)
+
+
+def test_confusion_matrix_statistics_strings():
+    """A matrix of strings is a TypeError."""
+    with pytest.raises(TypeError, match="cm of .* must hold numbers"):
+        confusion_matrix_statistics([["a", "b"], ["c", "d"]])
