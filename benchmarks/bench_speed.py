@@ -81,7 +81,8 @@ def main(argv=None):
                     )
                 for kind, y_true, y_pred in inputs:
                     t_floor = _median_time(
-                        lambda: _floor(y_true, y_pred), args.repeat  # noqa: B023
+                        lambda: _floor(y_true, y_pred),
+                        args.repeat,  # noqa: B023
                     )
                     t_sk = _median_time(
                         lambda: multilabel_confusion_matrix(y_true, y_pred),  # noqa: B023

@@ -147,7 +147,17 @@ def _read_csv(path, data):
         raise _InputError(f"{path}, line {reader.line_num}: {exc}") from None
 
     names = names_line = None
-    if rows and not all(_is_number(field) for field in rows[0]):
+    numeric = [_is_number(field) for field in rows[0]] if rows else []
+    if any(numeric) and not all(numeric):
+        # Neither a header (all names) nor data (all numbers): most likely a
+        # typo in the first data row, which must not silently become a header.
+        j = numeric.index(False) if numeric[0] else numeric.index(True)
+        raise _InputError(
+            f"{path}, line {lines[0]}, column {j + 1}: the first row mixes numbers "
+            "and names; a header row must name every label and a data row must "
+            f"hold only 0 and 1, found {rows[0][j].strip()!r}"
+        )
+    if rows and not any(numeric):
         names, names_line = [field.strip() for field in rows[0]], lines[0]
         rows, lines = rows[1:], lines[1:]
         for j, name in enumerate(names):
@@ -463,6 +473,7 @@ def main(argv=None):
         return exc.code
     try:
         with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # shown below, one line each
             status = _report(args) if args.command == "report" else _example()
             sys.stdout.flush()
     except BrokenPipeError:  # the reader left early (| head): stop quietly

@@ -110,9 +110,7 @@ def average(values, weights=None):
     return float(values[keep].mean())
 
 
-def confusion_matrix_statistics(
-    cm, *, beta=1.0, tn="complement", zero_division="warn"
-):
+def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division="warn"):
     """Per-class statistics of any square confusion matrix.
 
     Works on scikit-learn's multi-class :func:`~sklearn.metrics.confusion_matrix`,

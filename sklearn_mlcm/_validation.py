@@ -131,8 +131,11 @@ def _as_array(y, name, func_name):
             f"{name} of {func_name} could not be read as a rectangular array "
             f"(rows of different lengths?): {exc}"
         ) from None
-    if array.dtype == object and array.ndim == 1 and array.size and all(
-        isinstance(row, (list, tuple, np.ndarray)) for row in array
+    if (
+        array.dtype == object
+        and array.ndim == 1
+        and array.size
+        and all(isinstance(row, (list, tuple, np.ndarray)) for row in array)
     ):
         raise ValueError(
             f"{name} of {func_name} has rows of different lengths; an indicator "
@@ -203,8 +206,10 @@ def _check_indicator_labels(labels, n_columns, names, func_name):
             )
         labels = np.array([lookup[str(v)] for v in labels])
     if labels.dtype.kind not in "iu":
-        if labels.dtype.kind == "f" and np.all(np.isfinite(labels)) and np.all(
-            labels == np.round(labels)
+        if (
+            labels.dtype.kind == "f"
+            and np.all(np.isfinite(labels))
+            and np.all(labels == np.round(labels))
         ):
             labels = labels.astype(np.int64)
         else:

@@ -90,7 +90,9 @@ def test_mlcm_confusion_matrix_weights_scale_instances():
 def test_mlcm_confusion_matrix_labels_restrict_label_space(method):
     """labels keeps columns in order; the matrix is that of the restricted data."""
     cm = mlcm_confusion_matrix(Y_TRUE, Y_PRED, method=method, labels=[2, 0])
-    expected = mlcm_confusion_matrix(Y_TRUE[:, [2, 0]], Y_PRED[:, [2, 0]], method=method)
+    expected = mlcm_confusion_matrix(
+        Y_TRUE[:, [2, 0]], Y_PRED[:, [2, 0]], method=method
+    )
     assert_array_equal(cm, expected)
     assert cm.shape == (3, 3)
 

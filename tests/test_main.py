@@ -472,6 +472,19 @@ def test_main_report_bad_header(capsys, tmp_path):
     assert_error(capsys, ["report", true, pred], message)
 
 
+def test_main_report_typo_in_first_row_is_not_a_header(capsys, tmp_path):
+    """A first row mixing 0/1 and text is an error, not a header of names."""
+    true = write_csv(tmp_path / "true.csv", Y_TRUE)
+    pred = tmp_path / "pred.csv"
+    pred.write_text("1,0,x\n1,1,0\n")
+    message = (
+        f"{pred}, line 1, column 3: the first row mixes numbers and names; a "
+        "header row must name every label and a data row must hold only 0 and 1, "
+        "found 'x'"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
 @pytest.mark.parametrize("content", ["", "\n\n", "C0,C1,C2\n"])
 def test_main_report_no_data_rows(capsys, tmp_path, content):
     """An empty CSV, or a header alone, is named, exit 2."""

@@ -53,7 +53,15 @@ def test_mlcm_classification_report_fractional_amounts():
     text = mlcm_classification_report(T, P, sample_weight=weight)
     lines = text.splitlines()
     assert lines[2].split() == ["0", "1.00", "0.48", "0.65", "10.50", "6.50"]
-    assert lines[6].split() == ["micro", "avg", "0.45", "0.45", "0.45", "20.00", "12.00"]
+    assert lines[6].split() == [
+        "micro",
+        "avg",
+        "0.45",
+        "0.45",
+        "0.45",
+        "20.00",
+        "12.00",
+    ]
 
 
 def test_mlcm_classification_report_dict_shape_and_types():
@@ -90,7 +98,8 @@ def test_mlcm_classification_report_dataframe_names():
     pd = pytest.importorskip("pandas")
     columns = ["action", "comedy", "drama"]
     report = mlcm_classification_report(
-        pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns),
+        pd.DataFrame(T, columns=columns),
+        pd.DataFrame(P, columns=columns),
         output_dict=True,
     )
     assert list(report)[:3] == columns
