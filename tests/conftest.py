@@ -20,16 +20,17 @@ def _bits(mask, q):
 
 
 @st.composite
-def multilabel_targets(draw, max_samples=12, max_labels=6, n_labels=None):
+def multilabel_targets(draw, max_samples=12, max_labels=6):
     """``(y_true, y_pred)``: bool indicator arrays of one shape (n, q).
 
     A true row is random, empty or full; a predicted row is random, empty,
-    full, or the true row itself, a subset or a superset of it, so that all
-    three Heydarian categories and all four Krstinic scenarios turn up for
-    every q. Shrinks towards n = 1, q = 1 and empty rows.
+    full, or the true row itself, a subset, a superset or a mix (some true
+    labels kept, some wrong ones added) of it, so that all three Heydarian
+    categories and all four Krstinic scenarios turn up for every q. Shrinks
+    towards n = 1, q = 1 and empty rows.
     """
     n = draw(st.integers(1, max_samples))
-    q = n_labels if n_labels is not None else draw(st.integers(1, max_labels))
+    q = draw(st.integers(1, max_labels))
     full = (1 << q) - 1
     masks = st.integers(0, full)
     true_rows, pred_rows = [], []
@@ -37,9 +38,13 @@ def multilabel_targets(draw, max_samples=12, max_labels=6, n_labels=None):
         kind = draw(st.sampled_from(("random", "random", "empty", "full")))
         t = {"random": draw(masks), "empty": 0, "full": full}[kind]
         kind = draw(
-            st.sampled_from(("random", "same", "subset", "superset", "empty", "full"))
+            st.sampled_from(
+                ("random", "same", "subset", "superset", "mixed", "empty", "full")
+            )
         )
-        if kind in ("random", "subset", "superset"):
+        if kind == "mixed":  # some true labels kept, some wrong ones added
+            p = (t & draw(masks)) | (~t & full & draw(masks))
+        elif kind in ("random", "subset", "superset"):
             r = draw(masks)
             p = {"random": r, "subset": t & r, "superset": t | r}[kind]
         else:

@@ -88,7 +88,7 @@ def _permute_labels(name, values, perm):
     if name.startswith("mlcm_confusion_matrix"):
         return values[np.ix_(index, index)]
     if name.startswith("mlcm_multilabel_confusion_matrix"):
-        return values[index[:q]] if len(values) == q else values[index]
+        return values[index]
     return values[[*perm, *range(q, q + len(REPORT_AVERAGES))]]
 
 
