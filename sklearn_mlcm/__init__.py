@@ -8,6 +8,15 @@ off the MLCM.
 
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
 from ._report import mlcm_classification_report
+from ._scores import (
+    make_mlcm_scorer,
+    mlcm_f1_score,
+    mlcm_fbeta_score,
+    mlcm_precision_score,
+    mlcm_recall_score,
+    mlcm_scorers,
+    mlcm_specificity_score,
+)
 from ._statistics import confusion_matrix_statistics
 
 __version__ = "0.1.0"
@@ -15,7 +24,14 @@ __version__ = "0.1.0"
 __all__ = [
     "__version__",
     "confusion_matrix_statistics",
+    "make_mlcm_scorer",
     "mlcm_classification_report",
     "mlcm_confusion_matrix",
+    "mlcm_f1_score",
+    "mlcm_fbeta_score",
     "mlcm_multilabel_confusion_matrix",
+    "mlcm_precision_score",
+    "mlcm_recall_score",
+    "mlcm_scorers",
+    "mlcm_specificity_score",
 ]

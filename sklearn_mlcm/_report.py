@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._confusion import _compute
-from ._statistics import average, one_vs_rest_counts, rates, safe_ratio
+from ._scores import label_values, summarize
 from ._validation import check_zero_division
 
 __all__ = ["mlcm_classification_report"]
@@ -39,41 +39,32 @@ def report_table(cm, supports, no_label_support, *, include_no_label, zero_divis
     """Rows of (precision, recall, f1, weight, support) and their averages.
 
     ``cm`` is the (q+1, q+1) matrix; the shown rows are the q labels, and the
-    no-label index too when ``include_no_label``. Micro averages run over all
-    q+1 indices (trace / sum); macro and weighted over the shown rows, weighted
-    by the MLCM row sums (Heydarian et al., Table 12).
+    no-label index too when ``include_no_label``. The numbers come from
+    :func:`label_values` and :func:`summarize`, as the scores' do.
     """
-    q = cm.shape[0] - 1
-    shown = q + 1 if include_no_label else q
-    tp, fp, fn, _ = one_vs_rest_counts(cm)
-    precision, recall, f1 = rates(
-        tp[:shown], fp[:shown], fn[:shown], beta=1.0, zero_division=zero_division
-    )
+    metrics = ("precision", "recall", "fbeta")
+    values = [
+        label_values(
+            cm,
+            metric,
+            beta=1.0,
+            include_no_label=include_no_label,
+            zero_division=zero_division,
+        )
+        for metric in metrics
+    ]
+    shown = len(values[0])
     weight = cm.sum(axis=1)[:shown]
     support = np.append(supports, no_label_support)[:shown]
-    micro = float(
-        safe_ratio(
-            np.trace(cm), cm.sum(), zero_division, "Micro average", "an empty matrix"
-        )
-    )
-    averages = {
-        "micro avg": (micro, micro, micro, cm.sum(), support.sum()),
-        "macro avg": (
-            average(precision),
-            average(recall),
-            average(f1),
-            weight.sum(),
-            support.sum(),
-        ),
-        "weighted avg": (
-            average(precision, weight),
-            average(recall, weight),
-            average(f1, weight),
-            weight.sum(),
-            support.sum(),
-        ),
-    }
-    rows = list(zip(precision, recall, f1, weight, support))
+    averages = {}
+    for average in ("micro", "macro", "weighted"):
+        scores = [
+            summarize(cm, m, v, average, beta=1.0, zero_division=zero_division)
+            for m, v in zip(metrics, values)
+        ]
+        total_weight = cm.sum() if average == "micro" else weight.sum()
+        averages[f"{average} avg"] = (*scores, total_weight, support.sum())
+    rows = list(zip(*values, weight, support))
     return rows, averages
 
 

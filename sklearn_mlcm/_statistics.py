@@ -73,23 +73,33 @@ def safe_ratio(numerator, denominator, zero_division, metric, condition):
     return result
 
 
-def rates(tp, fp, fn, *, beta, zero_division):
-    """Precision, recall and F-beta from per-class counts."""
-    precision = safe_ratio(
-        tp, tp + fp, zero_division, "Precision", "labels with no predicted samples"
-    )
-    recall = safe_ratio(
-        tp, tp + fn, zero_division, "Recall", "labels with no true samples"
-    )
+def ratio_metric(metric, tp, fp, fn, tn, *, beta=1.0, zero_division="warn"):
+    """One per-class ratio from one-vs-rest counts.
+
+    ``metric`` is "precision" TP/(TP+FP), "recall" TP/(TP+FN), "fbeta"
+    (1+b²)TP/((1+b²)TP + b²FN + FP) or "specificity" TN/(TN+FP). Undefined
+    ratios follow ``zero_division`` (see :func:`safe_ratio`).
+    """
+    if metric == "precision":
+        return safe_ratio(
+            tp, tp + fp, zero_division, "Precision", "labels with no predicted samples"
+        )
+    if metric == "recall":
+        return safe_ratio(
+            tp, tp + fn, zero_division, "Recall", "labels with no true samples"
+        )
+    if metric == "specificity":
+        return safe_ratio(
+            tn, tn + fp, zero_division, "Specificity", "labels with no negative samples"
+        )
     b2 = beta * beta
-    fbeta = safe_ratio(
+    return safe_ratio(
         (1 + b2) * tp,
         (1 + b2) * tp + b2 * fn + fp,
         zero_division,
         "F-score",
         "labels with no true nor predicted samples",
     )
-    return precision, recall, fbeta
 
 
 def average(values, weights=None):
@@ -201,10 +211,12 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
     zero_division = check_zero_division(zero_division, func_name)
 
     tp, fp, fn, tn_ = one_vs_rest_counts(cm, tn)
-    precision, recall, fbeta = rates(tp, fp, fn, beta=beta, zero_division=zero_division)
-    specificity = safe_ratio(
-        tn_, tn_ + fp, zero_division, "Specificity", "labels with no negative samples"
-    )
+    ratios = {
+        metric: ratio_metric(
+            metric, tp, fp, fn, tn_, beta=beta, zero_division=zero_division
+        )
+        for metric in ("precision", "recall", "specificity", "fbeta")
+    }
     accuracy = safe_ratio(
         tp + tn_, tp + tn_ + fp + fn, zero_division, "Accuracy", "empty labels"
     )
@@ -216,10 +228,7 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
         "fp": fp,
         "fn": fn,
         "tn": tn_,
-        "precision": precision,
-        "recall": recall,
-        "specificity": specificity,
-        "fbeta": fbeta,
+        **ratios,
         "accuracy": accuracy,
         "row_sum": cm.sum(axis=1),
         "column_sum": cm.sum(axis=0),
