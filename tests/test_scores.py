@@ -1,0 +1,365 @@
+"""Scores and scorers, with real scikit-learn model selection as the client."""
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sklearn
+from numpy.testing import assert_allclose
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.datasets import make_multilabel_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import (
+    GridSearchCV,
+    KFold,
+    cross_val_score,
+    cross_validate,
+)
+from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_mlcm import (
+    make_mlcm_scorer,
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+    mlcm_f1_score,
+    mlcm_fbeta_score,
+    mlcm_precision_score,
+    mlcm_recall_score,
+    mlcm_scorers,
+    mlcm_specificity_score,
+)
+
+T = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0]]
+T += [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+P = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1]]
+P += [[0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+
+SCORES = {
+    "precision": mlcm_precision_score,
+    "recall": mlcm_recall_score,
+    "f1-score": mlcm_f1_score,
+}
+_CHAIN_PARAM = (
+    "estimator"
+    if "estimator" in ClassifierChain(LogisticRegression()).get_params(deep=False)
+    else "base_estimator"
+)
+MULAN = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "mulan"
+
+
+@pytest.fixture(scope="module")
+def multilabel_data():
+    X, y = make_multilabel_classification(
+        n_samples=150, n_features=8, n_classes=4, random_state=0
+    )
+    return X, y
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@pytest.mark.parametrize("include_no_label", [False, True])
+def test_scores_equal_report_numbers(method, include_no_label):
+    """Every score equals the report's number, per label and for each average."""
+    kwargs = {
+        "method": method,
+        "include_no_label": include_no_label,
+        "zero_division": 0.0,
+    }
+    report = mlcm_classification_report(T, P, output_dict=True, **kwargs)
+    names = [k for k in report if not k.endswith("avg")]
+    for column, score in SCORES.items():
+        per_label = score(T, P, average=None, **kwargs)
+        assert per_label.dtype == np.float64
+        assert_allclose(per_label, [report[n][column] for n in names])
+        for average in ("micro", "macro", "weighted"):
+            value = score(T, P, average=average, **kwargs)
+            assert type(value) is float
+            assert value == report[f"{average} avg"][column]
+
+
+def test_scores_table_1_by_hand():
+    """Heydarian et al. (2022), Table 1 / Table 4 (j): scores by hand."""
+    # C = [[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]
+    assert_allclose(mlcm_precision_score(T, P, average=None), [1, 2 / 5, 1 / 9])
+    assert_allclose(mlcm_recall_score(T, P, average=None), [5 / 11, 2 / 6, 1])
+    assert_allclose(mlcm_f1_score(T, P, average=None), [10 / 16, 4 / 11, 2 / 10])
+    assert_allclose(mlcm_specificity_score(T, P, average=None), [4 / 4, 7 / 10, 8 / 16])
+    spec = mlcm_specificity_score(T, P, average=None, tn="complement")
+    # complement TN: 21 - TP - FP - FN per label
+    assert_allclose(spec, [10 / 10, 12 / 15, 12 / 20])
+    assert mlcm_precision_score(T, P, average="micro") == pytest.approx(9 / 21)
+    assert mlcm_f1_score(T, P, average="weighted") == pytest.approx(
+        (11 * 10 / 16 + 6 * 4 / 11 + 1 * 2 / 10) / 18
+    )
+
+
+@pytest.mark.parametrize("beta", [0.5, 1.0, 2.0])
+def test_mlcm_fbeta_score_micro_is_trace_over_sum(beta):
+    """Micro F-beta is trace / sum for every beta (FN and FP totals agree)."""
+    cm = mlcm_confusion_matrix(T, P)
+    micro = mlcm_fbeta_score(T, P, beta=beta, average="micro")
+    assert micro == pytest.approx(np.trace(cm) / cm.sum())
+
+
+def test_mlcm_fbeta_score_beta_one_is_f1():
+    """beta=1 gives the F1 score."""
+    assert_allclose(
+        mlcm_fbeta_score(T, P, beta=1.0, average=None),
+        mlcm_f1_score(T, P, average=None),
+    )
+
+
+def test_scores_labels_and_weights():
+    """labels and sample_weight reach the matrix."""
+    weight = [1, 2, 1, 1, 1, 1, 3, 1, 1]
+    value = mlcm_recall_score(T, P, labels=[1], sample_weight=weight, average=None)
+    cm = mlcm_confusion_matrix(T, P, labels=[1], sample_weight=weight)
+    assert_allclose(value, [cm[0, 0] / cm[0].sum()])
+
+
+@pytest.mark.parametrize("score", [*SCORES.values(), mlcm_specificity_score])
+def test_scores_bad_average(score):
+    """An unknown average is refused with the options."""
+    with pytest.raises(ValueError, match=r"'average' parameter of mlcm_\w+ must be"):
+        score(T, P, average="samples")
+
+
+def test_mlcm_fbeta_score_bad_beta():
+    """beta must be a finite real >= 0."""
+    with pytest.raises(ValueError, match="'beta' parameter of mlcm_fbeta_score"):
+        mlcm_fbeta_score(T, P, beta=-1)
+
+
+def test_mlcm_specificity_score_bad_tn():
+    """tn must be diagonal or complement."""
+    with pytest.raises(ValueError, match="'tn' parameter of mlcm_specificity_score"):
+        mlcm_specificity_score(T, P, tn="all")
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, match",
+    [
+        (("auc",), {}, "'metric' parameter of make_mlcm_scorer"),
+        (("f1",), {"average": None}, "'average' parameter of make_mlcm_scorer"),
+        (("fbeta",), {}, "needs the 'beta' keyword"),
+        (("f1",), {"tn": "diagonal"}, "applies to metric='specificity' only"),
+        (("f1",), {"beta": 2}, "applies to metric='fbeta' only"),
+    ],
+)
+def test_make_mlcm_scorer_bad_arguments(args, kwargs, match):
+    """Bad scorer arguments are refused when the scorer is made, not at use."""
+    with pytest.raises(ValueError, match=match):
+        make_mlcm_scorer(*args, **kwargs)
+
+
+def test_mlcm_scorers_bad_method():
+    """An unknown method is refused."""
+    with pytest.raises(ValueError, match="'method' parameter of mlcm_scorers"):
+        mlcm_scorers("foo")
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_mlcm_scorers_names_and_values(multilabel_data, method):
+    """Twelve scorers named like scikit-learn's, each the score of predict()."""
+    X, y = multilabel_data
+    model = KNeighborsClassifier().fit(X, y)
+    scorers = mlcm_scorers(method)
+    assert sorted(scorers) == sorted(
+        f"mlcm_{m}_{a}"
+        for m in ("precision", "recall", "f1", "specificity")
+        for a in ("micro", "macro", "weighted")
+    )
+    y_pred = model.predict(X)
+    for name, scorer in scorers.items():
+        _, metric, average = name.split("_")
+        func = {"f1": mlcm_f1_score, "specificity": mlcm_specificity_score}.get(
+            metric, {"precision": mlcm_precision_score}.get(metric, mlcm_recall_score)
+        )
+        expected = func(y, y_pred, average=average, method=method)
+        assert scorer(model, X, y) == pytest.approx(expected), name
+
+
+def test_make_mlcm_scorer_fbeta_passes_beta(multilabel_data):
+    """Keyword arguments reach the score function."""
+    X, y = multilabel_data
+    model = KNeighborsClassifier().fit(X, y)
+    scorer = make_mlcm_scorer("fbeta", beta=2.0, average="weighted")
+    expected = mlcm_fbeta_score(y, model.predict(X), beta=2.0, average="weighted")
+    assert scorer(model, X, y) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "estimator, grid",
+    [
+        (KNeighborsClassifier(), {"n_neighbors": [1, 5, 15]}),
+        (
+            MultiOutputClassifier(LogisticRegression(solver="liblinear")),
+            {"estimator__C": [0.01, 1.0]},
+        ),
+        (
+            ClassifierChain(LogisticRegression(solver="liblinear"), order=[0, 1, 2, 3]),
+            # scikit-learn 1.7 renamed ClassifierChain's base_estimator
+            {f"{_CHAIN_PARAM}__C": [0.01, 1.0]},
+        ),
+    ],
+    ids=["knn", "multioutput", "chain"],
+)
+def test_grid_search_cv_single_scorer(multilabel_data, estimator, grid):
+    """GridSearchCV with one MLCM scorer picks the argmax of its own folds."""
+    X, y = multilabel_data
+    cv = KFold(3, shuffle=True, random_state=0)
+    scorer = make_mlcm_scorer("f1", average="macro")
+    search = GridSearchCV(estimator, grid, scoring=scorer, cv=cv).fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    assert search.best_score_ == scores.max()
+    # recompute one candidate's folds by hand
+    params = search.cv_results_["params"][0]
+    manual = []
+    for train, test in cv.split(X):
+        model = clone(estimator).set_params(**params).fit(X[train], y[train])
+        manual.append(mlcm_f1_score(y[test], model.predict(X[test])))
+    assert scores[0] == pytest.approx(np.mean(manual))
+
+
+def test_grid_search_cv_dict_of_scorers_with_refit(multilabel_data):
+    """A dict of scorers with refit=name, run with n_jobs=2, then pickled."""
+    X, y = multilabel_data
+    scoring = {
+        "f1_macro": "f1_macro",
+        **{k: v for k, v in mlcm_scorers().items() if k.startswith("mlcm_f1")},
+    }
+    search = GridSearchCV(
+        KNeighborsClassifier(),
+        {"n_neighbors": [1, 3, 9, 21]},
+        scoring=scoring,
+        refit="mlcm_f1_macro",
+        cv=3,
+        n_jobs=2,
+    ).fit(X, y)
+    results = search.cv_results_
+    best = int(np.argmax(results["mean_test_mlcm_f1_macro"]))
+    assert search.best_index_ == best
+    assert search.best_params_ == results["params"][best]
+    restored = pickle.loads(pickle.dumps(search))
+    assert np.array_equal(restored.predict(X), search.predict(X))
+    assert restored.scorer_["mlcm_f1_macro"](restored, X, y) == pytest.approx(
+        mlcm_f1_score(y, search.predict(X))
+    )
+
+
+def test_cross_validate_and_cross_val_score(multilabel_data):
+    """cross_validate with several scorers and cross_val_score with one."""
+    X, y = multilabel_data
+    scorers = mlcm_scorers("krstinic")
+    results = cross_validate(
+        KNeighborsClassifier(),
+        X,
+        y,
+        cv=3,
+        scoring={k: scorers[k] for k in ("mlcm_precision_micro", "mlcm_recall_macro")},
+    )
+    assert results["test_mlcm_precision_micro"].shape == (3,)
+    assert np.all(
+        (results["test_mlcm_recall_macro"] >= 0)
+        & (results["test_mlcm_recall_macro"] <= 1)
+    )
+    scores = cross_val_score(
+        KNeighborsClassifier(), X, y, cv=3, scoring=scorers["mlcm_precision_micro"]
+    )
+    assert_allclose(scores, results["test_mlcm_precision_micro"])
+
+
+def test_scorer_sample_weight_metadata_routing(multilabel_data):
+    """sample_weight reaches the scorer through metadata routing."""
+    X, y = multilabel_data
+    weight = np.random.default_rng(0).integers(0, 4, size=len(y)).astype(float)
+    cv = KFold(3)
+    with sklearn.config_context(enable_metadata_routing=True):
+        scorer = make_mlcm_scorer("recall", average="macro")
+        scorer = scorer.set_score_request(sample_weight=True)
+        results = cross_validate(
+            KNeighborsClassifier(),
+            X,
+            y,
+            cv=cv,
+            scoring=scorer,
+            params={"sample_weight": weight},
+        )
+    expected, unweighted = [], []
+    for train, test in cv.split(X):
+        y_pred = KNeighborsClassifier().fit(X[train], y[train]).predict(X[test])
+        expected.append(mlcm_recall_score(y[test], y_pred, sample_weight=weight[test]))
+        unweighted.append(mlcm_recall_score(y[test], y_pred))
+    assert_allclose(results["test_score"], expected)
+    assert not np.allclose(expected, unweighted)
+
+
+def _load_emotions(split):
+    arff = pytest.importorskip("scipy.io.arff")
+    data, meta = arff.loadarff(MULAN / "emotions" / f"emotions-{split}.arff")
+    names = meta.names()
+    X = np.array([[row[n] for n in names[:-6]] for row in data], dtype=float)
+    y = np.array([[int(row[n]) for n in names[-6:]] for row in data])
+    return X, y
+
+
+class _Thresholded(ClassifierMixin, BaseEstimator):
+    """Multi-label probabilities thresholded at ``threshold``."""
+
+    def __init__(self, estimator=None, threshold=0.5):
+        self.estimator = estimator
+        self.threshold = threshold
+
+    def fit(self, X, y):
+        self.estimator_ = clone(self.estimator).fit(X, y)
+        self.classes_ = [np.array([0, 1])] * y.shape[1]
+        return self
+
+    def predict(self, X):
+        proba = self.estimator_.predict_proba(X)
+        return np.column_stack([p[:, 1] >= self.threshold for p in proba]).astype(int)
+
+
+@pytest.mark.skipif(
+    not (MULAN / "emotions" / "emotions-train.arff").exists(),
+    reason=f"the shared MULAN data is not at {MULAN} (a user's clone)",
+)
+def test_emotions_mlcm_and_sklearn_macro_f1_model_selection():
+    """On MULAN emotions, record what each macro F1 selects.
+
+    Over k-nearest-neighbour settings both select the same model. Over the
+    decision threshold of a logistic regression, scikit-learn's macro F1
+    selects 0.3 and the MLCM's 0.4: the MLCM charges every extra predicted
+    label to the true labels, so it prefers fewer, surer labels.
+    """
+    X, y = _load_emotions("train")
+    assert X.shape == (391, 72) and y.shape == (391, 6)
+    cv = KFold(5, shuffle=True, random_state=0)
+    scoring = {"f1_macro": "f1_macro", "mlcm_f1_macro": make_mlcm_scorer("f1")}
+    knn = GridSearchCV(
+        make_pipeline(StandardScaler(), KNeighborsClassifier()),
+        {"kneighborsclassifier__n_neighbors": [1, 3, 5, 9, 15, 31]},
+        scoring=scoring,
+        refit=False,
+        cv=cv,
+    ).fit(X, y)
+    res = knn.cv_results_
+    picks = [res["params"][np.argmax(res[f"mean_test_{k}"])] for k in scoring]
+    assert picks[0] == picks[1] == {"kneighborsclassifier__n_neighbors": 5}
+
+    model = _Thresholded(
+        make_pipeline(
+            StandardScaler(), MultiOutputClassifier(LogisticRegression(C=0.1))
+        )
+    )
+    thresholds = [0.2, 0.3, 0.4, 0.5, 0.6]
+    search = GridSearchCV(
+        model, {"threshold": thresholds}, scoring=scoring, refit=False, cv=cv
+    ).fit(X, y)
+    res = search.cv_results_
+    sk_pick = thresholds[int(np.argmax(res["mean_test_f1_macro"]))]
+    mlcm_pick = thresholds[int(np.argmax(res["mean_test_mlcm_f1_macro"]))]
+    assert (sk_pick, mlcm_pick) == (0.3, 0.4)
