@@ -7,6 +7,7 @@ off the MLCM.
 """
 
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
+from ._display import MLCMDisplay
 from ._report import mlcm_classification_report
 from ._scores import (
     make_mlcm_scorer,
@@ -22,6 +23,7 @@ from ._statistics import confusion_matrix_statistics
 __version__ = "0.1.0"
 
 __all__ = [
+    "MLCMDisplay",
     "__version__",
     "confusion_matrix_statistics",
     "make_mlcm_scorer",
