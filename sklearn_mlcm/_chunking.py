@@ -19,6 +19,13 @@ _MIN_ROWS = 1 << 11
 _MAX_ROWS = 1 << 16
 
 
+def _dense_block(y, start, stop):
+    block = y[start:stop]
+    if sparse.issparse(block):
+        return block.toarray().astype(bool, copy=False)
+    return block
+
+
 def iter_row_chunks(y_true, y_pred, sample_weight, dtype):
     """Yield ``(tp, fn, fp, w)`` blocks of rows.
 
@@ -30,11 +37,8 @@ def iter_row_chunks(y_true, y_pred, sample_weight, dtype):
     rows = int(min(_MAX_ROWS, max(_MIN_ROWS, _TARGET_CELLS // max(n_labels, 1))))
     for start in range(0, n_samples, rows):
         stop = min(start + rows, n_samples)
-        t = y_true[start:stop]
-        p = y_pred[start:stop]
-        if sparse.issparse(t):
-            t = t.toarray().astype(bool, copy=False)
-            p = p.toarray().astype(bool, copy=False)
+        t = _dense_block(y_true, start, stop)
+        p = _dense_block(y_pred, start, stop)
         if sample_weight is None:
             w = np.ones(stop - start, dtype=dtype)
         else:

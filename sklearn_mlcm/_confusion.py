@@ -28,8 +28,6 @@ def _compute(y_true, y_pred, *, method, labels, sample_weight, func_name):
 def _normalize(cm, normalize):
     """Row-, column- or total-normalise; a zero row or column stays zero."""
     cm = cm.astype(np.float64)
-    if normalize is None:
-        return cm
     if normalize == "true":
         total = cm.sum(axis=1, keepdims=True)
     elif normalize == "pred":

@@ -2,9 +2,10 @@
 
 import numpy as np
 
+from ._chunking import iter_row_chunks
 from ._confusion import _compute
 from ._scores import label_values, summarize
-from ._validation import check_zero_division
+from ._validation import check_bool, check_zero_division
 
 __all__ = ["mlcm_classification_report"]
 
@@ -27,12 +28,52 @@ def _check_digits(digits, func_name):
 
 
 def _supports(space, weight):
-    """Per-label true totals and the number of instances with no true label."""
-    y_true = space.y_true
-    empty = ~y_true.any(axis=1)
+    """Per-label true totals and the total of instances with no true label.
+
+    Summed block by block as the kernels do, so that dense and sparse input
+    give the same floating-point sums.
+    """
+    # float32 sums of 0/1 within a block are exact; weights need float64
+    work = np.float32 if weight is None else np.float64
+    supports, no_label = np.zeros(space.n_labels), 0.0
+    for t, _, _, w in iter_row_chunks(space.y_true, space.y_true, weight, work):
+        supports += w @ t
+        no_label += float(w[t.sum(axis=1) == 0].sum())
     if weight is None:
-        return y_true.sum(axis=0), int(empty.sum())
-    return weight @ y_true, float(weight[empty].sum())
+        return supports.astype(np.int64), int(no_label)
+    return supports, no_label
+
+
+def _check_target_names(target_names, n_labels, include_no_label, func_name):
+    """Display names: one per label, unique, none taken by a summary row."""
+    if isinstance(target_names, (str, bytes)) or not hasattr(target_names, "__iter__"):
+        raise TypeError(
+            f"The 'target_names' parameter of {func_name} must be a list of "
+            f"names. Got {target_names!r} instead."
+        )
+    names = [str(name) for name in target_names]
+    if len(names) != n_labels:
+        raise ValueError(
+            f"The 'target_names' parameter of {func_name} must have one name "
+            f"per label: {n_labels} expected, got {len(names)}."
+        )
+    return names
+
+
+def _check_unique_names(names, include_no_label, func_name):
+    reserved = {f"{a} avg" for a in ("micro", "macro", "weighted")}
+    if include_no_label:
+        reserved.add(NO_LABEL_NAME)
+    seen = set()
+    for name in names:
+        if name in seen or name in reserved:
+            what = "twice" if name in seen else "as a summary row"
+            raise ValueError(
+                f"The label names of {func_name} must be unique and differ from "
+                f"the summary rows {sorted(reserved)}; {name!r} is used {what}. "
+                "Pass distinct target_names."
+            )
+        seen.add(name)
 
 
 def report_table(cm, supports, no_label_support, *, include_no_label, zero_division):
@@ -55,15 +96,19 @@ def report_table(cm, supports, no_label_support, *, include_no_label, zero_divis
     ]
     shown = len(values[0])
     weight = cm.sum(axis=1)[:shown]
-    support = np.append(supports, no_label_support)[:shown]
+    all_supports = np.append(supports, no_label_support)
+    support = all_supports[:shown]
     averages = {}
     for average in ("micro", "macro", "weighted"):
         scores = [
             summarize(cm, m, v, average, beta=1.0, zero_division=zero_division)
             for m, v in zip(metrics, values)
         ]
-        total_weight = cm.sum() if average == "micro" else weight.sum()
-        averages[f"{average} avg"] = (*scores, total_weight, support.sum())
+        if average == "micro":  # pools all q+1 indices, shown or not
+            totals = (cm.sum(), all_supports.sum())
+        else:
+            totals = (weight.sum(), support.sum())
+        averages[f"{average} avg"] = (*scores, *totals)
     rows = list(zip(*values, weight, support))
     return rows, averages
 
@@ -190,13 +235,15 @@ def mlcm_classification_report(
               C1       0.40      0.33      0.36         6         5
               C2       0.11      1.00      0.20         1         1
     <BLANKLINE>
-       micro avg       0.43      0.43      0.43        21        13
+       micro avg       0.43      0.43      0.43        21        15
        macro avg       0.50      0.60      0.40        18        13
     weighted avg       0.75      0.44      0.51        18        13
     <BLANKLINE>
     """
     func_name = "mlcm_classification_report"
     digits = _check_digits(digits, func_name)
+    output_dict = check_bool(output_dict, "output_dict", func_name)
+    include_no_label = check_bool(include_no_label, "include_no_label", func_name)
     zero_division = check_zero_division(zero_division, func_name)
     cm, space, weight = _compute(
         y_true,
@@ -209,12 +256,10 @@ def mlcm_classification_report(
     if target_names is None:
         names = list(space.names)
     else:
-        names = [str(name) for name in target_names]
-        if len(names) != space.n_labels:
-            raise ValueError(
-                f"The 'target_names' parameter of {func_name} must have one name "
-                f"per label: {space.n_labels} expected, got {len(names)}."
-            )
+        names = _check_target_names(
+            target_names, space.n_labels, include_no_label, func_name
+        )
+    _check_unique_names(names, include_no_label, func_name)
     if include_no_label:
         names.append(NO_LABEL_NAME)
 

@@ -10,8 +10,8 @@ from sklearn.metrics import make_scorer
 
 from ._confusion import _compute
 from ._statistics import average as mean_of
-from ._statistics import check_beta, one_vs_rest_counts, ratio_metric
-from ._validation import check_option, check_zero_division
+from ._statistics import check_beta, one_vs_rest_counts, ratio_metric, safe_ratio
+from ._validation import check_bool, check_option, check_zero_division
 
 __all__ = [
     "make_mlcm_scorer",
@@ -42,6 +42,10 @@ def summarize(cm, metric, values, average, *, beta, zero_division, tn="diagonal"
     and "weighted" their mean weighted by the MLCM row sums.
     """
     if average == "micro":
+        if cm.sum() == 0:  # every weight zero: nothing to pool
+            return float(
+                safe_ratio(0.0, 0.0, zero_division, "Micro average", "an empty matrix")
+            )
         counts = (x.sum(keepdims=True) for x in one_vs_rest_counts(cm, tn))
         return float(
             ratio_metric(metric, *counts, beta=beta, zero_division=zero_division)[0]
@@ -67,6 +71,7 @@ def _score(
 ):
     check_option(average, _AVERAGES, "average", func_name)
     zero_division = check_zero_division(zero_division, func_name)
+    include_no_label = check_bool(include_no_label, "include_no_label", func_name)
     cm, _, _ = _compute(
         y_true,
         y_pred,

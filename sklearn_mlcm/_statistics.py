@@ -1,6 +1,8 @@
 """Per-class statistics from any square confusion matrix (Kandza-Tadi 2020)."""
 
 import numbers
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -23,7 +25,12 @@ def one_vs_rest_counts(cm, tn="complement"):
     if tn == "diagonal":
         tn_ = tp.sum() - tp
     else:
-        tn_ = cm.sum() - tp - fp - fn
+        total = cm.sum()
+        tn_ = total - tp - fp - fn
+        if cm.dtype.kind == "f":
+            # The subtraction leaves rounding error where the true count is 0
+            # (even -1e-16); a count is never negative, nor that close to 0.
+            tn_ = np.where(tn_ <= 16 * np.finfo(np.float64).eps * total, 0.0, tn_)
     return tp, fp, fn, tn_
 
 
@@ -34,17 +41,27 @@ def one_vs_rest(cm, tn="complement"):
 
 
 def check_beta(beta, func_name):
-    if (
-        isinstance(beta, bool)
-        or not isinstance(beta, numbers.Real)
-        or not np.isfinite(beta)
-        or beta < 0
-    ):
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(
+            f"The 'beta' parameter of {func_name} must be a real number >= 0. "
+            f"Got {beta!r} instead."
+        )
+    if not np.isfinite(beta) or beta < 0:
         raise ValueError(
             f"The 'beta' parameter of {func_name} must be a finite real number "
             f">= 0. Got {beta!r} instead."
         )
     return float(beta)
+
+
+def _caller_stacklevel():
+    """The ``stacklevel`` that points a warning at the first caller outside
+    this package, however deep inside it the warning is raised."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def safe_ratio(numerator, denominator, zero_division, metric, condition):
@@ -68,7 +85,7 @@ def safe_ratio(numerator, denominator, zero_division, metric, condition):
             f"{metric} is ill-defined and being set to 0.0 in {condition}. Use "
             "`zero_division` parameter to control this behavior.",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=_caller_stacklevel(),
         )
     return result
 

@@ -14,6 +14,7 @@ from sklearn.utils.multiclass import type_of_target, unique_labels
 
 __all__ = [
     "LabelSpace",
+    "check_bool",
     "check_mlcm_targets",
     "check_option",
     "check_sample_weight",
@@ -24,27 +25,21 @@ __all__ = [
 
 @dataclass(frozen=True)
 class LabelSpace:
-    """The clean targets and the label space they live in.
+    """The clean targets and the names of their labels.
 
     Attributes
     ----------
-    y_true, y_pred : ndarray of shape (n_samples, n_labels), dtype bool
-        Indicator matrices, C-contiguous.
-    labels : ndarray of shape (n_labels,)
-        For indicator input, the column indices kept (in output order); for
-        1-D input, the class values (in output order).
+    y_true, y_pred : ndarray or CSR array of shape (n_samples, n_labels), bool
+        Indicator matrices: dense C-contiguous arrays, or CSR arrays (with no
+        stored zeros or duplicates) for sparse input.
     names : list of str
         Default display names: DataFrame column names, class values or
         column indices, as strings.
-    multiclass : bool
-        True when the input was 1-D (one label per instance).
     """
 
-    y_true: np.ndarray
-    y_pred: np.ndarray
-    labels: np.ndarray
+    y_true: object
+    y_pred: object
     names: list
-    multiclass: bool
 
     @property
     def n_labels(self):
@@ -69,6 +64,16 @@ def check_option(value, options, name, func_name):
         f"The {name!r} parameter of {func_name} must be one of {text}. "
         f"Got {value!r} instead."
     )
+
+
+def check_bool(value, name, func_name):
+    """Raise TypeError unless ``value`` is a bool (NumPy's included)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(
+            f"The {name!r} parameter of {func_name} must be True or False. Got "
+            f"{value!r} instead."
+        )
+    return bool(value)
 
 
 def check_zero_division(zero_division, func_name):
@@ -98,10 +103,20 @@ def _describe(y):
     return f"a {kind}"
 
 
-def _as_array(y, name, func_name):
-    """Turn one target into a NumPy array or a CSR matrix, keeping column names.
+def _frame_to_numpy(frame):
+    """A DataFrame as a NumPy array; numeric and boolean columns, including
+    pandas' nullable dtypes, become float64 with NaN for missing values."""
+    kinds = {getattr(dtype, "kind", "O") for dtype in frame.dtypes}
+    plain = all(isinstance(dtype, np.dtype) for dtype in frame.dtypes)
+    if kinds <= set("biuf") and not (plain and len(kinds) == 1):
+        return frame.to_numpy(dtype=np.float64, na_value=np.nan)
+    return frame.to_numpy()
 
-    Returns ``(array, column_names_or_None)``.
+
+def _as_array(y, name, func_name):
+    """Turn one target into a NumPy array or a CSR array, keeping column labels.
+
+    Returns ``(array, column_labels_or_None)``.
     """
     if y is None:
         raise TypeError(
@@ -111,18 +126,23 @@ def _as_array(y, name, func_name):
         )
     if sparse.issparse(y):
         if y.ndim != 2:
-            raise ValueError(f"{name} must be 2-D; got {_describe(y)}.")
-        return sparse.csr_array(y), None
+            raise ValueError(
+                f"{name} of {func_name} must be a 2-D sparse indicator matrix. "
+                f"Got {_describe(y)}."
+            )
+        y = sparse.csr_array(y, copy=True)
+        y.sum_duplicates()  # a value is the sum of its duplicate entries
+        return y, None
     if isinstance(y, (str, bytes, numbers.Number)):
         raise TypeError(
             f"{name} of {func_name} must be an array-like of labels, not a "
             f"scalar. Got {y!r} instead."
         )
-    names = None
-    columns = getattr(y, "columns", None)
-    if columns is not None and getattr(y, "ndim", None) == 2:
-        names = [str(c) for c in columns]
-    if hasattr(y, "to_numpy"):  # pandas DataFrame / Series
+    columns = None
+    if getattr(y, "ndim", None) == 2 and hasattr(y, "columns"):
+        columns = list(y.columns)
+        y = _frame_to_numpy(y)
+    elif hasattr(y, "to_numpy"):  # pandas Series
         y = y.to_numpy()
     try:
         array = np.asarray(y)
@@ -146,7 +166,7 @@ def _as_array(y, name, func_name):
             f"{name} of {func_name} must be 1-D (class labels) or 2-D (a 0/1 "
             f"indicator matrix). Got an array with {array.ndim} dimensions."
         )
-    return array, names
+    return array, columns
 
 
 def _indicator_to_bool(y, name, func_name):
@@ -154,6 +174,8 @@ def _indicator_to_bool(y, name, func_name):
     values = y.data if sparse.issparse(y) else y
     if values.dtype == bool:
         return y
+    if values.dtype == object and all(isinstance(v, numbers.Real) for v in values.flat):
+        y = values = values.astype(np.float64)  # e.g. lists mixing bool and int
     if values.dtype.kind not in "biuf":
         raise ValueError(
             f"{name} of {func_name} must be a 0/1 indicator matrix of numbers or "
@@ -188,51 +210,56 @@ def _indicator_to_bool(y, name, func_name):
     return y != 0
 
 
-def _check_indicator_labels(labels, n_columns, names, func_name):
-    """Validate column indices given as ``labels`` for indicator input."""
-    labels = np.asarray(labels)
-    if labels.ndim != 1 or labels.size == 0:
-        raise ValueError(
-            f"The 'labels' parameter of {func_name} must be a non-empty 1-D list "
-            f"of label column indices. Got {labels.tolist()!r} instead."
-        )
-    if names is not None and labels.dtype.kind in "OUS":
-        lookup = {n: i for i, n in enumerate(names)}
-        unknown = [str(v) for v in labels if str(v) not in lookup]
-        if unknown:
-            raise ValueError(
-                f"The 'labels' parameter of {func_name} names columns that are not "
-                f"in y_true: {unknown}. Known columns: {names}."
-            )
-        labels = np.array([lookup[str(v)] for v in labels])
-    if labels.dtype.kind not in "iu":
-        if (
-            labels.dtype.kind == "f"
-            and np.all(np.isfinite(labels))
-            and np.all(labels == np.round(labels))
-        ):
-            labels = labels.astype(np.int64)
-        else:
-            raise ValueError(
-                f"The 'labels' parameter of {func_name} must hold integer column "
-                "indices for indicator input (or column names for a DataFrame). "
-                f"Got {labels.tolist()!r} instead."
-            )
-    labels = labels.astype(np.int64)
-    out_of_range = labels[(labels < 0) | (labels >= n_columns)]
-    if out_of_range.size:
-        raise ValueError(
-            f"The 'labels' parameter of {func_name} has indices out of range for "
-            f"{n_columns} label columns: {out_of_range.tolist()}. Expected "
-            f"integers in [0, {n_columns - 1}]."
-        )
+def _check_unique(labels, func_name):
     uniq, counts = np.unique(labels, return_counts=True)
     if (counts > 1).any():
         raise ValueError(
             f"The 'labels' parameter of {func_name} has duplicates: "
             f"{uniq[counts > 1].tolist()}. Each label may appear once."
         )
-    return labels
+
+
+def _check_indicator_labels(labels, n_columns, columns, func_name):
+    """``labels`` -> column positions. For a DataFrame ``labels`` are column
+    labels (``columns``); otherwise integer column indices."""
+    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
+        raise TypeError(
+            f"The 'labels' parameter of {func_name} must be a list or array of "
+            f"labels. Got {labels!r} instead."
+        )
+    if len(labels) == 0:
+        raise ValueError(
+            f"The 'labels' parameter of {func_name} must be a non-empty list of "
+            "labels. Got an empty one."
+        )
+    if columns is not None:
+        lookup = {c: i for i, c in enumerate(columns)}
+        unknown = [v for v in labels if v not in lookup]
+        if unknown:
+            raise ValueError(
+                f"The 'labels' parameter of {func_name} names columns that are not "
+                f"in the DataFrame: {unknown}. Its columns are {columns}."
+            )
+        positions = np.array([lookup[v] for v in labels], dtype=np.int64)
+        _check_unique(positions, func_name)
+        return positions
+    positions = np.asarray(labels)
+    if positions.ndim != 1 or positions.dtype.kind not in "iu":
+        raise ValueError(
+            f"The 'labels' parameter of {func_name} must hold integer column "
+            "indices for indicator input (column labels for a DataFrame). Got "
+            f"{positions.tolist()!r} instead."
+        )
+    positions = positions.astype(np.int64)
+    out_of_range = positions[(positions < 0) | (positions >= n_columns)]
+    if out_of_range.size:
+        raise ValueError(
+            f"The 'labels' parameter of {func_name} has indices out of range for "
+            f"{n_columns} label columns: {out_of_range.tolist()}. Expected "
+            f"integers in [0, {n_columns - 1}]."
+        )
+    _check_unique(positions, func_name)
+    return positions
 
 
 def _one_hot(y, classes):
@@ -250,7 +277,12 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
-        kind = type_of_target(y, input_name=name)
+        try:
+            kind = type_of_target(y, input_name=name)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"{name} of {func_name} could not be read as 1-D class labels: {exc}"
+            ) from None
         if kind == "continuous":
             raise ValueError(
                 f"{name} of {func_name} holds continuous values (for example "
@@ -275,12 +307,7 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
                 f"The 'labels' parameter of {func_name} must be a non-empty 1-D "
                 f"list of class labels. Got {classes.tolist()!r} instead."
             )
-        uniq, counts = np.unique(classes, return_counts=True)
-        if (counts > 1).any():
-            raise ValueError(
-                f"The 'labels' parameter of {func_name} has duplicates: "
-                f"{uniq[counts > 1].tolist()}. Each label may appear once."
-            )
+        _check_unique(classes, func_name)
         unknown = np.setdiff1d(classes, present)
         if unknown.size == classes.size:
             raise ValueError(
@@ -296,28 +323,27 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
     )
 
 
-def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name, dense=True):
+def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name):
     """Validate the two targets and bring them to one clean label space.
 
     Parameters
     ----------
     y_true, y_pred : array-like, sparse matrix or DataFrame
         2-D 0/1 indicators (bool, integer or float dtype), or 1-D class labels.
+        A 2-D array with one column is one label's indicators.
     labels : array-like or None
-        Indicator input: column indices (or DataFrame column names) to keep, in
-        that order. 1-D input: the class values, in that order.
+        Indicator input: column indices to keep, in that order (column labels
+        for a DataFrame). 1-D input: the class values, in that order.
     func_name : str
         Public function name used in error messages.
-    dense : bool
-        If True, sparse input is returned as dense bool arrays; otherwise as
-        CSR bool matrices.
 
     Returns
     -------
     LabelSpace
+        Sparse input stays sparse (CSR); everything else is dense bool.
     """
-    y_true, true_names = _as_array(y_true, "y_true", func_name)
-    y_pred, pred_names = _as_array(y_pred, "y_pred", func_name)
+    y_true, true_columns = _as_array(y_true, "y_true", func_name)
+    y_pred, pred_columns = _as_array(y_pred, "y_pred", func_name)
     if y_true.ndim != y_pred.ndim:
         kinds = {1: "1-D class labels", 2: "a 2-D indicator matrix"}
         raise ValueError(
@@ -336,10 +362,8 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name, dense=True):
             "one sample is required."
         )
     if y_true.ndim == 1:
-        if sparse.issparse(y_true) or sparse.issparse(y_pred):
-            raise ValueError("Sparse input must be a 2-D indicator matrix.")
         t, p, classes, names = _check_multiclass(y_true, y_pred, labels, func_name)
-        return LabelSpace(t, p, classes, names, True)
+        return LabelSpace(t, p, names)
 
     if y_true.shape[1] != y_pred.shape[1]:
         raise ValueError(
@@ -353,28 +377,30 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name, dense=True):
             f"y_true and y_pred of {func_name} have no label columns; at least "
             "one label is required."
         )
+    if true_columns is not None and pred_columns is not None:
+        if true_columns != pred_columns:
+            raise ValueError(
+                f"y_true and y_pred of {func_name} are DataFrames with different "
+                f"columns: {true_columns} and {pred_columns}. Give them the same "
+                "columns in the same order."
+            )
+    columns = true_columns if true_columns is not None else pred_columns
     t = _indicator_to_bool(y_true, "y_true", func_name)
     p = _indicator_to_bool(y_pred, "y_pred", func_name)
-    column_names = true_names or pred_names
-    names = column_names or [str(i) for i in range(n_columns)]
-    if labels is None:
-        kept = np.arange(n_columns)
+    if columns is not None:
+        names = [str(c) for c in columns]
     else:
-        kept = _check_indicator_labels(labels, n_columns, column_names, func_name)
+        names = [str(i) for i in range(n_columns)]
+    if labels is not None:
+        kept = _check_indicator_labels(labels, n_columns, columns, func_name)
         t = t[:, kept]
         p = p[:, kept]
         names = [names[i] for i in kept]
-    t = _finish(t, dense)
-    p = _finish(p, dense)
-    return LabelSpace(t, p, kept, names, False)
+    return LabelSpace(_finish(t), _finish(p), names)
 
 
-def _finish(y, dense):
+def _finish(y):
     if sparse.issparse(y):
-        if dense:
-            return np.ascontiguousarray(y.toarray(), dtype=bool)
-        return sparse.csr_array(y)
-    if not dense:
         return sparse.csr_array(y)
     return np.ascontiguousarray(y, dtype=bool)
 
@@ -383,13 +409,13 @@ def check_sample_weight(sample_weight, n_samples, func_name):
     """Validate ``sample_weight``: None, or finite non-negative, length n."""
     if sample_weight is None:
         return None
-    try:
-        weight = np.asarray(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError):
+    raw = np.asarray(sample_weight)
+    if raw.dtype.kind not in "biuf":
         raise TypeError(
             f"The 'sample_weight' parameter of {func_name} must be an array-like "
-            f"of numbers. Got {_describe(sample_weight)} instead."
-        ) from None
+            f"of real numbers. Got values of dtype {raw.dtype} instead."
+        )
+    weight = raw.astype(np.float64)
     if weight.ndim == 0:
         raise ValueError(
             f"The 'sample_weight' parameter of {func_name} must be a 1-D array of "
@@ -426,7 +452,7 @@ def check_square_matrix(cm, func_name, name="cm"):
         ) from None
     if array.dtype.kind not in "biuf":
         raise TypeError(
-            f"{name} of {func_name} must hold numbers; got dtype {array.dtype}."
+            f"{name} of {func_name} must hold real numbers; got dtype {array.dtype}."
         )
     if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
         raise ValueError(
@@ -440,6 +466,6 @@ def check_square_matrix(cm, func_name, name="cm"):
             f"{name} of {func_name} must be non-negative; found "
             f"{array[array < 0][0].item()!r}."
         )
-    if array.dtype == bool:
-        array = array.astype(np.int64)
-    return array
+    # int64 counts or float64 amounts, whatever came in (no uint8 or float16
+    # overflow in the sums)
+    return array.astype(np.float64 if array.dtype.kind == "f" else np.int64)

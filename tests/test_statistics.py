@@ -125,3 +125,26 @@ def test_confusion_matrix_statistics_bool_and_sparse_input():
     assert_array_equal(stats["tp"], [4, 2, 6])
     stats = confusion_matrix_statistics(np.eye(2, dtype=bool))
     assert_array_equal(stats["tp"], [1, 1])
+
+
+def test_confusion_matrix_statistics_complement_tn_never_negative():
+    """Rounding never makes a complement TN negative (or specificity 1 from 0/0)."""
+    cm = [[0, 0, 0], [0.1, 0.1, 0.6], [0, 0, 0]]
+    with pytest.warns(UndefinedMetricWarning) as record:
+        stats = confusion_matrix_statistics(cm)
+    assert any("Specificity is ill-defined" in str(w.message) for w in record)
+    assert stats["tn"][1] == 0.0
+    assert stats["specificity"][1] == 0.0
+    assert (stats["tn"] >= 0).all()
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float16, np.float32])
+def test_confusion_matrix_statistics_upcasts_small_dtypes(dtype):
+    """Counts come back as int64 or float64, without overflow."""
+    cm = np.full((3, 3), 100, dtype=dtype)
+    stats = confusion_matrix_statistics(cm)
+    expected = np.float64 if np.dtype(dtype).kind == "f" else np.int64
+    for key in ("tp", "fp", "fn", "tn", "row_sum"):
+        assert stats[key].dtype == expected
+    assert_array_equal(stats["tn"], [400, 400, 400])
+    assert stats["overall_accuracy"] == pytest.approx(1 / 3)

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from numpy.testing import assert_array_equal
 from scipy import sparse
 
 from sklearn_mlcm import (
@@ -164,7 +165,9 @@ def test_sample_weight_scalar():
 
 def test_sample_weight_strings():
     """Non-numeric weights are a TypeError."""
-    with pytest.raises(TypeError, match="'sample_weight' .*array-like of numbers"):
+    with pytest.raises(
+        TypeError, match="'sample_weight' .*real numbers. Got values of dtype <U1"
+    ):
         mlcm_confusion_matrix(Y, Y, sample_weight=["a", "b", "c"])
 
 
@@ -174,7 +177,7 @@ def test_sample_weight_strings():
         ([0, 3], r"out of range for 3 label columns: \[3\]"),
         ([-1], r"out of range .*\[-1\]"),
         ([0, 0], r"duplicates: \[0\]"),
-        ([], "non-empty 1-D list"),
+        ([], "non-empty list of labels. Got an empty one"),
         ([0.5], "integer column indices"),
         (["a"], "integer column indices"),
     ],
@@ -189,7 +192,10 @@ def test_labels_unknown_dataframe_column():
     """A column name that is not in the DataFrame is refused."""
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame(Y, columns=["a", "b", "c"])
-    with pytest.raises(ValueError, match=r"not in y_true: \['z'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"not in the DataFrame: \['z'\]. Its columns are \['a', 'b', 'c'\]",
+    ):
         mlcm_confusion_matrix(df, df, labels=["a", "z"])
 
 
@@ -259,10 +265,17 @@ def test_zero_division_bad(bad):
         confusion_matrix_statistics(np.eye(2), zero_division=bad)
 
 
-@pytest.mark.parametrize("bad", [-1, np.nan, np.inf, "1", True])
-def test_beta_bad(bad):
+@pytest.mark.parametrize("bad", [-1, np.nan, np.inf])
+def test_beta_bad_value(bad):
     """beta must be a finite real >= 0."""
     with pytest.raises(ValueError, match="'beta' .*finite real number >= 0"):
+        confusion_matrix_statistics(np.eye(2), beta=bad)
+
+
+@pytest.mark.parametrize("bad", ["1", True, None])
+def test_beta_bad_type(bad):
+    """beta of the wrong type is a TypeError."""
+    with pytest.raises(TypeError, match="'beta' .*must be a real number >= 0"):
         confusion_matrix_statistics(np.eye(2), beta=bad)
 
 
@@ -284,5 +297,113 @@ def test_confusion_matrix_statistics_bad_matrix(cm, match):
 
 def test_confusion_matrix_statistics_strings():
     """A matrix of strings is a TypeError."""
-    with pytest.raises(TypeError, match="cm of .* must hold numbers"):
+    with pytest.raises(
+        TypeError, match="cm of .* must hold real numbers; got dtype <U1"
+    ):
         confusion_matrix_statistics([["a", "b"], ["c", "d"]])
+
+
+def test_targets_sparse_duplicate_entries_are_summed():
+    """Duplicate sparse entries add up: 1 + 1 is a 2 (refused), 0.5 + 0.5 a 1."""
+    two = sparse.csr_array(([1, 1], [0, 0], [0, 2, 2]), shape=(2, 2))
+    with pytest.raises(ValueError, match="y_true .*only 0 and 1; found 2"):
+        mlcm_confusion_matrix(two, [[1, 0], [0, 0]])
+    one = sparse.csc_array(([0.5, 0.5], [0, 0], [0, 2, 2]), shape=(2, 2))
+    assert_array_equal(
+        mlcm_confusion_matrix(one, [[1, 0], [0, 0]]),
+        mlcm_confusion_matrix([[1, 0], [0, 0]], [[1, 0], [0, 0]]),
+    )
+
+
+def test_targets_sparse_one_dimensional():
+    """A 1-D sparse array is refused, naming the function."""
+    y = sparse.coo_array(np.array([1, 0, 1]))
+    with pytest.raises(
+        ValueError, match="y_true of mlcm_confusion_matrix must be a 2-D"
+    ):
+        mlcm_confusion_matrix(y, y)
+
+
+def test_targets_object_array_of_numbers():
+    """Object arrays (e.g. lists mixing bool and int) of 0/1 are accepted."""
+    y = np.array([[True, 0], [1, False]], dtype=object)
+    assert_array_equal(mlcm_confusion_matrix(y, y), [[2, 0, 0], [0, 0, 0], [0, 0, 0]])
+
+
+def test_targets_pandas_nullable_dtypes():
+    """pandas' nullable Int64 and boolean columns work; pd.NA is NaN, refused."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": [1, 0, 1], "b": [0, 1, 1]})
+    expected = mlcm_confusion_matrix(frame, frame)
+    for dtype in ("Int64", "boolean", "Float64"):
+        assert_array_equal(
+            mlcm_confusion_matrix(frame.astype(dtype), frame.astype(dtype)), expected
+        )
+    missing = frame.astype("Int64")
+    missing.iloc[1, 0] = pd.NA
+    with pytest.raises(ValueError, match="y_pred of .* contains NaN"):
+        mlcm_confusion_matrix(frame, missing)
+
+
+def test_targets_dataframe_columns_must_match():
+    """DataFrames with other columns (or another order) are refused."""
+    pd = pytest.importorskip("pandas")
+    y_true = pd.DataFrame(Y, columns=["a", "b", "c"])
+    y_pred = y_true[["c", "b", "a"]]
+    with pytest.raises(ValueError, match="DataFrames with different columns"):
+        mlcm_confusion_matrix(y_true, y_pred)
+
+
+def test_labels_dataframe_integer_column_names():
+    """For a DataFrame, labels are column labels, even when they are integers."""
+    pd = pytest.importorskip("pandas")
+    y = pd.DataFrame(Y, columns=[10, 20, 30])
+    cm = mlcm_confusion_matrix(y, y, labels=[30, 10])
+    assert_array_equal(cm, mlcm_confusion_matrix(Y[:, [2, 0]], Y[:, [2, 0]]))
+    with pytest.raises(ValueError, match=r"not in the DataFrame: \[0\]"):
+        mlcm_confusion_matrix(y, y, labels=[0])
+
+
+def test_labels_not_a_list():
+    """A scalar or a string as labels is a TypeError."""
+    with pytest.raises(TypeError, match="'labels' .*list or array of labels"):
+        mlcm_confusion_matrix(Y, Y, labels=1)
+
+
+def test_targets_multiclass_none_values():
+    """1-D labels with None mixed in are refused, naming the target."""
+    with pytest.raises(ValueError, match="y_true of .* could not be read as 1-D"):
+        mlcm_confusion_matrix(np.array(["a", None], dtype=object), ["a", "b"])
+
+
+def test_sample_weight_complex():
+    """Complex weights are a TypeError, not silently truncated."""
+    with pytest.raises(TypeError, match="real numbers. Got values of dtype complex"):
+        mlcm_confusion_matrix(Y, Y, sample_weight=np.array([1 + 5j, 1, 1]))
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"target_names": ["a", "a", "b"]}, "'a' is used twice"),
+        ({"target_names": ["micro avg", "b", "c"]}, "'micro avg' is used as a summ"),
+        (
+            {"target_names": ["no label", "b", "c"], "include_no_label": True},
+            "'no label' is used as a summary row",
+        ),
+    ],
+)
+def test_target_names_must_be_unique(kwargs, match):
+    """Names that would overwrite a row of the report are refused."""
+    with pytest.raises(ValueError, match=match):
+        mlcm_classification_report(Y, Y, **kwargs)
+
+
+def test_target_names_and_flags_types():
+    """target_names must be a list; output_dict and include_no_label bools."""
+    with pytest.raises(TypeError, match="'target_names' .*list of names. Got 5"):
+        mlcm_classification_report(Y, Y, target_names=5)
+    with pytest.raises(TypeError, match="'output_dict' .*True or False. Got 'no'"):
+        mlcm_classification_report(Y, Y, output_dict="no")
+    with pytest.raises(TypeError, match="'include_no_label' .*True or False"):
+        mlcm_classification_report(Y, Y, include_no_label=1)
