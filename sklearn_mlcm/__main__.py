@@ -34,8 +34,9 @@ _METHODS = {
     "krstinic": "Krstinic et al. 2020, fractions",
 }
 _NORMALIZED = {
-    "true": "normalised over the true labels: each row sums to 1",
-    "pred": "normalised over the predicted labels: each column sums to 1",
+    "true": "normalised over the true labels: each row that has a count sums to 1",
+    "pred": "normalised over the predicted labels: each column that has a count "
+    "sums to 1",
     "all": "normalised over all cells: the matrix sums to 1",
 }
 
@@ -72,7 +73,7 @@ class _InputError(Exception):
 # Reading label files -------------------------------------------------------
 
 
-def _read_labels(path):
+def _read_labels(path, header="auto"):
     """Read a file of 0/1 label indicators.
 
     Returns ``(values, names, names_line)``: a 2-D array with one row per
@@ -87,7 +88,7 @@ def _read_labels(path):
         raise _InputError(f"{path}: cannot read the file ({exc.strerror})") from None
     if path.lower().endswith(".npy"):
         return _read_npy(path, data), None, None
-    return _read_csv(path, data)
+    return _read_csv(path, data, header)
 
 
 def _read_npy(path, data):
@@ -127,7 +128,7 @@ def _is_number(text):
     return True
 
 
-def _read_csv(path, data):
+def _read_csv(path, data, header="auto"):
     """0/1 values and the optional header of a CSV file, checked row by row."""
     try:
         text = data.decode("utf-8-sig")
@@ -148,6 +149,8 @@ def _read_csv(path, data):
 
     names = names_line = None
     numeric = [_is_number(field) for field in rows[0]] if rows else []
+    if header != "auto":  # the user said whether line 1 is a header
+        numeric = [header == "no"] * len(numeric)
     if any(numeric) and not all(numeric):
         # Neither a header (all names) nor data (all numbers): most likely a
         # typo in the first data row, which must not silently become a header.
@@ -184,9 +187,14 @@ def _read_csv(path, data):
     for i, j in zip(*np.nonzero((cells != "0") & (cells != "1"))):
         field = str(cells[i, j])  # another spelling of 0 or 1 ("1.0"), or wrong
         if not _is_number(field) or float(field) not in (0.0, 1.0):
+            hint = ""
+            if ";" in field or "\t" in field:
+                hint = " (values must be separated by commas)"
+            elif i == 0 and names is None and _is_number(field):
+                hint = " (if line 1 is a header of label names, pass --header yes)"
             raise _InputError(
                 f"{path}, line {lines[i]}, column {j + 1}: expected 0 or 1, "
-                f"found {field!r}"
+                f"found {field!r}{hint}"
             )
         values[i, j] = float(field) == 1.0
     return values, names, names_line
@@ -313,10 +321,24 @@ See {PROG} report --help."""
     return 0
 
 
+_ZERO_DIVISION = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": float("nan")}
+
+
+def _nan_to_none(value):
+    """JSON has no NaN: undefined ratios (--zero-division nan) become null."""
+    if isinstance(value, dict):
+        return {k: _nan_to_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_to_none(v) for v in value]
+    if isinstance(value, float) and value != value:
+        return None
+    return value
+
+
 def _report(args):
     """The ``report`` command: the MLCM and the report of two label files."""
-    true = _read_labels(args.true)
-    pred = _read_labels(args.pred)
+    true = _read_labels(args.true, args.header)
+    pred = _read_labels(args.pred, args.header)
     names = _check_pair(true, pred, args.true, args.pred)
     y_true, y_pred = true[0], pred[0]
     labels = names or [str(j) for j in range(y_true.shape[1])]
@@ -330,10 +352,11 @@ def _report(args):
         target_names=names,
         digits=args.digits,
         output_dict=args.json,
+        zero_division=_ZERO_DIVISION[args.zero_division],
     )
     if args.json:
         output = {"labels": labels, "confusion_matrix": cm.tolist(), "report": report}
-        print(json.dumps(output))
+        print(json.dumps(_nan_to_none(output)))
         return 0
     lines = [
         f"MLCM of {args.true} (rows: true labels) and {args.pred} (columns: "
@@ -404,6 +427,25 @@ def _parser():
         help=(
             "normalise the matrix over the true labels (rows), the predicted "
             "labels (columns) or all cells; the report is unchanged"
+        ),
+    )
+    report.add_argument(
+        "--header",
+        choices=["auto", "yes", "no"],
+        default="auto",
+        help=(
+            "whether the first CSV row names the labels; auto (default): when "
+            "none of its values is a number, as pandas' to_csv of named columns "
+            "writes it (pass yes for pandas' default header 0,1,2,...)"
+        ),
+    )
+    report.add_argument(
+        "--zero-division",
+        choices=["warn", "0", "1", "nan"],
+        default="warn",
+        help=(
+            "value of an undefined ratio (a label never predicted or never true); "
+            "warn (default) prints a warning and uses 0"
         ),
     )
     report.add_argument(

@@ -529,3 +529,58 @@ def test_main_bad_options_exit_2(capsys, argv, message):
     assert err.startswith("usage: sklearn-mlcm")
     assert message in err
     assert "Traceback" not in err
+
+
+def test_main_report_header_option(capsys, tmp_path):
+    """--header yes reads pandas' default header 0,1,2; auto points to it."""
+    true = tmp_path / "true.csv"
+    pred = tmp_path / "pred.csv"
+    rows = "\n".join(",".join(map(str, r)) for r in Y_TRUE)
+    true.write_text("0,1,2\n" + rows + "\n")
+    pred.write_text("0,1,2\n" + "\n".join(",".join(map(str, r)) for r in Y_PRED))
+    message = (
+        f"{true}, line 1, column 3: expected 0 or 1, found '2' (if line 1 is a "
+        "header of label names, pass --header yes)"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+    assert main(["report", str(true), str(pred), "--header", "yes", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["labels"] == ["0", "1", "2"]
+    assert result["confusion_matrix"] == mlcm_confusion_matrix(Y_TRUE, Y_PRED).tolist()
+
+
+def test_main_report_header_no_reads_first_row_as_data(capsys, tmp_path):
+    """--header no: a first row of names is refused as data, naming the value."""
+    true = write_csv(tmp_path / "true.csv", Y_TRUE, header=NAMES)
+    pred = write_csv(tmp_path / "pred.csv", Y_PRED, header=NAMES)
+    message = f"{true}, line 1, column 1: expected 0 or 1, found 'C0'"
+    assert_error(capsys, ["report", true, pred, "--header", "no"], message)
+
+
+def test_main_report_semicolons_hint(capsys, tmp_path):
+    """A semicolon-separated file gets a hint about commas."""
+    true = write_csv(tmp_path / "true.csv", Y_TRUE)
+    pred = tmp_path / "pred.csv"
+    pred.write_text("\n".join(";".join(map(str, r)) for r in Y_PRED))
+    message = (
+        f"{pred}, line 2, column 1: expected 0 or 1, found '1;0;1' (values must "
+        "be separated by commas)"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_main_report_zero_division(capsys, tmp_path):
+    """--zero-division nan: no warning, NaN as null in JSON."""
+    true = write_csv(tmp_path / "true.csv", [[1, 0], [1, 0]])
+    pred = write_csv(tmp_path / "pred.csv", [[1, 0], [1, 0]])
+    argv = ["report", true, pred, "--json", "--zero-division", "nan"]
+    assert main([str(a) for a in argv]) == 0
+    out, err = capsys.readouterr()
+    assert "warning" not in err
+    result = json.loads(out)
+    assert result["report"]["1"]["precision"] is None
+    assert result["report"]["0"]["precision"] == 1.0
+    argv = ["report", true, pred, "--zero-division", "1"]
+    assert main([str(a) for a in argv]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
