@@ -63,7 +63,9 @@ def mlcm_confusion_matrix(
             or (n_samples,)
         Ground truth: a 0/1 label-indicator matrix (bool, integer or float dtype;
         lists, NumPy arrays, scipy sparse CSR/CSC or pandas DataFrames), or 1-D
-        class labels, which are single-label instances.
+        class labels, which are single-label instances. A 2-D array with one
+        column is the indicator matrix of one label (scikit-learn would read
+        it as 1-D class labels).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels, as returned by a classifier (thresholded, not scores).
@@ -186,11 +188,14 @@ def mlcm_multilabel_confusion_matrix(
 ):
     """Compute one-vs-rest 2x2 matrices derived from the MLCM.
 
-    A drop-in for :func:`sklearn.metrics.multilabel_confusion_matrix` with the
-    same ``[[TN, FP], [FN, TP]]`` layout, but read off the 2-D multi-label
-    confusion matrix, so that the FN and FP totals agree: each missed label is
-    a false positive of the label it went to. There is one more matrix than
-    there are labels, for the "no label" index (NTL row / NPL column).
+    In the ``[[TN, FP], [FN, TP]]`` layout of scikit-learn's
+    :func:`~sklearn.metrics.multilabel_confusion_matrix`, but read off the 2-D
+    multi-label confusion matrix, so that the FN and FP totals agree: each
+    missed label is a false positive of the label it went to. Two differences
+    to mind when swapping it in: there is one more matrix than there are
+    labels, for the "no label" index (NTL row / NPL column), and TN is by
+    default Heydarian's eq. 16. With ``tn="complement"`` and the last matrix
+    dropped, 1-D multi-class input gives exactly scikit-learn's matrices.
 
     Read more in the :ref:`User Guide <mlcm>`.
 
@@ -228,7 +233,7 @@ def mlcm_multilabel_confusion_matrix(
     See Also
     --------
     sklearn.metrics.multilabel_confusion_matrix : Counts each label on its own
-        (n_labels matrices); its FN and FP totals differ.
+        (n_labels matrices, TN the complement); its FN and FP totals differ.
     mlcm_confusion_matrix : The 2-D matrix these are derived from.
 
     Notes

@@ -208,8 +208,10 @@ def mlcm_classification_report(
     With C the MLCM: precision ``C[k, k] / sum_j C[j, k]``, recall
     ``C[k, k] / sum_j C[k, j]``, F1 their harmonic mean. "weight" is the row
     sum of C (Heydarian et al., Table 12), which for ``method="heydarian"``
-    can exceed the number of true instances because a missed label counts once
-    per wrong prediction; "support" is the number of true instances per label,
+    can exceed the number of true instances: a wrong prediction counts against
+    every true label when none was missed (category 2), and a missed label once
+    per wrong prediction (category 3); "support" is the number of true
+    instances per label,
     as in scikit-learn. The micro average runs over all q+1 indices, so micro
     precision, recall and F1 are all ``trace(C) / sum(C)``. The macro average
     is the plain mean and the weighted average the mean weighted by "weight",
