@@ -218,7 +218,7 @@ class MLCMDisplay:
             # text colour from the cell's place in the colour scale, as in
             # scikit-learn: light text on dark cells and dark text on light
             thresh = (cm.max() + cm.min()) / 2.0
-            fontsize = float(np.clip(150 / n_rows, 6, 10))
+            fontsize = float(np.clip(180 / n_rows, 6, 10))
             self.text_ = np.empty(cm.shape, dtype=object)
             for i, j in product(range(n_rows), range(n_cols)):
                 color = cmap_max if cm[i, j] < thresh else cmap_min

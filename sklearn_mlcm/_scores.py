@@ -98,7 +98,7 @@ def _score(
 _PARAMETERS = """\
     Parameters
     ----------
-    y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \\
+    y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
             or (n_samples,)
         Ground truth 0/1 indicators, or 1-D class labels.
 
