@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
 from sklearn.datasets import make_multilabel_classification
 from sklearn.linear_model import LinearRegression
 from sklearn.neighbors import KNeighborsClassifier
@@ -18,11 +19,8 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-T = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0]]
-T += [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
-P = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1]]
-P += [[0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
-TABLE_4J = [[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]
+# Heydarian et al. (2022), Table 1
+T, P = TABLE_1_TRUE, TABLE_1_PRED
 POSTERS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "posters"
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 
 from sklearn_mlcm import mlcm_confusion_matrix
 
@@ -61,29 +62,6 @@ def heydarian_oracle(y_true, y_pred, sample_weight=None):
     return np.array([[float(v) for v in row] for row in m])
 
 
-# Heydarian et al., Table 1: nine instances, three classes.
-TABLE_1_TRUE = [
-    [1, 1, 0],
-    [1, 1, 1],
-    [0, 0, 0],
-    [1, 0, 0],
-    [1, 1, 0],
-    [0, 0, 0],
-    [1, 0, 0],
-    [1, 1, 0],
-    [1, 1, 0],
-]
-TABLE_1_PRED = [
-    [1, 1, 0],
-    [1, 0, 1],
-    [0, 0, 0],
-    [1, 1, 1],
-    [1, 1, 1],
-    [0, 1, 1],
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 0, 1],
-]
 # Heydarian et al., Table 4 (a)-(i): the contribution of each instance.
 TABLE_4_INSTANCES = {
     "a": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],

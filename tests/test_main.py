@@ -8,37 +8,16 @@ import sys
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
 
 import sklearn_mlcm.__main__
 from sklearn_mlcm import mlcm_classification_report, mlcm_confusion_matrix
 from sklearn_mlcm.__main__ import main
 
 # Heydarian et al. (2022), Table 1.
-Y_TRUE = [
-    [1, 1, 0],
-    [1, 1, 1],
-    [0, 0, 0],
-    [1, 0, 0],
-    [1, 1, 0],
-    [0, 0, 0],
-    [1, 0, 0],
-    [1, 1, 0],
-    [1, 1, 0],
-]
-Y_PRED = [
-    [1, 1, 0],
-    [1, 0, 1],
-    [0, 0, 0],
-    [1, 1, 1],
-    [1, 1, 1],
-    [0, 1, 1],
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 0, 1],
-]
+Y_TRUE, Y_PRED = TABLE_1_TRUE, TABLE_1_PRED
 NAMES = ["C0", "C1", "C2"]
 # Heydarian et al. (2022), Table 4 (j).
-TABLE_4J = [[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]
 
 
 def run(capsys, *argv):

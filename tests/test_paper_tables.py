@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
 from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 
 from sklearn_mlcm import (
@@ -21,32 +22,8 @@ from sklearn_mlcm import (
 )
 
 # Heydarian et al. (2022), Table 1: nine instances, three classes.
-H_TRUE = np.array(
-    [
-        [1, 1, 0],
-        [1, 1, 1],
-        [0, 0, 0],
-        [1, 0, 0],
-        [1, 1, 0],
-        [0, 0, 0],
-        [1, 0, 0],
-        [1, 1, 0],
-        [1, 1, 0],
-    ]
-)
-H_PRED = np.array(
-    [
-        [1, 1, 0],
-        [1, 0, 1],
-        [0, 0, 0],
-        [1, 1, 1],
-        [1, 1, 1],
-        [0, 1, 1],
-        [0, 1, 1],
-        [1, 0, 1],
-        [0, 0, 1],
-    ]
-)
+H_TRUE = np.array(TABLE_1_TRUE)
+H_PRED = np.array(TABLE_1_PRED)
 
 # Heydarian et al. (2022), Table 4 (a)-(i): each instance's contribution.
 H_TABLE_4 = [
@@ -60,7 +37,6 @@ H_TABLE_4 = [
     [[1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
     [[0, 0, 1, 0], [0, 0, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
 ]
-H_TABLE_4J = [[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]
 
 # Heydarian et al. (2022), Table 8 (a): the raw 9-class ECG MLCM.
 ECG = np.array(
@@ -115,7 +91,7 @@ def test_mlcm_confusion_matrix_heydarian_table_4j():
     """Heydarian et al. (2022), Table 4 (j): the total MLCM of Table 1."""
     cm = mlcm_confusion_matrix(H_TRUE, H_PRED)
     assert cm.dtype == np.int64
-    assert_array_equal(cm, H_TABLE_4J)
+    assert_array_equal(cm, TABLE_4J)
 
 
 def test_mlcm_confusion_matrix_heydarian_table_5_instance():

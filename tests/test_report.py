@@ -4,14 +4,13 @@ import warnings
 
 import numpy as np
 import pytest
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_mlcm import mlcm_classification_report, mlcm_confusion_matrix
 
-T = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0]]
-T += [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
-P = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1]]
-P += [[0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+# Heydarian et al. (2022), Table 1
+T, P = TABLE_1_TRUE, TABLE_1_PRED
 
 
 def test_mlcm_classification_report_include_no_label():

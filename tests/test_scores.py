@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import sklearn
 from numpy.testing import assert_allclose
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import make_multilabel_classification
 from sklearn.linear_model import LogisticRegression
@@ -33,10 +34,8 @@ from sklearn_mlcm import (
     mlcm_specificity_score,
 )
 
-T = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0]]
-T += [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
-P = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1]]
-P += [[0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+# Heydarian et al. (2022), Table 1
+T, P = TABLE_1_TRUE, TABLE_1_PRED
 
 SCORES = {
     "precision": mlcm_precision_score,
