@@ -1,11 +1,17 @@
 """Public confusion-matrix functions: validate, dispatch to a kernel, normalise."""
 
-import numpy as np
+from dataclasses import dataclass
 
+import numpy as np
+from scipy import sparse
+
+from ._chunking import iter_row_chunks
+from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
 from ._krstinic import krstinic_matrix
 from ._statistics import one_vs_rest
 from ._validation import (
+    check_bool,
     check_mlcm_targets,
     check_option,
     check_sample_weight,
@@ -13,28 +19,121 @@ from ._validation import (
 
 __all__ = ["mlcm_confusion_matrix", "mlcm_multilabel_confusion_matrix"]
 
-_METHODS = {"heydarian": heydarian_matrix, "krstinic": krstinic_matrix}
+METHODS = {"heydarian": heydarian_matrix, "krstinic": krstinic_matrix}
+
+# A dense result larger than this raises and points to sparse_output=True.
+MAX_DENSE_BYTES = 1 << 30
 
 
-def _compute(y_true, y_pred, *, method, labels, sample_weight, func_name):
-    """Validate the inputs and return ``(matrix, label_space, sample_weight)``."""
-    check_option(method, tuple(_METHODS), "method", func_name)
+@dataclass
+class Computed:
+    """A validated computation: the matrix and what the report needs.
+
+    ``matrix`` is a dense ndarray, a CSR array (sparse input) or, for dask
+    input with ``lazy=True``, a dask array. ``supports`` and
+    ``no_label_support`` are the (weighted) true totals per label and of the
+    instances with no true label, when asked for.
+    """
+
+    matrix: object
+    names: list
+    supports: object = None
+    no_label_support: object = None
+
+
+def supports_of(y_true, weight):
+    """Per-label true totals and the total of instances with no true label.
+
+    Summed block by block as the kernels do, so that dense and sparse input
+    give the same floating-point sums.
+    """
+    # float32 sums of 0/1 within a block are exact; weights need float64
+    work = np.float32 if weight is None else np.float64
+    supports, no_label = np.zeros(y_true.shape[1]), 0.0
+    for t, _, _, w in iter_row_chunks(y_true, y_true, weight, work):
+        supports += w @ t
+        no_label += float(w[t.sum(axis=1) == 0].sum())
+    if weight is None:
+        return supports.astype(np.int64), int(no_label)
+    return supports, no_label
+
+
+def _compute(
+    y_true,
+    y_pred,
+    *,
+    method,
+    labels,
+    sample_weight,
+    func_name,
+    with_supports=False,
+    lazy=False,
+):
+    """Validate the inputs, run the kernel and return a :class:`Computed`."""
+    check_option(method, tuple(METHODS), "method", func_name)
+    if is_dask_collection(y_true) or is_dask_collection(y_pred):
+        return dask_compute(
+            y_true,
+            y_pred,
+            kernel=METHODS[method],
+            labels=labels,
+            sample_weight=sample_weight,
+            func_name=func_name,
+            with_supports=with_supports,
+            lazy=lazy,
+        )
     space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
     weight = check_sample_weight(sample_weight, space.y_true.shape[0], func_name)
-    matrix = _METHODS[method](space.y_true, space.y_pred, weight)
-    return matrix, space, weight
+    result = Computed(METHODS[method](space.y_true, space.y_pred, weight), space.names)
+    if with_supports:
+        result.supports, result.no_label_support = supports_of(space.y_true, weight)
+    return result
+
+
+def as_output(cm, sparse_output, func_name):
+    """The matrix as a CSR array, or dense if it fits in ``MAX_DENSE_BYTES``."""
+    if is_dask_collection(cm):
+        if sparse_output:
+            raise ValueError(
+                f"sparse_output=True of {func_name} is not available for dask "
+                "input, whose result is a dense dask array. Got sparse_output=True."
+            )
+        return cm
+    if sparse_output:
+        return sparse.csr_array(cm)
+    if sparse.issparse(cm):
+        size = cm.shape[0] * cm.shape[1] * cm.dtype.itemsize
+        if size > MAX_DENSE_BYTES:
+            raise ValueError(
+                f"The result of {func_name} is a {cm.shape[0]} x {cm.shape[1]} "
+                f"matrix, {size / 2**30:.1f} GiB as a dense array (at most "
+                f"{MAX_DENSE_BYTES / 2**30:.0f} GiB). Pass sparse_output=True to "
+                "get a scipy sparse matrix."
+            )
+        return cm.toarray()
+    return cm
 
 
 def _normalize(cm, normalize):
-    """Row-, column- or total-normalise; a zero row or column stays zero."""
+    """Row-, column- or total-normalise; a zero row or column stays zero.
+
+    Works on dense, sparse (CSR) and dask matrices alike.
+    """
+    axis = {"true": 1, "pred": 0, "all": None}[normalize]
+    if sparse.issparse(cm):
+        cm = sparse.csr_array(cm, dtype=np.float64)
+        if axis is None:
+            total = cm.sum()
+            return cm / total if total else cm
+        sums = np.asarray(cm.sum(axis=axis)).ravel()
+        scale = np.divide(1.0, sums, out=np.zeros_like(sums), where=sums != 0)
+        if axis == 1:
+            return sparse.csr_array(sparse.diags_array(scale) @ cm)
+        return sparse.csr_array(cm @ sparse.diags_array(scale))
     cm = cm.astype(np.float64)
-    if normalize == "true":
-        total = cm.sum(axis=1, keepdims=True)
-    elif normalize == "pred":
-        total = cm.sum(axis=0, keepdims=True)
-    else:
-        total = np.full((1, 1), cm.sum())
-    return np.divide(cm, total, out=np.zeros_like(cm), where=total != 0)
+    total = cm.sum(axis=axis, keepdims=True)
+    safe = total + (total == 0)  # works for NumPy and dask arrays alike
+    return (cm / safe) * (total != 0)
 
 
 def mlcm_confusion_matrix(
@@ -45,6 +144,8 @@ def mlcm_confusion_matrix(
     labels=None,
     sample_weight=None,
     normalize=None,
+    sparse_output=False,
+    compute=True,
 ):
     """Compute the 2-D multi-label confusion matrix (MLCM).
 
@@ -92,13 +193,22 @@ def mlcm_confusion_matrix(
         the precision matrix) or the whole matrix. A zero row or column stays
         zero. None returns raw counts.
 
+    sparse_output : bool, default=False
+        Return a scipy sparse CSR array, for very many labels. Sparse input is
+        computed without densifying either way; a dense result that would take
+        more than 1 GiB raises a ValueError that suggests this option.
+
+    compute : bool, default=True
+        For dask arrays (chunked along the rows): False returns the lazy dask
+        array of the result instead of computing it. Ignored for other input.
+
     Returns
     -------
-    C : ndarray of shape (n_labels + 1, n_labels + 1)
+    C : ndarray or scipy.sparse.csr_array of shape (n_labels + 1, n_labels + 1)
         ``C[i, j]`` counts true label ``i`` attributed to predicted label ``j``;
         index ``n_labels`` is NTL (row) and NPL (column). dtype int64 for
         ``method="heydarian"`` without weights or normalisation, float64
-        otherwise.
+        otherwise. A dask array for dask input with ``compute=False``.
 
     See Also
     --------
@@ -164,14 +274,18 @@ def mlcm_confusion_matrix(
     """
     func_name = "mlcm_confusion_matrix"
     check_option(normalize, ("true", "pred", "all", None), "normalize", func_name)
-    cm, _, _ = _compute(
+    sparse_output = check_bool(sparse_output, "sparse_output", func_name)
+    compute = check_bool(compute, "compute", func_name)
+    cm = _compute(
         y_true,
         y_pred,
         method=method,
         labels=labels,
         sample_weight=sample_weight,
         func_name=func_name,
-    )
+        lazy=not compute,
+    ).matrix
+    cm = as_output(cm, sparse_output, func_name)
     if normalize is None:
         return cm
     return _normalize(cm, normalize)
@@ -265,12 +379,12 @@ def mlcm_multilabel_confusion_matrix(
     """
     func_name = "mlcm_multilabel_confusion_matrix"
     check_option(tn, ("diagonal", "complement"), "tn", func_name)
-    cm, _, _ = _compute(
+    cm = _compute(
         y_true,
         y_pred,
         method=method,
         labels=labels,
         sample_weight=sample_weight,
         func_name=func_name,
-    )
+    ).matrix
     return one_vs_rest(cm, tn)

@@ -6,7 +6,7 @@ from itertools import product
 import numpy as np
 from sklearn.base import is_classifier
 
-from ._confusion import _compute, _normalize
+from ._confusion import _compute, _normalize, as_output
 from ._validation import check_option
 
 __all__ = ["MLCMDisplay"]
@@ -319,7 +319,7 @@ im_kw, text_kw, include_no_label
         _check_matplotlib("MLCMDisplay.from_predictions")
         func_name = "MLCMDisplay.from_predictions"
         check_option(normalize, ("true", "pred", "all", None), "normalize", func_name)
-        cm, space, _ = _compute(
+        computed = _compute(
             y_true,
             y_pred,
             method=method,
@@ -327,11 +327,14 @@ im_kw, text_kw, include_no_label
             sample_weight=sample_weight,
             func_name=func_name,
         )
+        cm = as_output(computed.matrix, False, func_name)
         if normalize is not None:
             cm = _normalize(cm, normalize)
         display = cls(
             cm,
-            display_labels=space.names if display_labels is None else display_labels,
+            display_labels=(
+                computed.names if display_labels is None else display_labels
+            ),
             ntl_label=ntl_label,
             npl_label=npl_label,
         )

@@ -12,15 +12,29 @@ M[NTL, NPL] when T and P are both empty. Then, by category:
    (Algorithm 5).
 
 Categories 2 and 3 are one outer product ``A (x) P2`` with ``A = T2`` when T2
-is not empty and ``A = T`` otherwise, which is what the vectorised kernel
-computes, block by block, as a matrix product.
+is not empty and ``A = T`` otherwise. Three implementations compute it:
+
+- dense, unweighted: bit-sliced. Each block of rows is transposed and packed
+  so that every label is a bit vector over the rows; a cell of the matrix is
+  then the popcount of an AND of two bit vectors (64 rows per machine word),
+  and "T2 is empty" is an OR across the labels' vectors;
+- dense, weighted: the same sums as float matrix products, block by block;
+- sparse (CSR): sparse products, never densified, for very many labels.
+
+Dense blocks run on all cores (see ``_chunking``).
 """
 
 import numpy as np
+from scipy import sparse
 
-from ._chunking import iter_row_chunks
+from ._chunking import dense_block, map_row_blocks, row_block_size, split_block
 
 __all__ = ["heydarian_matrix"]
+
+# Rows per block of the bit-sliced kernel: 2**16 rows are 1024 words per label.
+_BIT_ROWS = 1 << 16
+# Cap on the words of the (labels x labels x words) AND of one step.
+_BIT_STEP_WORDS = 1 << 21
 
 
 def heydarian_matrix(y_true, y_pred, sample_weight=None):
@@ -28,39 +42,157 @@ def heydarian_matrix(y_true, y_pred, sample_weight=None):
 
     Parameters
     ----------
-    y_true, y_pred : ndarray or CSR matrix of shape (n_samples, q), dtype bool
-        Already validated indicators.
+    y_true, y_pred : ndarray or CSR array of shape (n_samples, q), dtype bool
+        Already validated indicators; CSR input takes the sparse kernel.
     sample_weight : ndarray of shape (n_samples,) or None
         Already validated weights.
 
     Returns
     -------
-    ndarray of shape (q+1, q+1)
-        int64 counts without weights, float64 weighted counts with them.
+    ndarray or CSR array of shape (q+1, q+1)
+        int64 counts without weights, float64 weighted counts with them; a CSR
+        array for sparse input.
     """
-    q = y_true.shape[1]
-    weighted = sample_weight is not None
-    # float32 sums of 0/1 over at most 2**16 rows are exact; weights need float64.
-    work = np.float64 if weighted else np.float32
-    ones = np.ones(q, dtype=work)
+    if sparse.issparse(y_true):
+        return _sparse_matrix(y_true, y_pred, sample_weight)
+    if sample_weight is None:
+        return _bit_matrix(y_true, y_pred)
+    return _float_matrix(y_true, y_pred, sample_weight)
+
+
+def _pack_columns(y, pad_rows):
+    """(rows, q) bool -> (q, words) uint64: bit i of label r's vector is row i."""
+    columns = np.zeros((y.shape[1], y.shape[0] + pad_rows), dtype=bool)
+    columns[:, : y.shape[0]] = y.T
+    return np.packbits(columns, axis=1, bitorder="little").view(np.uint64)
+
+
+def _popcount(words):
+    return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
+
+
+def _bit_block(y_true, y_pred, start, stop):
+    t = dense_block(y_true, start, stop)
+    p = dense_block(y_pred, start, stop)
+    q = t.shape[1]
+    pad = -t.shape[0] % 64
+    T = _pack_columns(t, pad)
+    P = _pack_columns(p, pad)
+    TP = T & P
+    FN = T ^ TP
+    FP = P ^ TP
+    any_t = np.bitwise_or.reduce(T, axis=0)
+    any_fn = np.bitwise_or.reduce(FN, axis=0)
+    any_fp = np.bitwise_or.reduce(FP, axis=0)
+    out = np.zeros((q + 1, q + 1), dtype=np.int64)
     diag = np.arange(q)
-    out = np.zeros((q + 1, q + 1), dtype=np.float64)
-    for tp, fn, fp, w in iter_row_chunks(y_true, y_pred, sample_weight, work):
-        n_tp = tp @ ones
-        n_fn = fn @ ones
-        n_fp = fp @ ones
-        true_empty = (n_tp + n_fn) == 0
-        # Algorithm 2: true positives, and both sets empty.
-        out[diag, diag] += w @ tp
-        out[q, q] += w[true_empty & (n_fp == 0)].sum()
-        # Category 1 (no wrong prediction): missed labels go to the NPL column.
-        out[:q, q] += (w * (n_fp == 0)) @ fn
-        # Category 2 with T empty: the wrong predictions go to the NTL row.
-        out[q, :q] += (w * true_empty) @ fp
-        # Categories 2 and 3: A (x) P2 with A = T2, or T (= T & P) if T2 is empty.
-        a = fn + tp * (n_fn == 0)[:, None]
-        a *= w[:, None]
-        out[:q, :q] += a.T @ fp
-    if weighted:
-        return out
-    return np.rint(out).astype(np.int64)
+    out[diag, diag] = _popcount(TP)
+    # both sets empty; the padding rows are empty too and are taken off
+    out[q, q] = _popcount(~(any_t | np.bitwise_or.reduce(P, axis=0))) - pad
+    out[:q, q] = _popcount(FN & ~any_fp)  # category 1
+    out[q, :q] = _popcount(FP & ~any_t)  # category 2 with T empty
+    A = FN | (T & ~any_fn)  # categories 2 and 3: A (x) P2
+    step = max(1, _BIT_STEP_WORDS // max(q * T.shape[1], 1))
+    for r in range(0, q, step):
+        stop = min(r + step, q)
+        out[r:stop, :q] += _popcount(A[r:stop, None, :] & FP[None, :, :])
+    return out
+
+
+def _bit_matrix(y_true, y_pred):
+    return map_row_blocks(
+        lambda start, stop: _bit_block(y_true, y_pred, start, stop),
+        y_true.shape[0],
+        _BIT_ROWS,
+    )
+
+
+def _float_block(y_true, y_pred, w, start, stop):
+    tp, fn, fp = split_block(y_true, y_pred, start, stop, np.float64)
+    w = w[start:stop]
+    q = tp.shape[1]
+    ones = np.ones(q)
+    n_fn = fn @ ones
+    n_fp = fp @ ones
+    true_empty = (tp @ ones + n_fn) == 0
+    out = np.zeros((q + 1, q + 1))
+    diag = np.arange(q)
+    out[diag, diag] = w @ tp
+    out[q, q] = w[true_empty & (n_fp == 0)].sum()
+    out[:q, q] = (w * (n_fp == 0)) @ fn
+    out[q, :q] = (w * true_empty) @ fp
+    a = fn + tp * (n_fn == 0)[:, None]
+    a *= w[:, None]
+    out[:q, :q] += a.T @ fp
+    return out
+
+
+def _float_matrix(y_true, y_pred, sample_weight):
+    return map_row_blocks(
+        lambda start, stop: _float_block(y_true, y_pred, sample_weight, start, stop),
+        y_true.shape[0],
+        row_block_size(y_true.shape[1]),
+    )
+
+
+def split_sparse(y_true, y_pred):
+    """``(t, tp, fn, fp)`` as float64 CSR arrays, and the per-row set sizes."""
+    t = sparse.csr_array(y_true, dtype=np.float64)
+    p = sparse.csr_array(y_pred, dtype=np.float64)
+    tp = t.multiply(p).tocsr()
+    tp.eliminate_zeros()
+    fn = t - tp
+    fp = p - tp
+    fn.eliminate_zeros()
+    fp.eliminate_zeros()
+    sizes = {
+        "t": np.diff(t.indptr),
+        "p": np.diff(p.indptr),
+        "tp": np.diff(tp.indptr),
+        "fn": np.diff(fn.indptr),
+        "fp": np.diff(fp.indptr),
+    }
+    return t, p, tp, fn, fp, sizes
+
+
+def rows_scaled(x, scale):
+    """``diag(scale) @ x`` for a CSR array, without building the diagonal."""
+    x = x.copy()
+    x.data *= np.repeat(scale, np.diff(x.indptr))
+    x.eliminate_zeros()
+    return x
+
+
+def assemble(q, diag, npl, ntl, corner, block):
+    """The (q+1, q+1) CSR array from its parts; ``block`` is (q, q) sparse."""
+    block = sparse.coo_array(block)
+    index = np.arange(q)
+    rows = np.concatenate([block.row, index, index, np.full(q, q), [q]])
+    cols = np.concatenate([block.col, index, np.full(q, q), index, [q]])
+    data = np.concatenate([block.data, diag, npl, ntl, [corner]])
+    out = sparse.coo_array((data, (rows, cols)), shape=(q + 1, q + 1)).tocsr()
+    out.sum_duplicates()
+    out.eliminate_zeros()
+    return out
+
+
+def _sparse_matrix(y_true, y_pred, sample_weight):
+    q = y_true.shape[1]
+    t, _, tp, fn, fp, n = split_sparse(y_true, y_pred)
+    w = np.ones(t.shape[0]) if sample_weight is None else sample_weight
+    true_empty = n["t"] == 0
+    a = rows_scaled(fn, w * (n["fp"] > 0)) + rows_scaled(
+        tp, w * ((n["fn"] == 0) & (n["fp"] > 0))
+    )
+    out = assemble(
+        q,
+        diag=tp.T @ w,
+        npl=fn.T @ (w * (n["fp"] == 0)),
+        ntl=fp.T @ (w * true_empty),
+        corner=w[true_empty & (n["p"] == 0)].sum(),
+        block=a.T @ fp,
+    )
+    if sample_weight is None:
+        out.data = np.rint(out.data)
+        return out.astype(np.int64)
+    return out

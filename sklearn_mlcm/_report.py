@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from ._chunking import iter_row_chunks
 from ._confusion import _compute
 from ._scores import label_values, summarize
+from ._statistics import line_sums
 from ._validation import check_bool, check_zero_division
 
 __all__ = ["mlcm_classification_report"]
@@ -25,23 +25,6 @@ def _check_digits(digits, func_name):
             f"The 'digits' parameter of {func_name} must be >= 0. Got {digits}."
         )
     return int(digits)
-
-
-def _supports(space, weight):
-    """Per-label true totals and the total of instances with no true label.
-
-    Summed block by block as the kernels do, so that dense and sparse input
-    give the same floating-point sums.
-    """
-    # float32 sums of 0/1 within a block are exact; weights need float64
-    work = np.float32 if weight is None else np.float64
-    supports, no_label = np.zeros(space.n_labels), 0.0
-    for t, _, _, w in iter_row_chunks(space.y_true, space.y_true, weight, work):
-        supports += w @ t
-        no_label += float(w[t.sum(axis=1) == 0].sum())
-    if weight is None:
-        return supports.astype(np.int64), int(no_label)
-    return supports, no_label
 
 
 def _check_target_names(target_names, n_labels, include_no_label, func_name):
@@ -95,7 +78,7 @@ def report_table(cm, supports, no_label_support, *, include_no_label, zero_divis
         for metric in metrics
     ]
     shown = len(values[0])
-    weight = cm.sum(axis=1)[:shown]
+    weight = line_sums(cm, 1)[:shown]
     all_supports = np.append(supports, no_label_support)
     support = all_supports[:shown]
     averages = {}
@@ -247,29 +230,30 @@ def mlcm_classification_report(
     output_dict = check_bool(output_dict, "output_dict", func_name)
     include_no_label = check_bool(include_no_label, "include_no_label", func_name)
     zero_division = check_zero_division(zero_division, func_name)
-    cm, space, weight = _compute(
+    computed = _compute(
         y_true,
         y_pred,
         method=method,
         labels=labels,
         sample_weight=sample_weight,
         func_name=func_name,
+        with_supports=True,
     )
+    cm = computed.matrix
     if target_names is None:
-        names = list(space.names)
+        names = list(computed.names)
     else:
         names = _check_target_names(
-            target_names, space.n_labels, include_no_label, func_name
+            target_names, len(computed.names), include_no_label, func_name
         )
     _check_unique_names(names, include_no_label, func_name)
     if include_no_label:
         names.append(NO_LABEL_NAME)
 
-    supports, no_label_support = _supports(space, weight)
     rows, averages = report_table(
         cm,
-        supports,
-        no_label_support,
+        computed.supports,
+        computed.no_label_support,
         include_no_label=include_no_label,
         zero_division=zero_division,
     )

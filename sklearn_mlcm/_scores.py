@@ -10,7 +10,13 @@ from sklearn.metrics import make_scorer
 
 from ._confusion import _compute
 from ._statistics import average as mean_of
-from ._statistics import check_beta, one_vs_rest_counts, ratio_metric, safe_ratio
+from ._statistics import (
+    check_beta,
+    line_sums,
+    one_vs_rest_counts,
+    ratio_metric,
+    safe_ratio,
+)
 from ._validation import check_bool, check_option, check_zero_division
 
 __all__ = [
@@ -50,7 +56,7 @@ def summarize(cm, metric, values, average, *, beta, zero_division, tn="diagonal"
         return float(
             ratio_metric(metric, *counts, beta=beta, zero_division=zero_division)[0]
         )
-    weights = cm.sum(axis=1)[: len(values)] if average == "weighted" else None
+    weights = line_sums(cm, 1)[: len(values)] if average == "weighted" else None
     return mean_of(values, weights)
 
 
@@ -72,14 +78,14 @@ def _score(
     check_option(average, _AVERAGES, "average", func_name)
     zero_division = check_zero_division(zero_division, func_name)
     include_no_label = check_bool(include_no_label, "include_no_label", func_name)
-    cm, _, _ = _compute(
+    cm = _compute(
         y_true,
         y_pred,
         method=method,
         labels=labels,
         sample_weight=sample_weight,
         func_name=func_name,
-    )
+    ).matrix
     values = label_values(
         cm,
         metric,

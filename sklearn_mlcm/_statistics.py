@@ -13,15 +13,20 @@ from ._validation import check_option, check_square_matrix, check_zero_division
 __all__ = ["confusion_matrix_statistics"]
 
 
+def line_sums(cm, axis):
+    """Row (axis=1) or column (axis=0) sums of a dense or sparse matrix."""
+    return np.asarray(cm.sum(axis=axis)).ravel()
+
+
 def one_vs_rest_counts(cm, tn="complement"):
     """TP, FP, FN and TN of every index of a square matrix.
 
     ``tn="complement"`` counts every cell outside row k and column k;
     ``tn="diagonal"`` is Heydarian's eq. 16, the trace minus ``cm[k, k]``.
     """
-    tp = np.diagonal(cm).copy()
-    fp = cm.sum(axis=0) - tp
-    fn = cm.sum(axis=1) - tp
+    tp = cm.diagonal().copy()
+    fp = line_sums(cm, 0) - tp
+    fn = line_sums(cm, 1) - tp
     if tn == "diagonal":
         tn_ = tp.sum() - tp
     else:
@@ -238,7 +243,11 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
         tp + tn_, tp + tn_ + fp + fn, zero_division, "Accuracy", "empty labels"
     )
     overall = safe_ratio(
-        np.trace(cm), cm.sum(), zero_division, "Overall accuracy", "an empty matrix"
+        cm.diagonal().sum(),
+        cm.sum(),
+        zero_division,
+        "Overall accuracy",
+        "an empty matrix",
     )
     return {
         "tp": tp,
@@ -247,7 +256,7 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
         "tn": tn_,
         **ratios,
         "accuracy": accuracy,
-        "row_sum": cm.sum(axis=1),
-        "column_sum": cm.sum(axis=0),
+        "row_sum": line_sums(cm, 1),
+        "column_sum": line_sums(cm, 0),
         "overall_accuracy": float(overall),
     }

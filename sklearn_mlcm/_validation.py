@@ -173,6 +173,9 @@ def _indicator_to_bool(y, name, func_name):
     """Check that a 2-D array or CSR matrix holds only 0/1 and return bool."""
     values = y.data if sparse.issparse(y) else y
     if values.dtype == bool:
+        if sparse.issparse(y):
+            y = y.copy()
+            y.eliminate_zeros()  # stored False entries are not labels
         return y
     if values.dtype == object and all(isinstance(v, numbers.Real) for v in values.flat):
         y = values = values.astype(np.float64)  # e.g. lists mixing bool and int
@@ -440,32 +443,39 @@ def check_sample_weight(sample_weight, n_samples, func_name):
 
 
 def check_square_matrix(cm, func_name, name="cm"):
-    """Validate a confusion matrix: 2-D, square, finite, non-negative numbers."""
+    """Validate a confusion matrix: 2-D, square, finite, non-negative numbers.
+
+    Returns an int64 or float64 ndarray, or a CSR array for sparse input
+    (which is never densified: an MLCM of 10**5 labels has 10**10 cells).
+    """
     if sparse.issparse(cm):
-        cm = cm.toarray()
-    try:
-        array = np.asarray(cm)
-    except ValueError:
-        raise ValueError(
-            f"{name} of {func_name} must be a square 2-D array of counts; it could "
-            "not be read as a rectangular array."
-        ) from None
-    if array.dtype.kind not in "biuf":
+        matrix = sparse.csr_array(cm)
+        values = matrix.data
+    else:
+        try:
+            matrix = values = np.asarray(cm)
+        except ValueError:
+            raise ValueError(
+                f"{name} of {func_name} must be a square 2-D array of counts; it "
+                "could not be read as a rectangular array."
+            ) from None
+    if values.dtype.kind not in "biuf":
         raise TypeError(
-            f"{name} of {func_name} must hold real numbers; got dtype {array.dtype}."
+            f"{name} of {func_name} must hold real numbers; got dtype {values.dtype}."
         )
-    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
+    shape = matrix.shape
+    if len(shape) != 2 or shape[0] != shape[1] or shape[0] == 0:
         raise ValueError(
             f"{name} of {func_name} must be a non-empty square 2-D matrix. Got "
-            f"shape {array.shape}."
+            f"shape {shape}."
         )
-    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+    if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
         raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
-    if (array < 0).any():
+    if (values < 0).any():
         raise ValueError(
             f"{name} of {func_name} must be non-negative; found "
-            f"{array[array < 0][0].item()!r}."
+            f"{values[values < 0][0].item()!r}."
         )
     # int64 counts or float64 amounts, whatever came in (no uint8 or float16
     # overflow in the sums)
-    return array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
+    return matrix.astype(np.float64 if values.dtype.kind == "f" else np.int64)

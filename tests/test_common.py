@@ -153,7 +153,7 @@ def test_all_metrics_integer_weights_equal_repeated_rows(name, data, mlcm_strate
 @settings(max_examples=6, deadline=None)
 @given(data=st.data())
 def test_all_metrics_input_format_invariance(name, input_format, data, mlcm_strategies):
-    """Lists, arrays, sparse matrices and DataFrames of any dtype agree exactly."""
+    """Lists, arrays, sparse matrices and DataFrames of any dtype agree."""
     metric = ALL_METRICS[name]
     convert = INPUT_FORMATS[input_format]
     y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
@@ -164,12 +164,11 @@ def test_all_metrics_input_format_invariance(name, input_format, data, mlcm_stra
             convert(y_pred.astype(dtype)),
             sample_weight=None if weight is None else list(weight),
         )
-        if isinstance(expected, dict):
-            assert list(result) == list(expected), dtype
-        else:
+        if not isinstance(expected, dict):
             assert result.dtype == expected.dtype, dtype
-        # NaN-aware and exact: the kernels see the same bool arrays.
-        assert_array_equal(_values(result), _values(expected), err_msg=str(dtype))
+        # Counts exactly; sparse input takes its own (sparse) kernel, whose
+        # float sums may differ from the dense ones in the last bit.
+        _assert_same(result, expected)
 
 
 @pytest.mark.parametrize("name", MATRIX_METRICS)

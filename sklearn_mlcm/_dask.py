@@ -1,0 +1,146 @@
+"""Dask input: each chunk of rows is counted where it lives, then summed.
+
+dask is an optional dependency: nothing here imports it unless the input is a
+dask collection, recognised by the module of its type.
+"""
+
+import numpy as np
+
+from ._validation import check_mlcm_targets, check_sample_weight
+
+__all__ = ["dask_compute", "is_dask_collection"]
+
+
+def is_dask_collection(obj):
+    """True for a dask array (or DataFrame), without importing dask."""
+    return type(obj).__module__.split(".")[0] in ("dask", "dask_expr")
+
+
+def _import_dask(func_name):
+    try:
+        import dask
+        import dask.array as da
+    except ImportError:  # pragma: no cover - dask objects imply dask
+        raise ImportError(
+            f"{func_name} needs dask for dask input. You can install it with "
+            '`pip install "sklearn-mlcm[dask]"`.'
+        ) from None
+    return dask, da
+
+
+def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports):
+    """The matrix of one chunk of rows (and its supports), on a worker.
+
+    The chunk is validated as a NumPy input would be, so that a 2 in chunk 7
+    raises the same ValueError.
+    """
+    q = len(labels) if labels is not None else t.shape[1]
+    if t.shape[0] == 0:
+        matrix = np.zeros((q + 1, q + 1), dtype=np.int64 if w is None else float)
+        if kernel.__name__ == "krstinic_matrix":
+            matrix = matrix.astype(np.float64)
+        return (matrix, np.zeros(q + 1)) if with_supports else matrix
+    space = check_mlcm_targets(t, p, labels=labels, func_name=func_name)
+    if w is not None:
+        w = check_sample_weight(w, t.shape[0], func_name)
+    matrix = kernel(space.y_true, space.y_pred, w)
+    if not with_supports:
+        return matrix
+    from ._confusion import supports_of
+
+    supports, no_label = supports_of(space.y_true, w)
+    return matrix, np.append(supports.astype(np.float64), no_label)
+
+
+def dask_compute(
+    y_true,
+    y_pred,
+    *,
+    kernel,
+    labels,
+    sample_weight,
+    func_name,
+    with_supports,
+    lazy,
+):
+    """The :class:`Computed` of dask input; the matrix stays lazy if ``lazy``."""
+    from ._confusion import Computed
+    from ._validation import _check_indicator_labels
+
+    dask, da = _import_dask(func_name)
+    y_true = da.asarray(y_true)
+    y_pred = da.asarray(y_pred)
+    if y_true.ndim != 2 or y_pred.ndim != 2:
+        raise ValueError(
+            f"Dask input of {func_name} must be 2-D indicator matrices chunked "
+            f"along the rows. Got arrays of {y_true.ndim} and {y_pred.ndim} "
+            "dimensions."
+        )
+    if y_true.shape[1] != y_pred.shape[1]:
+        raise ValueError(
+            f"y_true and y_pred of {func_name} must have the same number of label "
+            f"columns. Got {y_true.shape[1]} for y_true and {y_pred.shape[1]} for "
+            "y_pred."
+        )
+    if np.isnan(y_true.shape[0]) or np.isnan(y_pred.shape[0]):
+        raise ValueError(
+            f"Dask input of {func_name} must have known chunk sizes; call "
+            "y.compute_chunk_sizes() first."
+        )
+    if y_true.shape[0] != y_pred.shape[0]:
+        raise ValueError(
+            f"y_true and y_pred of {func_name} must have the same number of "
+            f"samples. Got {y_true.shape[0]} and {y_pred.shape[0]}."
+        )
+    n_columns = y_true.shape[1]
+    if labels is not None:
+        labels = _check_indicator_labels(labels, n_columns, None, func_name)
+    q = n_columns if labels is None else len(labels)
+    # one chunk across the labels; y_pred and the weights follow y_true's rows
+    y_true = y_true.rechunk({1: -1})
+    y_pred = y_pred.rechunk(y_true.chunks)
+    t_blocks = y_true.to_delayed().ravel()
+    p_blocks = y_pred.to_delayed().ravel()
+    if sample_weight is None:
+        w_blocks = [None] * len(t_blocks)
+    else:
+        weight = da.asarray(sample_weight)
+        if weight.ndim != 1 or weight.shape[0] != y_true.shape[0]:
+            raise ValueError(
+                f"The 'sample_weight' parameter of {func_name} must be a 1-D array "
+                f"of length n_samples={y_true.shape[0]}. Got shape {weight.shape}."
+            )
+        w_blocks = weight.rechunk((y_true.chunks[0],)).to_delayed().ravel()
+    floating = sample_weight is not None or kernel.__name__ == "krstinic_matrix"
+    dtype = np.float64 if floating else np.int64
+    count = dask.delayed(_block_counts, pure=True, nout=2 if with_supports else 1)
+    parts = [
+        count(
+            t,
+            p,
+            w,
+            kernel=kernel,
+            labels=labels,
+            func_name=func_name,
+            with_supports=with_supports,
+        )
+        for t, p, w in zip(t_blocks, p_blocks, w_blocks)
+    ]
+    if with_supports:
+        matrices = [part[0] for part in parts]
+        supports = [part[1] for part in parts]
+    else:
+        matrices = parts
+    matrix = da.stack(
+        [da.from_delayed(m, shape=(q + 1, q + 1), dtype=dtype) for m in matrices]
+    ).sum(axis=0)
+    names = [str(i) for i in (range(q) if labels is None else labels)]
+    if not with_supports:
+        return Computed(matrix if lazy else matrix.compute(), names)
+    total = da.stack(
+        [da.from_delayed(s, shape=(q + 1,), dtype=np.float64) for s in supports]
+    ).sum(axis=0)
+    matrix, total = dask.compute(matrix, total)
+    if sample_weight is None:
+        total = np.rint(total).astype(np.int64)
+    return Computed(matrix, names, total[:q], total[q].item())
