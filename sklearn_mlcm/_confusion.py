@@ -95,8 +95,8 @@ def as_output(cm, sparse_output, func_name):
     if is_dask_collection(cm):
         if sparse_output:
             raise ValueError(
-                f"sparse_output=True of {func_name} is not available for dask "
-                "input, whose result is a dense dask array. Got sparse_output=True."
+                f"sparse_output=True of {func_name} is not available for a lazy "
+                "(compute=False) dask result, which is a dense dask array."
             )
         return cm
     if sparse_output:

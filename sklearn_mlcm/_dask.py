@@ -6,7 +6,11 @@ dask collection, recognised by the module of its type.
 
 import numpy as np
 
-from ._validation import check_mlcm_targets, check_sample_weight
+from ._validation import (
+    check_indicator_labels,
+    check_mlcm_targets,
+    check_sample_weight,
+)
 
 __all__ = ["dask_compute", "is_dask_collection"]
 
@@ -28,7 +32,7 @@ def _import_dask(func_name):
     return dask, da
 
 
-def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports):
+def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports, dtype):
     """The matrix of one chunk of rows (and its supports), on a worker.
 
     The chunk is validated as a NumPy input would be, so that a 2 in chunk 7
@@ -36,9 +40,7 @@ def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports):
     """
     q = len(labels) if labels is not None else t.shape[1]
     if t.shape[0] == 0:
-        matrix = np.zeros((q + 1, q + 1), dtype=np.int64 if w is None else float)
-        if kernel.__name__ == "krstinic_matrix":
-            matrix = matrix.astype(np.float64)
+        matrix = np.zeros((q + 1, q + 1), dtype=dtype)
         return (matrix, np.zeros(q + 1)) if with_supports else matrix
     space = check_mlcm_targets(t, p, labels=labels, func_name=func_name)
     if w is not None:
@@ -64,8 +66,7 @@ def dask_compute(
     lazy,
 ):
     """The :class:`Computed` of dask input; the matrix stays lazy if ``lazy``."""
-    from ._confusion import Computed
-    from ._validation import _check_indicator_labels
+    from ._confusion import Computed  # _confusion imports this module
 
     dask, da = _import_dask(func_name)
     y_true = da.asarray(y_true)
@@ -94,7 +95,7 @@ def dask_compute(
         )
     n_columns = y_true.shape[1]
     if labels is not None:
-        labels = _check_indicator_labels(labels, n_columns, None, func_name)
+        labels = check_indicator_labels(labels, n_columns, None, func_name)
     q = n_columns if labels is None else len(labels)
     # one chunk across the labels; y_pred and the weights follow y_true's rows
     y_true = y_true.rechunk({1: -1})
@@ -123,6 +124,7 @@ def dask_compute(
             labels=labels,
             func_name=func_name,
             with_supports=with_supports,
+            dtype=dtype,
         )
         for t, p, w in zip(t_blocks, p_blocks, w_blocks)
     ]

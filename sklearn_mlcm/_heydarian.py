@@ -18,10 +18,10 @@ is not empty and ``A = T`` otherwise. Three implementations compute it:
   so that every label is a bit vector over the rows; a cell of the matrix is
   then the popcount of an AND of two bit vectors (64 rows per machine word),
   and "T2 is empty" is an OR across the labels' vectors;
-- dense, weighted: the same sums as float matrix products, block by block;
+- dense, weighted: the same sums as float64 matrix products, block by block;
 - sparse (CSR): sparse products, never densified, for very many labels.
 
-Dense blocks run on all cores (see ``_chunking``).
+The bit-sliced blocks run on all cores (see ``_chunking``).
 """
 
 import numpy as np
@@ -132,6 +132,7 @@ def _float_matrix(y_true, y_pred, sample_weight):
         lambda start, stop: _float_block(y_true, y_pred, sample_weight, start, stop),
         y_true.shape[0],
         row_block_size(y_true.shape[1]),
+        threads=False,
     )
 
 

@@ -17,8 +17,8 @@ Vectorised: the diagonal is ``diag(Y & Z)`` scaled by |Y|/|Z| in scenario (ii);
 the off-diagonal part of (ii)-(iv) is one outer product ``s * A (x) B`` with
 A = Y - Z (or Y when that is empty), B = Z - Y (or Z when that is empty) and
 s = 1/|Z - Y| in (iv), 1/|Z| in (ii) and (iii). Dense input is computed as
-float64 matrix products on blocks of rows, on all cores; sparse (CSR) input
-with sparse products, never densified.
+float64 matrix products on cache-sized blocks of rows; sparse (CSR) input with
+sparse products, never densified.
 """
 
 import numpy as np
@@ -51,6 +51,7 @@ def krstinic_matrix(y_true, y_pred, sample_weight=None):
         lambda start, stop: _block(y_true, y_pred, sample_weight, start, stop),
         y_true.shape[0],
         row_block_size(y_true.shape[1]),
+        threads=False,
     )
 
 

@@ -15,6 +15,7 @@ from sklearn.utils.multiclass import type_of_target, unique_labels
 __all__ = [
     "LabelSpace",
     "check_bool",
+    "check_indicator_labels",
     "check_mlcm_targets",
     "check_option",
     "check_sample_weight",
@@ -222,7 +223,7 @@ def _check_unique(labels, func_name):
         )
 
 
-def _check_indicator_labels(labels, n_columns, columns, func_name):
+def check_indicator_labels(labels, n_columns, columns, func_name):
     """``labels`` -> column positions. For a DataFrame ``labels`` are column
     labels (``columns``); otherwise integer column indices."""
     if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
@@ -395,7 +396,7 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name):
     else:
         names = [str(i) for i in range(n_columns)]
     if labels is not None:
-        kept = _check_indicator_labels(labels, n_columns, columns, func_name)
+        kept = check_indicator_labels(labels, n_columns, columns, func_name)
         t = t[:, kept]
         p = p[:, kept]
         names = [names[i] for i in kept]

@@ -1,0 +1,133 @@
+"""Dask input on a real distributed LocalCluster: 2 worker processes, loopback."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from sklearn_mlcm import (
+    MLCMAccumulator,
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+    mlcm_f1_score,
+)
+
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A LocalCluster of two worker processes on 127.0.0.1, stopped afterwards."""
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+    with distributed.Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    y_true = rng.random((5000, 12)) < 0.2
+    y_pred = rng.random((5000, 12)) < 0.2
+    y_true[:300] = False
+    weight = rng.random(5000) * 3
+    return y_true, y_pred, weight
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_dask_mlcm_confusion_matrix_equals_numpy(client, data, method):
+    """Chunked along rows, computed on the workers: equal to the NumPy result."""
+    y_true, y_pred, weight = data
+    dt = da.from_array(y_true, chunks=(700, 12))
+    dp = da.from_array(y_pred, chunks=(700, 12))
+    for w in (None, weight):
+        expected = mlcm_confusion_matrix(y_true, y_pred, method=method, sample_weight=w)
+        result = mlcm_confusion_matrix(dt, dp, method=method, sample_weight=w)
+        assert isinstance(result, np.ndarray)
+        assert result.dtype == expected.dtype
+        assert_allclose(result, expected, rtol=1e-12)
+    # the workers did the counting: one task per chunk ran on the cluster
+    assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_dask_compute_false_is_lazy(client, data):
+    """compute=False returns a dask array; normalising stays lazy too."""
+    y_true, y_pred, _ = data
+    dt = da.from_array(y_true, chunks=(1000, 6))  # column chunks are joined
+    dp = da.from_array(y_pred, chunks=(1500, 12))  # y_pred follows y_true
+    lazy = mlcm_confusion_matrix(dt, dp, compute=False, normalize="true")
+    assert isinstance(lazy, da.Array)
+    assert lazy.shape == (13, 13)
+    expected = mlcm_confusion_matrix(y_true, y_pred, normalize="true")
+    assert_allclose(lazy.compute(), expected)
+    raw = mlcm_confusion_matrix(dt, dp, compute=False, labels=[3, 1])
+    assert_array_equal(
+        raw.compute(), mlcm_confusion_matrix(y_true, y_pred, labels=[3, 1])
+    )
+
+
+def test_dask_report_scores_and_accumulator(client, data):
+    """The report, the scores and the accumulator take dask input too."""
+    y_true, y_pred, weight = data
+    dt = da.from_array(y_true, chunks=(800, 12))
+    dp = da.from_array(y_pred, chunks=(800, 12))
+    dw = da.from_array(weight, chunks=800)
+    assert mlcm_classification_report(dt, dp, sample_weight=dw, digits=4) == (
+        mlcm_classification_report(y_true, y_pred, sample_weight=weight, digits=4)
+    )
+    assert mlcm_f1_score(dt, dp, average="micro") == pytest.approx(
+        mlcm_f1_score(y_true, y_pred, average="micro")
+    )
+    acc = MLCMAccumulator(12).update(dt, dp)
+    assert_array_equal(acc.confusion_matrix, mlcm_confusion_matrix(y_true, y_pred))
+
+
+def test_dask_bad_chunk_raises_on_compute(client, data):
+    """A 2 in one chunk raises the same ValueError as NumPy input."""
+    y_true, y_pred, _ = data
+    bad = y_pred.astype(np.int8)
+    bad[4321, 5] = 2
+    with pytest.raises(ValueError, match="y_pred .*only 0 and 1; found 2"):
+        mlcm_confusion_matrix(
+            da.from_array(y_true, chunks=1000), da.from_array(bad, chunks=1000)
+        )
+
+
+def test_dask_shape_errors():
+    """Shapes and options are checked before anything runs."""
+    a = da.zeros((10, 3), chunks=5, dtype=bool)
+    with pytest.raises(ValueError, match="same number of label columns"):
+        mlcm_confusion_matrix(a, da.zeros((10, 4), chunks=5, dtype=bool))
+    with pytest.raises(ValueError, match="same number of samples. Got 10 and 8"):
+        mlcm_confusion_matrix(a, da.zeros((8, 3), chunks=4, dtype=bool))
+    with pytest.raises(ValueError, match="must be 2-D indicator matrices"):
+        mlcm_confusion_matrix(da.zeros(10, chunks=5), da.zeros(10, chunks=5))
+    with pytest.raises(ValueError, match="sparse_output=True .*not available"):
+        mlcm_confusion_matrix(a, a, sparse_output=True, compute=False)
+    with pytest.raises(ValueError, match="'sample_weight' .*n_samples=10"):
+        mlcm_confusion_matrix(a, a, sample_weight=np.ones(3))
+    unknown = a[a[:, 0] >= 0]  # unknown chunk sizes
+    with pytest.raises(ValueError, match="known chunk sizes"):
+        mlcm_confusion_matrix(unknown, unknown)
+
+
+def test_import_does_not_import_dask():
+    """Importing the package (and using it on NumPy) never imports dask."""
+    code = (
+        "import sys, sklearn_mlcm; "
+        "sklearn_mlcm.mlcm_confusion_matrix([[1, 0]], [[1, 1]]); "
+        "print('dask' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"
