@@ -6,6 +6,7 @@ square confusion matrix (Kandza-Tadi 2020) and a classification report read
 off the MLCM.
 """
 
+from ._accumulator import MLCMAccumulator
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
 from ._display import MLCMDisplay
 from ._report import mlcm_classification_report
@@ -23,6 +24,7 @@ from ._statistics import confusion_matrix_statistics
 __version__ = "0.1.0"
 
 __all__ = [
+    "MLCMAccumulator",
     "MLCMDisplay",
     "__version__",
     "confusion_matrix_statistics",
