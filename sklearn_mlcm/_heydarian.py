@@ -165,14 +165,32 @@ def rows_scaled(x, scale):
 
 
 def assemble(q, diag, npl, ntl, corner, block):
-    """The (q+1, q+1) CSR array from its parts; ``block`` is (q, q) sparse."""
-    block = sparse.coo_array(block)
+    """The (q+1, q+1) CSR array from its parts; ``block`` is (q, q) CSR.
+
+    The block holds the bulk of the entries and no diagonal ones (A and B of
+    an instance are disjoint), so each of its rows only gains its diagonal and
+    NPL cells at the end, and the NTL row comes last: one vectorised copy.
+    """
+    block = sparse.csr_array(block)
+    counts = np.diff(block.indptr)
     index = np.arange(q)
-    rows = np.concatenate([block.row, index, index, np.full(q, q), [q]])
-    cols = np.concatenate([block.col, index, np.full(q, q), index, [q]])
-    data = np.concatenate([block.data, diag, npl, ntl, [corner]])
-    out = sparse.coo_array((data, (rows, cols)), shape=(q + 1, q + 1)).tocsr()
-    out.sum_duplicates()
+    ntl_cols = np.append(np.flatnonzero(ntl), q)
+    indptr = np.zeros(q + 2, dtype=np.int64)
+    indptr[1 : q + 1] = np.cumsum(counts + 2)
+    indptr[q + 1] = indptr[q] + len(ntl_cols)
+    data = np.empty(indptr[-1], dtype=np.float64)
+    indices = np.empty(indptr[-1], dtype=np.int64)
+    # block entries keep their order, shifted by the two cells of each row
+    shift = np.repeat(2 * index, counts)
+    where = np.arange(block.nnz) + shift
+    data[where] = block.data
+    indices[where] = block.indices
+    ends = indptr[1 : q + 1]
+    data[ends - 2], indices[ends - 2] = diag, index
+    data[ends - 1], indices[ends - 1] = npl, q
+    data[indptr[q] :] = np.append(ntl, corner)[ntl_cols]
+    indices[indptr[q] :] = ntl_cols
+    out = sparse.csr_array((data, indices, indptr), shape=(q + 1, q + 1))
     out.eliminate_zeros()
     return out
 
@@ -191,9 +209,12 @@ def _sparse_matrix(y_true, y_pred, sample_weight):
         npl=fn.T @ (w * (n["fp"] == 0)),
         ntl=fp.T @ (w * true_empty),
         corner=w[true_empty & (n["p"] == 0)].sum(),
-        block=a.T @ fp,
+        block=a.tocsc().T @ fp,  # CSR @ CSR: no conversion of the result
     )
     if sample_weight is None:
-        out.data = np.rint(out.data)
-        return out.astype(np.int64)
+        # built directly: scipy's astype would first sort every row's indices
+        return sparse.csr_array(
+            (np.rint(out.data).astype(np.int64), out.indices, out.indptr),
+            shape=out.shape,
+        )
     return out

@@ -113,5 +113,5 @@ def _sparse_matrix(y_true, y_pred, sample_weight):
         npl=fn.T @ (w * (n_pred == 0)),
         ntl=fp.T @ (w * (n_true == 0) / safe_pred),
         corner=w[(n_true == 0) & (n_pred == 0)].sum(),
-        block=a.T @ b,
+        block=a.tocsc().T @ b,  # CSR @ CSR: no conversion of the result
     )

@@ -187,31 +187,46 @@ def _indicator_to_bool(y, name, func_name):
             "Use a 1-D array for class labels, or encode label sets with "
             "sklearn.preprocessing.MultiLabelBinarizer."
         )
-    if values.dtype.kind == "f":
-        if np.isnan(values).any():
-            raise ValueError(
-                f"{name} of {func_name} contains NaN; an indicator matrix must "
-                "hold only 0 and 1."
-            )
-    if values.size:
-        bad = (values != 0) & (values != 1)
-        if bad.any():
-            example = values[bad].flat[0].item()
-            hint = ""
-            if values.dtype.kind == "f" or example < 0 or example > 1:
-                hint = (
-                    " It looks like scores, probabilities or counts; threshold "
-                    "them first (for example y_score >= 0.5)."
-                )
-            raise ValueError(
-                f"{name} of {func_name} must contain only 0 and 1; found "
-                f"{example!r}.{hint}"
-            )
+    kind = values.dtype.kind
+    if kind == "f":
+        # one comparison gives both the answer and the check: every non-zero
+        # value must be a 1 (NaN is non-zero and not 1)
+        ones = values == 1
+        valid = np.count_nonzero(values) == np.count_nonzero(ones)
+    else:
+        ones = None
+        valid = values.size == 0 or (values.min() >= 0 and values.max() <= 1)
+    if not valid:
+        _raise_not_binary(values, name, func_name)
     if sparse.issparse(y):
         out = y.astype(bool)
         out.eliminate_zeros()
         return out
-    return y != 0
+    if ones is not None:
+        return ones
+    if values.dtype.itemsize == 1:
+        return values.view(bool)  # int8 / uint8 of 0 and 1 are bools already
+    return values != 0
+
+
+def _raise_not_binary(values, name, func_name):
+    """The error for an indicator matrix with other values than 0 and 1."""
+    if values.dtype.kind == "f" and np.isnan(values).any():
+        raise ValueError(
+            f"{name} of {func_name} contains NaN; an indicator matrix must "
+            "hold only 0 and 1."
+        )
+    bad = (values != 0) & (values != 1)
+    example = values[bad].flat[0].item()
+    hint = ""
+    if values.dtype.kind == "f" or example < 0 or example > 1:
+        hint = (
+            " It looks like scores, probabilities or counts; threshold "
+            "them first (for example y_score >= 0.5)."
+        )
+    raise ValueError(
+        f"{name} of {func_name} must contain only 0 and 1; found {example!r}.{hint}"
+    )
 
 
 def _check_unique(labels, func_name):
