@@ -5,7 +5,11 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
+from test_heydarian import heydarian_oracle
+from test_krstinic import krstinic_oracle
 
 from sklearn_mlcm import (
     MLCMAccumulator,
@@ -16,6 +20,8 @@ from sklearn_mlcm import (
 
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
+
+ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +137,23 @@ def test_import_does_not_import_dask():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_dask_matches_oracle(method, data, mlcm_strategies):
+    """Any chunking along the rows gives the oracle's matrix (local scheduler)."""
+    import dask
+
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases(max_labels=5))
+    chunk = data.draw(st.integers(1, len(y_true)))
+    dt = da.from_array(y_true, chunks=(chunk, -1))
+    dp = da.from_array(y_pred, chunks=(chunk, -1))
+    with dask.config.set(scheduler="synchronous"):
+        result = mlcm_confusion_matrix(dt, dp, method=method, sample_weight=weight)
+    expected = ORACLES[method](y_true, y_pred, weight)
+    if method == "heydarian" and weight is None:
+        assert_array_equal(result, expected)
+    else:
+        assert_allclose(result, expected, rtol=1e-12, atol=1e-12)

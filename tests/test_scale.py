@@ -199,3 +199,13 @@ def test_mlcm_accumulator_errors():
     with pytest.raises(TypeError, match="takes another MLCMAccumulator. Got ndarr"):
         acc.merge(np.zeros((4, 4)))
     assert acc.__add__(1) is NotImplemented
+
+
+def test_mlcm_confusion_matrix_agrees_with_mlcm_fixed():
+    """The independent package mlcm-fixed (MIT), when installed, agrees."""
+    mlcm_fixed = pytest.importorskip("mlcm_fixed")
+    rng = np.random.default_rng(3)
+    y_true = (rng.random((300, 6)) < 0.3).astype(int)
+    y_pred = (rng.random((300, 6)) < 0.3).astype(int)
+    expected, _ = mlcm_fixed.cm(y_true, y_pred)
+    assert_array_equal(mlcm_confusion_matrix(y_true, y_pred), expected)
