@@ -76,6 +76,7 @@ def _compute(
             y_true,
             y_pred,
             kernel=METHODS[method],
+            integer_counts=method == "heydarian",
             labels=labels,
             sample_weight=sample_weight,
             func_name=func_name,

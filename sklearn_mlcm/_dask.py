@@ -59,13 +59,17 @@ def dask_compute(
     y_pred,
     *,
     kernel,
+    integer_counts,
     labels,
     sample_weight,
     func_name,
     with_supports,
     lazy,
 ):
-    """The :class:`Computed` of dask input; the matrix stays lazy if ``lazy``."""
+    """The :class:`Computed` of dask input; the matrix stays lazy if ``lazy``.
+
+    ``integer_counts`` says that the kernel counts (int64) without weights.
+    """
     from ._confusion import Computed  # _confusion imports this module
 
     dask, da = _import_dask(func_name)
@@ -112,8 +116,7 @@ def dask_compute(
                 f"of length n_samples={y_true.shape[0]}. Got shape {weight.shape}."
             )
         w_blocks = weight.rechunk((y_true.chunks[0],)).to_delayed().ravel()
-    floating = sample_weight is not None or kernel.__name__ == "krstinic_matrix"
-    dtype = np.float64 if floating else np.int64
+    dtype = np.int64 if integer_counts and sample_weight is None else np.float64
     count = dask.delayed(_block_counts, pure=True, nout=2 if with_supports else 1)
     parts = [
         count(
