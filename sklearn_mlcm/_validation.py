@@ -187,13 +187,12 @@ def _indicator_to_bool(y, name, func_name):
             "Use a 1-D array for class labels, or encode label sets with "
             "sklearn.preprocessing.MultiLabelBinarizer."
         )
-    kind = values.dtype.kind
-    if kind == "f":
+    if values.dtype.itemsize > 1:
         # one comparison gives both the answer and the check: every non-zero
         # value must be a 1 (NaN is non-zero and not 1)
         ones = values == 1
         valid = np.count_nonzero(values) == np.count_nonzero(ones)
-    else:
+    else:  # int8 / uint8: two cheap passes, then a free view as bool
         ones = None
         valid = values.size == 0 or (values.min() >= 0 and values.max() <= 1)
     if not valid:
@@ -204,9 +203,7 @@ def _indicator_to_bool(y, name, func_name):
         return out
     if ones is not None:
         return ones
-    if values.dtype.itemsize == 1:
-        return values.view(bool)  # int8 / uint8 of 0 and 1 are bools already
-    return values != 0
+    return values.view(bool)  # int8 / uint8 of 0 and 1 are bools already
 
 
 def _raise_not_binary(values, name, func_name):
