@@ -18,8 +18,10 @@ class MLCMAccumulator:
     validation loop, a generator over files, a stream): each :meth:`update`
     adds one batch's matrix, so memory stays that of one batch and the
     (q+1, q+1) result. The result equals :func:`mlcm_confusion_matrix` of all
-    the batches stacked, exactly, however the data is split: both methods
-    add up instance by instance.
+    the batches stacked, however the data is split, because both methods add
+    up instance by instance: exactly for integer counts, and up to
+    floating-point rounding (a few units in the last place) for weighted or
+    fractional sums.
 
     Read more in the :ref:`User Guide <scale>`.
 

@@ -462,7 +462,8 @@ def check_square_matrix(cm, func_name, name="cm"):
     (which is never densified: an MLCM of 10**5 labels has 10**10 cells).
     """
     if sparse.issparse(cm):
-        matrix = sparse.csr_array(cm)
+        matrix = sparse.csr_array(cm, copy=True)
+        matrix.sum_duplicates()  # a cell is the sum of its duplicate entries
         values = matrix.data
     else:
         try:
@@ -481,6 +482,15 @@ def check_square_matrix(cm, func_name, name="cm"):
         raise ValueError(
             f"{name} of {func_name} must be a non-empty square 2-D matrix. Got "
             f"shape {shape}."
+        )
+    if (
+        values.dtype == np.uint64
+        and values.size
+        and values.max() > np.iinfo(np.int64).max
+    ):
+        raise ValueError(
+            f"{name} of {func_name} holds counts too large for int64; found "
+            f"{values.max().item()!r}."
         )
     if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
         raise ValueError(f"{name} of {func_name} contains NaN or infinity.")

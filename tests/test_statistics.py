@@ -148,3 +148,12 @@ def test_confusion_matrix_statistics_upcasts_small_dtypes(dtype):
         assert stats[key].dtype == expected
     assert_array_equal(stats["tn"], [400, 400, 400])
     assert stats["overall_accuracy"] == pytest.approx(1 / 3)
+
+
+def test_confusion_matrix_statistics_sparse_duplicates_and_huge_uint64():
+    """Sparse duplicates are summed first; uint64 past int64 is refused."""
+    cm = sparse.coo_array(([-1.0, 2.0, 3.0], ([0, 0, 1], [0, 0, 1])), shape=(2, 2))
+    stats = confusion_matrix_statistics(cm)
+    assert_array_equal(stats["tp"], [1.0, 3.0])
+    with pytest.raises(ValueError, match="too large for int64"):
+        confusion_matrix_statistics(np.array([[2**63 + 5]], dtype=np.uint64))
