@@ -3,12 +3,25 @@
 The 2-D multi-label confusion matrix (MLCM) of Heydarian et al. (2022), the
 fractional matrix of Krstinić et al. (2020), the per-class statistics of any
 square confusion matrix (Kandza-Tadi 2020) and a classification report read
-off the MLCM.
+off the MLCM; and, to compare classifiers, the multi-label measures of Madjarov
+et al. (2012), their fusion with PROMETHEE II (Eftimov & Kocev 2019) and the
+Friedman and Nemenyi tests across datasets.
 """
 
 from ._accumulator import MLCMAccumulator
+from ._cd_diagram import CriticalDifferenceDisplay
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
 from ._display import MLCMDisplay
+from ._fusion import PrometheeResult, entropy_weights, fuse_measures, promethee_ii
+from ._measures import measure_directions, multilabel_measures
+from ._ranking import (
+    FriedmanResult,
+    NemenyiResult,
+    friedman_test,
+    least_correlated_measures,
+    measure_correlations,
+    nemenyi_test,
+)
 from ._report import mlcm_classification_report
 from ._scores import (
     make_mlcm_scorer,
@@ -24,11 +37,21 @@ from ._statistics import confusion_matrix_statistics
 __version__ = "0.1.0"
 
 __all__ = [
+    "CriticalDifferenceDisplay",
+    "FriedmanResult",
     "MLCMAccumulator",
     "MLCMDisplay",
+    "NemenyiResult",
+    "PrometheeResult",
     "__version__",
     "confusion_matrix_statistics",
+    "entropy_weights",
+    "friedman_test",
+    "fuse_measures",
+    "least_correlated_measures",
     "make_mlcm_scorer",
+    "measure_correlations",
+    "measure_directions",
     "mlcm_classification_report",
     "mlcm_confusion_matrix",
     "mlcm_f1_score",
@@ -38,4 +61,7 @@ __all__ = [
     "mlcm_recall_score",
     "mlcm_scorers",
     "mlcm_specificity_score",
+    "multilabel_measures",
+    "nemenyi_test",
+    "promethee_ii",
 ]

@@ -1,0 +1,678 @@
+"""Performance-measures fusion (Eftimov & Kocev 2019): entropy weights and PROMETHEE II.
+
+One dataset is a decision matrix, methods by measures. Each measure gets a
+weight from its exponential entropy (eqs. 6-12), PROMETHEE II turns the
+pairwise preferences into net flows (eqs. 1-5, 13-14) and the net flows into
+ranks; :func:`fuse_measures` does it for every dataset of a study and returns
+the rank table that :func:`friedman_test` and :func:`nemenyi_test` read.
+"""
+
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_option
+
+__all__ = ["PrometheeResult", "entropy_weights", "fuse_measures", "promethee_ii"]
+
+# Net flows closer than this are ties: the same preferences summed in another
+# order differ in the last bits, and ties must share their rank (Table 2's 10.5).
+_TIE_TOLERANCE = 1e-12
+_PREFERENCES = ("usual", "v-shape")
+
+
+@dataclass(frozen=True)
+class PrometheeResult:
+    """The outcome of :func:`promethee_ii` on one decision matrix.
+
+    With m methods and n measures:
+
+    Attributes
+    ----------
+    net_flow : ndarray of shape (m,)
+        ``positive_flow - negative_flow``, in [-1, 1]; the greater the better.
+
+    positive_flow : ndarray of shape (m,)
+        How much each method is preferred to the others, in [0, 1].
+
+    negative_flow : ndarray of shape (m,)
+        How much the others are preferred to it, in [0, 1].
+
+    preference_index : ndarray of shape (m, m)
+        ``preference_index[a, b]``, the weighted preference of method a over
+        method b (the average preference index pi(a, b) of eq. 2, without its
+        factor 1/n); 0 on the diagonal.
+
+    weights : ndarray of shape (n,)
+        The weights of the measures; they sum to 1 (or are all 0 when no
+        measure tells the methods apart).
+
+    ranks : ndarray of shape (m,)
+        1 for the greatest net flow; tied methods share the average of their
+        ranks (10.5 in Eftimov & Kocev's Table 2).
+    """
+
+    net_flow: np.ndarray
+    positive_flow: np.ndarray
+    negative_flow: np.ndarray
+    preference_index: np.ndarray
+    weights: np.ndarray
+    ranks: np.ndarray
+
+
+def _is_frame(obj):
+    return type(obj).__module__.split(".")[0] == "pandas" and hasattr(obj, "columns")
+
+
+def _check_decision_matrix(decision_matrix, func_name):
+    """-> (float64 array of shape (m, n), measure names or None)."""
+    names = None
+    if _is_frame(decision_matrix):
+        names = list(decision_matrix.columns)
+        decision_matrix = decision_matrix.to_numpy()
+    try:
+        matrix = np.asarray(decision_matrix)
+    except ValueError:
+        raise ValueError(
+            f"The decision matrix of {func_name} could not be read as a "
+            "rectangular array (rows of different lengths?)."
+        ) from None
+    if matrix.dtype.kind not in "biuf":
+        try:
+            matrix = matrix.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"The decision matrix of {func_name} must hold real numbers. Got "
+                f"values of dtype {matrix.dtype}."
+            ) from None
+    if matrix.ndim != 2:
+        raise ValueError(
+            f"The decision matrix of {func_name} must be 2-D, of shape (n_methods, "
+            f"n_measures). Got an array of shape {matrix.shape}."
+        )
+    matrix = matrix.astype(np.float64)
+    m, n = matrix.shape
+    if m < 2 or n < 1:
+        raise ValueError(
+            f"The decision matrix of {func_name} needs at least 2 methods (rows) "
+            f"and 1 measure (column). Got shape {matrix.shape}."
+        )
+    bad = ~np.isfinite(matrix)
+    if bad.any():
+        row, col = (int(index) for index in np.argwhere(bad)[0])
+        where = names[col] if names is not None else col
+        raise ValueError(
+            f"The decision matrix of {func_name} contains NaN or infinity (method "
+            f"{row}, measure {where!r}). Every method needs a finite value of "
+            "every measure."
+        )
+    return matrix, names
+
+
+def _check_maximize(maximize, n, names, func_name):
+    """``maximize`` -> bool array of shape (n,).
+
+    A bool applies to every measure; a sequence gives one bool per measure; a
+    mapping gives the bool of each named measure (extra names are ignored).
+    """
+    expected = (
+        "True, False, a sequence of one bool per measure or a dict mapping "
+        "each measure name to a bool"
+    )
+    if isinstance(maximize, (bool, np.bool_)):
+        return np.full(n, bool(maximize))
+    if isinstance(maximize, Mapping):
+        if names is None:
+            raise TypeError(
+                f"The 'maximize' parameter of {func_name} is a dict, but the "
+                "measures have no names (a NumPy array has none; a DataFrame "
+                "does). Pass a sequence of one bool per measure instead."
+            )
+        missing = [name for name in names if name not in maximize]
+        if missing:
+            raise ValueError(
+                f"The 'maximize' parameter of {func_name} gives no direction for "
+                f"the measures {missing}. Every measure must be maximised (True) "
+                "or minimised (False); see measure_directions()."
+            )
+        values = [maximize[name] for name in names]
+    elif isinstance(maximize, str) or not hasattr(maximize, "__len__"):
+        raise TypeError(
+            f"The 'maximize' parameter of {func_name} must be {expected}. Got "
+            f"{maximize!r} instead."
+        )
+    else:
+        values = list(np.asarray(maximize, dtype=object).ravel())
+        if np.ndim(maximize) != 1 or len(values) != n:
+            raise ValueError(
+                f"The 'maximize' parameter of {func_name} must have one bool per "
+                f"measure: {n} expected. Got {np.shape(maximize)}."
+            )
+    wrong = [v for v in values if not isinstance(v, (bool, np.bool_))]
+    if wrong:
+        raise TypeError(
+            f"The 'maximize' parameter of {func_name} must be {expected}. Got the "
+            f"non-bool entry {wrong[0]!r}."
+        )
+    return np.array(values, dtype=bool)
+
+
+def _check_weights(weights, n, func_name):
+    """``weights`` -> "entropy", or float64 array of shape (n,) summing to 1."""
+    if isinstance(weights, str):
+        check_option(weights, ("entropy", "equal"), "weights", func_name)
+        return weights if weights == "entropy" else np.full(n, 1.0 / n)
+    values = np.asarray(weights)
+    if values.dtype.kind not in "biuf" or values.dtype == bool:
+        raise TypeError(
+            f"The 'weights' parameter of {func_name} must be 'entropy', 'equal' or "
+            f"an array of {n} non-negative numbers. Got {weights!r} instead."
+        )
+    values = values.astype(np.float64)
+    if values.shape != (n,):
+        raise ValueError(
+            f"The 'weights' parameter of {func_name} must have one weight per "
+            f"measure: shape ({n},) expected. Got shape {values.shape}."
+        )
+    if not np.all(np.isfinite(values)):
+        raise ValueError(
+            f"The 'weights' parameter of {func_name} must be finite; it contains "
+            "NaN or infinity."
+        )
+    if (values < 0).any():
+        raise ValueError(
+            f"The 'weights' parameter of {func_name} must be non-negative; found "
+            f"{values[values < 0][0].item()!r}."
+        )
+    if values.sum() == 0:
+        raise ValueError(
+            f"The 'weights' parameter of {func_name} must have a positive sum. "
+            "Got all zeros."
+        )
+    return values / values.sum()
+
+
+def _check_threshold(threshold, preference, n, func_name):
+    """``threshold`` -> None or float64 array of shape (n,), non-negative."""
+    if threshold is None:
+        return None
+    if preference != "v-shape":
+        raise ValueError(
+            f"The 'threshold' parameter of {func_name} applies to "
+            f"preference='v-shape' only. Got preference={preference!r}."
+        )
+    if isinstance(threshold, (bool, str)) or not (
+        isinstance(threshold, numbers.Real) or hasattr(threshold, "__len__")
+    ):
+        raise TypeError(
+            f"The 'threshold' parameter of {func_name} must be a non-negative "
+            f"number, an array of {n} of them, or None. Got {threshold!r} instead."
+        )
+    values = np.asarray(threshold, dtype=np.float64)
+    if values.ndim == 0:
+        values = np.full(n, float(values))
+    if values.shape != (n,):
+        raise ValueError(
+            f"The 'threshold' parameter of {func_name} must be a number or have "
+            f"one value per measure: shape ({n},) expected. Got shape "
+            f"{values.shape}."
+        )
+    if not np.all(np.isfinite(values)) or (values < 0).any():
+        raise ValueError(
+            f"The 'threshold' parameter of {func_name} must be finite and "
+            f"non-negative. Got {values.tolist()}."
+        )
+    return values
+
+
+def _entropy_weights(matrix, maximize):
+    """Eqs. 6-12 on clean input. A constant measure has entropy 1, weight 0."""
+    m = matrix.shape[0]
+    low, high = matrix.min(axis=0), matrix.max(axis=0)
+    span = high - low
+    informative = span > 0
+    # eqs. 6-7: direction-aware min-max normalisation; the best value is 1
+    normal = np.where(maximize, matrix - low, high - matrix) / np.where(
+        informative, span, 1.0
+    )
+    share = normal / np.where(informative, normal.sum(axis=0), 1.0)  # eq. 8
+    w = share * np.exp(1 - share) + (1 - share) * np.exp(share) - 1  # eq. 11
+    k = 1.0 / (m * (np.sqrt(np.e) - 1.0))  # eq. 10
+    entropy = np.where(informative, k * w.sum(axis=0), 1.0)  # eq. 9
+    # W <= sqrt(e) - 1, so entropy <= 1; clip the rounding error
+    divergence = np.clip(1.0 - entropy, 0.0, None)
+    total = divergence.sum()
+    if total == 0:
+        return np.zeros_like(divergence)
+    return divergence / total  # eq. 12
+
+
+def entropy_weights(decision_matrix, *, maximize):
+    """Weights of the measures from their exponential entropy (Eftimov & Kocev).
+
+    A measure whose values differ a lot between the methods carries more
+    information, has a lower entropy and gets a greater weight. A constant
+    measure tells the methods nothing apart: its weight is 0.
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    decision_matrix : array-like or DataFrame of shape (n_methods, n_measures)
+        The value of each measure (column) for each method (row), finite.
+
+    maximize : bool, array-like of shape (n_measures,) of bool, or dict
+        Whether each measure is maximised (True) or minimised (False). A dict
+        maps column names of a DataFrame to bools (see
+        :func:`measure_directions`); a single bool applies to every measure.
+
+    Returns
+    -------
+    weights : ndarray of shape (n_measures,)
+        Non-negative weights summing to 1; all 0 when every measure is
+        constant.
+
+    See Also
+    --------
+    promethee_ii : Uses these weights by default.
+
+    Notes
+    -----
+    With m methods, ``q_ij`` the value of measure j for method i (eqs. 6-12):
+
+    - normalise, the best value to 1: ``q'_ij = (q_ij - min_i q_ij) / (max_i
+      q_ij - min_i q_ij)`` for a maximised measure, ``(max_i q_ij - q_ij) /
+      (max_i q_ij - min_i q_ij)`` for a minimised one;
+    - ``D_j = sum_i q'_ij``;
+    - entropy ``e_j = K sum_i W(q'_ij / D_j)`` with
+      ``W(x) = x e^(1-x) + (1-x) e^x - 1`` and ``K = 1 / (m (e^0.5 - 1))``;
+      since ``W <= e^0.5 - 1``, ``e_j <= 1``;
+    - weight ``w_j = (1 - e_j) / sum_k (1 - e_k)``.
+
+    The text of the paper lost the exponent 0.5 of ``K``. A constant measure
+    (``max = min``) would divide by zero; it is given entropy 1, so weight 0.
+
+    References
+    ----------
+    .. [1] T. Eftimov and D. Kocev, "Performance Measures Fusion for
+       Experimental Comparison of Methods for Multi-label Classification",
+       AAAI-MAKE 2019, CEUR-WS 2350, paper 17.
+
+    Examples
+    --------
+    Three methods, two measures; the second is constant:
+
+    >>> from sklearn_mlcm import entropy_weights
+    >>> entropy_weights([[0.9, 0.5], [0.7, 0.5], [0.2, 0.5]], maximize=True)
+    array([1., 0.])
+    >>> entropy_weights([[0.9, 0.1], [0.7, 0.3], [0.2, 0.2]], maximize=[True, False])
+    array([0.4647..., 0.5352...])
+    """
+    func_name = "entropy_weights"
+    matrix, names = _check_decision_matrix(decision_matrix, func_name)
+    direction = _check_maximize(maximize, matrix.shape[1], names, func_name)
+    return _entropy_weights(matrix, direction)
+
+
+def _average_ranks_descending(values):
+    """Rank 1 for the greatest value; values within the tolerance share ranks."""
+    order = np.argsort(-values, kind="stable")
+    ranks = np.empty(len(values))
+    start = 0
+    for stop in range(1, len(values) + 1):
+        if (
+            stop == len(values)
+            or values[order[stop - 1]] - values[order[stop]] > _TIE_TOLERANCE
+        ):
+            ranks[order[start:stop]] = (start + 1 + stop) / 2.0
+            start = stop
+    return ranks
+
+
+def _promethee(matrix, maximize, weights, preference, threshold):
+    """PROMETHEE II on clean input: weights sum to 1 (or are all 0)."""
+    m = matrix.shape[0]
+    signed = np.where(maximize, matrix, -matrix)
+    # d[a, b, j] = q_j(a) - q_j(b) for a maximised measure, its negative if
+    # minimised (eq. 1), so that d > 0 always means "a is better than b"
+    d = signed[:, None, :] - signed[None, :, :]
+    if preference == "usual":  # eq. 13
+        pref = (d > 0).astype(np.float64)
+    else:  # eq. 14, with a threshold of 0 the usual function
+        if threshold is None:
+            threshold = matrix.max(axis=0) - matrix.min(axis=0)
+        positive = threshold > 0
+        pref = np.where(
+            positive,
+            np.clip(d / np.where(positive, threshold, 1.0), 0.0, 1.0),
+            (d > 0).astype(np.float64),
+        )
+    index = pref @ weights  # eq. 2 without 1/n: pi(a, b) in [0, 1]
+    positive_flow = index.sum(axis=1) / (m - 1)  # eq. 3
+    negative_flow = index.sum(axis=0) / (m - 1)  # eq. 4
+    net_flow = positive_flow - negative_flow  # eq. 5
+    return PrometheeResult(
+        net_flow=net_flow,
+        positive_flow=positive_flow,
+        negative_flow=negative_flow,
+        preference_index=index,
+        weights=weights,
+        ranks=_average_ranks_descending(net_flow),
+    )
+
+
+def promethee_ii(
+    decision_matrix,
+    *,
+    maximize,
+    weights="entropy",
+    preference="usual",
+    threshold=None,
+):
+    """Rank methods on several measures at once with PROMETHEE II.
+
+    Every pair of methods is compared on every measure; a preference function
+    turns each difference into a preference in [0, 1], the weights of the
+    measures sum them into a preference index, and each method's net flow
+    (how much it is preferred to the others minus how much they are preferred
+    to it) ranks it. This is the performance-measures fusion of Eftimov &
+    Kocev (2019) on one dataset.
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    decision_matrix : array-like or DataFrame of shape (n_methods, n_measures)
+        The value of each measure (column) for each method (row), finite;
+        at least two methods.
+
+    maximize : bool, array-like of shape (n_measures,) of bool, or dict
+        Whether each measure is maximised (True) or minimised (False). A dict
+        maps column names of a DataFrame to bools (see
+        :func:`measure_directions`); a single bool applies to every measure.
+
+    weights : {"entropy", "equal"} or array-like of shape (n_measures,), \
+            default="entropy"
+        "entropy": :func:`entropy_weights` of this decision matrix; "equal":
+        1 / n_measures each; or non-negative weights, rescaled to sum to 1.
+
+    preference : {"usual", "v-shape"}, default="usual"
+        The preference function of every measure. "usual" (eq. 13): a method
+        better by any amount is fully preferred. "v-shape" (eq. 14): the
+        preference grows linearly with the difference up to ``threshold``.
+
+    threshold : float or array-like of shape (n_measures,), default=None
+        The V-shape's threshold of strict preference, per measure; a
+        threshold of 0 gives the usual function. By default the largest
+        pairwise difference of each measure on this decision matrix
+        (``max - min``), as in the paper. Only for ``preference="v-shape"``.
+
+    Returns
+    -------
+    result : PrometheeResult
+        With ``net_flow``, ``positive_flow``, ``negative_flow`` (arrays of
+        shape (n_methods,)), ``preference_index`` (n_methods, n_methods),
+        ``weights`` (n_measures,) and ``ranks`` (n_methods,), 1 for the best,
+        ties sharing the average rank.
+
+    See Also
+    --------
+    fuse_measures : PROMETHEE II on each dataset of a study, as a rank table.
+    entropy_weights : The default weights.
+
+    Notes
+    -----
+    With ``d_j(a, b) = q_j(a) - q_j(b)`` for a maximised measure and
+    ``q_j(b) - q_j(a)`` for a minimised one, ``P_j(a, b) = p(d_j(a, b))``
+    with ``p(x) = [x > 0]`` (usual) or ``p(x) = min(max(x / t_j, 0), 1)``
+    (V-shape, threshold ``t_j``). Then, for m methods and n measures with
+    weights summing to 1:
+
+    - preference index ``pi(a, b) = sum_j w_j P_j(a, b)``;
+    - ``phi+(a) = 1/(m-1) sum_x pi(a, x)``, ``phi-(a) = 1/(m-1) sum_x pi(x, a)``;
+    - net flow ``phi(a) = phi+(a) - phi-(a)``; ranks by decreasing net flow.
+
+    **Flows convention.** The paper's eq. 2 also divides ``pi`` by n, the
+    number of measures; the usual PROMETHEE II (Brans & Mareschal) and
+    pymcdm's ``PROMETHEE_II`` do not. This function follows the usual
+    definition, so that ``pi(a, b)`` is the weighted share of the measures on
+    which a beats b and the flows do not shrink as measures are added: the
+    paper's flows are these divided by n, and the ranks are the same. (The
+    text's eqs. 3-4 print ``1/(n-1)``; the sums run over the m methods, so
+    the normalisation is ``1/(m-1)``.)
+
+    References
+    ----------
+    .. [1] T. Eftimov and D. Kocev, "Performance Measures Fusion for
+       Experimental Comparison of Methods for Multi-label Classification",
+       AAAI-MAKE 2019, CEUR-WS 2350, paper 17.
+    .. [2] J.-P. Brans and B. Mareschal, "PROMETHEE methods", in Multiple
+       Criteria Decision Analysis: State of the Art Surveys, Springer, 2005.
+
+    Examples
+    --------
+    Three methods on accuracy (maximised) and Hamming loss (minimised), the
+    same weight for each:
+
+    >>> from sklearn_mlcm import promethee_ii
+    >>> X = [[0.80, 0.10],
+    ...      [0.70, 0.05],
+    ...      [0.60, 0.20]]
+    >>> result = promethee_ii(X, maximize=[True, False], weights="equal")
+    >>> result.net_flow
+    array([ 0.5,  0.5, -1. ])
+    >>> result.ranks
+    array([1.5, 1.5, 3. ])
+    >>> promethee_ii(X, maximize=[True, False], weights="equal",
+    ...              preference="v-shape").ranks
+    array([1., 2., 3.])
+    """
+    func_name = "promethee_ii"
+    matrix, names = _check_decision_matrix(decision_matrix, func_name)
+    n = matrix.shape[1]
+    direction = _check_maximize(maximize, n, names, func_name)
+    check_option(preference, _PREFERENCES, "preference", func_name)
+    weights = _check_weights(weights, n, func_name)
+    threshold = _check_threshold(threshold, preference, n, func_name)
+    if isinstance(weights, str):
+        weights = _entropy_weights(matrix, direction)
+    return _promethee(matrix, direction, weights, preference, threshold)
+
+
+def _long_frame_to_cube(frame, func_name):
+    """A long DataFrame -> (cube, datasets, methods, measures).
+
+    ``cube[d, i, j]`` is the value of measure j for method i on dataset d; the
+    names keep their order of first appearance.
+    """
+    import pandas as pd
+
+    required = ("dataset", "method", "measure", "value")
+    missing = [column for column in required if column not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"The results DataFrame of {func_name} must be in long form with the "
+            f"columns {list(required)}; it has no {missing}. Its columns are "
+            f"{list(frame.columns)}."
+        )
+    keys = ["dataset", "method", "measure"]
+    duplicated = frame.duplicated(keys)
+    if duplicated.any():
+        row = frame.loc[duplicated, keys].iloc[0].tolist()
+        raise ValueError(
+            f"The results DataFrame of {func_name} has more than one value for "
+            f"(dataset, method, measure) = {tuple(row)}."
+        )
+    try:
+        values = pd.to_numeric(frame["value"], errors="raise").to_numpy(
+            dtype=np.float64, na_value=np.nan
+        )
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"The 'value' column of the results DataFrame of {func_name} must "
+            f"hold real numbers. Got dtype {frame['value'].dtype}."
+        ) from None
+    axes = [pd.unique(frame[key]) for key in keys]
+    codes = [pd.Index(axis).get_indexer(frame[key]) for axis, key in zip(axes, keys)]
+    cube = np.full(tuple(len(axis) for axis in axes), np.nan)
+    present = np.zeros(cube.shape, dtype=bool)
+    cube[tuple(codes)] = values
+    present[tuple(codes)] = True
+    if not present.all():
+        d, i, j = np.argwhere(~present)[0]
+        raise ValueError(
+            f"The results of {func_name} are incomplete: {int((~present).sum())} "
+            f"(dataset, method, measure) values are missing, for example method "
+            f"{axes[1][i]!r} has no {axes[2][j]!r} on dataset {axes[0][d]!r}. "
+            "Every method needs every measure on every dataset."
+        )
+    return cube, *(list(axis) for axis in axes)
+
+
+def check_results(results, func_name):
+    """A 3-D array or a long DataFrame -> (cube, datasets, methods, measures).
+
+    The names are None for an array. Shared with :func:`measure_correlations`.
+    """
+    if _is_frame(results):
+        cube, datasets, methods, measures = _long_frame_to_cube(results, func_name)
+    else:
+        try:
+            cube = np.asarray(results)
+        except ValueError:
+            raise ValueError(
+                f"The results of {func_name} could not be read as a rectangular "
+                "3-D array (datasets x methods x measures)."
+            ) from None
+        if cube.dtype.kind not in "biuf":
+            raise TypeError(
+                f"The results of {func_name} must hold real numbers. Got values "
+                f"of dtype {cube.dtype}."
+            )
+        if cube.ndim != 3:
+            raise ValueError(
+                f"The results of {func_name} must be a 3-D array of shape "
+                "(n_datasets, n_methods, n_measures) or a long DataFrame with "
+                "dataset, method, measure and value columns. Got an array of "
+                f"shape {cube.shape}."
+            )
+        cube = cube.astype(np.float64)
+        datasets = methods = measures = None
+    if 0 in cube.shape:
+        raise ValueError(
+            f"The results of {func_name} are empty: shape {cube.shape} (datasets, "
+            "methods, measures)."
+        )
+    bad = ~np.isfinite(cube)
+    if bad.any():
+        d, i, j = (int(index) for index in np.argwhere(bad)[0])
+        if datasets is not None:
+            d, i, j = datasets[d], methods[i], measures[j]
+        raise ValueError(
+            f"The results of {func_name} contain NaN or infinity, for example "
+            f"method {i!r}, measure {j!r} on dataset {d!r}. A method missing on a "
+            "dataset cannot be ranked there: leave the dataset out, or give the "
+            "method the worst value of each measure, as Madjarov et al. did."
+        )
+    return cube, datasets, methods, measures
+
+
+def fuse_measures(results, *, maximize, preference="v-shape", weights="entropy"):
+    """Rank the methods of a study on each dataset, all measures fused.
+
+    Runs :func:`promethee_ii` on each dataset's decision matrix (methods by
+    measures), with entropy weights and thresholds computed per dataset as in
+    Eftimov & Kocev (2019), and returns the rank table of their Tables 2 and
+    3, ready for :func:`friedman_test` and :func:`nemenyi_test`.
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    results : array-like of shape (n_datasets, n_methods, n_measures) or DataFrame
+        The value of each measure for each method on each dataset: a 3-D
+        array, or a long DataFrame with the columns ``dataset``, ``method``,
+        ``measure`` and ``value``, one row per value (names keep the order in
+        which they first appear). Every method needs every measure on every
+        dataset, finite.
+
+    maximize : bool, array-like of shape (n_measures,) of bool, or dict
+        Whether each measure is maximised (True) or minimised (False): for a
+        DataFrame a dict from measure name to bool (such as
+        :func:`measure_directions`, whose unused names are ignored), for an
+        array one bool per measure; a single bool applies to every measure.
+
+    preference : {"v-shape", "usual"}, default="v-shape"
+        The preference function (Table 3 uses "v-shape", Table 2 "usual"). The
+        V-shape threshold of each measure is its largest difference on that
+        dataset.
+
+    weights : {"entropy", "equal"} or array-like of shape (n_measures,), \
+            default="entropy"
+        "entropy": the entropy weights of each dataset's decision matrix;
+        "equal", or fixed non-negative weights used on every dataset.
+
+    Returns
+    -------
+    ranks : ndarray of shape (n_datasets, n_methods) or DataFrame
+        The rank of each method on each dataset, 1 the best, ties sharing the
+        average rank. A DataFrame (index "dataset", columns "method") for
+        DataFrame input; an array for array input.
+
+    See Also
+    --------
+    promethee_ii : The ranking of one dataset, with its flows and weights.
+    friedman_test, nemenyi_test : The statistics on the rank table.
+
+    References
+    ----------
+    .. [1] T. Eftimov and D. Kocev, "Performance Measures Fusion for
+       Experimental Comparison of Methods for Multi-label Classification",
+       AAAI-MAKE 2019, CEUR-WS 2350, paper 17.
+
+    Examples
+    --------
+    Two datasets, three methods, accuracy and Hamming loss:
+
+    >>> import pandas as pd
+    >>> from sklearn_mlcm import fuse_measures, measure_directions
+    >>> results = pd.DataFrame({
+    ...     "dataset": ["emotions"] * 6 + ["scene"] * 6,
+    ...     "method": ["BR", "BR", "CC", "CC", "kNN", "kNN"] * 2,
+    ...     "measure": ["accuracy", "hamming_loss"] * 6,
+    ...     "value": [0.52, 0.20, 0.55, 0.21, 0.48, 0.25,
+    ...               0.60, 0.10, 0.64, 0.09, 0.62, 0.11]})
+    >>> fuse_measures(results, maximize=measure_directions())
+    method     BR   CC  kNN
+    dataset
+    emotions  2.0  1.0  3.0
+    scene     2.5  1.0  2.5
+    """
+    func_name = "fuse_measures"
+    cube, datasets, methods, measures = check_results(results, func_name)
+    n_datasets, n_methods, n_measures = cube.shape
+    if n_methods < 2:
+        raise ValueError(
+            f"The results of {func_name} need at least 2 methods to rank. Got "
+            f"{n_methods}."
+        )
+    direction = _check_maximize(maximize, n_measures, measures, func_name)
+    check_option(preference, _PREFERENCES, "preference", func_name)
+    weights = _check_weights(weights, n_measures, func_name)
+
+    ranks = np.empty((n_datasets, n_methods))
+    for d, matrix in enumerate(cube):
+        w = _entropy_weights(matrix, direction) if isinstance(weights, str) else weights
+        ranks[d] = _promethee(matrix, direction, w, preference, None).ranks
+
+    if datasets is None:
+        return ranks
+    import pandas as pd
+
+    return pd.DataFrame(
+        ranks,
+        index=pd.Index(datasets, name="dataset"),
+        columns=pd.Index(methods, name="method"),
+    )

@@ -1,0 +1,541 @@
+"""Statistics across datasets: Friedman, Nemenyi and the measures' correlations.
+
+The rank table (datasets by methods) comes from :func:`fuse_measures` or any
+other ranking; the tests follow Demšar (2006), as Eftimov & Kocev (2019) do.
+"""
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from ._fusion import _is_frame, check_results
+
+__all__ = [
+    "FriedmanResult",
+    "NemenyiResult",
+    "friedman_test",
+    "least_correlated_measures",
+    "measure_correlations",
+    "nemenyi_test",
+]
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """The outcome of :func:`friedman_test`, with k methods on N datasets.
+
+    Attributes
+    ----------
+    statistic : float
+        Friedman's chi-square statistic (Demšar's chi²_F).
+
+    pvalue : float
+        Its p-value, from the chi-square distribution with k - 1 degrees of
+        freedom.
+
+    iman_davenport_statistic : float
+        Iman and Davenport's F_F, less conservative than chi²_F.
+
+    iman_davenport_pvalue : float
+        Its p-value, from the F distribution with k - 1 and (k - 1)(N - 1)
+        degrees of freedom.
+
+    average_ranks : ndarray of shape (k,)
+        The mean rank of each method over the datasets.
+
+    names : list
+        The method names: the columns of a DataFrame, else 0, ..., k - 1.
+
+    n_datasets : int
+        N, the number of rows of the rank table.
+    """
+
+    statistic: float
+    pvalue: float
+    iman_davenport_statistic: float
+    iman_davenport_pvalue: float
+    average_ranks: np.ndarray
+    names: list
+    n_datasets: int
+
+
+@dataclass(frozen=True)
+class NemenyiResult:
+    """The outcome of :func:`nemenyi_test`, with k methods on N datasets.
+
+    Attributes
+    ----------
+    critical_difference : float
+        Two methods differ significantly when their average ranks differ by
+        more than this: ``q_alpha * sqrt(k (k + 1) / (6 N))``.
+
+    q_alpha : float
+        The critical value of the studentised range for k groups and
+        infinite degrees of freedom, divided by sqrt(2) (Demšar's Table 5).
+
+    alpha : float
+        The significance level.
+
+    average_ranks : ndarray of shape (k,)
+        The mean rank of each method.
+
+    names : list
+        The method names: the columns of a DataFrame, else 0, ..., k - 1.
+
+    rank_differences : ndarray of shape (k, k)
+        ``|average_ranks[i] - average_ranks[j]|``.
+
+    pvalues : ndarray of shape (k, k)
+        The p-value of each pair (1 on the diagonal).
+
+    significant : ndarray of shape (k, k), dtype=bool
+        ``rank_differences > critical_difference``.
+
+    significant_pairs : list of tuple
+        The significantly different pairs as ``(better, worse)`` names, the
+        largest difference first.
+    """
+
+    critical_difference: float
+    q_alpha: float
+    alpha: float
+    average_ranks: np.ndarray
+    names: list
+    rank_differences: np.ndarray
+    pvalues: np.ndarray
+    significant: np.ndarray
+    significant_pairs: list
+
+
+def check_rank_table(rank_table, func_name):
+    """-> (float64 array of shape (N, k), method names).
+
+    Every row must be a ranking of the k methods: ranks in [1, k] that sum to
+    k (k + 1) / 2, as fractional (average) ranks do.
+    """
+    names = None
+    if _is_frame(rank_table):
+        names = list(rank_table.columns)
+        rank_table = rank_table.to_numpy()
+    try:
+        ranks = np.asarray(rank_table)
+    except ValueError:
+        raise ValueError(
+            f"The rank table of {func_name} could not be read as a rectangular "
+            "array (rows of different lengths?)."
+        ) from None
+    if ranks.dtype.kind not in "biuf":
+        raise TypeError(
+            f"The rank table of {func_name} must hold numbers (ranks). Got values "
+            f"of dtype {ranks.dtype}."
+        )
+    ranks = ranks.astype(np.float64)
+    if ranks.ndim != 2 or ranks.shape[0] < 2 or ranks.shape[1] < 2:
+        raise ValueError(
+            f"The rank table of {func_name} must be 2-D, of shape (n_datasets, "
+            "n_methods), with at least 2 datasets and 2 methods. Got shape "
+            f"{ranks.shape}."
+        )
+    if not np.all(np.isfinite(ranks)):
+        raise ValueError(f"The rank table of {func_name} contains NaN or infinity.")
+    k = ranks.shape[1]
+    total = k * (k + 1) / 2
+    sums = ranks.sum(axis=1)
+    bad = (np.abs(sums - total) > 1e-9 * total) | (ranks < 1).any(axis=1)
+    bad |= (ranks > k).any(axis=1)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"Row {row} of the rank table of {func_name} is not a ranking of {k} "
+            f"methods: ranks lie in [1, {k}] and sum to {total:g}; got "
+            f"{ranks[row].tolist()}. Rank the scores of each dataset first (1 = "
+            "best), for example with fuse_measures or scipy.stats.rankdata."
+        )
+    return ranks, names if names is not None else list(range(k))
+
+
+def _tie_factor(ranks):
+    """Friedman's tie correction, ``1 - sum (t^3 - t) / (N (k^3 - k))``."""
+    n, k = ranks.shape
+    ties = 0.0
+    for row in np.round(ranks, 9):
+        _, counts = np.unique(row, return_counts=True)
+        ties += float((counts**3 - counts).sum())
+    return 1.0 - ties / (n * (k**3 - k))
+
+
+def friedman_test(rank_table, *, tie_correction=False):
+    """Friedman's test that k methods rank alike on N datasets.
+
+    The statistic is computed from the average ranks as in Demšar (2006),
+    with Iman and Davenport's F statistic alongside. Without tie correction
+    (the default) it reproduces the p-values of Eftimov & Kocev (2019).
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    rank_table : array-like or DataFrame of shape (n_datasets, n_methods)
+        The rank of each method (column) on each dataset (row), 1 the best,
+        ties sharing the average rank, as :func:`fuse_measures` returns it.
+
+    tie_correction : bool, default=False
+        Divide the statistic by ``1 - sum (t^3 - t) / (N (k^3 - k))``, t the
+        sizes of the groups of tied ranks, as
+        :func:`scipy.stats.friedmanchisquare` does.
+
+    Returns
+    -------
+    result : FriedmanResult
+        ``statistic`` and ``pvalue`` (scipy's names), the Iman-Davenport
+        ``iman_davenport_statistic`` and ``iman_davenport_pvalue``, the
+        ``average_ranks`` of shape (n_methods,), the method ``names`` and
+        ``n_datasets``.
+
+    See Also
+    --------
+    scipy.stats.friedmanchisquare : Takes the raw measurements, one sample
+        per method, and always corrects for ties.
+    nemenyi_test : The post-hoc test that says which methods differ.
+
+    Notes
+    -----
+    With ``R_j`` the average rank of method j:
+
+    - ``chi2_F = 12 N / (k (k + 1)) (sum_j R_j^2 - k (k + 1)^2 / 4)``, with
+      k - 1 degrees of freedom;
+    - ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``, with k - 1 and
+      (k - 1)(N - 1) degrees of freedom (infinite, p-value 0, when every
+      dataset ranks the methods the same way).
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical Comparisons of Classifiers over Multiple
+       Data Sets", JMLR 7, 1-30, 2006.
+    .. [2] T. Eftimov and D. Kocev, "Performance Measures Fusion for
+       Experimental Comparison of Methods for Multi-label Classification",
+       AAAI-MAKE 2019, CEUR-WS 2350, paper 17.
+
+    Examples
+    --------
+    Four datasets, three methods:
+
+    >>> from sklearn_mlcm import friedman_test
+    >>> ranks = [[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3]]
+    >>> result = friedman_test(ranks)
+    >>> result.average_ranks
+    array([1.25, 2.  , 2.75])
+    >>> round(result.statistic, 4), round(result.pvalue, 4)
+    (4.5, 0.1054)
+    >>> round(result.iman_davenport_statistic, 4)
+    3.8571
+    """
+    func_name = "friedman_test"
+    if not isinstance(tie_correction, (bool, np.bool_)):
+        raise TypeError(
+            f"The 'tie_correction' parameter of {func_name} must be True or False. "
+            f"Got {tie_correction!r} instead."
+        )
+    ranks, names = check_rank_table(rank_table, func_name)
+    n, k = ranks.shape
+
+    average = ranks.mean(axis=0)
+    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(average**2) - k * (k + 1) ** 2 / 4.0)
+    chi2 = max(float(chi2), 0.0)  # rounding below 0 when every rank ties
+    if tie_correction:
+        factor = _tie_factor(ranks)
+        chi2 = chi2 / factor if factor > 0 else 0.0
+    denominator = n * (k - 1) - chi2
+    if denominator > 1e-12 * n * k:
+        f_stat = (n - 1) * chi2 / denominator
+        f_pvalue = float(stats.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
+    else:  # every dataset ranks the methods alike
+        f_stat, f_pvalue = float("inf"), 0.0
+    return FriedmanResult(
+        statistic=chi2,
+        pvalue=float(stats.chi2.sf(chi2, k - 1)),
+        iman_davenport_statistic=float(f_stat),
+        iman_davenport_pvalue=f_pvalue,
+        average_ranks=average,
+        names=names,
+        n_datasets=n,
+    )
+
+
+def _check_alpha(alpha, func_name):
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, numbers.Real)
+        or not 0 < alpha < 1
+    ):
+        raise ValueError(
+            f"The 'alpha' parameter of {func_name} must be a number in (0, 1). Got "
+            f"{alpha!r} instead."
+        )
+    return float(alpha)
+
+
+def nemenyi_q_alpha(k, alpha):
+    """Demšar's q_alpha: the studentised range quantile over sqrt(2)."""
+    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+
+
+def nemenyi_test(rank_table, *, alpha=0.05):
+    """Nemenyi's post-hoc test: which pairs of methods rank differently.
+
+    Every pair of methods is compared (all vs. all) on their average ranks
+    over the datasets; a pair differs significantly when the difference of
+    their average ranks exceeds the critical difference (Demšar 2006).
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    rank_table : array-like or DataFrame of shape (n_datasets, n_methods)
+        The rank of each method (column) on each dataset (row), 1 the best,
+        ties sharing the average rank, as :func:`fuse_measures` returns it.
+
+    alpha : float, default=0.05
+        The significance level, in (0, 1).
+
+    Returns
+    -------
+    result : NemenyiResult
+        ``critical_difference``, ``q_alpha``, ``alpha``, the
+        ``average_ranks`` of shape (n_methods,), the method ``names``, the
+        pairwise ``rank_differences``, ``pvalues`` and ``significant`` of
+        shape (n_methods, n_methods), and the ``significant_pairs`` as
+        (better, worse) names.
+
+    See Also
+    --------
+    friedman_test : The omnibus test to run first.
+    CriticalDifferenceDisplay : The critical-difference diagram.
+
+    Notes
+    -----
+    ``CD = q_alpha sqrt(k (k + 1) / (6 N))`` with ``q_alpha`` the ``1 -
+    alpha`` quantile of the studentised range of k groups with infinite
+    degrees of freedom, divided by sqrt(2), computed by
+    :data:`scipy.stats.studentized_range` for any k (3.268 for k = 12 at
+    0.05, as in Demšar's Table 5). The p-value of a pair is the probability
+    that the studentised range exceeds ``sqrt(2) |R_i - R_j| / sqrt(k (k + 1)
+    / (6 N))``; it is below ``alpha`` exactly for the significant pairs. These
+    are the numbers of scikit-posthocs' ``posthoc_nemenyi_friedman``, which
+    is not needed for them.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical Comparisons of Classifiers over Multiple
+       Data Sets", JMLR 7, 1-30, 2006.
+
+    Examples
+    --------
+    >>> from sklearn_mlcm import nemenyi_test
+    >>> ranks = [[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3], [1, 2, 3],
+    ...          [1, 2, 3]]
+    >>> result = nemenyi_test(ranks)
+    >>> round(result.q_alpha, 3), round(result.critical_difference, 3)
+    (2.344, 1.353)
+    >>> result.average_ranks.round(3)
+    array([1.167, 2.   , 2.833])
+    >>> result.significant_pairs
+    [(0, 2)]
+    """
+    func_name = "nemenyi_test"
+    alpha = _check_alpha(alpha, func_name)
+    ranks, names = check_rank_table(rank_table, func_name)
+    n, k = ranks.shape
+
+    average = ranks.mean(axis=0)
+    q_alpha = nemenyi_q_alpha(k, alpha)
+    scale = np.sqrt(k * (k + 1) / (6.0 * n))
+    cd = q_alpha * scale
+    differences = np.abs(average[:, None] - average[None, :])
+    pvalues = stats.studentized_range.sf(np.sqrt(2.0) * differences / scale, k, np.inf)
+    pvalues = np.clip(pvalues, 0.0, 1.0)
+    np.fill_diagonal(pvalues, 1.0)
+    significant = differences > cd
+    pairs = [
+        (i, j) if average[i] < average[j] else (j, i)
+        for i in range(k)
+        for j in range(i + 1, k)
+        if significant[i, j]
+    ]
+    pairs.sort(key=lambda pair: -differences[pair])
+    return NemenyiResult(
+        critical_difference=float(cd),
+        q_alpha=q_alpha,
+        alpha=alpha,
+        average_ranks=average,
+        names=names,
+        rank_differences=differences,
+        pvalues=pvalues,
+        significant=significant,
+        significant_pairs=[(names[i], names[j]) for i, j in pairs],
+    )
+
+
+def measure_correlations(results):
+    """Pearson correlations between the measures, averaged over the datasets.
+
+    On each dataset, the measures are correlated over the methods (the
+    columns of its decision matrix); the correlation matrices are then
+    averaged over the datasets, as in the correlation analysis of Eftimov &
+    Kocev (2019).
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    results : array-like of shape (n_datasets, n_methods, n_measures) or DataFrame
+        As for :func:`fuse_measures`: a 3-D array, or a long DataFrame with
+        the columns ``dataset``, ``method``, ``measure`` and ``value``. At
+        least 2 methods.
+
+    Returns
+    -------
+    correlations : ndarray of shape (n_measures, n_measures) or DataFrame
+        The average Pearson correlation of each pair of measures, signed (a
+        loss and a score that agree correlate negatively); 1 on the diagonal.
+        A dataset on which a measure is constant (no correlation is defined)
+        is left out of that measure's averages; a pair with no dataset left
+        is NaN. A DataFrame indexed by measure for DataFrame input.
+
+    See Also
+    --------
+    least_correlated_measures : Picks measures that are not correlated.
+    numpy.corrcoef : The correlation of one dataset.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_mlcm import measure_correlations
+    >>> results = np.array([[[0.5, 0.25, 1.0], [0.6, 0.20, 3.0], [0.7, 0.15, 2.0]],
+    ...                     [[0.2, 0.40, 1.0], [0.4, 0.30, 2.0], [0.3, 0.35, 3.0]]])
+    >>> measure_correlations(results)
+    array([[ 1. , -1. ,  0.5],
+           [-1. ,  1. , -0.5],
+           [ 0.5, -0.5,  1. ]])
+    """
+    func_name = "measure_correlations"
+    cube, _, methods, measures = check_results(results, func_name)
+    if cube.shape[1] < 2:
+        raise ValueError(
+            f"The results of {func_name} need at least 2 methods to correlate the "
+            f"measures over. Got {cube.shape[1]}."
+        )
+    centred = cube - cube.mean(axis=1, keepdims=True)
+    norms = np.sqrt((centred**2).sum(axis=1))  # (datasets, measures)
+    products = np.einsum("dim,din->dmn", centred, centred)
+    defined = (norms[:, :, None] > 0) & (norms[:, None, :] > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(defined, products / (norms[:, :, None] * norms[:, None, :]), 0.0)
+    r = np.clip(r, -1.0, 1.0)
+    counts = defined.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(counts > 0, r.sum(axis=0) / np.maximum(counts, 1), np.nan)
+    np.fill_diagonal(mean, 1.0)
+    if measures is None:
+        return mean
+    import pandas as pd
+
+    index = pd.Index(measures, name="measure")
+    return pd.DataFrame(mean, index=index, columns=index.copy())
+
+
+def least_correlated_measures(correlations, *, threshold=0.8):
+    """A set of measures left once the correlated ones are removed.
+
+    While two measures correlate by more than ``threshold`` in absolute
+    value, the member of the most correlated pair with the greater mean
+    absolute correlation to the other remaining measures is removed (a greedy
+    rule like that of caret's ``findCorrelation``). No two of the measures
+    left correlate above the threshold, as in the correlation analysis of
+    Eftimov & Kocev (2019) at the thresholds 0.7, 0.8 and 0.9.
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    correlations : array-like or DataFrame of shape (n_measures, n_measures)
+        A symmetric correlation matrix, such as :func:`measure_correlations`
+        returns. NaN entries (undefined correlations) count as 0.
+
+    threshold : float, default=0.8
+        The largest absolute correlation allowed between two kept measures,
+        in [0, 1].
+
+    Returns
+    -------
+    measures : list
+        The kept measures in their original order: names (the columns of a
+        DataFrame) or column indices.
+
+    See Also
+    --------
+    measure_correlations : The averaged correlation matrix.
+
+    Notes
+    -----
+    The paper says it removed "the performance measures that have the
+    average absolute correlation greater than some threshold" without giving
+    the rule; its sets cannot be recomputed without Madjarov et al.'s table
+    of values. This function uses the common greedy rule above, which is
+    deterministic and guarantees that no kept pair exceeds the threshold.
+    Ties (equal mean correlations) remove the later measure.
+
+    Examples
+    --------
+    >>> from sklearn_mlcm import least_correlated_measures
+    >>> corr = [[1.0, 0.95, 0.3],
+    ...         [0.95, 1.0, 0.5],
+    ...         [0.3, 0.5, 1.0]]
+    >>> least_correlated_measures(corr, threshold=0.9)
+    [0, 2]
+    >>> least_correlated_measures(corr, threshold=0.99)
+    [0, 1, 2]
+    """
+    func_name = "least_correlated_measures"
+    names = None
+    if _is_frame(correlations):
+        names = list(correlations.columns)
+        correlations = correlations.to_numpy()
+    matrix = np.asarray(correlations)
+    if matrix.dtype.kind not in "biuf":
+        raise TypeError(
+            f"The correlations of {func_name} must be a matrix of numbers. Got "
+            f"values of dtype {matrix.dtype}."
+        )
+    matrix = matrix.astype(np.float64)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.size == 0:
+        raise ValueError(
+            f"The correlations of {func_name} must be a non-empty square matrix. "
+            f"Got shape {matrix.shape}."
+        )
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, numbers.Real)
+        or not 0 <= threshold <= 1
+    ):
+        raise ValueError(
+            f"The 'threshold' parameter of {func_name} must be a number in [0, 1]. "
+            f"Got {threshold!r} instead."
+        )
+    if names is None:
+        names = list(range(matrix.shape[0]))
+
+    strength = np.abs(np.nan_to_num(matrix, nan=0.0))
+    np.fill_diagonal(strength, 0.0)
+    kept = list(range(len(names)))
+    while len(kept) > 1:
+        sub = strength[np.ix_(kept, kept)]
+        if sub.max() <= threshold:
+            break
+        a, b = np.unravel_index(np.argmax(sub), sub.shape)
+        a, b = min(a, b), max(a, b)
+        mean = sub.sum(axis=1) / (len(kept) - 1)
+        kept.pop(a if mean[a] > mean[b] else b)
+    return [names[i] for i in kept]

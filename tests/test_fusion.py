@@ -1,0 +1,569 @@
+"""entropy_weights, promethee_ii and fuse_measures (Eftimov & Kocev 2019).
+
+Hand-worked decision matrices, a loop-by-loop transcription of the paper's
+equations as the oracle (with its factor 1/n in eq. 2, which scales every flow
+alike), pymcdm's PROMETHEE II when it is installed, and every error path.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.stats import rankdata
+
+from sklearn_mlcm import (
+    PrometheeResult,
+    entropy_weights,
+    fuse_measures,
+    measure_directions,
+    promethee_ii,
+)
+
+# Three methods on accuracy (maximised) and Hamming loss (minimised).
+X = np.array([[0.80, 0.10], [0.70, 0.05], [0.60, 0.20]])
+UP_DOWN = [True, False]
+
+
+def paper_entropy_weights(matrix, maximize):
+    """Eftimov & Kocev, eqs. 6-12, one value at a time (constant -> weight 0)."""
+    m, n = len(matrix), len(matrix[0])
+    k = 1 / (m * (math.exp(0.5) - 1))  # eq. 10
+
+    def w(x):  # eq. 11
+        return x * math.exp(1 - x) + (1 - x) * math.exp(x) - 1
+
+    entropies = []
+    for j in range(n):
+        column = [matrix[i][j] for i in range(m)]
+        high, low = max(column), min(column)
+        if high == low:
+            entropies.append(1.0)
+            continue
+        if maximize[j]:  # eq. 7
+            normal = [(q - low) / (high - low) for q in column]
+        else:  # eq. 6
+            normal = [(high - q) / (high - low) for q in column]
+        total = sum(normal)  # eq. 8
+        entropies.append(k * sum(w(q / total) for q in normal))  # eq. 9
+    divergence = [1 - e for e in entropies]
+    if sum(divergence) == 0:
+        return [0.0] * n
+    return [d / sum(divergence) for d in divergence]  # eq. 12
+
+
+def paper_flows(matrix, maximize, weights, preference, threshold=None):
+    """Eqs. 1-5, 13-14 with eq. 2's factor 1/n: (positive, negative, net)."""
+    m, n = len(matrix), len(matrix[0])
+    if threshold is None:  # the largest pairwise difference of each measure
+        threshold = [
+            max(abs(matrix[a][j] - matrix[b][j]) for a in range(m) for b in range(m))
+            for j in range(n)
+        ]
+
+    def p(x, j):  # eqs. 13-14
+        if x <= 0:
+            return 0.0
+        if preference == "usual" or threshold[j] == 0 or x > threshold[j]:
+            return 1.0
+        return x / threshold[j]
+
+    def big_p(a, b, j):  # eq. 1
+        d = matrix[a][j] - matrix[b][j]
+        return p(d, j) if maximize[j] else p(-d, j)
+
+    def pi(a, b):  # eq. 2
+        return sum(weights[j] * big_p(a, b, j) for j in range(n)) / n
+
+    plus = [sum(pi(a, x) for x in range(m)) / (m - 1) for a in range(m)]  # eq. 3
+    minus = [sum(pi(x, a) for x in range(m)) / (m - 1) for a in range(m)]  # eq. 4
+    net = [plus[a] - minus[a] for a in range(m)]  # eq. 5
+    return np.array(plus), np.array(minus), np.array(net)
+
+
+def test_promethee_ii_result_type_and_shapes():
+    """A PrometheeResult of float64 arrays of the documented shapes."""
+    result = promethee_ii(X, maximize=UP_DOWN)
+    assert isinstance(result, PrometheeResult)
+    for name, shape in [
+        ("net_flow", (3,)),
+        ("positive_flow", (3,)),
+        ("negative_flow", (3,)),
+        ("preference_index", (3, 3)),
+        ("weights", (2,)),
+        ("ranks", (3,)),
+    ]:
+        value = getattr(result, name)
+        assert value.dtype == np.float64, name
+        assert value.shape == shape, name
+
+
+def test_promethee_ii_usual_hand_example():
+    """Usual preference, equal weights: flows and index worked by hand."""
+    result = promethee_ii(X, maximize=UP_DOWN, weights="equal")
+    # A beats B on accuracy, B beats A on loss; both beat C on both
+    assert_allclose(result.preference_index, [[0, 0.5, 1], [0.5, 0, 1], [0, 0, 0]])
+    assert_allclose(result.positive_flow, [0.75, 0.75, 0.0])
+    assert_allclose(result.negative_flow, [0.25, 0.25, 1.0])
+    assert_allclose(result.net_flow, [0.5, 0.5, -1.0])
+    assert_array_equal(result.ranks, [1.5, 1.5, 3.0])
+
+
+def test_promethee_ii_v_shape_hand_example():
+    """V-shape with the default thresholds (0.2 and 0.15), by hand."""
+    result = promethee_ii(X, maximize=UP_DOWN, weights="equal", preference="v-shape")
+    # pi(A, B) = 0.5 * 0.1 / 0.2; pi(B, A) = 0.5 * 0.05 / 0.15
+    # pi(A, C) = 0.5 * (1 + 0.1 / 0.15); pi(B, C) = 0.5 * (0.5 + 1)
+    index = [[0, 1 / 4, 0.5 + 1 / 3], [1 / 6, 0, 0.75], [0, 0, 0]]
+    assert_allclose(result.preference_index, index)
+    assert_allclose(result.positive_flow, np.sum(index, axis=1) / 2)
+    assert_allclose(result.negative_flow, np.sum(index, axis=0) / 2)
+    assert_array_equal(result.ranks, [1.0, 2.0, 3.0])
+
+
+def test_promethee_ii_explicit_threshold():
+    """A threshold below every difference turns the V-shape into the usual one."""
+    usual = promethee_ii(X, maximize=UP_DOWN, weights="equal")
+    tiny = promethee_ii(
+        X, maximize=UP_DOWN, weights="equal", preference="v-shape", threshold=0.01
+    )
+    zero = promethee_ii(
+        X, maximize=UP_DOWN, weights="equal", preference="v-shape", threshold=[0, 0]
+    )
+    assert_allclose(tiny.net_flow, usual.net_flow)
+    assert_allclose(zero.net_flow, usual.net_flow)
+
+
+@pytest.mark.parametrize("preference", ["usual", "v-shape"])
+def test_promethee_ii_flows_are_papers_times_n(preference):
+    """The paper's eq. 2 divides by n: its flows are ours / n, same ranks."""
+    rng = np.random.default_rng(0)
+    matrix = rng.random((6, 4))
+    maximize = [True, False, True, False]
+    result = promethee_ii(matrix, maximize=maximize, preference=preference)
+    weights = paper_entropy_weights(matrix.tolist(), maximize)
+    plus, minus, net = paper_flows(matrix.tolist(), maximize, weights, preference)
+    n = matrix.shape[1]
+    assert_allclose(result.weights, weights)
+    assert_allclose(result.positive_flow, n * plus)
+    assert_allclose(result.negative_flow, n * minus)
+    assert_allclose(result.net_flow, n * net)
+    assert_array_equal(result.ranks, rankdata(-net))
+
+
+def test_promethee_ii_flow_identities():
+    """Net flows sum to 0; positive and negative flows lie in [0, 1]."""
+    rng = np.random.default_rng(1)
+    result = promethee_ii(rng.random((7, 5)), maximize=True, preference="v-shape")
+    assert result.net_flow.sum() == pytest.approx(0.0, abs=1e-12)
+    assert (result.positive_flow >= 0).all() and (result.positive_flow <= 1).all()
+    assert (result.negative_flow >= 0).all() and (result.negative_flow <= 1).all()
+    assert_allclose(np.diagonal(result.preference_index), 0.0)
+
+
+def test_promethee_ii_ties_share_average_rank():
+    """Identical methods tie, as 10.5 in Eftimov & Kocev's Table 2."""
+    matrix = [[0.5, 0.3], [0.5, 0.3], [0.5, 0.3], [0.5, 0.3], [0.9, 0.1]]
+    result = promethee_ii(matrix, maximize=UP_DOWN)
+    assert_array_equal(result.ranks, [3.5, 3.5, 3.5, 3.5, 1.0])
+
+
+def test_promethee_ii_dataframe_and_dict_directions():
+    """A DataFrame's columns pick the directions out of a dict."""
+    frame = pd.DataFrame(X, columns=["accuracy", "hamming_loss"])
+    result = promethee_ii(frame, maximize=measure_directions(), preference="v-shape")
+    expected = promethee_ii(X, maximize=UP_DOWN, preference="v-shape")
+    assert_allclose(result.net_flow, expected.net_flow)
+
+
+def test_promethee_ii_user_weights_are_rescaled():
+    """Weights [2, 6] act as [0.25, 0.75]."""
+    a = promethee_ii(X, maximize=UP_DOWN, weights=[2, 6])
+    b = promethee_ii(X, maximize=UP_DOWN, weights=[0.25, 0.75])
+    assert_allclose(a.weights, [0.25, 0.75])
+    assert_allclose(a.net_flow, b.net_flow)
+
+
+def test_promethee_ii_direction_and_scale_invariance():
+    """Negating a measure and its direction, or rescaling it, changes nothing."""
+    rng = np.random.default_rng(2)
+    matrix = rng.random((5, 3))
+    maximize = [True, False, True]
+    base = promethee_ii(matrix, maximize=maximize, preference="v-shape")
+    flipped = matrix * [1, -1, 1]
+    other = promethee_ii(flipped, maximize=[True, True, True], preference="v-shape")
+    assert_allclose(other.net_flow, base.net_flow)
+    scaled = promethee_ii(
+        matrix * [100, 0.5, 3] + [1, 2, -7], maximize=maximize, preference="v-shape"
+    )
+    assert_allclose(scaled.net_flow, base.net_flow)
+    assert_allclose(scaled.weights, base.weights)
+
+
+def test_entropy_weights_hand_example():
+    """Eqs. 6-12 by hand: a column [0, 0.5, 1] against a column [1, 1, 0]."""
+    weights = entropy_weights([[0.0, 1.0], [0.5, 1.0], [1.0, 0.0]], maximize=True)
+    k = 1 / (3 * (math.sqrt(math.e) - 1))
+
+    def w(x):
+        return x * math.exp(1 - x) + (1 - x) * math.exp(x) - 1
+
+    # shares [0, 1/3, 2/3] and [1/2, 1/2, 0]
+    e1 = k * (w(1 / 3) + w(2 / 3))
+    e2 = k * 2 * w(1 / 2)
+    expected = np.array([1 - e1, 1 - e2]) / (2 - e1 - e2)
+    assert_allclose(weights, expected)
+    assert weights.sum() == pytest.approx(1.0)
+
+
+def test_entropy_weights_two_methods_are_equal():
+    """With two methods every measure that differs carries the same weight."""
+    weights = entropy_weights([[0.1, 5.0, 0.3], [0.2, 1.0, 0.9]], maximize=True)
+    assert_allclose(weights, [1 / 3, 1 / 3, 1 / 3])
+
+
+def test_entropy_weights_constant_measure_gets_zero():
+    """A constant measure carries no information: weight 0, no division by 0."""
+    with np.errstate(all="raise"):
+        weights = entropy_weights(
+            [[0.9, 0.5, 0.2], [0.7, 0.5, 0.3], [0.2, 0.5, 0.1]], maximize=True
+        )
+    assert weights[1] == 0.0
+    assert weights.sum() == pytest.approx(1.0)
+
+
+def test_entropy_weights_all_constant_are_zero_and_promethee_ties():
+    """Every measure constant: all weights 0 and every method tied."""
+    matrix = [[0.5, 0.1], [0.5, 0.1], [0.5, 0.1]]
+    assert_array_equal(entropy_weights(matrix, maximize=UP_DOWN), [0.0, 0.0])
+    result = promethee_ii(matrix, maximize=UP_DOWN, preference="v-shape")
+    assert_array_equal(result.net_flow, [0.0, 0.0, 0.0])
+    assert_array_equal(result.ranks, [2.0, 2.0, 2.0])
+
+
+def test_entropy_weights_direction_matters():
+    """The normalisation depends on the direction (eqs. 6 and 7)."""
+    matrix = [[0.9, 0.1], [0.7, 0.2], [0.2, 0.5]]
+    assert_allclose(
+        entropy_weights(matrix, maximize=UP_DOWN),
+        paper_entropy_weights(matrix, UP_DOWN),
+    )
+    assert not np.allclose(
+        entropy_weights(matrix, maximize=UP_DOWN),
+        entropy_weights(matrix, maximize=True),
+    )
+
+
+def test_promethee_ii_constant_measure_does_not_change_ranks():
+    """Adding a constant measure leaves weights, flows and ranks as they were."""
+    rng = np.random.default_rng(3)
+    matrix = rng.random((6, 3))
+    with_constant = np.column_stack([matrix, np.full(6, 0.42)])
+    for preference in ("usual", "v-shape"):
+        base = promethee_ii(matrix, maximize=True, preference=preference)
+        more = promethee_ii(with_constant, maximize=True, preference=preference)
+        assert more.weights[3] == 0.0
+        assert_allclose(more.weights[:3], base.weights)
+        assert_allclose(more.net_flow, base.net_flow)
+        assert_array_equal(more.ranks, base.ranks)
+
+
+@st.composite
+def decision_problems(draw):
+    """Small decision matrices on a grid (ties), some columns constant."""
+    m = draw(st.integers(2, 6))
+    n = draw(st.integers(1, 5))
+    grid = st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, 3.0])
+    matrix = np.array(
+        draw(st.lists(st.lists(grid, min_size=n, max_size=n), min_size=m, max_size=m))
+    )
+    if draw(st.booleans()):
+        matrix[:, draw(st.integers(0, n - 1))] = draw(grid)
+    maximize = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    return matrix, maximize
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    problem=decision_problems(),
+    preference=st.sampled_from(["usual", "v-shape"]),
+    weighting=st.sampled_from(["entropy", "equal", "random"]),
+    seed=st.integers(0, 2**16),
+)
+def test_promethee_ii_matches_paper_transcription(problem, preference, weighting, seed):
+    """Random matrices with ties and constant columns: flows n x the paper's."""
+    matrix, maximize = problem
+    m, n = matrix.shape
+    if weighting == "random":
+        weights = np.random.default_rng(seed).integers(1, 5, n).astype(float)
+        expected_weights = weights / weights.sum()
+    elif weighting == "equal":
+        weights = "equal"
+        expected_weights = np.full(n, 1 / n)
+    else:
+        weights = "entropy"
+        expected_weights = np.array(paper_entropy_weights(matrix.tolist(), maximize))
+    result = promethee_ii(
+        matrix, maximize=maximize, weights=weights, preference=preference
+    )
+    plus, minus, net = paper_flows(
+        matrix.tolist(), maximize, expected_weights, preference
+    )
+    assert_allclose(result.weights, expected_weights, atol=1e-12)
+    assert_allclose(result.positive_flow, n * plus, atol=1e-12)
+    assert_allclose(result.negative_flow, n * minus, atol=1e-12)
+    assert_allclose(result.net_flow, n * net, atol=1e-12)
+    assert_array_equal(result.ranks, rankdata(-np.round(net, 9)))
+
+
+@pytest.mark.parametrize("preference", ["usual", "vshape"])
+def test_promethee_ii_matches_pymcdm(preference):
+    """pymcdm's PROMETHEE_II (optional) gives the same net flows."""
+    pymcdm = pytest.importorskip("pymcdm.methods")
+    rng = np.random.default_rng(4)
+    matrix = rng.random((8, 5))
+    maximize = np.array([True, False, True, True, False])
+    weights = entropy_weights(matrix, maximize=maximize)
+    threshold = matrix.max(axis=0) - matrix.min(axis=0)
+    p = threshold if preference == "vshape" else None
+    body = pymcdm.PROMETHEE_II(preference, p=p)
+    expected = body(matrix, weights, np.where(maximize, 1, -1))
+    ours = promethee_ii(
+        matrix, maximize=maximize, preference="usual" if p is None else "v-shape"
+    )
+    assert_allclose(ours.net_flow, expected)
+
+
+# -- fuse_measures -----------------------------------------------------------
+
+CUBE = np.array(
+    [
+        [[0.52, 0.20], [0.55, 0.21], [0.48, 0.25]],
+        [[0.60, 0.10], [0.64, 0.09], [0.62, 0.12]],
+    ]
+)
+
+
+def _long(cube, datasets=("emotions", "scene"), methods=("BR", "CC", "kNN")):
+    measures = ("accuracy", "hamming_loss")
+    rows = [
+        (datasets[d], methods[i], measures[j], cube[d, i, j])
+        for d in range(cube.shape[0])
+        for i in range(cube.shape[1])
+        for j in range(cube.shape[2])
+    ]
+    return pd.DataFrame(rows, columns=["dataset", "method", "measure", "value"])
+
+
+@pytest.mark.parametrize("preference", ["usual", "v-shape"])
+def test_fuse_measures_is_promethee_per_dataset(preference):
+    """Each row of the rank table is promethee_ii's ranking of that dataset."""
+    ranks = fuse_measures(CUBE, maximize=UP_DOWN, preference=preference)
+    assert ranks.shape == (2, 3)
+    for d in range(2):
+        expected = promethee_ii(CUBE[d], maximize=UP_DOWN, preference=preference)
+        assert_array_equal(ranks[d], expected.ranks)
+
+
+def test_fuse_measures_hand_example():
+    """Two datasets ranked by hand with the V-shape and entropy weights."""
+    ranks = fuse_measures(CUBE, maximize=UP_DOWN)
+    # emotions: kNN worst on both; CC beats BR on accuracy by 0.03 of 0.07 and
+    # loses on loss by 0.01 of 0.05. scene: CC best on both; kNN beats BR on
+    # accuracy by 0.02 of 0.04 (weight 0.53), loses on loss by 0.02 of 0.03
+    # (weight 0.47): 0.53 * 0.5 < 0.47 * 0.67
+    assert_array_equal(ranks, [[2.0, 1.0, 3.0], [2.0, 1.0, 3.0]])
+
+
+def test_fuse_measures_dataframe_names():
+    """A long DataFrame gives a DataFrame with dataset and method names."""
+    ranks = fuse_measures(_long(CUBE), maximize=measure_directions())
+    assert isinstance(ranks, pd.DataFrame)
+    assert list(ranks.index) == ["emotions", "scene"]
+    assert list(ranks.columns) == ["BR", "CC", "kNN"]
+    assert ranks.index.name == "dataset" and ranks.columns.name == "method"
+    assert_array_equal(ranks.to_numpy(), fuse_measures(CUBE, maximize=UP_DOWN))
+
+
+def test_fuse_measures_dataframe_row_order_is_irrelevant():
+    """Shuffling the rows of the long DataFrame changes nothing but name order."""
+    frame = _long(CUBE)
+    shuffled = frame.sample(frac=1.0, random_state=0)
+    a = fuse_measures(frame, maximize=measure_directions())
+    b = fuse_measures(shuffled, maximize=measure_directions())
+    pd.testing.assert_frame_equal(a, b.loc[a.index, a.columns])
+
+
+def test_fuse_measures_equal_and_fixed_weights():
+    """weights='equal' and explicit weights apply to every dataset."""
+    equal = fuse_measures(CUBE, maximize=UP_DOWN, weights="equal", preference="usual")
+    fixed = fuse_measures(CUBE, maximize=UP_DOWN, weights=[1, 1], preference="usual")
+    assert_array_equal(equal, fixed)
+    only_loss = fuse_measures(CUBE, maximize=UP_DOWN, weights=[0, 1])
+    assert_array_equal(only_loss, rankdata(CUBE[:, :, 1], axis=1))
+
+
+# -- bad input ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "matrix, error, match",
+    [
+        ([0.1, 0.2], ValueError, r"must be 2-D.*Got an array of shape \(2,\)"),
+        ([[0.1, 0.2]], ValueError, "at least 2 methods"),
+        ([[0.1, np.nan], [0.2, 0.3]], ValueError, "NaN or infinity .method 0"),
+        ([[0.1, 0.2], [0.3]], ValueError, "rectangular"),
+        ([["a", "b"], ["c", "d"]], TypeError, "must hold real numbers"),
+    ],
+    ids=["1d", "one_method", "nan", "ragged", "strings"],
+)
+def test_promethee_ii_bad_decision_matrix(matrix, error, match):
+    """Shape, NaN, ragged rows and strings."""
+    with pytest.raises(error, match=match):
+        promethee_ii(matrix, maximize=True)
+
+
+@pytest.mark.parametrize(
+    "maximize, error, match",
+    [
+        ([True], ValueError, r"one bool per measure: 2 expected"),
+        (["max", "min"], TypeError, "non-bool entry 'max'"),
+        ("max", TypeError, "must be True, False, a sequence"),
+        (1, TypeError, "must be True, False, a sequence"),
+        ({"accuracy": True}, TypeError, "is a dict, but the measures have no names"),
+    ],
+    ids=["length", "strings", "string", "int", "dict_without_names"],
+)
+def test_promethee_ii_bad_maximize(maximize, error, match):
+    """The 'maximize' parameter of promethee_ii: length and type."""
+    with pytest.raises(error, match=r"The 'maximize' parameter of promethee_ii"):
+        promethee_ii(X, maximize=maximize)
+    with pytest.raises(error, match=match):
+        promethee_ii(X, maximize=maximize)
+
+
+@pytest.mark.parametrize(
+    "weights, error, match",
+    [
+        ("gini", ValueError, r"must be one of \{'entropy', 'equal'\}. Got 'gini'"),
+        ([0.5], ValueError, r"one weight per measure: shape \(2,\) expected"),
+        ([0.5, -0.5], ValueError, "must be non-negative; found -0.5"),
+        ([0.5, np.nan], ValueError, "must be finite"),
+        ([0, 0], ValueError, "must have a positive sum"),
+        ([True, False], TypeError, "must be 'entropy', 'equal' or an array"),
+    ],
+    ids=["name", "length", "negative", "nan", "zeros", "bools"],
+)
+def test_promethee_ii_bad_weights(weights, error, match):
+    """Weights of the wrong length, negative, NaN, all zero or bool."""
+    with pytest.raises(error, match=match):
+        promethee_ii(X, maximize=UP_DOWN, weights=weights)
+
+
+def test_promethee_ii_bad_preference():
+    """An unknown preference function."""
+    with pytest.raises(ValueError, match=r"'preference' parameter of promethee_ii"):
+        promethee_ii(X, maximize=UP_DOWN, preference="gaussian")
+
+
+@pytest.mark.parametrize(
+    "preference, threshold, error, match",
+    [
+        ("usual", 0.1, ValueError, "applies to preference='v-shape' only"),
+        ("v-shape", [0.1], ValueError, r"shape \(2,\) expected"),
+        ("v-shape", -0.1, ValueError, "finite and non-negative"),
+        ("v-shape", "wide", TypeError, "must be a non-negative number"),
+    ],
+    ids=["usual", "length", "negative", "string"],
+)
+def test_promethee_ii_bad_threshold(preference, threshold, error, match):
+    """Thresholds only with the V-shape, one per measure, non-negative."""
+    with pytest.raises(error, match=match):
+        promethee_ii(X, maximize=UP_DOWN, preference=preference, threshold=threshold)
+
+
+def test_entropy_weights_bad_input():
+    """entropy_weights validates like promethee_ii, under its own name."""
+    with pytest.raises(ValueError, match="decision matrix of entropy_weights"):
+        entropy_weights([[np.inf, 1.0], [0.0, 1.0]], maximize=True)
+    with pytest.raises(ValueError, match="'maximize' parameter of entropy_weights"):
+        entropy_weights(X, maximize=[True, False, True])
+
+
+def test_fuse_measures_missing_method_on_dataset():
+    """A method with no value on one dataset is named in the error."""
+    frame = _long(CUBE)
+    frame = frame[~((frame.dataset == "scene") & (frame.method == "kNN"))]
+    with pytest.raises(ValueError, match="method 'kNN' has no 'accuracy' on dataset"):
+        fuse_measures(frame, maximize=measure_directions())
+
+
+def test_fuse_measures_nan_value():
+    """NaN in the array or the DataFrame is refused, with a hint."""
+    cube = CUBE.copy()
+    cube[1, 2, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN or infinity.*method 2.*dataset 1"):
+        fuse_measures(cube, maximize=UP_DOWN)
+    with pytest.raises(ValueError, match="method 'kNN', measure 'accuracy'.*'scene'"):
+        fuse_measures(_long(cube), maximize=measure_directions())
+
+
+def test_fuse_measures_measure_without_direction():
+    """A measure that the maximize dict does not cover."""
+    frame = _long(CUBE)
+    with pytest.raises(ValueError, match=r"no direction for the measures \['hamming"):
+        fuse_measures(frame, maximize={"accuracy": True})
+
+
+def test_fuse_measures_constant_measure_gets_no_weight():
+    """A measure constant on every dataset leaves the rank table unchanged."""
+    constant = np.concatenate([CUBE, np.full((2, 3, 1), 0.3)], axis=2)
+    for preference in ("usual", "v-shape"):
+        assert_array_equal(
+            fuse_measures(
+                constant, maximize=[True, False, True], preference=preference
+            ),
+            fuse_measures(CUBE, maximize=UP_DOWN, preference=preference),
+        )
+
+
+@pytest.mark.parametrize(
+    "frame_edit, error, match",
+    [
+        (lambda f: f.drop(columns="value"), ValueError, r"has no \['value'\]"),
+        (lambda f: pd.concat([f, f.iloc[:1]]), ValueError, "more than one value"),
+        (lambda f: f.assign(value="high"), TypeError, "'value' column.*real numbers"),
+    ],
+    ids=["column", "duplicate", "strings"],
+)
+def test_fuse_measures_bad_dataframe(frame_edit, error, match):
+    """Missing column, duplicated row, non-numeric values."""
+    with pytest.raises(error, match=match):
+        fuse_measures(frame_edit(_long(CUBE)), maximize=measure_directions())
+
+
+@pytest.mark.parametrize(
+    "results, error, match",
+    [
+        (CUBE[0], ValueError, r"must be a 3-D array.*\(3, 2\)"),
+        (CUBE[:, :1], ValueError, "at least 2 methods"),
+        (np.empty((0, 3, 2)), ValueError, "are empty"),
+        (CUBE.astype(str), TypeError, "must hold real numbers"),
+    ],
+    ids=["2d", "one_method", "empty", "strings"],
+)
+def test_fuse_measures_bad_array(results, error, match):
+    """Arrays of the wrong dimension, size or dtype."""
+    with pytest.raises(error, match=match):
+        fuse_measures(results, maximize=UP_DOWN)
+
+
+def test_fuse_measures_bad_options():
+    """preference and weights are checked under fuse_measures' name."""
+    with pytest.raises(ValueError, match="'preference' parameter of fuse_measures"):
+        fuse_measures(CUBE, maximize=UP_DOWN, preference="linear")
+    with pytest.raises(ValueError, match="'weights' parameter of fuse_measures"):
+        fuse_measures(CUBE, maximize=UP_DOWN, weights=[1, 2, 3])
