@@ -9,19 +9,8 @@ Friedman and Nemenyi tests across datasets.
 """
 
 from ._accumulator import MLCMAccumulator
-from ._cd_diagram import CriticalDifferenceDisplay
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
-from ._display import MLCMDisplay
-from ._fusion import PrometheeResult, entropy_weights, fuse_measures, promethee_ii
-from ._measures import measure_directions, multilabel_measures
-from ._ranking import (
-    FriedmanResult,
-    NemenyiResult,
-    friedman_test,
-    least_correlated_measures,
-    measure_correlations,
-    nemenyi_test,
-)
+from ._plot._confusion_matrix import MLCMDisplay
 from ._report import mlcm_classification_report
 from ._scores import (
     make_mlcm_scorer,
@@ -33,6 +22,17 @@ from ._scores import (
     mlcm_specificity_score,
 )
 from ._statistics import confusion_matrix_statistics
+from .compare._cd_diagram import CriticalDifferenceDisplay
+from .compare._demsar import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
+from .compare._eftimov_kocev import (
+    PrometheeResult,
+    entropy_weights,
+    fuse_measures,
+    least_correlated_measures,
+    measure_correlations,
+    promethee_ii,
+)
+from .compare._madjarov import measure_directions, multilabel_measures
 
 __version__ = "0.1.0"
 

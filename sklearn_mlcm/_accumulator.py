@@ -1,12 +1,13 @@
 """MLCMAccumulator: the MLCM of a stream of batches, in constant memory."""
 
-import numbers
+from numbers import Integral
 
 import numpy as np
 from scipy import sparse
 
-from ._confusion import METHODS, _compute, as_output
-from ._validation import check_bool, check_option
+from ._mlcm._dispatch import METHODS, as_output, compute
+from ._param_validation import Interval, Options, validate_params
+from ._validation import check_batch_shape, check_same_accumulator
 
 __all__ = ["MLCMAccumulator"]
 
@@ -65,23 +66,17 @@ class MLCMAccumulator:
     9
     """
 
+    @validate_params(
+        {
+            "n_labels": [Interval(Integral, 1, None)],
+            "method": [Options(*METHODS)],
+            "sparse_output": ["boolean"],
+        }
+    )
     def __init__(self, n_labels, *, method="heydarian", sparse_output=False):
-        if isinstance(n_labels, bool) or not isinstance(n_labels, numbers.Integral):
-            raise TypeError(
-                "The 'n_labels' parameter of MLCMAccumulator must be an int >= 1. "
-                f"Got {n_labels!r} instead."
-            )
-        if n_labels < 1:
-            raise ValueError(
-                "The 'n_labels' parameter of MLCMAccumulator must be an int >= 1. "
-                f"Got {n_labels!r} instead."
-            )
-        check_option(method, tuple(METHODS), "method", "MLCMAccumulator")
         self.n_labels = int(n_labels)
         self.method = method
-        self.sparse_output = check_bool(
-            sparse_output, "sparse_output", "MLCMAccumulator"
-        )
+        self.sparse_output = bool(sparse_output)
         self.reset()
 
     def reset(self):
@@ -100,6 +95,13 @@ class MLCMAccumulator:
         self.n_samples_ = 0
         return self
 
+    @validate_params(
+        {
+            "y_true": ["array-like", "sparse matrix"],
+            "y_pred": ["array-like", "sparse matrix"],
+            "sample_weight": ["array-like", None],
+        }
+    )
     def update(self, y_true, y_pred, sample_weight=None):
         """Add one batch.
 
@@ -122,32 +124,15 @@ class MLCMAccumulator:
         -------
         self : MLCMAccumulator
         """
-        func_name = "MLCMAccumulator.update"
-        try:
-            shape = y_true.shape if hasattr(y_true, "shape") else np.shape(y_true)
-        except ValueError:  # ragged lists: let the full validation say so
-            shape = (None, self.n_labels)
-        if len(shape) != 2:
-            raise ValueError(
-                f"The batches of {func_name} must be 2-D indicator matrices (class "
-                "labels would not share one label space across batches). Got "
-                f"y_true of shape {tuple(shape)}."
-            )
-        if shape[1] != self.n_labels:
-            raise ValueError(
-                f"This accumulator counts {self.n_labels} labels, but the batch's "
-                f"y_true has {shape[1]} label columns."
-            )
-        if shape[0] == 0:
+        n_samples = check_batch_shape(y_true, self.n_labels)
+        if n_samples == 0:
             return self
-        n_samples = None if shape[0] is None else int(shape[0])
-        cm = _compute(
+        cm = compute(
             y_true,
             y_pred,
             method=self.method,
             labels=None,
             sample_weight=sample_weight,
-            func_name=func_name,
         ).matrix
         self._add(cm)
         self.n_samples_ += n_samples if n_samples is not None else len(y_true)
@@ -157,7 +142,7 @@ class MLCMAccumulator:
         if self.sparse_output:
             self._matrix = sparse.csr_array(self._matrix + sparse.csr_array(cm))
         elif sparse.issparse(cm):
-            self._matrix = self._matrix + as_output(cm, False, "MLCMAccumulator")
+            self._matrix = self._matrix + as_output(cm, False)
         else:
             self._matrix = self._matrix + cm
 
@@ -173,17 +158,7 @@ class MLCMAccumulator:
         -------
         self : MLCMAccumulator
         """
-        if not isinstance(other, MLCMAccumulator):
-            raise TypeError(
-                "MLCMAccumulator.merge takes another MLCMAccumulator. Got "
-                f"{type(other).__name__} instead."
-            )
-        if (other.n_labels, other.method) != (self.n_labels, self.method):
-            raise ValueError(
-                "MLCMAccumulator.merge needs the same n_labels and method. Got "
-                f"n_labels={other.n_labels}, method={other.method!r} for "
-                f"n_labels={self.n_labels}, method={self.method!r}."
-            )
+        check_same_accumulator(self, other)
         self._add(other._matrix)
         self.n_samples_ += other.n_samples_
         return self
@@ -211,3 +186,9 @@ class MLCMAccumulator:
             f"{', sparse_output=True' if self.sparse_output else ''}) "
             f"with {self.n_samples_} samples"
         )
+
+
+# The constraint names the class, so it is declared once the class exists.
+MLCMAccumulator.merge = validate_params({"other": [MLCMAccumulator]})(
+    MLCMAccumulator.merge
+)

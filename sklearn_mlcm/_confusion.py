@@ -1,142 +1,30 @@
-"""Public confusion-matrix functions: validate, dispatch to a kernel, normalise."""
+"""The public confusion-matrix functions: validate, compute, package."""
 
-from dataclasses import dataclass
-
-import numpy as np
-from scipy import sparse
-
-from ._chunking import iter_row_chunks
-from ._dask import dask_compute, is_dask_collection
-from ._heydarian import heydarian_matrix
-from ._krstinic import krstinic_matrix
+from ._mlcm._dispatch import METHODS, as_output, compute
+from ._mlcm._dispatch import normalize as normalize_matrix
+from ._param_validation import Options, validate_params
 from ._statistics import one_vs_rest
-from ._validation import (
-    check_bool,
-    check_mlcm_targets,
-    check_option,
-    check_sample_weight,
-)
 
 __all__ = ["mlcm_confusion_matrix", "mlcm_multilabel_confusion_matrix"]
 
-METHODS = {"heydarian": heydarian_matrix, "krstinic": krstinic_matrix}
-
-# A dense result larger than this raises and points to sparse_output=True.
-MAX_DENSE_BYTES = 1 << 30
-
-
-@dataclass
-class Computed:
-    """A validated computation: the matrix and what the report needs.
-
-    ``matrix`` is a dense ndarray, a CSR array (sparse input) or, for dask
-    input with ``lazy=True``, a dask array. ``supports`` and
-    ``no_label_support`` are the (weighted) true totals per label and of the
-    instances with no true label, when asked for.
-    """
-
-    matrix: object
-    names: list
-    supports: object = None
-    no_label_support: object = None
+#: Constraints shared by every function that takes the two targets.
+TARGET_CONSTRAINTS = {
+    "y_true": ["array-like", "sparse matrix"],
+    "y_pred": ["array-like", "sparse matrix"],
+    "method": [Options(*METHODS)],
+    "labels": ["array-like", None],
+    "sample_weight": ["array-like", None],
+}
 
 
-def supports_of(y_true, weight):
-    """Per-label true totals and the total of instances with no true label.
-
-    Summed block by block as the kernels do, so that dense and sparse input
-    give the same floating-point sums.
-    """
-    # float32 sums of 0/1 within a block are exact; weights need float64
-    work = np.float32 if weight is None else np.float64
-    supports, no_label = np.zeros(y_true.shape[1]), 0.0
-    for t, _, _, w in iter_row_chunks(y_true, y_true, weight, work):
-        supports += w @ t
-        no_label += float(w[t.sum(axis=1) == 0].sum())
-    if weight is None:
-        return supports.astype(np.int64), int(no_label)
-    return supports, no_label
-
-
-def _compute(
-    y_true,
-    y_pred,
-    *,
-    method,
-    labels,
-    sample_weight,
-    func_name,
-    with_supports=False,
-    lazy=False,
-):
-    """Validate the inputs, run the kernel and return a :class:`Computed`."""
-    check_option(method, tuple(METHODS), "method", func_name)
-    if is_dask_collection(y_true) or is_dask_collection(y_pred):
-        return dask_compute(
-            y_true,
-            y_pred,
-            kernel=METHODS[method],
-            integer_counts=method == "heydarian",
-            labels=labels,
-            sample_weight=sample_weight,
-            func_name=func_name,
-            with_supports=with_supports,
-            lazy=lazy,
-        )
-    space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
-    weight = check_sample_weight(sample_weight, space.y_true.shape[0], func_name)
-    result = Computed(METHODS[method](space.y_true, space.y_pred, weight), space.names)
-    if with_supports:
-        result.supports, result.no_label_support = supports_of(space.y_true, weight)
-    return result
-
-
-def as_output(cm, sparse_output, func_name):
-    """The matrix as a CSR array, or dense if it fits in ``MAX_DENSE_BYTES``."""
-    if is_dask_collection(cm):
-        if sparse_output:
-            raise ValueError(
-                f"sparse_output=True of {func_name} is not available for a lazy "
-                "(compute=False) dask result, which is a dense dask array."
-            )
-        return cm
-    if sparse_output:
-        return sparse.csr_array(cm)
-    if sparse.issparse(cm):
-        size = cm.shape[0] * cm.shape[1] * cm.dtype.itemsize
-        if size > MAX_DENSE_BYTES:
-            raise ValueError(
-                f"The result of {func_name} is a {cm.shape[0]} x {cm.shape[1]} "
-                f"matrix, {size / 2**30:.1f} GiB as a dense array (at most "
-                f"{MAX_DENSE_BYTES / 2**30:.0f} GiB). Pass sparse_output=True to "
-                "get a scipy sparse matrix."
-            )
-        return cm.toarray()
-    return cm
-
-
-def _normalize(cm, normalize):
-    """Row-, column- or total-normalise; a zero row or column stays zero.
-
-    Works on dense, sparse (CSR) and dask matrices alike.
-    """
-    axis = {"true": 1, "pred": 0, "all": None}[normalize]
-    if sparse.issparse(cm):
-        cm = sparse.csr_array(cm, dtype=np.float64)
-        if axis is None:
-            total = cm.sum()
-            return cm / total if total else cm
-        sums = np.asarray(cm.sum(axis=axis)).ravel()
-        scale = np.divide(1.0, sums, out=np.zeros_like(sums), where=sums != 0)
-        if axis == 1:
-            return sparse.csr_array(sparse.diags_array(scale) @ cm)
-        return sparse.csr_array(cm @ sparse.diags_array(scale))
-    cm = cm.astype(np.float64)
-    total = cm.sum(axis=axis, keepdims=True)
-    safe = total + (total == 0)  # works for NumPy and dask arrays alike
-    return (cm / safe) * (total != 0)
-
-
+@validate_params(
+    {
+        **TARGET_CONSTRAINTS,
+        "normalize": [Options("true", "pred", "all"), None],
+        "sparse_output": ["boolean"],
+        "compute": ["boolean"],
+    }
+)
 def mlcm_confusion_matrix(
     y_true,
     y_pred,
@@ -273,25 +161,21 @@ def mlcm_confusion_matrix(
            [0.  , 0.  , 1.  , 0.  ],
            [0.  , 0.5 , 0.5 , 1.  ]])
     """
-    func_name = "mlcm_confusion_matrix"
-    check_option(normalize, ("true", "pred", "all", None), "normalize", func_name)
-    sparse_output = check_bool(sparse_output, "sparse_output", func_name)
-    compute = check_bool(compute, "compute", func_name)
-    cm = _compute(
+    cm = _compute_matrix(
         y_true,
         y_pred,
         method=method,
         labels=labels,
         sample_weight=sample_weight,
-        func_name=func_name,
         lazy=not compute,
-    ).matrix
-    cm = as_output(cm, sparse_output, func_name)
+    )
+    cm = as_output(cm, bool(sparse_output))
     if normalize is None:
         return cm
-    return _normalize(cm, normalize)
+    return normalize_matrix(cm, normalize)
 
 
+@validate_params({**TARGET_CONSTRAINTS, "tn": [Options("diagonal", "complement")]})
 def mlcm_multilabel_confusion_matrix(
     y_true,
     y_pred,
@@ -378,14 +262,19 @@ def mlcm_multilabel_confusion_matrix(
     array([[27, 12],
            [12,  9]])
     """
-    func_name = "mlcm_multilabel_confusion_matrix"
-    check_option(tn, ("diagonal", "complement"), "tn", func_name)
-    cm = _compute(
+    cm = _compute_matrix(
+        y_true, y_pred, method=method, labels=labels, sample_weight=sample_weight
+    )
+    return one_vs_rest(cm, tn)
+
+
+def _compute_matrix(y_true, y_pred, *, method, labels, sample_weight, lazy=False):
+    """The (q+1, q+1) matrix of validated parameters (dense, CSR or dask)."""
+    return compute(
         y_true,
         y_pred,
         method=method,
         labels=labels,
         sample_weight=sample_weight,
-        func_name=func_name,
+        lazy=lazy,
     ).matrix
-    return one_vs_rest(cm, tn)

@@ -1,62 +1,23 @@
 """The classification report computed from the MLCM (str or dict)."""
 
+from numbers import Integral
+
 import numpy as np
 
-from ._confusion import _compute
-from ._scores import label_values, summarize
+from ._averaging import label_values, summarize
+from ._confusion import TARGET_CONSTRAINTS
+from ._mlcm._dispatch import compute
+from ._param_validation import ZERO_DIVISION, Interval, Sequence, validate_params
 from ._statistics import line_sums
-from ._validation import check_bool, check_zero_division
+from ._validation import check_target_names
 
 __all__ = ["mlcm_classification_report"]
 
 NO_LABEL_NAME = "no label"
 _HEADERS = ("precision", "recall", "f1-score", "weight", "support")
 _AVERAGES = ("micro avg", "macro avg", "weighted avg")
-
-
-def _check_digits(digits, func_name):
-    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)):
-        raise TypeError(
-            f"The 'digits' parameter of {func_name} must be an int. Got "
-            f"{digits!r} instead."
-        )
-    if digits < 0:
-        raise ValueError(
-            f"The 'digits' parameter of {func_name} must be >= 0. Got {digits}."
-        )
-    return int(digits)
-
-
-def _check_target_names(target_names, n_labels, include_no_label, func_name):
-    """Display names: one per label, unique, none taken by a summary row."""
-    if isinstance(target_names, (str, bytes)) or not hasattr(target_names, "__iter__"):
-        raise TypeError(
-            f"The 'target_names' parameter of {func_name} must be a list of "
-            f"names. Got {target_names!r} instead."
-        )
-    names = [str(name) for name in target_names]
-    if len(names) != n_labels:
-        raise ValueError(
-            f"The 'target_names' parameter of {func_name} must have one name "
-            f"per label: {n_labels} expected, got {len(names)}."
-        )
-    return names
-
-
-def _check_unique_names(names, include_no_label, func_name):
-    reserved = {f"{a} avg" for a in ("micro", "macro", "weighted")}
-    if include_no_label:
-        reserved.add(NO_LABEL_NAME)
-    seen = set()
-    for name in names:
-        if name in seen or name in reserved:
-            what = "twice" if name in seen else "as a summary row"
-            raise ValueError(
-                f"The label names of {func_name} must be unique and differ from "
-                f"the summary rows {sorted(reserved)}; {name!r} is used {what}. "
-                "Pass distinct target_names."
-            )
-        seen.add(name)
+# More decimals than a float64 holds only pad with zeros (and cost memory).
+MAX_DIGITS = 20
 
 
 def report_table(cm, supports, no_label_support, *, include_no_label, zero_division):
@@ -104,6 +65,16 @@ def _amount_format(values, digits):
     return lambda x: f"{float(x):.{digits}f}"
 
 
+@validate_params(
+    {
+        **TARGET_CONSTRAINTS,
+        "target_names": [Sequence(), None],
+        "digits": [Interval(Integral, 0, MAX_DIGITS)],
+        "output_dict": ["boolean"],
+        "zero_division": ZERO_DIVISION,
+        "include_no_label": ["boolean"],
+    }
+)
 def mlcm_classification_report(
     y_true,
     y_pred,
@@ -225,28 +196,25 @@ def mlcm_classification_report(
     weighted avg       0.75      0.44      0.51        18        13
     <BLANKLINE>
     """
-    func_name = "mlcm_classification_report"
-    digits = _check_digits(digits, func_name)
-    output_dict = check_bool(output_dict, "output_dict", func_name)
-    include_no_label = check_bool(include_no_label, "include_no_label", func_name)
-    zero_division = check_zero_division(zero_division, func_name)
-    computed = _compute(
+    digits = int(digits)
+    include_no_label = bool(include_no_label)
+    computed = compute(
         y_true,
         y_pred,
         method=method,
         labels=labels,
         sample_weight=sample_weight,
-        func_name=func_name,
         with_supports=True,
     )
     cm = computed.matrix
-    if target_names is None:
-        names = list(computed.names)
-    else:
-        names = _check_target_names(
-            target_names, len(computed.names), include_no_label, func_name
-        )
-    _check_unique_names(names, include_no_label, func_name)
+    reserved = {f"{a} avg" for a in ("micro", "macro", "weighted")}
+    if include_no_label:
+        reserved.add(NO_LABEL_NAME)
+    names = check_target_names(
+        computed.names if target_names is None else target_names,
+        len(computed.names),
+        reserved,
+    )
     if include_no_label:
         names.append(NO_LABEL_NAME)
 

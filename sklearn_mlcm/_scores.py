@@ -1,23 +1,25 @@
 """Scalar scores read off the MLCM, and scorers for model selection.
 
-The report (:mod:`._report`) and the scores share :func:`label_values` and
-:func:`summarize`: one implementation of every number.
+Each score validates its parameters, computes the matrix once and reads one
+ratio per label off it (:mod:`._averaging`, which the report shares): one
+implementation of every number.
 """
 
-import textwrap
+from numbers import Real
 
 from sklearn.metrics import make_scorer
 
-from ._confusion import _compute
-from ._statistics import average as mean_of
-from ._statistics import (
-    check_beta,
-    line_sums,
-    one_vs_rest_counts,
-    ratio_metric,
-    safe_ratio,
+from ._averaging import label_values, summarize
+from ._confusion import TARGET_CONSTRAINTS, _compute_matrix
+from ._mlcm._dispatch import METHODS
+from ._param_validation import (
+    ZERO_DIVISION,
+    Interval,
+    Options,
+    invalid_parameter,
+    validate_keywords,
+    validate_params,
 )
-from ._validation import check_bool, check_option, check_zero_division
 
 __all__ = [
     "make_mlcm_scorer",
@@ -29,93 +31,41 @@ __all__ = [
     "mlcm_specificity_score",
 ]
 
-_AVERAGES = ("micro", "macro", "weighted", None)
+#: The constraints of every score function; fbeta adds beta, specificity tn.
+SCORE_CONSTRAINTS = {
+    **TARGET_CONSTRAINTS,
+    "average": [Options("micro", "macro", "weighted"), None],
+    "zero_division": ZERO_DIVISION,
+    "include_no_label": ["boolean"],
+}
+_BETA = {"beta": [Interval(Real, 0, None, closed="left")]}
+_TN = {"tn": [Options("diagonal", "complement")]}
 
 
-def label_values(cm, metric, *, beta, include_no_label, zero_division, tn="diagonal"):
-    """Per-label values of one metric: the q labels, and the no-label index too
-    when ``include_no_label``."""
-    shown = cm.shape[0] if include_no_label else cm.shape[0] - 1
-    tp, fp, fn, tn_ = (x[:shown] for x in one_vs_rest_counts(cm, tn))
-    return ratio_metric(metric, tp, fp, fn, tn_, beta=beta, zero_division=zero_division)
+def _substitute(**texts):
+    """Fill the ``%(name)s`` placeholders of a docstring with shared text,
+    explicitly (imbalanced-learn's ``Substitution``)."""
+
+    def decorate(func):
+        func.__doc__ = func.__doc__ % texts
+        return func
+
+    return decorate
 
 
-def summarize(cm, metric, values, average, *, beta, zero_division, tn="diagonal"):
-    """Average per-label ``values`` the paper's way (Heydarian et al., Table 12).
-
-    "micro" pools the counts of all q+1 indices, so that micro precision,
-    recall and F-beta all equal trace / sum; "macro" is the mean of ``values``
-    and "weighted" their mean weighted by the MLCM row sums.
-    """
-    if average == "micro":
-        if cm.sum() == 0:  # every weight zero: nothing to pool
-            return float(
-                safe_ratio(0.0, 0.0, zero_division, "Micro average", "an empty matrix")
-            )
-        counts = (x.sum(keepdims=True) for x in one_vs_rest_counts(cm, tn))
-        return float(
-            ratio_metric(metric, *counts, beta=beta, zero_division=zero_division)[0]
-        )
-    weights = line_sums(cm, 1)[: len(values)] if average == "weighted" else None
-    return mean_of(values, weights)
-
-
-def _score(
-    y_true,
-    y_pred,
-    metric,
-    *,
-    average,
-    method,
-    labels,
-    sample_weight,
-    zero_division,
-    include_no_label,
-    func_name,
-    beta=1.0,
-    tn="diagonal",
-):
-    check_option(average, _AVERAGES, "average", func_name)
-    zero_division = check_zero_division(zero_division, func_name)
-    include_no_label = check_bool(include_no_label, "include_no_label", func_name)
-    cm = _compute(
-        y_true,
-        y_pred,
-        method=method,
-        labels=labels,
-        sample_weight=sample_weight,
-        func_name=func_name,
-    ).matrix
-    values = label_values(
-        cm,
-        metric,
-        beta=beta,
-        include_no_label=include_no_label,
-        zero_division=zero_division,
-        tn=tn,
-    )
-    if average is None:
-        return values
-    return summarize(
-        cm, metric, values, average, beta=beta, zero_division=zero_division, tn=tn
-    )
-
-
-_PARAMETERS = """\
-    Parameters
-    ----------
-    y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
-            or (n_samples,)
+_DOC = {
+    "targets": """y_true : {array-like, sparse matrix, DataFrame} of shape \
+            (n_samples, n_labels) or (n_samples,)
         Ground truth 0/1 indicators, or 1-D class labels.
 
     y_pred : same kind and shape as ``y_true``
-        Predicted labels.
-%(beta)s
-    average : {"micro", "macro", "weighted"} or None, default="macro"
+        Predicted labels.""",
+    "options": """average : {"micro", "macro", "weighted"} or None, default="macro"
         None returns the score of each label. "micro" pools the counts of all
         q+1 indices of the MLCM (the labels and the no-label index), as in
-        Heydarian et al., Table 12; "macro" is the mean over the labels and
-        "weighted" the mean weighted by the MLCM row sums ("weight" in the
+        Heydarian et al., Table 12, so an instance with no true and no
+        predicted label counts as correct; "macro" is the mean over the labels
+        and "weighted" the mean weighted by the MLCM row sums ("weight" in the
         report). The numbers are those of :func:`mlcm_classification_report`.
 
     method : {"heydarian", "krstinic"}, default="heydarian"
@@ -135,86 +85,56 @@ _PARAMETERS = """\
 
     include_no_label : bool, default=False
         Also score the no-label index (the NTL row and NPL column), and take
-        it into the macro and weighted averages.
-%(tn)s
-    Returns
-    -------
-    score : float or ndarray of shape (n_labels,) or (n_labels + 1,)
+        it into the macro and weighted averages.""",
+    "returns": """score : float or ndarray of shape (n_labels,) or (n_labels + 1,)
         A Python float when ``average`` is not None; otherwise one float64
-        value per label (plus the no-label index with ``include_no_label``).
-"""
-_BETA = """
-    beta : float
-        Weight of recall in the F-score, ``beta >= 0``.
-"""
-_TN = """
-    tn : {"diagonal", "complement"}, default="diagonal"
-        True negatives of label k: Heydarian's eq. 16 (the trace minus
-        ``C[k, k]``) or every cell outside row k and column k.
-"""
+        value per label (plus the no-label index with ``include_no_label``).""",
+    "example_data": """>>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0],
+    ...           [1, 1, 0], [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+    ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]""",
+    "reference": """.. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
+       Confusion Matrix", IEEE Access 10, 19083-19095, 2022.
+       doi:10.1109/ACCESS.2022.3151048""",
+}
 
 
-def _doc(summary, formula, sklearn_name, example, beta=False, tn=False):
-    notes = textwrap.fill(
-        "With C the MLCM and k a label: " + formula,
-        75,
-        initial_indent="    ",
-        subsequent_indent="    ",
+def _score(
+    y_true,
+    y_pred,
+    metric,
+    *,
+    average,
+    method,
+    labels,
+    sample_weight,
+    zero_division,
+    include_no_label,
+    beta=1.0,
+    tn="diagonal",
+):
+    """Compute the matrix, one ratio per label, and their average."""
+    beta = float(beta)
+    cm = _compute_matrix(
+        y_true, y_pred, method=method, labels=labels, sample_weight=sample_weight
+    )
+    values = label_values(
+        cm,
+        metric,
+        beta=beta,
+        include_no_label=bool(include_no_label),
+        zero_division=zero_division,
+        tn=tn,
+    )
+    if average is None:
+        return values
+    return summarize(
+        cm, metric, values, average, beta=beta, zero_division=zero_division, tn=tn
     )
 
-    def decorate(func):
-        func.__doc__ = f"""{summary}
 
-    The ratio is read off the 2-D multi-label confusion matrix (MLCM), so a
-    wrongly predicted label counts against the label it replaced, and a missed
-    label with nothing predicted in its place against the no-label index.
-
-    Read more in the :ref:`User Guide <scores>`.
-
-{_PARAMETERS % {"beta": _BETA if beta else "", "tn": _TN if tn else ""}}
-    See Also
-    --------
-    sklearn.metrics.{sklearn_name} : The one-vs-rest counterpart; its counts
-        ignore which label a missed label went to.
-    mlcm_classification_report : The same numbers as a report.
-    make_mlcm_scorer : A scorer for model selection.
-
-    Notes
-    -----
-{notes}
-
-    References
-    ----------
-    .. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
-       Confusion Matrix", IEEE Access 10, 19083-19095, 2022.
-
-    Examples
-    --------
-    Heydarian et al. (2022), Table 1, whose MLCM is Table 4 (j),
-    ``[[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]``:
-
-    >>> from sklearn_mlcm import {func.__name__}
-    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
-    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
-    >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
-    ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
-{example}
-"""
-        return func
-
-    return decorate
-
-
-@_doc(
-    "Compute precision from the multi-label confusion matrix.",
-    "``C[k, k] / sum_j C[j, k]``, the diagonal cell over its column.",
-    "precision_score",
-    """\
-    >>> mlcm_precision_score(y_true, y_pred, average=None).round(4)
-    array([1.    , 0.4   , 0.1111])
-    >>> round(mlcm_precision_score(y_true, y_pred, average="micro"), 4)  # 9 / 21
-    0.4286""",
-)
+@validate_params(SCORE_CONSTRAINTS)
+@_substitute(**_DOC)
 def mlcm_precision_score(
     y_true,
     y_pred,
@@ -226,6 +146,52 @@ def mlcm_precision_score(
     zero_division="warn",
     include_no_label=False,
 ):
+    """Compute precision from the multi-label confusion matrix.
+
+    The ratio is read off the 2-D multi-label confusion matrix (MLCM), so a
+    wrongly predicted label counts against the label it replaced, and a missed
+    label with nothing predicted in its place against the no-label index.
+
+    Read more in the :ref:`User Guide <scores>`.
+
+    Parameters
+    ----------
+    %(targets)s
+
+    %(options)s
+
+    Returns
+    -------
+    %(returns)s
+
+    See Also
+    --------
+    sklearn.metrics.precision_score : The one-vs-rest counterpart; its counts
+        ignore which label a missed label went to.
+    mlcm_classification_report : The same numbers as a report.
+    make_mlcm_scorer : A scorer for model selection.
+
+    Notes
+    -----
+    With C the MLCM and k a label: ``C[k, k] / sum_j C[j, k]``, the
+    diagonal cell over its column.
+
+    References
+    ----------
+    %(reference)s
+
+    Examples
+    --------
+    Heydarian et al. (2022), Table 1, whose MLCM is Table 4 (j),
+    ``[[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]``:
+
+    >>> from sklearn_mlcm import mlcm_precision_score
+    %(example_data)s
+    >>> mlcm_precision_score(y_true, y_pred, average=None).round(4)
+    array([1.    , 0.4   , 0.1111])
+    >>> round(mlcm_precision_score(y_true, y_pred, average="micro"), 4)  # 9 / 21
+    0.4286
+    """
     return _score(
         y_true,
         y_pred,
@@ -236,18 +202,11 @@ def mlcm_precision_score(
         sample_weight=sample_weight,
         zero_division=zero_division,
         include_no_label=include_no_label,
-        func_name="mlcm_precision_score",
     )
 
 
-@_doc(
-    "Compute recall from the multi-label confusion matrix.",
-    "``C[k, k] / sum_j C[k, j]``, the diagonal cell over its row.",
-    "recall_score",
-    """\
-    >>> mlcm_recall_score(y_true, y_pred, average=None).round(4)
-    array([0.4545, 0.3333, 1.    ])""",
-)
+@validate_params(SCORE_CONSTRAINTS)
+@_substitute(**_DOC)
 def mlcm_recall_score(
     y_true,
     y_pred,
@@ -259,6 +218,50 @@ def mlcm_recall_score(
     zero_division="warn",
     include_no_label=False,
 ):
+    """Compute recall from the multi-label confusion matrix.
+
+    The ratio is read off the 2-D multi-label confusion matrix (MLCM), so a
+    wrongly predicted label counts against the label it replaced, and a missed
+    label with nothing predicted in its place against the no-label index.
+
+    Read more in the :ref:`User Guide <scores>`.
+
+    Parameters
+    ----------
+    %(targets)s
+
+    %(options)s
+
+    Returns
+    -------
+    %(returns)s
+
+    See Also
+    --------
+    sklearn.metrics.recall_score : The one-vs-rest counterpart; its counts
+        ignore which label a missed label went to.
+    mlcm_classification_report : The same numbers as a report.
+    make_mlcm_scorer : A scorer for model selection.
+
+    Notes
+    -----
+    With C the MLCM and k a label: ``C[k, k] / sum_j C[k, j]``, the
+    diagonal cell over its row.
+
+    References
+    ----------
+    %(reference)s
+
+    Examples
+    --------
+    Heydarian et al. (2022), Table 1, whose MLCM is Table 4 (j),
+    ``[[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]``:
+
+    >>> from sklearn_mlcm import mlcm_recall_score
+    %(example_data)s
+    >>> mlcm_recall_score(y_true, y_pred, average=None).round(4)
+    array([0.4545, 0.3333, 1.    ])
+    """
     return _score(
         y_true,
         y_pred,
@@ -269,21 +272,11 @@ def mlcm_recall_score(
         sample_weight=sample_weight,
         zero_division=zero_division,
         include_no_label=include_no_label,
-        func_name="mlcm_recall_score",
     )
 
 
-@_doc(
-    "Compute the F1 score from the multi-label confusion matrix.",
-    "``2 TP / (2 TP + FP + FN)`` with ``TP = C[k, k]``, FP the rest of "
-    "column k and FN the rest of row k.",
-    "f1_score",
-    """\
-    >>> mlcm_f1_score(y_true, y_pred, average=None).round(4)
-    array([0.625 , 0.3636, 0.2   ])
-    >>> round(mlcm_f1_score(y_true, y_pred, average="macro"), 4)
-    0.3962""",
-)
+@validate_params(SCORE_CONSTRAINTS)
+@_substitute(**_DOC)
 def mlcm_f1_score(
     y_true,
     y_pred,
@@ -295,6 +288,52 @@ def mlcm_f1_score(
     zero_division="warn",
     include_no_label=False,
 ):
+    """Compute the F1 score from the multi-label confusion matrix.
+
+    The ratio is read off the 2-D multi-label confusion matrix (MLCM), so a
+    wrongly predicted label counts against the label it replaced, and a missed
+    label with nothing predicted in its place against the no-label index.
+
+    Read more in the :ref:`User Guide <scores>`.
+
+    Parameters
+    ----------
+    %(targets)s
+
+    %(options)s
+
+    Returns
+    -------
+    %(returns)s
+
+    See Also
+    --------
+    sklearn.metrics.f1_score : The one-vs-rest counterpart; its counts
+        ignore which label a missed label went to.
+    mlcm_classification_report : The same numbers as a report.
+    make_mlcm_scorer : A scorer for model selection.
+
+    Notes
+    -----
+    With C the MLCM and k a label: ``2 TP / (2 TP + FP + FN)`` with ``TP =
+    C[k, k]``, FP the rest of column k and FN the rest of row k.
+
+    References
+    ----------
+    %(reference)s
+
+    Examples
+    --------
+    Heydarian et al. (2022), Table 1, whose MLCM is Table 4 (j),
+    ``[[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]``:
+
+    >>> from sklearn_mlcm import mlcm_f1_score
+    %(example_data)s
+    >>> mlcm_f1_score(y_true, y_pred, average=None).round(4)
+    array([0.625 , 0.3636, 0.2   ])
+    >>> round(mlcm_f1_score(y_true, y_pred, average="macro"), 4)
+    0.3962
+    """
     return _score(
         y_true,
         y_pred,
@@ -305,21 +344,11 @@ def mlcm_f1_score(
         sample_weight=sample_weight,
         zero_division=zero_division,
         include_no_label=include_no_label,
-        func_name="mlcm_f1_score",
     )
 
 
-@_doc(
-    "Compute the F-beta score from the multi-label confusion matrix.",
-    "``(1 + b²) TP / ((1 + b²) TP + b² FN + FP)`` with ``TP = C[k, k]``, FP "
-    "the rest of column k and FN the rest of row k. The micro average is "
-    "trace / sum for every beta, because FN and FP totals are equal.",
-    "fbeta_score",
-    """\
-    >>> mlcm_fbeta_score(y_true, y_pred, beta=2, average=None).round(4)
-    array([0.5102, 0.3448, 0.3846])""",
-    beta=True,
-)
+@validate_params({**SCORE_CONSTRAINTS, **_BETA})
+@_substitute(**_DOC)
 def mlcm_fbeta_score(
     y_true,
     y_pred,
@@ -332,32 +361,69 @@ def mlcm_fbeta_score(
     zero_division="warn",
     include_no_label=False,
 ):
-    func_name = "mlcm_fbeta_score"
+    """Compute the F-beta score from the multi-label confusion matrix.
+
+    The ratio is read off the 2-D multi-label confusion matrix (MLCM), so a
+    wrongly predicted label counts against the label it replaced, and a missed
+    label with nothing predicted in its place against the no-label index.
+
+    Read more in the :ref:`User Guide <scores>`.
+
+    Parameters
+    ----------
+    %(targets)s
+    beta : float
+        Weight of recall in the F-score, ``beta >= 0``.
+    %(options)s
+
+    Returns
+    -------
+    %(returns)s
+
+    See Also
+    --------
+    sklearn.metrics.fbeta_score : The one-vs-rest counterpart; its counts
+        ignore which label a missed label went to.
+    mlcm_classification_report : The same numbers as a report.
+    make_mlcm_scorer : A scorer for model selection.
+
+    Notes
+    -----
+    With C the MLCM and k a label: ``(1 + b²) TP / ((1 + b²) TP + b² FN +
+    FP)`` with ``TP = C[k, k]``, FP the rest of column k and FN the rest of
+    row k. The micro average is trace / sum for every beta, because FN and
+    FP totals are equal.
+
+    References
+    ----------
+    %(reference)s
+
+    Examples
+    --------
+    Heydarian et al. (2022), Table 1, whose MLCM is Table 4 (j),
+    ``[[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]``:
+
+    >>> from sklearn_mlcm import mlcm_fbeta_score
+    %(example_data)s
+    >>> mlcm_fbeta_score(y_true, y_pred, beta=2, average=None).round(4)
+    array([0.5102, 0.3448, 0.3846])
+    """
     return _score(
         y_true,
         y_pred,
         "fbeta",
-        beta=check_beta(beta, func_name),
         average=average,
         method=method,
         labels=labels,
         sample_weight=sample_weight,
         zero_division=zero_division,
         include_no_label=include_no_label,
-        func_name=func_name,
+        beta=beta,
     )
 
 
-@_doc(
-    "Compute specificity (true negative rate) from the multi-label confusion matrix.",
-    "``TN / (TN + FP)``, FP the rest of column k and TN, by default, the "
-    "other diagonal cells (Heydarian's eq. 16).",
-    "recall_score",
-    """\
-    >>> mlcm_specificity_score(y_true, y_pred, average=None).round(4)
-    array([1. , 0.7, 0.5])""",
-    tn=True,
-)
+@validate_params({**SCORE_CONSTRAINTS, **_TN})
+@_substitute(**_DOC)
 def mlcm_specificity_score(
     y_true,
     y_pred,
@@ -370,8 +436,51 @@ def mlcm_specificity_score(
     include_no_label=False,
     tn="diagonal",
 ):
-    func_name = "mlcm_specificity_score"
-    check_option(tn, ("diagonal", "complement"), "tn", func_name)
+    """Compute specificity (true negative rate) from the multi-label confusion matrix.
+
+    The ratio is read off the 2-D multi-label confusion matrix (MLCM), so a
+    wrongly predicted label counts against the label it replaced, and a missed
+    label with nothing predicted in its place against the no-label index.
+
+    Read more in the :ref:`User Guide <scores>`.
+
+    Parameters
+    ----------
+    %(targets)s
+
+    %(options)s
+
+    Returns
+    -------
+    %(returns)s
+
+    See Also
+    --------
+    sklearn.metrics.recall_score : The one-vs-rest counterpart; its counts
+        ignore which label a missed label went to.
+    mlcm_classification_report : The same numbers as a report.
+    make_mlcm_scorer : A scorer for model selection.
+
+    Notes
+    -----
+    With C the MLCM and k a label: ``TN / (TN + FP)``, FP the rest of
+    column k and TN, by default, the other diagonal cells (Heydarian's eq.
+    16).
+
+    References
+    ----------
+    %(reference)s
+
+    Examples
+    --------
+    Heydarian et al. (2022), Table 1, whose MLCM is Table 4 (j),
+    ``[[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]``:
+
+    >>> from sklearn_mlcm import mlcm_specificity_score
+    %(example_data)s
+    >>> mlcm_specificity_score(y_true, y_pred, average=None).round(4)
+    array([1. , 0.7, 0.5])
+    """
     return _score(
         y_true,
         y_pred,
@@ -382,7 +491,6 @@ def mlcm_specificity_score(
         sample_weight=sample_weight,
         zero_division=zero_division,
         include_no_label=include_no_label,
-        func_name=func_name,
         tn=tn,
     )
 
@@ -396,6 +504,32 @@ _SCORE_FUNCTIONS = {
 }
 
 
+def _check_scorer_keywords(arguments):
+    """The keywords must be options of the chosen score, and fbeta needs beta."""
+    metric, kwargs = arguments["metric"], arguments["kwargs"]
+    if metric == "fbeta" and "beta" not in kwargs:
+        raise invalid_parameter(
+            "beta",
+            "given with metric='fbeta', as mlcm_fbeta_score requires it",
+            None,
+            error=TypeError,
+        )
+    validate_keywords(
+        _SCORE_FUNCTIONS[metric],
+        kwargs,
+        caller="make_mlcm_scorer",
+        exclude=("y_true", "y_pred", "average", "method", "sample_weight"),
+    )
+
+
+@validate_params(
+    {
+        "metric": [Options(*_SCORE_FUNCTIONS)],
+        "average": [Options("micro", "macro", "weighted")],
+        "method": [Options(*METHODS)],
+    },
+    rules=(_check_scorer_keywords,),
+)
 def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwargs):
     """Make a scorer from an MLCM score, for ``GridSearchCV`` and friends.
 
@@ -448,29 +582,12 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
     >>> search.fit(X, y).best_params_
     {'n_neighbors': 9}
     """
-    func_name = "make_mlcm_scorer"
-    check_option(metric, tuple(_SCORE_FUNCTIONS), "metric", func_name)
-    check_option(average, ("micro", "macro", "weighted"), "average", func_name)
-    if metric == "fbeta" and "beta" not in kwargs:
-        raise ValueError(
-            "make_mlcm_scorer(metric='fbeta') needs the 'beta' keyword, as "
-            "mlcm_fbeta_score does. Got no 'beta'."
-        )
-    if metric != "specificity" and "tn" in kwargs:
-        raise ValueError(
-            f"The 'tn' keyword of make_mlcm_scorer applies to metric='specificity' "
-            f"only. Got metric={metric!r}."
-        )
-    if "beta" in kwargs and metric != "fbeta":
-        raise ValueError(
-            f"The 'beta' keyword of make_mlcm_scorer applies to metric='fbeta' "
-            f"only. Got metric={metric!r}."
-        )
     return make_scorer(
         _SCORE_FUNCTIONS[metric], average=average, method=method, **kwargs
     )
 
 
+@validate_params({"method": [Options(*METHODS)]})
 def mlcm_scorers(method="heydarian"):
     """Ready-made scorers, named like scikit-learn's, for ``scoring=``.
 
@@ -500,7 +617,6 @@ def mlcm_scorers(method="heydarian"):
     >>> sorted(mlcm_scorers())[:4]
     ['mlcm_f1_macro', 'mlcm_f1_micro', 'mlcm_f1_weighted', 'mlcm_precision_macro']
     """
-    check_option(method, ("heydarian", "krstinic"), "method", "mlcm_scorers")
     return {
         f"mlcm_{metric}_{average}": make_mlcm_scorer(
             metric, average=average, method=method

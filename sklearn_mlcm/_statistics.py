@@ -8,7 +8,9 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._validation import check_option, check_square_matrix, check_zero_division
+from ._mlcm._heydarian import diagonal_true_negatives
+from ._param_validation import ZERO_DIVISION, Interval, Options, validate_params
+from ._validation import check_square_matrix
 
 __all__ = ["confusion_matrix_statistics"]
 
@@ -28,7 +30,7 @@ def one_vs_rest_counts(cm, tn="complement"):
     fp = line_sums(cm, 0) - tp
     fn = line_sums(cm, 1) - tp
     if tn == "diagonal":
-        tn_ = tp.sum() - tp
+        tn_ = diagonal_true_negatives(tp)
     else:
         total = cm.sum()
         tn_ = total - tp - fp - fn
@@ -43,20 +45,6 @@ def one_vs_rest(cm, tn="complement"):
     """The (k, 2, 2) stack ``[[TN, FP], [FN, TP]]`` of a square matrix ``cm``."""
     tp, fp, fn, tn_ = one_vs_rest_counts(cm, tn)
     return np.stack([tn_, fp, fn, tp], axis=1).reshape(-1, 2, 2)
-
-
-def check_beta(beta, func_name):
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(
-            f"The 'beta' parameter of {func_name} must be a real number >= 0. "
-            f"Got {beta!r} instead."
-        )
-    if not np.isfinite(beta) or beta < 0:
-        raise ValueError(
-            f"The 'beta' parameter of {func_name} must be a finite real number "
-            f">= 0. Got {beta!r} instead."
-        )
-    return float(beta)
 
 
 def _caller_stacklevel():
@@ -78,7 +66,7 @@ def safe_ratio(numerator, denominator, zero_division, metric, condition):
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
     undefined = denominator == 0
-    fill = 0.0 if zero_division == "warn" else zero_division
+    fill = 0.0 if zero_division == "warn" else float(zero_division)
     result = np.divide(
         numerator,
         denominator,
@@ -124,24 +112,14 @@ def ratio_metric(metric, tp, fp, fn, tn, *, beta=1.0, zero_division="warn"):
     )
 
 
-def average(values, weights=None):
-    """Mean (or weighted mean) of per-class values, leaving NaN out.
-
-    NaN values come from ``zero_division=np.nan`` and are left out of the
-    average, as scikit-learn does; an average of nothing is NaN. When every
-    weight is zero the weights are ignored (scikit-learn's ``_nanaverage``).
-    """
-    values = np.asarray(values, dtype=np.float64)
-    keep = ~np.isnan(values)
-    if not keep.any():
-        return float("nan")
-    if weights is not None:
-        weights = np.asarray(weights, dtype=np.float64)[keep]
-        if weights.sum() > 0:
-            return float(np.average(values[keep], weights=weights))
-    return float(values[keep].mean())
-
-
+@validate_params(
+    {
+        "cm": ["array-like", "sparse matrix"],
+        "beta": [Interval(numbers.Real, 0, None, closed="left")],
+        "tn": [Options("complement", "diagonal")],
+        "zero_division": ZERO_DIVISION,
+    }
+)
 def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division="warn"):
     """Per-class statistics of any square confusion matrix.
 
@@ -226,11 +204,8 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
     >>> stats["overall_accuracy"]
     0.48
     """
-    func_name = "confusion_matrix_statistics"
-    cm = check_square_matrix(cm, func_name)
-    beta = check_beta(beta, func_name)
-    check_option(tn, ("complement", "diagonal"), "tn", func_name)
-    zero_division = check_zero_division(zero_division, func_name)
+    cm = check_square_matrix(cm)
+    beta = float(beta)
 
     tp, fp, fn, tn_ = one_vs_rest_counts(cm, tn)
     ratios = {

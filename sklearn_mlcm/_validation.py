@@ -1,8 +1,13 @@
-"""Input validation: every accepted input form -> clean 0/1 indicator arrays.
+"""Data validation: every accepted input form -> clean arrays.
 
-Everything public goes through :func:`check_mlcm_targets` (the two targets),
-:func:`check_sample_weight` and :func:`check_option`. The kernels downstream
-assume what these functions guarantee and check nothing themselves.
+The checks that depend on the data: the two targets (:func:`check_mlcm_targets`:
+indicator matrices, sparse matrices, frames, 1-D class labels), the labels to
+keep, the weights (:func:`check_sample_weight`), square matrices
+(:func:`check_square_matrix`) and display names (:func:`check_target_names`).
+The parameters' own types and options are checked before, by the decorator
+of :mod:`._param_validation`; error messages here name the same public
+function (``func_name`` defaults to the public call under way). The kernels
+downstream assume what these functions guarantee and check nothing themselves.
 """
 
 import numbers
@@ -12,15 +17,17 @@ import numpy as np
 from scipy import sparse
 from sklearn.utils.multiclass import type_of_target, unique_labels
 
+from ._param_validation import current_function
+
 __all__ = [
     "LabelSpace",
-    "check_bool",
+    "check_batch_shape",
     "check_indicator_labels",
     "check_mlcm_targets",
-    "check_option",
+    "check_same_accumulator",
     "check_sample_weight",
     "check_square_matrix",
-    "check_zero_division",
+    "check_target_names",
 ]
 
 
@@ -45,52 +52,6 @@ class LabelSpace:
     @property
     def n_labels(self):
         return self.y_true.shape[1]
-
-
-def check_option(value, options, name, func_name):
-    """Raise ValueError unless ``value`` is one of ``options``.
-
-    ``options`` is a tuple; ``None`` may be one of them.
-    """
-    for option in options:
-        if value is option or (
-            isinstance(value, str) and isinstance(option, str) and value == option
-        ):
-            return value
-    shown = sorted(repr(o) for o in options if o is not None)
-    text = "{" + ", ".join(shown) + "}"
-    if None in options:
-        text += " or None"
-    raise ValueError(
-        f"The {name!r} parameter of {func_name} must be one of {text}. "
-        f"Got {value!r} instead."
-    )
-
-
-def check_bool(value, name, func_name):
-    """Raise TypeError unless ``value`` is a bool (NumPy's included)."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(
-            f"The {name!r} parameter of {func_name} must be True or False. Got "
-            f"{value!r} instead."
-        )
-    return bool(value)
-
-
-def check_zero_division(zero_division, func_name):
-    """Validate ``zero_division``: "warn", 0.0, 1.0 or np.nan."""
-    if isinstance(zero_division, str):
-        if zero_division == "warn":
-            return zero_division
-    elif isinstance(zero_division, numbers.Real) and not isinstance(
-        zero_division, bool
-    ):
-        if np.isnan(zero_division) or zero_division in (0, 1):
-            return float(zero_division)
-    raise ValueError(
-        f"The 'zero_division' parameter of {func_name} must be one of "
-        f"{{'warn', 0.0, 1.0, np.nan}}. Got {zero_division!r} instead."
-    )
 
 
 def _describe(y):
@@ -235,9 +196,10 @@ def _check_unique(labels, func_name):
         )
 
 
-def check_indicator_labels(labels, n_columns, columns, func_name):
+def check_indicator_labels(labels, n_columns, columns, func_name=None):
     """``labels`` -> column positions. For a DataFrame ``labels`` are column
     labels (``columns``); otherwise integer column indices."""
+    func_name = func_name or current_function()
     if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
         raise TypeError(
             f"The 'labels' parameter of {func_name} must be a list or array of "
@@ -339,7 +301,7 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
     )
 
 
-def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name):
+def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
     """Validate the two targets and bring them to one clean label space.
 
     Parameters
@@ -358,6 +320,7 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name):
     LabelSpace
         Sparse input stays sparse (CSR); everything else is dense bool.
     """
+    func_name = func_name or current_function()
     y_true, true_columns = _as_array(y_true, "y_true", func_name)
     y_pred, pred_columns = _as_array(y_pred, "y_pred", func_name)
     if y_true.ndim != y_pred.ndim:
@@ -421,8 +384,9 @@ def _finish(y):
     return np.ascontiguousarray(y, dtype=bool)
 
 
-def check_sample_weight(sample_weight, n_samples, func_name):
+def check_sample_weight(sample_weight, n_samples, func_name=None):
     """Validate ``sample_weight``: None, or finite non-negative, length n."""
+    func_name = func_name or current_function()
     if sample_weight is None:
         return None
     raw = np.asarray(sample_weight)
@@ -455,12 +419,13 @@ def check_sample_weight(sample_weight, n_samples, func_name):
     return weight
 
 
-def check_square_matrix(cm, func_name, name="cm"):
+def check_square_matrix(cm, func_name=None, name="cm"):
     """Validate a confusion matrix: 2-D, square, finite, non-negative numbers.
 
     Returns an int64 or float64 ndarray, or a CSR array for sparse input
     (which is never densified: an MLCM of 10**5 labels has 10**10 cells).
     """
+    func_name = func_name or current_function()
     if sparse.issparse(cm):
         matrix = sparse.csr_array(cm, copy=True)
         matrix.sum_duplicates()  # a cell is the sum of its duplicate entries
@@ -502,3 +467,64 @@ def check_square_matrix(cm, func_name, name="cm"):
     # int64 counts or float64 amounts, whatever came in (no uint8 or float16
     # overflow in the sums)
     return matrix.astype(np.float64 if values.dtype.kind == "f" else np.int64)
+
+
+def check_target_names(names, n_labels, reserved=(), func_name=None):
+    """Display names as str: one per label, unique, none of ``reserved``.
+
+    ``names`` is an ordered sequence (its type was checked by the decorator).
+    """
+    func_name = func_name or current_function()
+    names = [str(name) for name in names]
+    if len(names) != n_labels:
+        raise ValueError(
+            f"The 'target_names' parameter of {func_name} must have one name "
+            f"per label: {n_labels} expected, got {len(names)}."
+        )
+    seen = set()
+    for name in names:
+        if name in seen or name in reserved:
+            what = "twice" if name in seen else "as a summary row"
+            raise ValueError(
+                f"The label names of {func_name} must be unique and differ from "
+                f"the summary rows {sorted(reserved)}; {name!r} is used {what}. "
+                "Pass distinct target_names."
+            )
+        seen.add(name)
+    return names
+
+
+def check_batch_shape(y_true, n_labels, func_name=None):
+    """The number of rows of an accumulator's batch (None if unknown yet).
+
+    A batch must be 2-D with ``n_labels`` columns: class labels would not share
+    one label space across batches.
+    """
+    func_name = func_name or current_function()
+    try:
+        shape = y_true.shape if hasattr(y_true, "shape") else np.shape(y_true)
+    except ValueError:  # ragged lists: the full validation says so later
+        return None
+    if len(shape) != 2:
+        raise ValueError(
+            f"The batches of {func_name} must be 2-D indicator matrices (class "
+            "labels would not share one label space across batches). Got "
+            f"y_true of shape {tuple(shape)}."
+        )
+    if shape[1] != n_labels:
+        raise ValueError(
+            f"y_true of {func_name} must have the accumulator's {n_labels} label "
+            f"columns. Got {shape[1]}."
+        )
+    return int(shape[0])
+
+
+def check_same_accumulator(mine, other, func_name=None):
+    """Two accumulators can be merged: same ``n_labels`` and ``method``."""
+    func_name = func_name or current_function()
+    if (other.n_labels, other.method) != (mine.n_labels, mine.method):
+        raise ValueError(
+            f"The 'other' parameter of {func_name} must have the same n_labels "
+            f"and method. Got n_labels={other.n_labels}, method={other.method!r} "
+            f"for n_labels={mine.n_labels}, method={mine.method!r}."
+        )

@@ -28,8 +28,9 @@ import numpy as np
 from scipy import sparse
 
 from ._chunking import dense_block, map_row_blocks, row_block_size, split_block
+from ._sparse import assemble, rows_scaled, split_sparse
 
-__all__ = ["heydarian_matrix"]
+__all__ = ["diagonal_true_negatives", "heydarian_matrix"]
 
 # Rows per block of the bit-sliced kernel: 2**16 rows are 1024 words per label.
 _BIT_ROWS = 1 << 16
@@ -137,65 +138,6 @@ def _float_matrix(y_true, y_pred, sample_weight):
     )
 
 
-def split_sparse(y_true, y_pred):
-    """``(t, tp, fn, fp)`` as float64 CSR arrays, and the per-row set sizes."""
-    t = sparse.csr_array(y_true, dtype=np.float64)
-    p = sparse.csr_array(y_pred, dtype=np.float64)
-    tp = t.multiply(p).tocsr()
-    tp.eliminate_zeros()
-    fn = t - tp
-    fp = p - tp
-    fn.eliminate_zeros()
-    fp.eliminate_zeros()
-    sizes = {
-        "t": np.diff(t.indptr),
-        "p": np.diff(p.indptr),
-        "tp": np.diff(tp.indptr),
-        "fn": np.diff(fn.indptr),
-        "fp": np.diff(fp.indptr),
-    }
-    return t, p, tp, fn, fp, sizes
-
-
-def rows_scaled(x, scale):
-    """``diag(scale) @ x`` for a CSR array, without building the diagonal."""
-    x = x.copy()
-    x.data *= np.repeat(scale, np.diff(x.indptr))
-    x.eliminate_zeros()
-    return x
-
-
-def assemble(q, diag, npl, ntl, corner, block):
-    """The (q+1, q+1) CSR array from its parts; ``block`` is (q, q) CSR.
-
-    The block holds the bulk of the entries and no diagonal ones (A and B of
-    an instance are disjoint), so each of its rows only gains its diagonal and
-    NPL cells at the end, and the NTL row comes last: one vectorised copy.
-    """
-    block = sparse.csr_array(block)
-    counts = np.diff(block.indptr)
-    index = np.arange(q)
-    ntl_cols = np.append(np.flatnonzero(ntl), q)
-    indptr = np.zeros(q + 2, dtype=np.int64)
-    indptr[1 : q + 1] = np.cumsum(counts + 2)
-    indptr[q + 1] = indptr[q] + len(ntl_cols)
-    data = np.empty(indptr[-1], dtype=np.float64)
-    indices = np.empty(indptr[-1], dtype=np.int64)
-    # block entries keep their order, shifted by the two cells of each row
-    shift = np.repeat(2 * index, counts)
-    where = np.arange(block.nnz) + shift
-    data[where] = block.data
-    indices[where] = block.indices
-    ends = indptr[1 : q + 1]
-    data[ends - 2], indices[ends - 2] = diag, index
-    data[ends - 1], indices[ends - 1] = npl, q
-    data[indptr[q] :] = np.append(ntl, corner)[ntl_cols]
-    indices[indptr[q] :] = ntl_cols
-    out = sparse.csr_array((data, indices, indptr), shape=(q + 1, q + 1))
-    out.eliminate_zeros()
-    return out
-
-
 def _sparse_matrix(y_true, y_pred, sample_weight):
     q = y_true.shape[1]
     t, _, tp, fn, fp, n = split_sparse(y_true, y_pred)
@@ -219,3 +161,12 @@ def _sparse_matrix(y_true, y_pred, sample_weight):
             shape=out.shape,
         )
     return out
+
+
+def diagonal_true_negatives(tp):
+    """Heydarian's eq. 16: TN of index k is the trace minus ``C[k, k]``.
+
+    ``tp`` is the diagonal of the MLCM. Then the TN total is q times the TP
+    total (Tables 7 and 9 of the paper).
+    """
+    return tp.sum() - tp

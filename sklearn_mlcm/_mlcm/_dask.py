@@ -6,11 +6,13 @@ dask collection, recognised by the module of its type.
 
 import numpy as np
 
-from ._validation import (
+from sklearn_mlcm._validation import (
     check_indicator_labels,
     check_mlcm_targets,
     check_sample_weight,
 )
+
+from ._record import Computed, supports_of
 
 __all__ = ["dask_compute", "is_dask_collection"]
 
@@ -48,8 +50,6 @@ def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports, dtype):
     matrix = kernel(space.y_true, space.y_pred, w)
     if not with_supports:
         return matrix
-    from ._confusion import supports_of
-
     supports, no_label = supports_of(space.y_true, w)
     return matrix, np.append(supports.astype(np.float64), no_label)
 
@@ -70,8 +70,6 @@ def dask_compute(
 
     ``integer_counts`` says that the kernel counts (int64) without weights.
     """
-    from ._confusion import Computed  # _confusion imports this module
-
     dask, da = _import_dask(func_name)
     y_true = da.asarray(y_true)
     y_pred = da.asarray(y_pred)

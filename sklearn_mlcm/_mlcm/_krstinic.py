@@ -25,7 +25,7 @@ import numpy as np
 from scipy import sparse
 
 from ._chunking import map_row_blocks, row_block_size, split_block
-from ._heydarian import assemble, rows_scaled, split_sparse
+from ._sparse import assemble, rows_scaled, split_sparse
 
 __all__ = ["krstinic_matrix"]
 

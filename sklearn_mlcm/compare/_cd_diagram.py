@@ -4,7 +4,7 @@ import importlib.util
 
 import numpy as np
 
-from ._ranking import check_rank_table, nemenyi_test
+from ._demsar import check_rank_table, nemenyi_test
 
 __all__ = ["CriticalDifferenceDisplay"]
 

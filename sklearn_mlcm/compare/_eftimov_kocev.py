@@ -13,9 +13,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_option
+from sklearn_mlcm._legacy_checks import check_option
 
-__all__ = ["PrometheeResult", "entropy_weights", "fuse_measures", "promethee_ii"]
+__all__ = [
+    "PrometheeResult",
+    "entropy_weights",
+    "fuse_measures",
+    "least_correlated_measures",
+    "measure_correlations",
+    "promethee_ii",
+]
 
 # Net flows closer than this are ties: the same preferences summed in another
 # order differ in the last bits, and ties must share their rank (Table 2's 10.5).
@@ -676,3 +683,166 @@ def fuse_measures(results, *, maximize, preference="v-shape", weights="entropy")
         index=pd.Index(datasets, name="dataset"),
         columns=pd.Index(methods, name="method"),
     )
+
+
+def measure_correlations(results):
+    """Pearson correlations between the measures, averaged over the datasets.
+
+    On each dataset, the measures are correlated over the methods (the
+    columns of its decision matrix); the correlation matrices are then
+    averaged over the datasets, as in the correlation analysis of Eftimov &
+    Kocev (2019).
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    results : array-like of shape (n_datasets, n_methods, n_measures) or DataFrame
+        As for :func:`fuse_measures`: a 3-D array, or a long DataFrame with
+        the columns ``dataset``, ``method``, ``measure`` and ``value``. At
+        least 2 methods.
+
+    Returns
+    -------
+    correlations : ndarray of shape (n_measures, n_measures) or DataFrame
+        The average Pearson correlation of each pair of measures, signed (a
+        loss and a score that agree correlate negatively); 1 on the diagonal.
+        A dataset on which a measure is constant (no correlation is defined)
+        is left out of that measure's averages; a pair with no dataset left
+        is NaN. A DataFrame indexed by measure for DataFrame input.
+
+    See Also
+    --------
+    least_correlated_measures : Picks measures that are not correlated.
+    numpy.corrcoef : The correlation of one dataset.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_mlcm import measure_correlations
+    >>> results = np.array([[[0.5, 0.25, 1.0], [0.6, 0.20, 3.0], [0.7, 0.15, 2.0]],
+    ...                     [[0.2, 0.40, 1.0], [0.4, 0.30, 2.0], [0.3, 0.35, 3.0]]])
+    >>> measure_correlations(results)
+    array([[ 1. , -1. ,  0.5],
+           [-1. ,  1. , -0.5],
+           [ 0.5, -0.5,  1. ]])
+    """
+    func_name = "measure_correlations"
+    cube, _, methods, measures = check_results(results, func_name)
+    if cube.shape[1] < 2:
+        raise ValueError(
+            f"The results of {func_name} need at least 2 methods to correlate the "
+            f"measures over. Got {cube.shape[1]}."
+        )
+    centred = cube - cube.mean(axis=1, keepdims=True)
+    norms = np.sqrt((centred**2).sum(axis=1))  # (datasets, measures)
+    products = np.einsum("dim,din->dmn", centred, centred)
+    defined = (norms[:, :, None] > 0) & (norms[:, None, :] > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(defined, products / (norms[:, :, None] * norms[:, None, :]), 0.0)
+    r = np.clip(r, -1.0, 1.0)
+    counts = defined.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(counts > 0, r.sum(axis=0) / np.maximum(counts, 1), np.nan)
+    np.fill_diagonal(mean, 1.0)
+    if measures is None:
+        return mean
+    import pandas as pd
+
+    index = pd.Index(measures, name="measure")
+    return pd.DataFrame(mean, index=index, columns=index.copy())
+
+
+def least_correlated_measures(correlations, *, threshold=0.8):
+    """A set of measures left once the correlated ones are removed.
+
+    While two measures correlate by more than ``threshold`` in absolute
+    value, the member of the most correlated pair with the greater mean
+    absolute correlation to the other remaining measures is removed (a greedy
+    rule like that of caret's ``findCorrelation``). No two of the measures
+    left correlate above the threshold, as in the correlation analysis of
+    Eftimov & Kocev (2019) at the thresholds 0.7, 0.8 and 0.9.
+
+    Read more in the :ref:`User Guide <fusion>`.
+
+    Parameters
+    ----------
+    correlations : array-like or DataFrame of shape (n_measures, n_measures)
+        A symmetric correlation matrix, such as :func:`measure_correlations`
+        returns. NaN entries (undefined correlations) count as 0.
+
+    threshold : float, default=0.8
+        The largest absolute correlation allowed between two kept measures,
+        in [0, 1].
+
+    Returns
+    -------
+    measures : list
+        The kept measures in their original order: names (the columns of a
+        DataFrame) or column indices.
+
+    See Also
+    --------
+    measure_correlations : The averaged correlation matrix.
+
+    Notes
+    -----
+    The paper says it removed "the performance measures that have the
+    average absolute correlation greater than some threshold" without giving
+    the rule; its sets cannot be recomputed without Madjarov et al.'s table
+    of values. This function uses the common greedy rule above, which is
+    deterministic and guarantees that no kept pair exceeds the threshold.
+    Ties (equal mean correlations) remove the later measure.
+
+    Examples
+    --------
+    >>> from sklearn_mlcm import least_correlated_measures
+    >>> corr = [[1.0, 0.95, 0.3],
+    ...         [0.95, 1.0, 0.5],
+    ...         [0.3, 0.5, 1.0]]
+    >>> least_correlated_measures(corr, threshold=0.9)
+    [0, 2]
+    >>> least_correlated_measures(corr, threshold=0.99)
+    [0, 1, 2]
+    """
+    func_name = "least_correlated_measures"
+    names = None
+    if _is_frame(correlations):
+        names = list(correlations.columns)
+        correlations = correlations.to_numpy()
+    matrix = np.asarray(correlations)
+    if matrix.dtype.kind not in "biuf":
+        raise TypeError(
+            f"The correlations of {func_name} must be a matrix of numbers. Got "
+            f"values of dtype {matrix.dtype}."
+        )
+    matrix = matrix.astype(np.float64)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.size == 0:
+        raise ValueError(
+            f"The correlations of {func_name} must be a non-empty square matrix. "
+            f"Got shape {matrix.shape}."
+        )
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, numbers.Real)
+        or not 0 <= threshold <= 1
+    ):
+        raise ValueError(
+            f"The 'threshold' parameter of {func_name} must be a number in [0, 1]. "
+            f"Got {threshold!r} instead."
+        )
+    if names is None:
+        names = list(range(matrix.shape[0]))
+
+    strength = np.abs(np.nan_to_num(matrix, nan=0.0))
+    np.fill_diagonal(strength, 0.0)
+    kept = list(range(len(names)))
+    while len(kept) > 1:
+        sub = strength[np.ix_(kept, kept)]
+        if sub.max() <= threshold:
+            break
+        a, b = np.unravel_index(np.argmax(sub), sub.shape)
+        a, b = min(a, b), max(a, b)
+        mean = sub.sum(axis=1) / (len(kept) - 1)
+        kept.pop(a if mean[a] > mean[b] else b)
+    return [names[i] for i in kept]

@@ -6,8 +6,10 @@ from itertools import product
 import numpy as np
 from sklearn.base import is_classifier
 
-from ._confusion import _compute, _normalize, as_output
-from ._validation import check_option
+from sklearn_mlcm._legacy_checks import check_option
+from sklearn_mlcm._mlcm._dispatch import as_output
+from sklearn_mlcm._mlcm._dispatch import compute as _compute
+from sklearn_mlcm._mlcm._dispatch import normalize as _normalize
 
 __all__ = ["MLCMDisplay"]
 

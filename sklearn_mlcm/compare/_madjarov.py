@@ -22,8 +22,9 @@ from sklearn.metrics import (
     recall_score,
 )
 
-from ._scores import mlcm_f1_score
-from ._validation import check_mlcm_targets, check_zero_division
+from sklearn_mlcm._legacy_checks import check_zero_division
+from sklearn_mlcm._scores import mlcm_f1_score
+from sklearn_mlcm._validation import check_mlcm_targets
 
 __all__ = ["measure_directions", "multilabel_measures"]
 

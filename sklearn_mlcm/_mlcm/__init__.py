@@ -1,0 +1,13 @@
+"""The confusion-matrix engine: validated input in, (q+1, q+1) matrices out.
+
+- ``_dispatch``: the methods, validation of the targets, the dense/sparse/dask
+  choice, the output form (dense, CSR, normalised);
+- ``_record``: the result record and the label supports the report needs;
+- ``_heydarian``: Heydarian, Doyle and Samavi (2022), Algorithms 2-5 and eq. 16;
+- ``_krstinic``: Krstinić et al. (2020), Algorithm 1;
+- ``_sparse``: CSR helpers shared by both kernels;
+- ``_chunking``: row blocks and the thread pool;
+- ``_dask``: dask arrays, one count per chunk of rows.
+
+This package imports nothing from the public modules above it.
+"""

@@ -1,0 +1,437 @@
+"""Declarative parameter validation: one decorator behind every public name.
+
+In the spirit of scikit-learn's ``validate_params`` (which is private to
+scikit-learn, so not used here): the constraints of each parameter are
+declared above the function, the decorator checks them all before the body
+runs, and every refusal has one format::
+
+    The 'normalize' parameter of mlcm_confusion_matrix must be one of
+    {'all', 'pred', 'true'} or None. Got 'foo' instead.
+
+A constraint is a type (``str``, ``numbers.Real``), one of the strings
+``"array-like"``, ``"sparse matrix"``, ``"boolean"``, ``"callable"``, ``None``,
+or an object of this module (:class:`Options`, :class:`Interval`,
+:class:`HasMethods`, :class:`Sequence`, :data:`ZERO_DIVISION`'s parts).
+A value that none of the constraints accepts raises a **TypeError** when its
+type is not one any constraint takes, and a **ValueError** when its type is
+right but its value is not (an option not in the list, a number out of range).
+
+Only the parameters' own values are checked here. What depends on the data
+(shapes, 0/1 values, label names, weights of the right length) is checked in
+:mod:`._validation`, whose messages name the same public function: the
+decorator records the name of the outermost public call in a context
+variable that :func:`current_function` reads.
+"""
+
+import contextvars
+import functools
+import inspect
+import math
+import numbers
+
+import numpy as np
+from scipy import sparse
+
+__all__ = [
+    "HasMethods",
+    "Interval",
+    "Options",
+    "Sequence",
+    "ZERO_DIVISION",
+    "current_function",
+    "invalid_parameter",
+    "validate_keywords",
+    "validate_params",
+]
+
+_CURRENT = contextvars.ContextVar("sklearn_mlcm_public_call", default=None)
+
+
+def current_function():
+    """The name of the public function being called (for error messages)."""
+    return _CURRENT.get() or "sklearn_mlcm"
+
+
+def _short_repr(value, limit=80):
+    """``repr(value)``, shortened for arrays and long containers."""
+    if isinstance(value, np.ndarray) or sparse.issparse(value):
+        return f"{type(value).__name__} of shape {value.shape}"
+    text = repr(value)
+    if len(text) > limit:
+        text = text[: limit - 5] + " ...)"
+    return text
+
+
+class _Constraint:
+    """Base of the constraint objects: a test, a description, a type test."""
+
+    def is_satisfied_by(self, value):
+        raise NotImplementedError
+
+    def accepts_type_of(self, value):
+        """True when ``value`` has a type this constraint takes (so that a
+        refusal is about its value, a ValueError, not its type)."""
+        return self.is_satisfied_by(value)
+
+
+class _InstanceOf(_Constraint):
+    def __init__(self, kind):
+        self.kind = kind
+
+    def is_satisfied_by(self, value):
+        if self.kind in (numbers.Integral, numbers.Real, int, float) and isinstance(
+            value, (bool, np.bool_)
+        ):
+            return False
+        return isinstance(value, self.kind)
+
+    def __str__(self):
+        names = {
+            numbers.Integral: "an int",
+            numbers.Real: "a float",
+            str: "a str",
+            dict: "a dict",
+        }
+        return names.get(self.kind, f"an instance of {self.kind.__name__!r}")
+
+
+class _NoneConstraint(_Constraint):
+    def is_satisfied_by(self, value):
+        return value is None
+
+    def __str__(self):
+        return "None"
+
+
+class _Boolean(_Constraint):
+    def is_satisfied_by(self, value):
+        return isinstance(value, (bool, np.bool_))
+
+    def __str__(self):
+        return "a bool"
+
+
+class _Callable(_Constraint):
+    def is_satisfied_by(self, value):
+        return callable(value)
+
+    def __str__(self):
+        return "a callable"
+
+
+class _ArrayLike(_Constraint):
+    """Anything NumPy can read as an array, except a scalar, str or set."""
+
+    def is_satisfied_by(self, value):
+        if isinstance(value, (str, bytes, set, frozenset, dict)):
+            return False
+        return (
+            hasattr(value, "__len__")
+            or hasattr(value, "shape")
+            or hasattr(value, "__array__")
+        )
+
+    def __str__(self):
+        return "an array-like"
+
+
+class _SparseMatrix(_Constraint):
+    def is_satisfied_by(self, value):
+        return sparse.issparse(value)
+
+    def __str__(self):
+        return "a sparse matrix"
+
+
+class Options(_Constraint):
+    """One of a fixed set of values (strings, or numbers compared by value).
+
+    ``None`` is not an option: list the constraint ``None`` beside it.
+    """
+
+    def __init__(self, *options):
+        self.options = options
+
+    def is_satisfied_by(self, value):
+        for option in self.options:
+            if isinstance(option, str):
+                if isinstance(value, str) and value == option:
+                    return True
+            elif isinstance(option, float) and math.isnan(option):
+                if (
+                    isinstance(value, numbers.Real)
+                    and not isinstance(value, (bool, np.bool_))
+                    and math.isnan(value)
+                ):
+                    return True
+            elif (
+                isinstance(value, numbers.Real)
+                and not isinstance(value, (bool, np.bool_))
+                and value == option
+            ):
+                return True
+        return False
+
+    def accepts_type_of(self, value):
+        if isinstance(value, str):
+            return any(isinstance(o, str) for o in self.options)
+        if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+            return any(not isinstance(o, str) for o in self.options)
+        return False
+
+    def __str__(self):
+        shown = []
+        for option in self.options:
+            if isinstance(option, float) and math.isnan(option):
+                shown.append("np.nan")
+            else:
+                shown.append(repr(option))
+        if all(isinstance(o, str) for o in self.options):
+            shown.sort()
+        return "one of {" + ", ".join(shown) + "}"
+
+
+class Interval(_Constraint):
+    """A real or integral number in a range; bounds may be None (unbounded).
+
+    ``closed`` is "both", "left", "right" or "neither". Infinite and NaN
+    values are refused unless ``allow_inf`` (and a bound is infinite).
+    """
+
+    def __init__(self, kind, left, right, *, closed="both", allow_inf=False):
+        if kind not in (numbers.Integral, numbers.Real):
+            raise TypeError("kind must be numbers.Integral or numbers.Real")
+        self.kind, self.left, self.right = kind, left, right
+        self.closed, self.allow_inf = closed, allow_inf
+
+    def accepts_type_of(self, value):
+        if isinstance(value, (bool, np.bool_)):
+            return False
+        return isinstance(value, self.kind)
+
+    def is_satisfied_by(self, value):
+        if not self.accepts_type_of(value):
+            return False
+        if math.isnan(value) or (math.isinf(value) and not self.allow_inf):
+            return False
+        if self.left is not None:
+            if value < self.left or (
+                value == self.left and self.closed in ("right", "neither")
+            ):
+                return False
+        if self.right is not None:
+            if value > self.right or (
+                value == self.right and self.closed in ("left", "neither")
+            ):
+                return False
+        return True
+
+    def __str__(self):
+        kind = "an int" if self.kind is numbers.Integral else "a float"
+        left = "-inf" if self.left is None else self.left
+        right = "inf" if self.right is None else self.right
+        open_left = self.left is None or self.closed in ("right", "neither")
+        open_right = self.right is None or self.closed in ("left", "neither")
+        return (
+            f"{kind} in the range {'(' if open_left else '['}{left}, "
+            f"{right}{')' if open_right else ']'}"
+        )
+
+
+class HasMethods(_Constraint):
+    """An object with the given methods (an estimator: ``"predict"``)."""
+
+    def __init__(self, *methods):
+        self.methods = methods
+
+    def is_satisfied_by(self, value):
+        return all(callable(getattr(value, m, None)) for m in self.methods)
+
+    def __str__(self):
+        shown = " and ".join(repr(m) for m in self.methods)
+        return f"an object implementing {shown}"
+
+
+class Sequence(_Constraint):
+    """An ordered, sized collection (list, tuple, array, pandas Index), not a
+    str, set or dict; optionally with a fixed element type and no repeats."""
+
+    def __init__(self, element=None, *, unique=False, min_length=0):
+        self.element, self.unique, self.min_length = element, unique, min_length
+
+    def accepts_type_of(self, value):
+        if isinstance(value, (str, bytes, set, frozenset, dict)):
+            return False
+        if isinstance(value, np.ndarray):
+            return value.ndim == 1
+        return hasattr(value, "__len__") and hasattr(value, "__getitem__")
+
+    def is_satisfied_by(self, value):
+        if not self.accepts_type_of(value):
+            return False
+        items = list(value)
+        if len(items) < self.min_length:
+            return False
+        if self.element is not None and not all(
+            isinstance(v, self.element) for v in items
+        ):
+            return False
+        if self.unique:
+            try:
+                return len(set(items)) == len(items)
+            except TypeError:  # unhashable elements
+                return False
+        return True
+
+    def __str__(self):
+        text = "a list"
+        if self.min_length:
+            text = "a non-empty list"
+        if self.element is not None:
+            text += f" of {self.element.__name__}"
+        if self.unique:
+            text += " without repeats"
+        return text
+
+
+class _NaN(_Constraint):
+    def is_satisfied_by(self, value):
+        return (
+            isinstance(value, numbers.Real)
+            and not isinstance(value, (bool, np.bool_))
+            and math.isnan(value)
+        )
+
+    def __str__(self):
+        return "np.nan"
+
+
+#: The ``zero_division`` values of scikit-learn: "warn", 0.0, 1.0 or np.nan.
+ZERO_DIVISION = [Options("warn", 0.0, 1.0, float("nan"))]
+
+
+def _make_constraint(spec):
+    if isinstance(spec, _Constraint):
+        return spec
+    if spec is None:
+        return _NoneConstraint()
+    if isinstance(spec, str):
+        return {
+            "array-like": _ArrayLike,
+            "sparse matrix": _SparseMatrix,
+            "boolean": _Boolean,
+            "callable": _Callable,
+        }[spec]()
+    if isinstance(spec, type):
+        return _InstanceOf(spec)
+    raise TypeError(f"Unknown constraint {spec!r}")
+
+
+def invalid_parameter(name, expected, value, *, caller=None, error=ValueError):
+    """The one message format of a refused parameter, as an exception."""
+    caller = caller or current_function()
+    return error(
+        f"The {name!r} parameter of {caller} must be {expected}. Got "
+        f"{_short_repr(value)} instead."
+    )
+
+
+def _describe(constraints):
+    texts = [str(c) for c in constraints if not isinstance(c, _NoneConstraint)]
+    text = ", ".join(texts[:-1]) + (" or " if len(texts) > 1 else "") + texts[-1]
+    if any(isinstance(c, _NoneConstraint) for c in constraints):
+        text += " or None"
+    return text
+
+
+def check_parameter(value, constraints, name, caller):
+    """Raise TypeError or ValueError unless a constraint accepts ``value``."""
+    constraints = [_make_constraint(c) for c in constraints]
+    if any(c.is_satisfied_by(value) for c in constraints):
+        return
+    right_type = any(c.accepts_type_of(value) for c in constraints)
+    raise invalid_parameter(
+        name,
+        _describe(constraints),
+        value,
+        caller=caller,
+        error=ValueError if right_type else TypeError,
+    )
+
+
+def _public_name(func):
+    qualname = func.__qualname__
+    if qualname.endswith(".__init__"):
+        return qualname[: -len(".__init__")]
+    return qualname
+
+
+def validate_params(constraints, *, rules=()):
+    """Check the declared parameters of a public function before it runs.
+
+    Parameters
+    ----------
+    constraints : dict of str to list
+        For each parameter, the constraints of which one must hold. Every
+        parameter of the function (but ``self``/``cls`` and ``**kwargs``)
+        must be declared, so that a new parameter cannot go unchecked.
+    rules : sequence of callables
+        Checks across parameters, ``rule(arguments)`` with the bound
+        arguments as a dict; a rule raises through :func:`invalid_parameter`.
+    """
+
+    def decorate(func):
+        signature = inspect.signature(func)
+        declared = {
+            name
+            for name, p in signature.parameters.items()
+            if name not in ("self", "cls") and p.kind is not p.VAR_KEYWORD
+        }
+        if declared != set(constraints):
+            raise TypeError(
+                f"validate_params of {func.__qualname__}: the constraints must "
+                f"name exactly its parameters {sorted(declared)}; got "
+                f"{sorted(constraints)}."
+            )
+        caller = _public_name(func)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            token = _CURRENT.set(caller) if _CURRENT.get() is None else None
+            try:
+                try:
+                    bound = signature.bind(*args, **kwargs)
+                except TypeError as exc:
+                    raise TypeError(f"{caller}: {exc}") from None
+                bound.apply_defaults()
+                arguments = bound.arguments
+                for name, specs in constraints.items():
+                    check_parameter(arguments[name], specs, name, caller)
+                for rule in rules:
+                    rule(arguments)
+                return func(*args, **kwargs)
+            finally:
+                if token is not None:
+                    _CURRENT.reset(token)
+
+        wrapper.__mlcm_constraints__ = constraints
+        return wrapper
+
+    return decorate
+
+
+def validate_keywords(func, keywords, *, caller, exclude=()):
+    """Check ``keywords`` meant for the decorated ``func`` now, against its
+    declared constraints (a scorer's options, checked when it is made)."""
+    constraints = func.__mlcm_constraints__
+    for name, value in keywords.items():
+        if name not in constraints or name in exclude:
+            allowed = sorted(set(constraints) - set(exclude))
+            raise invalid_parameter(
+                "**kwargs",
+                f"keywords of {func.__name__} among {allowed}",
+                name,
+                caller=caller,
+                error=TypeError,
+            )
+        check_parameter(value, constraints[name], name, caller)

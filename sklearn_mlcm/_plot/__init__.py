@@ -1,0 +1,1 @@
+"""Displays: the MLCM display and the shared matplotlib support check."""
