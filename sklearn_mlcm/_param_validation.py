@@ -428,9 +428,10 @@ def validate_keywords(func, keywords, *, caller, exclude=()):
         if name not in constraints or name in exclude:
             allowed = sorted(set(constraints) - set(exclude))
             raise invalid_parameter(
-                "**kwargs",
-                f"keywords of {func.__name__} among {allowed}",
                 name,
+                f"left out: {func.__name__} takes no {name!r} (its options are "
+                f"{allowed})",
+                value,
                 caller=caller,
                 error=TypeError,
             )

@@ -1,7 +1,10 @@
 """Invariances shared by every public metric, as scikit-learn's test_common.py.
 
-Each metric is run with both kernels (Heydarian et al. 2022, Krstinic et al.
-2020). The classification report is compared as its dict of floats.
+The registry below holds every public function that turns targets into
+numbers: the two matrices, the report, the five scores, the accumulator (fed in
+two batches) and the Madjarov measures, each with both kernels (Heydarian et
+al. 2022, Krstinic et al. 2020) where it has a ``method``. The report is
+compared as its dict of floats, the measures as their dict of floats.
 """
 
 from functools import partial
@@ -20,9 +23,16 @@ from sklearn.metrics import (
 )
 
 from sklearn_mlcm import (
+    MLCMAccumulator,
     mlcm_classification_report,
     mlcm_confusion_matrix,
+    mlcm_f1_score,
+    mlcm_fbeta_score,
     mlcm_multilabel_confusion_matrix,
+    mlcm_precision_score,
+    mlcm_recall_score,
+    mlcm_specificity_score,
+    multilabel_measures,
 )
 
 METHODS = ("heydarian", "krstinic")
@@ -40,7 +50,67 @@ REPORT_METRICS = {
     )
     for method in METHODS
 }
-ALL_METRICS = {**MATRIX_METRICS, **REPORT_METRICS}
+SCORE_METRICS = {
+    f"{func.__name__}[{method}]": partial(
+        func, method=method, average=None, zero_division=0.0, **extra
+    )
+    for func, extra in (
+        (mlcm_precision_score, {}),
+        (mlcm_recall_score, {}),
+        (mlcm_f1_score, {}),
+        (mlcm_fbeta_score, {"beta": 2.0}),
+        (mlcm_specificity_score, {}),
+    )
+    for method in METHODS
+}
+
+
+def _accumulated(y_true, y_pred, sample_weight=None, *, method):
+    """The accumulator's matrix, fed the first half and then the rest."""
+    half = len(y_true) // 2
+    parts = [slice(0, half), slice(half, None)]
+    weight = None if sample_weight is None else np.asarray(sample_weight)
+    acc = MLCMAccumulator(np.shape(y_true)[1], method=method)
+    for part in parts:
+        acc.update(
+            y_true[part],
+            y_pred[part],
+            None if weight is None else weight[part],
+        )
+    return acc.confusion_matrix
+
+
+ACCUMULATOR_METRICS = {
+    f"MLCMAccumulator[{method}]": partial(_accumulated, method=method)
+    for method in METHODS
+}
+# Measures without weights or labels: invariant, not equivariant, under label
+# permutation; the ranking measures need scores and are left out here.
+MEASURE_METRICS = {
+    "multilabel_measures": partial(
+        multilabel_measures,
+        measures=[
+            "hamming_loss",
+            "accuracy",
+            "precision",
+            "recall",
+            "f1",
+            "subset_accuracy",
+            "micro_precision",
+            "micro_recall",
+            "micro_f1",
+            "macro_precision",
+            "macro_recall",
+            "macro_f1",
+            "mlcm_micro_f1",
+            "mlcm_macro_f1",
+        ],
+        zero_division=0.0,
+    )
+}
+# Everything that takes sample_weight and labels; everything that takes targets.
+WEIGHTED_METRICS = {**MATRIX_METRICS, **REPORT_METRICS, **SCORE_METRICS}
+ALL_METRICS = {**WEIGHTED_METRICS, **ACCUMULATOR_METRICS, **MEASURE_METRICS}
 
 # Every accepted form of an indicator matrix.
 INPUT_FORMATS = {
@@ -63,10 +133,21 @@ HYPOTHESIS = settings(max_examples=50, deadline=None)
 
 
 def _values(result):
-    """A metric's output as an array; a report as its (rows, 5) value table."""
+    """A metric's output as an array; a report as its (rows, 5) value table,
+    the measures as their values."""
     if isinstance(result, dict):
+        if all(isinstance(v, float) for v in result.values()):
+            return np.array(list(result.values()))
         return np.array([[row[h] for h in REPORT_HEADERS] for row in result.values()])
     return np.asarray(result)
+
+
+def _call(name, metric, y_true, y_pred, weight=None, **kwargs):
+    """The metric, with sample_weight only where it takes one."""
+    if name in MEASURE_METRICS:
+        assert weight is None
+        return metric(y_true, y_pred, **kwargs)
+    return metric(y_true, y_pred, sample_weight=weight, **kwargs)
 
 
 def _assert_same(actual, expected):
@@ -85,10 +166,14 @@ def _permute_labels(name, values, perm):
     """Where label j of the permuted data sits in the original output."""
     q = len(perm)
     index = [*perm, q]
-    if name.startswith("mlcm_confusion_matrix"):
+    if name.startswith(("mlcm_confusion_matrix", "MLCMAccumulator")):
         return values[np.ix_(index, index)]
     if name.startswith("mlcm_multilabel_confusion_matrix"):
         return values[index]
+    if name in SCORE_METRICS:
+        return values[list(perm)]
+    if name in MEASURE_METRICS:
+        return values
     return values[[*perm, *range(q, q + len(REPORT_AVERAGES))]]
 
 
@@ -98,12 +183,14 @@ def _permute_labels(name, values, perm):
 def test_all_metrics_instance_order_invariance(name, data, mlcm_strategies):
     """Shuffling the instances (with their weights) changes no output."""
     metric = ALL_METRICS[name]
-    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    y_true, y_pred, weight = data.draw(
+        mlcm_strategies.cases(weighted=False if name in MEASURE_METRICS else None)
+    )
     order = np.array(data.draw(st.permutations(range(len(y_true)))))
     shuffled_weight = None if weight is None else weight[order]
     _assert_same(
-        metric(y_true[order], y_pred[order], sample_weight=shuffled_weight),
-        metric(y_true, y_pred, sample_weight=weight),
+        _call(name, metric, y_true[order], y_pred[order], shuffled_weight),
+        _call(name, metric, y_true, y_pred, weight),
     )
 
 
@@ -113,14 +200,16 @@ def test_all_metrics_instance_order_invariance(name, data, mlcm_strategies):
 def test_all_metrics_label_permutation_equivariance(name, data, mlcm_strategies):
     """Permuting label columns permutes the outputs; the no-label index stays."""
     metric = ALL_METRICS[name]
-    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    y_true, y_pred, weight = data.draw(
+        mlcm_strategies.cases(weighted=False if name in MEASURE_METRICS else None)
+    )
     perm = data.draw(st.permutations(range(y_true.shape[1])))
-    permuted = metric(y_true[:, perm], y_pred[:, perm], sample_weight=weight)
-    original = _values(metric(y_true, y_pred, sample_weight=weight))
+    permuted = _call(name, metric, y_true[:, perm], y_pred[:, perm], weight)
+    original = _values(_call(name, metric, y_true, y_pred, weight))
     _assert_same(_values(permuted), _permute_labels(name, original, perm))
 
 
-@pytest.mark.parametrize("name", ALL_METRICS)
+@pytest.mark.parametrize("name", {**WEIGHTED_METRICS, **ACCUMULATOR_METRICS})
 @HYPOTHESIS
 @given(data=st.data())
 def test_all_metrics_unit_weights_equal_no_weights(name, data, mlcm_strategies):
@@ -133,7 +222,7 @@ def test_all_metrics_unit_weights_equal_no_weights(name, data, mlcm_strategies):
     )
 
 
-@pytest.mark.parametrize("name", ALL_METRICS)
+@pytest.mark.parametrize("name", {**WEIGHTED_METRICS, **ACCUMULATOR_METRICS})
 @HYPOTHESIS
 @given(data=st.data())
 def test_all_metrics_integer_weights_equal_repeated_rows(name, data, mlcm_strategies):
@@ -156,13 +245,19 @@ def test_all_metrics_input_format_invariance(name, input_format, data, mlcm_stra
     """Lists, arrays, sparse matrices and DataFrames of any dtype agree."""
     metric = ALL_METRICS[name]
     convert = INPUT_FORMATS[input_format]
-    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
-    expected = metric(y_true, y_pred, sample_weight=weight)
+    y_true, y_pred, weight = data.draw(
+        mlcm_strategies.cases(weighted=False if name in MEASURE_METRICS else None)
+    )
+    if name in ACCUMULATOR_METRICS and input_format.startswith(("csr", "csc", "coo")):
+        convert = INPUT_FORMATS["ndarray"]  # batches are sliced as arrays here
+    expected = _call(name, metric, y_true, y_pred, weight)
     for dtype in INPUT_DTYPES:
-        result = metric(
+        result = _call(
+            name,
+            metric,
             convert(y_true.astype(dtype)),
             convert(y_pred.astype(dtype)),
-            sample_weight=None if weight is None else list(weight),
+            None if weight is None else list(weight),
         )
         if not isinstance(expected, dict):
             assert result.dtype == expected.dtype, dtype
@@ -171,12 +266,12 @@ def test_all_metrics_input_format_invariance(name, input_format, data, mlcm_stra
         _assert_same(result, expected)
 
 
-@pytest.mark.parametrize("name", MATRIX_METRICS)
+@pytest.mark.parametrize("name", {**MATRIX_METRICS, **ACCUMULATOR_METRICS})
 @HYPOTHESIS
 @given(data=st.data())
 def test_matrix_metrics_concatenation_is_sum_of_parts(name, data, mlcm_strategies):
     """The matrices of a concatenation are the sums of the parts' matrices."""
-    metric = MATRIX_METRICS[name]
+    metric = ALL_METRICS[name]
     y_true, y_pred, weight = data.draw(mlcm_strategies.cases(max_samples=20))
     n = len(y_true)
     cuts = sorted(data.draw(st.sets(st.integers(1, max(n - 1, 1)), max_size=3)))
@@ -192,7 +287,7 @@ def test_matrix_metrics_concatenation_is_sum_of_parts(name, data, mlcm_strategie
     _assert_same(sum(parts), metric(y_true, y_pred, sample_weight=weight))
 
 
-@pytest.mark.parametrize("name", ALL_METRICS)
+@pytest.mark.parametrize("name", WEIGHTED_METRICS)
 @HYPOTHESIS
 @given(data=st.data())
 def test_all_metrics_labels_equal_column_selection(name, data, mlcm_strategies):

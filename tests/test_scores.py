@@ -139,18 +139,22 @@ def test_mlcm_specificity_score_bad_tn():
 
 
 @pytest.mark.parametrize(
-    "args, kwargs, match",
+    "args, kwargs, error, match",
     [
-        (("auc",), {}, "'metric' parameter of make_mlcm_scorer"),
-        (("f1",), {"average": None}, "'average' parameter of make_mlcm_scorer"),
-        (("fbeta",), {}, "needs the 'beta' keyword"),
-        (("f1",), {"tn": "diagonal"}, "applies to metric='specificity' only"),
-        (("f1",), {"beta": 2}, "applies to metric='fbeta' only"),
+        (("auc",), {}, ValueError, "'metric' parameter of make_mlcm_scorer"),
+        (("f1",), {"average": None}, TypeError, "'average' parameter of make_mlcm"),
+        (("fbeta",), {}, TypeError, "'beta' parameter of make_mlcm_scorer must be"),
+        (("f1",), {"tn": "diagonal"}, TypeError, "mlcm_f1_score takes no 'tn'"),
+        (("f1",), {"beta": 2}, TypeError, "mlcm_f1_score takes no 'beta'"),
+        (("f1",), {"method": "bad"}, ValueError, "'method' parameter of make_mlcm"),
+        (("f1",), {"zero_division": 7}, ValueError, "'zero_division' parameter of"),
+        (("specificity",), {"tn": "all"}, ValueError, "'tn' parameter of make_mlcm"),
+        (("fbeta",), {"beta": -1}, ValueError, "'beta' parameter of make_mlcm"),
     ],
 )
-def test_make_mlcm_scorer_bad_arguments(args, kwargs, match):
+def test_make_mlcm_scorer_bad_arguments(args, kwargs, error, match):
     """Bad scorer arguments are refused when the scorer is made, not at use."""
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         make_mlcm_scorer(*args, **kwargs)
 
 

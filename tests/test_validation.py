@@ -96,13 +96,13 @@ def test_targets_mixed_kinds():
 
 def test_targets_none():
     """None is a TypeError naming the argument."""
-    with pytest.raises(TypeError, match="y_true of mlcm_confusion_matrix .*Got None"):
+    with pytest.raises(TypeError, match="'y_true' parameter of mlcm_confusion_matr"):
         mlcm_confusion_matrix(None, Y)
 
 
 def test_targets_scalar():
     """A scalar is a TypeError."""
-    with pytest.raises(TypeError, match="y_pred .*not a scalar"):
+    with pytest.raises(TypeError, match="'y_pred' parameter .*array-like"):
         mlcm_confusion_matrix(Y, 1)
 
 
@@ -159,7 +159,7 @@ def test_sample_weight_non_finite(bad):
 
 def test_sample_weight_scalar():
     """A scalar weight is refused (scikit-learn wants one per sample)."""
-    with pytest.raises(ValueError, match="Got the scalar 2"):
+    with pytest.raises(TypeError, match="'sample_weight' .*array-like or None. Got 2"):
         mlcm_confusion_matrix(Y, Y, sample_weight=2)
 
 
@@ -252,30 +252,33 @@ def test_digits_bad():
     """digits must be a non-negative int."""
     with pytest.raises(TypeError, match="'digits' .*must be an int"):
         mlcm_classification_report(Y, Y, digits=2.5)
-    with pytest.raises(ValueError, match="'digits' .*>= 0"):
+    with pytest.raises(ValueError, match=r"'digits' .*in the range \[0, 20\]"):
         mlcm_classification_report(Y, Y, digits=-1)
 
 
-@pytest.mark.parametrize("bad", ["yes", 0.5, 2, None, True])
-def test_zero_division_bad(bad):
-    """zero_division must be "warn", 0, 1 or nan."""
-    with pytest.raises(ValueError, match="'zero_division' .*must be one of"):
+@pytest.mark.parametrize(
+    "bad, error", [("yes", ValueError), (0.5, ValueError), (2, ValueError),
+                   (None, TypeError), (True, TypeError)]
+)
+def test_zero_division_bad(bad, error):
+    """zero_division must be "warn", 0, 1 or nan; a wrong type is a TypeError."""
+    with pytest.raises(error, match="'zero_division' .*must be one of"):
         mlcm_classification_report(Y, Y, zero_division=bad)
-    with pytest.raises(ValueError, match="'zero_division' .*must be one of"):
+    with pytest.raises(error, match="'zero_division' .*must be one of"):
         confusion_matrix_statistics(np.eye(2), zero_division=bad)
 
 
 @pytest.mark.parametrize("bad", [-1, np.nan, np.inf])
 def test_beta_bad_value(bad):
     """beta must be a finite real >= 0."""
-    with pytest.raises(ValueError, match="'beta' .*finite real number >= 0"):
+    with pytest.raises(ValueError, match=r"'beta' .*a float in the range \[0, inf\)"):
         confusion_matrix_statistics(np.eye(2), beta=bad)
 
 
 @pytest.mark.parametrize("bad", ["1", True, None])
 def test_beta_bad_type(bad):
     """beta of the wrong type is a TypeError."""
-    with pytest.raises(TypeError, match="'beta' .*must be a real number >= 0"):
+    with pytest.raises(TypeError, match=r"'beta' .*a float in the range \[0, inf\)"):
         confusion_matrix_statistics(np.eye(2), beta=bad)
 
 
@@ -366,7 +369,7 @@ def test_labels_dataframe_integer_column_names():
 
 def test_labels_not_a_list():
     """A scalar or a string as labels is a TypeError."""
-    with pytest.raises(TypeError, match="'labels' .*list or array of labels"):
+    with pytest.raises(TypeError, match="'labels' .*array-like or None. Got 1"):
         mlcm_confusion_matrix(Y, Y, labels=1)
 
 
@@ -401,9 +404,9 @@ def test_target_names_must_be_unique(kwargs, match):
 
 def test_target_names_and_flags_types():
     """target_names must be a list; output_dict and include_no_label bools."""
-    with pytest.raises(TypeError, match="'target_names' .*list of names. Got 5"):
+    with pytest.raises(TypeError, match="'target_names' .*a list or None. Got 5"):
         mlcm_classification_report(Y, Y, target_names=5)
-    with pytest.raises(TypeError, match="'output_dict' .*True or False. Got 'no'"):
+    with pytest.raises(TypeError, match="'output_dict' .*a bool. Got 'no'"):
         mlcm_classification_report(Y, Y, output_dict="no")
-    with pytest.raises(TypeError, match="'include_no_label' .*True or False"):
+    with pytest.raises(TypeError, match="'include_no_label' .*a bool"):
         mlcm_classification_report(Y, Y, include_no_label=1)

@@ -4,63 +4,15 @@ M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label Confusion Matrix",
 IEEE Access 10, 2022: section III, Algorithms 2-5, categories 1-3.
 """
 
-from fractions import Fraction
-
 import numpy as np
 import pytest
+from _oracles import heydarian_oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 
 from sklearn_mlcm import mlcm_confusion_matrix
-
-
-def heydarian_oracle(y_true, y_pred, sample_weight=None):
-    """Algorithms 2-5 of Heydarian et al., one instance and one cell at a time.
-
-    Index q is both NTL (last row) and NPL (last column). Each instance adds
-    its weight (one without weights) wherever the paper adds one. Returns int64
-    counts without weights and float64 (summed exactly, as fractions) with.
-    """
-    n, q = len(y_true), len(y_true[0])
-    ntl = npl = q
-    weights = [1] * n if sample_weight is None else [Fraction(w) for w in sample_weight]
-    m = [[0] * (q + 1) for _ in range(q + 1)]
-    for i in range(n):
-        t = {j for j in range(q) if y_true[i][j]}
-        p = {j for j in range(q) if y_pred[i][j]}
-        w = weights[i]
-        t1 = t & p  # correctly predicted true labels (= P1)
-        t2 = t - p  # true labels not predicted
-        p2 = p - t  # wrong predictions
-        # Algorithm 2: first step, for every category.
-        for r in t1:
-            m[r][r] += w
-        if not t and not p:
-            m[ntl][npl] += w
-        if p <= t:
-            # Category 1 (P subset of T), Algorithm 3.
-            for r in t2:
-                m[r][npl] += w
-        elif t < p:
-            # Category 2 (T strict subset of P), Algorithm 4.
-            for r in t:
-                for c in p2:
-                    m[r][c] += w
-            if not t:
-                for c in p2:
-                    m[ntl][c] += w
-        else:
-            # Category 3 (T2 and P2 both non-empty), Algorithm 5.
-            assert t2 and p2
-            for r in t2:
-                for c in p2:
-                    m[r][c] += w
-    if sample_weight is None:
-        return np.array(m, dtype=np.int64)
-    return np.array([[float(v) for v in row] for row in m])
-
 
 # Heydarian et al., Table 4 (a)-(i): the contribution of each instance.
 TABLE_4_INSTANCES = {

@@ -5,67 +5,16 @@ performance evaluation with confusion matrix", CS & IT 10(8), 2020: section
 3.2, scenarios (i)-(iv), Algorithm 1; section 3.3 and Tables 4-5.
 """
 
-from collections import defaultdict
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from _oracles import krstinic_contribution, krstinic_oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from sklearn_mlcm import mlcm_confusion_matrix
-
-
-def krstinic_contribution(y, z):
-    """The contribution C of one instance, eqs. 11-17, as {(r, c): Fraction}.
-
-    ``y`` and ``z`` are the non-empty sets of true and predicted labels.
-    """
-    c = defaultdict(Fraction)
-    if y == z:
-        # (i), eq. 11: C = diag(Y).
-        for r in y:
-            c[r, r] += 1
-    elif not y - z:
-        # (ii), eqs. 12-13: C = [Y (x) (Z - Y) + |Y| diag(Y)] / |Z|.
-        for r in y:
-            for k in z - y:
-                c[r, k] += Fraction(1, len(z))
-            c[r, r] += Fraction(len(y), len(z))
-    elif not z - y:
-        # (iii), eqs. 14-15: C = [(Y - Z) (x) Z] / |Z| + diag(Z).
-        for r in y - z:
-            for k in z:
-                c[r, k] += Fraction(1, len(z))
-        for k in z:
-            c[k, k] += 1
-    else:
-        # (iv), eqs. 16-17: C = [(Y - Z) (x) (Z - Y)] / |Z - Y| + diag(Y & Z).
-        for r in y - z:
-            for k in z - y:
-                c[r, k] += Fraction(1, len(z - y))
-        for r in y & z:
-            c[r, r] += 1
-    return c
-
-
-def krstinic_oracle(y_true, y_pred, sample_weight=None):
-    """Algorithm 1 of Krstinic et al. with the "unknown" label for empty sets.
-
-    The unknown label is index q (last row and column); it is on exactly when
-    a set is empty. Sums exactly with fractions; returns float64 (q+1, q+1).
-    """
-    n, q = len(y_true), len(y_true[0])
-    unknown = q
-    weights = [1] * n if sample_weight is None else [Fraction(w) for w in sample_weight]
-    m = [[Fraction(0)] * (q + 1) for _ in range(q + 1)]
-    for i in range(n):
-        y = {j for j in range(q) if y_true[i][j]} or {unknown}
-        z = {j for j in range(q) if y_pred[i][j]} or {unknown}
-        for (r, k), value in krstinic_contribution(y, z).items():
-            m[r][k] += weights[i] * value
-    return np.array([[float(v) for v in row] for row in m])
 
 
 def _dense(contribution, size):

@@ -5,11 +5,10 @@ import sys
 
 import numpy as np
 import pytest
+from _oracles import heydarian_oracle, krstinic_oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
-from test_heydarian import heydarian_oracle
-from test_krstinic import krstinic_oracle
 
 from sklearn_mlcm import (
     MLCMAccumulator,

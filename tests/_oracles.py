@@ -1,0 +1,112 @@
+"""The naive oracles: each algorithm transcribed loop by loop from its paper.
+
+Deliberately slow and obvious (Python sets, one instance and one cell at a
+time, exact fractions), so that a reader can check them against the paper line
+by line; every fast path of the package is compared with them on random cases.
+
+- :func:`heydarian_oracle`: Heydarian et al. (2022), Algorithms 2-5;
+- :func:`krstinic_contribution`, :func:`krstinic_oracle`: Krstinić et al.
+  (2020), eqs. 11-17 and Algorithm 1.
+"""
+
+from collections import defaultdict
+from fractions import Fraction
+
+import numpy as np
+
+
+def heydarian_oracle(y_true, y_pred, sample_weight=None):
+    """Algorithms 2-5 of Heydarian et al., one instance and one cell at a time.
+
+    Index q is both NTL (last row) and NPL (last column). Each instance adds
+    its weight (one without weights) wherever the paper adds one. Returns int64
+    counts without weights and float64 (summed exactly, as fractions) with.
+    """
+    n, q = len(y_true), len(y_true[0])
+    ntl = npl = q
+    weights = [1] * n if sample_weight is None else [Fraction(w) for w in sample_weight]
+    m = [[0] * (q + 1) for _ in range(q + 1)]
+    for i in range(n):
+        t = {j for j in range(q) if y_true[i][j]}
+        p = {j for j in range(q) if y_pred[i][j]}
+        w = weights[i]
+        t1 = t & p  # correctly predicted true labels (= P1)
+        t2 = t - p  # true labels not predicted
+        p2 = p - t  # wrong predictions
+        # Algorithm 2: first step, for every category.
+        for r in t1:
+            m[r][r] += w
+        if not t and not p:
+            m[ntl][npl] += w
+        if p <= t:
+            # Category 1 (P subset of T), Algorithm 3.
+            for r in t2:
+                m[r][npl] += w
+        elif t < p:
+            # Category 2 (T strict subset of P), Algorithm 4.
+            for r in t:
+                for c in p2:
+                    m[r][c] += w
+            if not t:
+                for c in p2:
+                    m[ntl][c] += w
+        else:
+            # Category 3 (T2 and P2 both non-empty), Algorithm 5.
+            assert t2 and p2
+            for r in t2:
+                for c in p2:
+                    m[r][c] += w
+    if sample_weight is None:
+        return np.array(m, dtype=np.int64)
+    return np.array([[float(v) for v in row] for row in m])
+
+
+def krstinic_contribution(y, z):
+    """The contribution C of one instance, eqs. 11-17, as {(r, c): Fraction}.
+
+    ``y`` and ``z`` are the non-empty sets of true and predicted labels.
+    """
+    c = defaultdict(Fraction)
+    if y == z:
+        # (i), eq. 11: C = diag(Y).
+        for r in y:
+            c[r, r] += 1
+    elif not y - z:
+        # (ii), eqs. 12-13: C = [Y (x) (Z - Y) + |Y| diag(Y)] / |Z|.
+        for r in y:
+            for k in z - y:
+                c[r, k] += Fraction(1, len(z))
+            c[r, r] += Fraction(len(y), len(z))
+    elif not z - y:
+        # (iii), eqs. 14-15: C = [(Y - Z) (x) Z] / |Z| + diag(Z).
+        for r in y - z:
+            for k in z:
+                c[r, k] += Fraction(1, len(z))
+        for k in z:
+            c[k, k] += 1
+    else:
+        # (iv), eqs. 16-17: C = [(Y - Z) (x) (Z - Y)] / |Z - Y| + diag(Y & Z).
+        for r in y - z:
+            for k in z - y:
+                c[r, k] += Fraction(1, len(z - y))
+        for r in y & z:
+            c[r, r] += 1
+    return c
+
+
+def krstinic_oracle(y_true, y_pred, sample_weight=None):
+    """Algorithm 1 of Krstinic et al. with the "unknown" label for empty sets.
+
+    The unknown label is index q (last row and column); it is on exactly when
+    a set is empty. Sums exactly with fractions; returns float64 (q+1, q+1).
+    """
+    n, q = len(y_true), len(y_true[0])
+    unknown = q
+    weights = [1] * n if sample_weight is None else [Fraction(w) for w in sample_weight]
+    m = [[Fraction(0)] * (q + 1) for _ in range(q + 1)]
+    for i in range(n):
+        y = {j for j in range(q) if y_true[i][j]} or {unknown}
+        z = {j for j in range(q) if y_pred[i][j]} or {unknown}
+        for (r, k), value in krstinic_contribution(y, z).items():
+            m[r][k] += weights[i] * value
+    return np.array([[float(v) for v in row] for row in m])
