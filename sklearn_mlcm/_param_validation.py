@@ -360,7 +360,7 @@ def check_parameter(value, constraints, name, caller):
 
 
 def _public_name(func):
-    qualname = func.__qualname__
+    qualname = func.__qualname__.split("<locals>.")[-1]
     if qualname.endswith(".__init__"):
         return qualname[: -len(".__init__")]
     return qualname

@@ -1,0 +1,132 @@
+"""The package's import graph: no cycle, and every module imports downward.
+
+The layers, lowest first: the two validation modules and the paper data; the
+engine (``_mlcm/``); the public functions; the displays (``_plot/``) and the
+classifier comparison (``compare/``); the public API (``__init__``); the
+command line (``_cli/``, ``__main__``), which uses the public API as a user
+would. A module may import from its own layer or a lower one only.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import sklearn_mlcm
+
+PACKAGE = Path(sklearn_mlcm.__file__).parent
+
+LAYERS = [
+    {"_param_validation", "_validation", "_paper_data"},
+    {"_mlcm"},
+    {"_statistics", "_averaging", "_confusion", "_scores", "_report", "_accumulator"},
+    {"_plot", "compare"},
+    {"__init__"},
+    {"_cli", "__main__"},
+]
+
+
+def _module_name(path):
+    relative = path.relative_to(PACKAGE).with_suffix("")
+    parts = list(relative.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _imports(path):
+    """The package modules imported by one file, as dotted names."""
+    parts = _module_name(path).split(".")
+    package = parts if path.name == "__init__.py" else parts[:-1]
+    if path.name == "__init__.py" and path.parent == PACKAGE:
+        package = []
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                target = [*base, *(node.module.split(".") if node.module else [])]
+            elif node.module and node.module.startswith("sklearn_mlcm"):
+                target = node.module.split(".")[1:]
+            else:
+                continue
+            if not target:  # "from . import x" or "from sklearn_mlcm import x"
+                target = ["__init__"]
+            found.add(".".join(target))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("sklearn_mlcm."):
+                    found.add(alias.name.split(".", 1)[1])
+    return found
+
+
+def _graph():
+    modules = {
+        _module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))
+    }
+    graph = {}
+    for name, path in modules.items():
+        targets = set()
+        for target in _imports(path):
+            # "from ._mlcm._dispatch import x" -> the module _mlcm._dispatch
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                targets.add(target)
+        graph[name] = targets
+    return graph
+
+
+def _layer(module):
+    top = module.split(".")[0]
+    for level, names in enumerate(LAYERS):
+        if top in names:
+            return level
+    raise AssertionError(f"module {module} is in no layer of test_layout.LAYERS")
+
+
+def test_import_graph_has_no_cycle():
+    """No module imports, directly or not, a module that imports it."""
+    graph = _graph()
+    state = {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for target in graph[node]:
+            if state.get(target) == "open":
+                cycle = [*path[path.index(target) :], target]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target, [*path, target])
+        state[node] = "done"
+
+    for node in graph:
+        if node not in state:
+            visit(node, [node])
+
+
+def test_modules_import_downward():
+    """A module imports from its own layer or a lower one only."""
+    graph = _graph()
+    upward = [
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        for target in targets
+        if _layer(target) > _layer(module)
+    ]
+    assert not upward, upward
+
+
+def test_engine_imports_only_validation():
+    """The engine (_mlcm/) imports nothing from the public modules above it."""
+    graph = _graph()
+    for module, targets in graph.items():
+        if module.startswith("_mlcm"):
+            outside = {t for t in targets if not t.startswith("_mlcm")}
+            assert outside <= {"_validation", "_param_validation"}, (module, outside)
+
+
+def test_every_module_is_in_a_layer():
+    """A new top-level module must be placed in a layer of this test."""
+    for module in _graph():
+        _layer(module)
