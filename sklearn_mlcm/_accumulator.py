@@ -7,7 +7,11 @@ from scipy import sparse
 
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._param_validation import Interval, Options, validate_params
-from ._validation import check_batch_shape, check_same_accumulator
+from ._validation import (
+    check_batch_shape,
+    check_dense_size,
+    check_same_accumulator,
+)
 
 __all__ = ["MLCMAccumulator"]
 
@@ -74,6 +78,11 @@ class MLCMAccumulator:
         }
     )
     def __init__(self, n_labels, *, method="heydarian", sparse_output=False):
+        if not sparse_output:
+            check_dense_size(
+                n_labels,
+                hint="Pass sparse_output=True to accumulate a sparse matrix.",
+            )
         self.n_labels = int(n_labels)
         self.method = method
         self.sparse_output = bool(sparse_output)

@@ -1,8 +1,9 @@
 """The public confusion-matrix functions: validate, compute, package."""
 
+from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._mlcm._dispatch import normalize as normalize_matrix
-from ._param_validation import Options, validate_params
+from ._param_validation import Options, invalid_parameter, validate_params
 from ._statistics import one_vs_rest
 
 __all__ = ["mlcm_confusion_matrix", "mlcm_multilabel_confusion_matrix"]
@@ -17,13 +18,28 @@ TARGET_CONSTRAINTS = {
 }
 
 
+def _check_lazy_output(arguments):
+    """A lazy dask result is a dense dask array: it cannot be sparse."""
+    lazy = not arguments["compute"] and any(
+        is_dask_collection(arguments[name]) for name in ("y_true", "y_pred")
+    )
+    if lazy and arguments["sparse_output"]:
+        raise invalid_parameter(
+            "sparse_output",
+            "False for a lazy (compute=False) dask result, which is a dense "
+            "dask array",
+            True,
+        )
+
+
 @validate_params(
     {
         **TARGET_CONSTRAINTS,
         "normalize": [Options("true", "pred", "all"), None],
         "sparse_output": ["boolean"],
         "compute": ["boolean"],
-    }
+    },
+    rules=(_check_lazy_output,),
 )
 def mlcm_confusion_matrix(
     y_true,

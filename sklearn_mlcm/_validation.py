@@ -22,6 +22,8 @@ from ._param_validation import current_function
 __all__ = [
     "LabelSpace",
     "check_batch_shape",
+    "check_dask_targets",
+    "check_dense_size",
     "check_indicator_labels",
     "check_mlcm_targets",
     "check_same_accumulator",
@@ -528,3 +530,72 @@ def check_same_accumulator(mine, other, func_name=None):
             f"and method. Got n_labels={other.n_labels}, method={other.method!r} "
             f"for n_labels={mine.n_labels}, method={mine.method!r}."
         )
+
+
+# A dense (q+1, q+1) result larger than this is refused before it is built.
+MAX_DENSE_BYTES = 1 << 30
+
+
+def dense_bytes(n_labels, itemsize=8):
+    """The size in bytes of a dense (q+1, q+1) matrix of q = ``n_labels``."""
+    return (int(n_labels) + 1) ** 2 * itemsize
+
+
+def check_dense_size(n_labels, *, hint, itemsize=8, func_name=None):
+    """Refuse a dense (q+1, q+1) matrix above :data:`MAX_DENSE_BYTES`, before
+    it is allocated, with a ``hint`` of what to do instead."""
+    func_name = func_name or current_function()
+    size = dense_bytes(n_labels, itemsize)
+    if size > MAX_DENSE_BYTES:
+        raise ValueError(
+            f"The result of {func_name} is a {n_labels + 1} x {n_labels + 1} "
+            f"matrix, {size / 2**30:.1f} GiB as a dense array (at most "
+            f"{MAX_DENSE_BYTES / 2**30:.0f} GiB). {hint}"
+        )
+
+
+def check_dask_targets(y_true, y_pred, labels, sample_weight, func_name=None):
+    """Validate dask arrays chunked along the rows, before anything is computed.
+
+    Returns the label positions (or None) and the weights as a 1-D dask array
+    (or None). The chunks' values are validated on the workers, by
+    :func:`check_mlcm_targets`, as NumPy input would be.
+    """
+    func_name = func_name or current_function()
+    if y_true.ndim != 2 or y_pred.ndim != 2:
+        raise ValueError(
+            f"Dask input of {func_name} must be 2-D indicator matrices chunked "
+            f"along the rows. Got arrays of {y_true.ndim} and {y_pred.ndim} "
+            "dimensions."
+        )
+    if y_true.shape[1] != y_pred.shape[1]:
+        raise ValueError(
+            f"y_true and y_pred of {func_name} must have the same number of label "
+            f"columns. Got {y_true.shape[1]} for y_true and {y_pred.shape[1]} for "
+            "y_pred."
+        )
+    if np.isnan(y_true.shape[0]) or np.isnan(y_pred.shape[0]):
+        raise ValueError(
+            f"Dask input of {func_name} must have known chunk sizes; call "
+            "y.compute_chunk_sizes() first."
+        )
+    if y_true.shape[0] != y_pred.shape[0]:
+        raise ValueError(
+            f"y_true and y_pred of {func_name} must have the same number of "
+            f"samples. Got {y_true.shape[0]} and {y_pred.shape[0]}."
+        )
+    if y_true.shape[0] == 0:
+        raise ValueError(
+            f"y_true and y_pred of {func_name} are empty (0 samples); at least "
+            "one sample is required."
+        )
+    if labels is not None:
+        labels = check_indicator_labels(labels, y_true.shape[1], None, func_name)
+    if sample_weight is not None:
+        shape = getattr(sample_weight, "shape", np.shape(sample_weight))
+        if len(shape) != 1 or shape[0] != y_true.shape[0]:
+            raise ValueError(
+                f"The 'sample_weight' parameter of {func_name} must be a 1-D array "
+                f"of length n_samples={y_true.shape[0]}. Got shape {tuple(shape)}."
+            )
+    return labels

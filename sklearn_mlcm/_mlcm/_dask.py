@@ -7,7 +7,7 @@ dask collection, recognised by the module of its type.
 import numpy as np
 
 from sklearn_mlcm._validation import (
-    check_indicator_labels,
+    check_dask_targets,
     check_mlcm_targets,
     check_sample_weight,
 )
@@ -73,31 +73,8 @@ def dask_compute(
     dask, da = _import_dask(func_name)
     y_true = da.asarray(y_true)
     y_pred = da.asarray(y_pred)
-    if y_true.ndim != 2 or y_pred.ndim != 2:
-        raise ValueError(
-            f"Dask input of {func_name} must be 2-D indicator matrices chunked "
-            f"along the rows. Got arrays of {y_true.ndim} and {y_pred.ndim} "
-            "dimensions."
-        )
-    if y_true.shape[1] != y_pred.shape[1]:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} must have the same number of label "
-            f"columns. Got {y_true.shape[1]} for y_true and {y_pred.shape[1]} for "
-            "y_pred."
-        )
-    if np.isnan(y_true.shape[0]) or np.isnan(y_pred.shape[0]):
-        raise ValueError(
-            f"Dask input of {func_name} must have known chunk sizes; call "
-            "y.compute_chunk_sizes() first."
-        )
-    if y_true.shape[0] != y_pred.shape[0]:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} must have the same number of "
-            f"samples. Got {y_true.shape[0]} and {y_pred.shape[0]}."
-        )
+    labels = check_dask_targets(y_true, y_pred, labels, sample_weight, func_name)
     n_columns = y_true.shape[1]
-    if labels is not None:
-        labels = check_indicator_labels(labels, n_columns, None, func_name)
     q = n_columns if labels is None else len(labels)
     # one chunk across the labels; y_pred and the weights follow y_true's rows
     y_true = y_true.rechunk({1: -1})
@@ -108,11 +85,6 @@ def dask_compute(
         w_blocks = [None] * len(t_blocks)
     else:
         weight = da.asarray(sample_weight)
-        if weight.ndim != 1 or weight.shape[0] != y_true.shape[0]:
-            raise ValueError(
-                f"The 'sample_weight' parameter of {func_name} must be a 1-D array "
-                f"of length n_samples={y_true.shape[0]}. Got shape {weight.shape}."
-            )
         w_blocks = weight.rechunk((y_true.chunks[0],)).to_delayed().ravel()
     dtype = np.int64 if integer_counts and sample_weight is None else np.float64
     count = dask.delayed(_block_counts, pure=True, nout=2 if with_supports else 1)

@@ -116,8 +116,10 @@ def test_dask_shape_errors():
         mlcm_confusion_matrix(a, da.zeros((8, 3), chunks=4, dtype=bool))
     with pytest.raises(ValueError, match="must be 2-D indicator matrices"):
         mlcm_confusion_matrix(da.zeros(10, chunks=5), da.zeros(10, chunks=5))
-    with pytest.raises(ValueError, match="sparse_output=True .*not available"):
+    with pytest.raises(ValueError, match="'sparse_output' parameter .*must be False"):
         mlcm_confusion_matrix(a, a, sparse_output=True, compute=False)
+    with pytest.raises(ValueError, match="empty \\(0 samples\\)"):
+        mlcm_confusion_matrix(a[:0], a[:0])
     with pytest.raises(ValueError, match="'sample_weight' .*n_samples=10"):
         mlcm_confusion_matrix(a, a, sample_weight=np.ones(3))
     unknown = a[a[:, 0] >= 0]  # unknown chunk sizes

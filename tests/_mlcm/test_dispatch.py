@@ -9,8 +9,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
 from scipy import sparse
 
-import sklearn_mlcm._mlcm._dispatch as dispatch_module
+import sklearn_mlcm._validation as validation_module
 from sklearn_mlcm import (
+    MLCMAccumulator,
     confusion_matrix_statistics,
     mlcm_classification_report,
     mlcm_confusion_matrix,
@@ -71,7 +72,7 @@ def test_mlcm_confusion_matrix_sparse_output_from_dense():
 
 def test_mlcm_confusion_matrix_dense_result_too_large(monkeypatch):
     """A dense result past the size limit raises and suggests sparse_output."""
-    monkeypatch.setattr(dispatch_module, "MAX_DENSE_BYTES", 100)
+    monkeypatch.setattr(validation_module, "MAX_DENSE_BYTES", 100)
     y = sparse.csr_array(np.eye(5, dtype=bool))
     with pytest.raises(ValueError, match=r"6 x 6 matrix.*Pass sparse_output=True"):
         mlcm_confusion_matrix(y, y)
@@ -139,3 +140,56 @@ def test_mlcm_confusion_matrix_agrees_with_mlcm_fixed():
     expected, _ = mlcm_fixed.cm(y_true, y_pred)
     assert_array_equal(mlcm_confusion_matrix(y_true, y_pred), expected)
 
+
+
+def _many_labels(n_labels, n_samples=6, seed=0):
+    """Dense bool targets with few labels set among very many columns."""
+    rng = np.random.default_rng(seed)
+    y_true = np.zeros((n_samples, n_labels), dtype=bool)
+    y_pred = np.zeros((n_samples, n_labels), dtype=bool)
+    for y in (y_true, y_pred):
+        y[np.arange(n_samples)[:, None], rng.integers(0, n_labels, (n_samples, 3))] = 1
+    return y_true, y_pred
+
+
+def test_mlcm_confusion_matrix_dense_input_many_labels_refused_before_allocation():
+    """Dense input whose (q+1)^2 result passes 1 GiB is refused with the
+    sparse_output hint, without allocating it; sparse_output=True counts it
+    sparsely, and the report and scores read it without densifying."""
+    import tracemalloc
+
+    y_true, y_pred = _many_labels(20_000)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"20001 x 20001 matrix, 3.0 GiB.*spar"):
+            mlcm_confusion_matrix(y_true, y_pred)
+        cm = mlcm_confusion_matrix(y_true, y_pred, sparse_output=True)
+        report = mlcm_classification_report(
+            y_true, y_pred, output_dict=True, zero_division=0.0
+        )
+        f1 = mlcm_f1_score(y_true, y_pred, average=None, zero_division=0.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2**20, peak  # a dense result alone would be 3 GiB
+    assert sparse.issparse(cm) and cm.shape == (20_001, 20_001)
+    # columns no instance uses add nothing: the used ones give the same matrix
+    used = np.flatnonzero(y_true.any(axis=0) | y_pred.any(axis=0))
+    index = [*used, 20_000]
+    assert_array_equal(
+        cm[index][:, index].toarray(),
+        mlcm_confusion_matrix(y_true[:, used], y_pred[:, used]),
+    )
+    assert cm.sum() == cm[index][:, index].sum()
+    assert len(report) == 20_000 + 3 and f1.shape == (20_000,)
+
+
+def test_mlcm_accumulator_many_labels_needs_sparse_output():
+    """A dense accumulator past the size limit is refused when it is made."""
+    with pytest.raises(ValueError, match=r"100001 x 100001 matrix.*sparse_output"):
+        MLCMAccumulator(100_000)
+    y_true, y_pred = _many_labels(100_000)
+    acc = MLCMAccumulator(100_000, method="krstinic", sparse_output=True)
+    acc.update(y_true, y_pred)
+    # Krstinic's row sums are the label supports
+    assert_allclose(acc.confusion_matrix.sum(axis=1)[:-1], y_true.sum(axis=0))
