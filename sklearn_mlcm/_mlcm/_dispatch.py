@@ -4,7 +4,13 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._param_validation import current_function
-from sklearn_mlcm._validation import check_mlcm_targets, check_sample_weight
+from sklearn_mlcm._validation import (
+    MAX_DENSE_BYTES,
+    check_dense_size,
+    check_mlcm_targets,
+    check_sample_weight,
+    dense_bytes,
+)
 
 from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
@@ -14,9 +20,6 @@ from ._record import Computed, supports_of
 __all__ = ["MAX_DENSE_BYTES", "METHODS", "as_output", "compute", "normalize"]
 
 METHODS = {"heydarian": heydarian_matrix, "krstinic": krstinic_matrix}
-
-# A dense result larger than this raises and points to sparse_output=True.
-MAX_DENSE_BYTES = 1 << 30
 
 
 def compute(
@@ -48,7 +51,12 @@ def compute(
         )
     space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
     weight = check_sample_weight(sample_weight, space.y_true.shape[0], func_name)
-    result = Computed(METHODS[method](space.y_true, space.y_pred, weight), space.names)
+    y_true, y_pred = space.y_true, space.y_pred
+    if not sparse.issparse(y_true) and dense_bytes(space.n_labels) > MAX_DENSE_BYTES:
+        # the dense kernels would build a matrix past the limit: count sparse,
+        # and let as_output refuse to densify (with its hint) if asked to
+        y_true, y_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
+    result = Computed(METHODS[method](y_true, y_pred, weight), space.names)
     if with_supports:
         result.supports, result.no_label_support = supports_of(space.y_true, weight)
     return result
@@ -56,25 +64,16 @@ def compute(
 
 def as_output(cm, sparse_output):
     """The matrix as a CSR array, or dense if it fits in ``MAX_DENSE_BYTES``."""
-    func_name = current_function()
-    if is_dask_collection(cm):
-        if sparse_output:
-            raise ValueError(
-                f"sparse_output=True of {func_name} is not available for a lazy "
-                "(compute=False) dask result, which is a dense dask array."
-            )
+    if is_dask_collection(cm):  # lazy: sparse_output was refused for it
         return cm
     if sparse_output:
         return sparse.csr_array(cm)
     if sparse.issparse(cm):
-        size = cm.shape[0] * cm.shape[1] * cm.dtype.itemsize
-        if size > MAX_DENSE_BYTES:
-            raise ValueError(
-                f"The result of {func_name} is a {cm.shape[0]} x {cm.shape[1]} "
-                f"matrix, {size / 2**30:.1f} GiB as a dense array (at most "
-                f"{MAX_DENSE_BYTES / 2**30:.0f} GiB). Pass sparse_output=True to "
-                "get a scipy sparse matrix."
-            )
+        check_dense_size(
+            cm.shape[0] - 1,
+            itemsize=cm.dtype.itemsize,
+            hint="Pass sparse_output=True to get a scipy sparse matrix.",
+        )
         return cm.toarray()
     return cm
 
@@ -86,15 +85,20 @@ def normalize(cm, normalize):
     """
     axis = {"true": 1, "pred": 0, "all": None}[normalize]
     if sparse.issparse(cm):
-        cm = sparse.csr_array(cm, dtype=np.float64)
+        cm = sparse.csr_array(cm, dtype=np.float64, copy=True)
         if axis is None:
             total = cm.sum()
             return cm / total if total else cm
         sums = np.asarray(cm.sum(axis=axis)).ravel()
         scale = np.divide(1.0, sums, out=np.zeros_like(sums), where=sums != 0)
+        # each stored value times its row's (or column's) scale, in place on the
+        # copy: no diagonal matrix (scipy.sparse.diags_array needs SciPy 1.11)
         if axis == 1:
-            return sparse.csr_array(sparse.diags_array(scale) @ cm)
-        return sparse.csr_array(cm @ sparse.diags_array(scale))
+            cm.data *= np.repeat(scale, np.diff(cm.indptr))
+        else:
+            cm.data *= scale[cm.indices]
+        cm.eliminate_zeros()  # as the product with a diagonal matrix did
+        return cm
     cm = cm.astype(np.float64)
     total = cm.sum(axis=axis, keepdims=True)
     safe = total + (total == 0)  # works for NumPy and dask arrays alike

@@ -69,8 +69,16 @@ def _pack_columns(y, pad_rows):
     return np.packbits(columns, axis=1, bitorder="little").view(np.uint64)
 
 
+# Set bits of each byte value, for NumPy 1.x, which has no np.bitwise_count.
+_BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+
+
 def _popcount(words):
-    return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
+    """Set bits of uint64 ``words`` summed over the last axis, as int64."""
+    if hasattr(np, "bitwise_count"):  # NumPy >= 2.0
+        return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
+    as_bytes = np.ascontiguousarray(words).view(np.uint8)  # last axis x 8
+    return _BYTE_POPCOUNT[as_bytes].sum(axis=-1, dtype=np.int64)
 
 
 def _bit_block(y_true, y_pred, start, stop):
