@@ -1,16 +1,28 @@
 """MLCMAccumulator: the MLCM of a stream of batches, in constant memory."""
 
+import threading
 from numbers import Integral
 
 import numpy as np
 from scipy import sparse
+from sklearn.exceptions import NotFittedError
 
 from ._mlcm._dispatch import METHODS, as_output, compute
-from ._param_validation import Interval, Options, validate_params
+from ._param_validation import (
+    ZERO_DIVISION,
+    Interval,
+    Options,
+    Sequence,
+    validate_params,
+)
+from ._report import MAX_DIGITS, build_report
 from ._validation import (
+    check_batch_columns,
     check_batch_shape,
     check_dense_size,
+    check_empty_batch,
     check_same_accumulator,
+    frame_columns,
 )
 
 __all__ = ["MLCMAccumulator"]
@@ -46,6 +58,17 @@ class MLCMAccumulator:
     ----------
     n_samples_ : int
         Number of instances seen since construction or the last :meth:`reset`.
+
+    label_names_ : list or None
+        The column names of the first frame batch (pandas, polars, pyarrow,
+        xarray); later frame batches are aligned to them by name. None until a
+        frame is seen.
+
+    Notes
+    -----
+    One accumulator may be shared between threads: :meth:`update`,
+    :meth:`merge`, :meth:`reset` and the readers hold an internal lock while
+    they touch the running state, so no update is lost.
 
     See Also
     --------
@@ -86,10 +109,11 @@ class MLCMAccumulator:
         self.n_labels = int(n_labels)
         self.method = method
         self.sparse_output = bool(sparse_output)
+        self._lock = threading.Lock()
         self.reset()
 
     def reset(self):
-        """Forget every batch seen so far.
+        """Forget every batch seen so far (and the label names).
 
         Returns
         -------
@@ -97,11 +121,15 @@ class MLCMAccumulator:
         """
         q = self.n_labels
         dtype = np.int64 if self.method == "heydarian" else np.float64
-        if self.sparse_output:
-            self._matrix = sparse.csr_array((q + 1, q + 1), dtype=dtype)
-        else:
-            self._matrix = np.zeros((q + 1, q + 1), dtype=dtype)
-        self.n_samples_ = 0
+        with self._lock:
+            if self.sparse_output:
+                self._matrix = sparse.csr_array((q + 1, q + 1), dtype=dtype)
+            else:
+                self._matrix = np.zeros((q + 1, q + 1), dtype=dtype)
+            self._supports = np.zeros(q, dtype=np.int64)
+            self._no_label_support = 0
+            self.label_names_ = None
+            self.n_samples_ = 0
         return self
 
     @validate_params(
@@ -114,13 +142,19 @@ class MLCMAccumulator:
     def update(self, y_true, y_pred, sample_weight=None):
         """Add one batch.
 
+        Safe to call from several threads at once: each batch is counted on
+        its own, then added under a lock.
+
         Parameters
         ----------
         y_true : {array-like, sparse matrix, DataFrame} of shape \
                 (n_samples, n_labels)
             Ground truth 0/1 indicators of the batch (any form
             :func:`mlcm_confusion_matrix` accepts, 2-D). An empty batch
-            (zero rows) is fine and adds nothing.
+            (zero rows) is validated and adds nothing. The columns of a frame
+            (pandas, polars, pyarrow, xarray) are label names: the first
+            frame's names are kept in :attr:`label_names_`, and the columns
+            of later frames are matched to them by name.
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels of the batch.
@@ -134,20 +168,36 @@ class MLCMAccumulator:
         self : MLCMAccumulator
         """
         n_samples = check_batch_shape(y_true, self.n_labels)
+        names = frame_columns(y_true)
+        if names is None:
+            names = frame_columns(y_pred)
+        labels = None
+        if names is not None:
+            with self._lock:
+                if self.label_names_ is None:
+                    self.label_names_ = list(names)
+                known = self.label_names_
+            labels = check_batch_columns(names, known)
         if n_samples == 0:
+            check_empty_batch(y_pred, sample_weight, self.n_labels)
             return self
-        cm = compute(
+        computed = compute(
             y_true,
             y_pred,
             method=self.method,
-            labels=None,
+            labels=labels,
             sample_weight=sample_weight,
-        ).matrix
-        self._add(cm)
-        self.n_samples_ += n_samples if n_samples is not None else len(y_true)
+            with_supports=True,
+        )
+        with self._lock:
+            self._add(computed.matrix)
+            self._supports = self._supports + computed.supports
+            self._no_label_support = self._no_label_support + computed.no_label_support
+            self.n_samples_ += n_samples if n_samples is not None else len(y_true)
         return self
 
     def _add(self, cm):
+        """Add a matrix to the running one; the caller holds the lock."""
         if self.sparse_output:
             self._matrix = sparse.csr_array(self._matrix + sparse.csr_array(cm))
         elif sparse.issparse(cm):
@@ -161,16 +211,40 @@ class MLCMAccumulator:
         Parameters
         ----------
         other : MLCMAccumulator
-            An accumulator of the same ``n_labels`` and ``method``.
+            An accumulator of the same ``n_labels`` and ``method`` (and, if
+            both saw frames, the same label names).
 
         Returns
         -------
         self : MLCMAccumulator
         """
         check_same_accumulator(self, other)
-        self._add(other._matrix)
-        self.n_samples_ += other.n_samples_
+        matrix, supports, no_label, n_samples, names = other._snapshot()
+        if names is not None and self.label_names_ is not None:
+            order = check_batch_columns(names, self.label_names_)
+            position = {name: i for i, name in enumerate(names)}
+            index = [*(position[name] for name in order), len(names)]
+            matrix = matrix[index][:, index]
+            supports = supports[index[:-1]]
+        with self._lock:
+            if self.label_names_ is None and names is not None:
+                self.label_names_ = list(names)
+            self._add(matrix)
+            self._supports = self._supports + supports
+            self._no_label_support = self._no_label_support + no_label
+            self.n_samples_ += n_samples
         return self
+
+    def _snapshot(self):
+        """A consistent copy of the running state, read under the lock."""
+        with self._lock:
+            return (
+                self._matrix.copy(),
+                self._supports.copy(),
+                self._no_label_support,
+                self.n_samples_,
+                self.label_names_,
+            )
 
     def __add__(self, other):
         if not isinstance(other, MLCMAccumulator):
@@ -180,6 +254,15 @@ class MLCMAccumulator:
         )
         return result.merge(self).merge(other)
 
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_lock"]  # a lock does not pickle; a copy gets its own
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     @property
     def confusion_matrix(self):
         """The accumulated (q+1, q+1) matrix (a copy).
@@ -187,7 +270,93 @@ class MLCMAccumulator:
         An ndarray (int64 for "heydarian" without weights, float64
         otherwise), or a CSR array with ``sparse_output=True``.
         """
-        return self._matrix.copy()
+        with self._lock:
+            return self._matrix.copy()
+
+    @validate_params(
+        {
+            "target_names": [Sequence(), None],
+            "digits": [Interval(Integral, 0, MAX_DIGITS)],
+            "output_dict": ["boolean"],
+            "zero_division": ZERO_DIVISION,
+            "include_no_label": ["boolean"],
+        }
+    )
+    def classification_report(
+        self,
+        *,
+        target_names=None,
+        digits=2,
+        output_dict=False,
+        zero_division="warn",
+        include_no_label=False,
+    ):
+        """The report of every batch so far, as :func:`mlcm_classification_report`.
+
+        Equal to ``mlcm_classification_report`` of all the batches stacked,
+        with the same ``method``: the accumulator keeps the label supports and
+        the total of instances with no true label next to the matrix.
+
+        Parameters
+        ----------
+        target_names : list of str of shape (n_labels,), default=None
+            Display names of the labels. By default the frame column names of
+            the batches (:attr:`label_names_`), else the column indices.
+
+        digits : int, default=2
+            Number of digits of the floating point values (at most 20).
+
+        output_dict : bool, default=False
+            Return a dict of dicts of Python floats instead of a str.
+
+        zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+            The value of a ratio whose denominator is zero.
+
+        include_no_label : bool, default=False
+            Add the "no label" row (NTL row and NPL column) and take it into
+            the macro and weighted averages.
+
+        Returns
+        -------
+        report : str or dict
+            As :func:`mlcm_classification_report` returns.
+
+        Examples
+        --------
+        >>> from sklearn_mlcm import MLCMAccumulator
+        >>> acc = MLCMAccumulator(n_labels=2)
+        >>> acc = acc.update([[1, 0], [0, 1]], [[1, 0], [1, 0]])
+        >>> acc = acc.update([[1, 1]], [[1, 1]])
+        >>> print(acc.classification_report(digits=3))
+                      precision    recall  f1-score    weight   support
+        <BLANKLINE>
+                   0      0.667     1.000     0.800         2         2
+                   1      1.000     0.500     0.667         2         2
+        <BLANKLINE>
+           micro avg      0.750     0.750     0.750         4         4
+           macro avg      0.833     0.750     0.733         4         4
+        weighted avg      0.833     0.750     0.733         4         4
+        <BLANKLINE>
+        """
+        if self.n_samples_ == 0:
+            raise NotFittedError(
+                "This MLCMAccumulator has seen no instance yet; call update() "
+                "with a batch before classification_report()."
+            )
+        matrix, supports, no_label, _, names = self._snapshot()
+        if names is None:
+            names = [str(i) for i in range(self.n_labels)]
+        return build_report(
+            matrix,
+            [str(name) for name in names],
+            supports,
+            no_label,
+            target_names=target_names,
+            digits=int(digits),
+            output_dict=bool(output_dict),
+            zero_division=zero_division,
+            include_no_label=bool(include_no_label),
+        )
 
     def __repr__(self):
         return (

@@ -129,6 +129,9 @@ class _ArrayLike(_Constraint):
             hasattr(value, "__len__")
             or hasattr(value, "shape")
             or hasattr(value, "__array__")
+            or hasattr(value, "__dataframe__")  # any dataframe library
+            or hasattr(value, "__arrow_c_stream__")
+            or type(value).__module__.split(".")[0] == "polars"  # a LazyFrame
         )
 
     def __str__(self):

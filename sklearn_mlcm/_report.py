@@ -196,8 +196,6 @@ def mlcm_classification_report(
     weighted avg       0.75      0.44      0.51        18        13
     <BLANKLINE>
     """
-    digits = int(digits)
-    include_no_label = bool(include_no_label)
     computed = compute(
         y_true,
         y_pred,
@@ -206,22 +204,49 @@ def mlcm_classification_report(
         sample_weight=sample_weight,
         with_supports=True,
     )
-    cm = computed.matrix
+    return build_report(
+        computed.matrix,
+        computed.names,
+        computed.supports,
+        computed.no_label_support,
+        target_names=target_names,
+        digits=int(digits),
+        output_dict=bool(output_dict),
+        zero_division=zero_division,
+        include_no_label=bool(include_no_label),
+    )
+
+
+def build_report(
+    cm,
+    names,
+    supports,
+    no_label_support,
+    *,
+    target_names,
+    digits,
+    output_dict,
+    zero_division,
+    include_no_label,
+):
+    """The report (str or dict) of a computed matrix and its supports.
+
+    Shared by :func:`mlcm_classification_report` and
+    :meth:`MLCMAccumulator.classification_report`, so both print one report.
+    """
     reserved = {f"{a} avg" for a in ("micro", "macro", "weighted")}
     if include_no_label:
         reserved.add(NO_LABEL_NAME)
     names = check_target_names(
-        computed.names if target_names is None else target_names,
-        len(computed.names),
-        reserved,
+        names if target_names is None else target_names, len(names), reserved
     )
     if include_no_label:
         names.append(NO_LABEL_NAME)
 
     rows, averages = report_table(
         cm,
-        computed.supports,
-        computed.no_label_support,
+        supports,
+        no_label_support,
         include_no_label=include_no_label,
         zero_division=zero_division,
     )

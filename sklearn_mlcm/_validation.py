@@ -10,7 +10,9 @@ function (``func_name`` defaults to the public call under way). The kernels
 downstream assume what these functions guarantee and check nothing themselves.
 """
 
+import importlib
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +24,9 @@ from ._param_validation import current_function
 __all__ = [
     "LabelSpace",
     "check_batch_shape",
+    "check_batch_columns",
     "check_dask_targets",
+    "check_empty_batch",
     "check_dense_size",
     "check_indicator_labels",
     "check_mlcm_targets",
@@ -30,6 +34,7 @@ __all__ = [
     "check_sample_weight",
     "check_square_matrix",
     "check_target_names",
+    "frame_columns",
 ]
 
 
@@ -77,6 +82,60 @@ def _frame_to_numpy(frame):
     return frame.to_numpy()
 
 
+def _read_frame(y, name, func_name):
+    """``(values, column names)`` of a 2-D dataframe of any library, else None.
+
+    pandas, polars, pyarrow (Table, RecordBatch) and xarray (a 2-D DataArray,
+    named by the coordinate of its second dimension) are read directly; any
+    other library through the dataframe interchange protocol (with pandas).
+    """
+    library = type(y).__module__.split(".")[0]
+    if library == "pandas":
+        if getattr(y, "ndim", None) != 2:
+            return None  # a Series: 1-D class labels
+        return _frame_to_numpy(y), list(y.columns)
+    if library == "polars" and type(y).__name__ in ("DataFrame", "LazyFrame"):
+        if type(y).__name__ == "LazyFrame":
+            raise TypeError(
+                f"{name} of {func_name} is a polars LazyFrame; collect it first "
+                "(lazy_frame.collect())."
+            )
+        return y.to_numpy(), list(y.columns)
+    if library == "pyarrow" and hasattr(y, "column_names"):
+        columns = [
+            y.column(i).to_numpy(zero_copy_only=False) for i in range(y.num_columns)
+        ]
+        values = np.column_stack(columns) if columns else np.empty((y.num_rows, 0))
+        return values, list(y.column_names)
+    if library == "xarray" and getattr(y, "ndim", None) == 2:
+        dim = y.dims[1]
+        names = y.coords[dim].values.tolist() if dim in y.coords else None
+        return np.asarray(y.values), names
+    if hasattr(y, "__arrow_c_stream__") and not isinstance(y, np.ndarray):
+        pyarrow = _import_frame_reader("pyarrow", y, name, func_name)
+        return _read_frame(pyarrow.table(y), name, func_name)
+    if hasattr(y, "__dataframe__") and not isinstance(y, np.ndarray):
+        _import_frame_reader("pandas", y, name, func_name)
+        from pandas.api.interchange import from_dataframe
+
+        with warnings.catch_warnings():  # pandas 3 deprecates the protocol
+            warnings.simplefilter("ignore", DeprecationWarning)
+            frame = from_dataframe(y)
+        return _frame_to_numpy(frame), list(frame.columns)
+    return None
+
+
+def _import_frame_reader(module, y, name, func_name):
+    """pyarrow or pandas, to read a frame of another library, or ImportError."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(
+            f"{name} of {func_name} is a {type(y).__name__}, which is read with "
+            f"{module}: `pip install {module}`."
+        ) from None
+
+
 def _as_array(y, name, func_name):
     """Turn one target into a NumPy array or a CSR array, keeping column labels.
 
@@ -103,10 +162,10 @@ def _as_array(y, name, func_name):
             f"scalar. Got {y!r} instead."
         )
     columns = None
-    if getattr(y, "ndim", None) == 2 and hasattr(y, "columns"):
-        columns = list(y.columns)
-        y = _frame_to_numpy(y)
-    elif hasattr(y, "to_numpy"):  # pandas Series
+    frame = _read_frame(y, name, func_name)
+    if frame is not None:
+        y, columns = frame
+    elif hasattr(y, "to_numpy"):  # a pandas or polars Series
         y = y.to_numpy()
     try:
         array = np.asarray(y)
@@ -359,12 +418,8 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
             "one label is required."
         )
     if true_columns is not None and pred_columns is not None:
-        if true_columns != pred_columns:
-            raise ValueError(
-                f"y_true and y_pred of {func_name} are DataFrames with different "
-                f"columns: {true_columns} and {pred_columns}. Give them the same "
-                "columns in the same order."
-            )
+        y_pred = _align_columns(y_pred, pred_columns, true_columns, func_name)
+        pred_columns = true_columns
     columns = true_columns if true_columns is not None else pred_columns
     t = _indicator_to_bool(y_true, "y_true", func_name)
     p = _indicator_to_bool(y_pred, "y_pred", func_name)
@@ -378,6 +433,23 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
         p = p[:, kept]
         names = [names[i] for i in kept]
     return LabelSpace(_finish(t), _finish(p), names)
+
+
+def _align_columns(y_pred, pred_columns, true_columns, func_name):
+    """y_pred's columns in y_true's order, matched by name, or a ValueError."""
+    if pred_columns == true_columns:
+        return y_pred
+    missing = [c for c in true_columns if c not in pred_columns]
+    extra = [c for c in pred_columns if c not in true_columns]
+    if missing or extra or len(set(pred_columns)) != len(pred_columns):
+        raise ValueError(
+            f"y_true and y_pred of {func_name} are frames with different "
+            f"columns: {true_columns} and {pred_columns} (missing from y_pred: "
+            f"{missing}; not in y_true: {extra}). Give them the same label names; "
+            "their order may differ."
+        )
+    position = {c: i for i, c in enumerate(pred_columns)}
+    return y_pred[:, [position[c] for c in true_columns]]
 
 
 def _finish(y):
@@ -507,6 +579,7 @@ def check_batch_shape(y_true, n_labels, func_name=None):
         shape = y_true.shape if hasattr(y_true, "shape") else np.shape(y_true)
     except ValueError:  # ragged lists: the full validation says so later
         return None
+    shape = tuple(shape)
     if len(shape) != 2:
         raise ValueError(
             f"The batches of {func_name} must be 2-D indicator matrices (class "
@@ -518,7 +591,65 @@ def check_batch_shape(y_true, n_labels, func_name=None):
             f"y_true of {func_name} must have the accumulator's {n_labels} label "
             f"columns. Got {shape[1]}."
         )
+    if isinstance(shape[0], float) and np.isnan(shape[0]):
+        return None  # dask, unknown chunk sizes: the dask checks say so
     return int(shape[0])
+
+
+def frame_columns(y):
+    """The column names of a 2-D frame of any library, or None.
+
+    Reads only the names (no values are converted): pandas, polars, pyarrow,
+    xarray and the dataframe interchange protocol, as :func:`_read_frame`.
+    """
+    library = type(y).__module__.split(".")[0]
+    if library == "pandas" or (library == "polars" and type(y).__name__ == "DataFrame"):
+        columns = getattr(y, "columns", None) if getattr(y, "ndim", 2) == 2 else None
+        return None if columns is None else list(columns)
+    if library == "pyarrow" and hasattr(y, "column_names"):
+        return list(y.column_names)
+    if library == "xarray" and getattr(y, "ndim", None) == 2:
+        dim = y.dims[1]
+        return y.coords[dim].values.tolist() if dim in y.coords else None
+    if hasattr(y, "__arrow_c_stream__") and not isinstance(y, np.ndarray):
+        try:
+            import pyarrow
+        except ImportError:  # the values cannot be read either: said later
+            return None
+        return list(pyarrow.table(y).column_names)
+    if hasattr(y, "__dataframe__") and not isinstance(y, np.ndarray):
+        return list(y.__dataframe__().column_names())
+    return None
+
+
+def check_batch_columns(names, known, func_name=None):
+    """A frame batch has the accumulator's label names (in any order).
+
+    Returns ``known``, to select and order the batch's columns by name.
+    """
+    func_name = func_name or current_function()
+    if sorted(map(str, names)) != sorted(map(str, known)) or len(set(names)) != len(
+        names
+    ):
+        raise ValueError(
+            f"The columns of the batch of {func_name} must be the accumulator's "
+            f"labels {list(known)} (in any order). Got {list(names)}."
+        )
+    return list(known)
+
+
+def check_empty_batch(y_pred, sample_weight, n_labels, func_name=None):
+    """An empty batch is validated as any other: y_pred empty with the same
+    columns, weights of length 0."""
+    func_name = func_name or current_function()
+    y_pred, _ = _as_array(y_pred, "y_pred", func_name)
+    if y_pred.ndim != 2 or y_pred.shape != (0, n_labels):
+        raise ValueError(
+            f"y_pred of {func_name} must have the shape of y_true, (0, {n_labels}) "
+            f"for this empty batch. Got {_describe(y_pred)}."
+        )
+    _indicator_to_bool(y_pred, "y_pred", func_name)
+    check_sample_weight(sample_weight, 0, func_name)
 
 
 def check_same_accumulator(mine, other, func_name=None):

@@ -11,6 +11,8 @@ from scipy import sparse
 
 from sklearn_mlcm import (
     MLCMAccumulator,
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
 )
 
 ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}
@@ -93,3 +95,127 @@ def test_mlcm_accumulator_errors():
         acc.merge(np.zeros((4, 4)))
     assert acc.__add__(1) is NotImplemented
 
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_mlcm_accumulator_report_equals_one_shot_report(method, data, mlcm_strategies):
+    """The accumulator's report is the report of all the batches at once."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases(max_samples=16))
+    n = len(y_true)
+    cuts = sorted(data.draw(st.sets(st.integers(0, n), max_size=3)))
+    bounds = [0, *cuts, n]
+    acc = MLCMAccumulator(y_true.shape[1], method=method)
+    for a, b in zip(bounds, bounds[1:]):
+        acc.update(
+            y_true[a:b], y_pred[a:b], None if weight is None else weight[a:b]
+        )
+    options = {
+        "zero_division": data.draw(st.sampled_from([0.0, 1.0])),
+        "include_no_label": data.draw(st.booleans()),
+        "digits": data.draw(st.integers(0, 5)),
+    }
+    one_shot = dict(method=method, sample_weight=weight, **options)
+    for output_dict in (False, True):
+        expected = mlcm_classification_report(
+            y_true, y_pred, output_dict=output_dict, **one_shot
+        )
+        actual = acc.classification_report(output_dict=output_dict, **options)
+        if output_dict and weight is not None:  # float sums in another order
+            assert list(actual) == list(expected)
+            for name in expected:
+                for key, value in expected[name].items():
+                    assert type(actual[name][key]) is float
+                    assert_allclose(actual[name][key], value, rtol=1e-9, atol=1e-12)
+        elif weight is None:
+            assert actual == expected
+
+
+def test_mlcm_accumulator_report_before_any_batch():
+    """A report of nothing is refused, as scikit-learn's unfitted estimators."""
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError, match="has seen no instance yet"):
+        MLCMAccumulator(3).classification_report()
+
+
+def test_mlcm_accumulator_report_target_names():
+    """target_names name the rows; a wrong count is refused."""
+    acc = MLCMAccumulator(3).update(TABLE_1_TRUE, TABLE_1_PRED)
+    report = acc.classification_report(target_names=["C0", "C1", "C2"])
+    assert report == mlcm_classification_report(
+        TABLE_1_TRUE, TABLE_1_PRED, target_names=["C0", "C1", "C2"]
+    )
+    with pytest.raises(ValueError, match="'target_names' .*3 expected, got 2"):
+        acc.classification_report(target_names=["a", "b"])
+
+
+@pytest.mark.parametrize(
+    "y_pred, weight, match",
+    [
+        ([[1, 0]] * 5, None, r"must have the shape of y_true, \(0, 3\)"),
+        ("garbage", None, "'y_pred' parameter of MLCMAccumulator.update"),
+        (np.zeros((0, 3)), ["a"], "'sample_weight' .*real numbers"),
+        (np.zeros((0, 3)), [1.0, 2.0], "'sample_weight' .*length n_samples=0"),
+        (np.zeros((0, 2)), None, r"must have the shape of y_true, \(0, 3\)"),
+    ],
+)
+def test_mlcm_accumulator_empty_batch_is_validated(y_pred, weight, match):
+    """An empty y_true does not let a wrong y_pred or weights through."""
+    acc = MLCMAccumulator(3)
+    with pytest.raises((ValueError, TypeError), match=match):
+        acc.update(np.zeros((0, 3)), y_pred, sample_weight=weight)
+    acc.update(np.zeros((0, 3)), np.zeros((0, 3)), sample_weight=[])
+    assert acc.n_samples_ == 0
+
+
+@pytest.mark.parametrize("sparse_output", [False, True])
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_mlcm_accumulator_is_thread_safe(method, sparse_output):
+    """4 threads x 1,000 single-row batches lose no update."""
+    import threading
+
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, 2, size=(4, 1000, 2, 3)).astype(bool)
+    acc = MLCMAccumulator(3, method=method, sparse_output=sparse_output)
+    barrier = threading.Barrier(4)
+
+    def work(batches):
+        barrier.wait()
+        for y_true, y_pred in batches:
+            acc.update(y_true[None], y_pred[None])
+
+    threads = [threading.Thread(target=work, args=(rows[i],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    flat = rows.reshape(-1, 2, 3)
+    expected = mlcm_confusion_matrix(flat[:, 0], flat[:, 1], method=method)
+    result = acc.confusion_matrix
+    result = result.toarray() if sparse_output else result
+    assert acc.n_samples_ == 4000
+    assert_allclose(result, expected, rtol=1e-12)
+    assert acc.classification_report() == mlcm_classification_report(
+        flat[:, 0], flat[:, 1], method=method
+    )
+
+
+def test_mlcm_accumulator_pickles_and_merges_names():
+    """A pickled accumulator has its own lock; merge aligns label names."""
+    import pickle
+
+    pd = pytest.importorskip("pandas")
+    names = ["a", "b", "c"]
+    t, p = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
+    first = MLCMAccumulator(3).update(pd.DataFrame(t[:4], columns=names), p[:4])
+    second = MLCMAccumulator(3).update(
+        pd.DataFrame(t[4:, ::-1], columns=names[::-1]),
+        pd.DataFrame(p[4:, ::-1], columns=names[::-1]),
+    )
+    copy = pickle.loads(pickle.dumps(first))
+    copy.merge(second)
+    assert_array_equal(copy.confusion_matrix, TABLE_4J)
+    assert copy.label_names_ == names
+    assert first.n_samples_ == 4  # the original is untouched

@@ -1,0 +1,152 @@
+"""Frames of every library are aligned by label name, or refused.
+
+pandas, polars, pyarrow, xarray and any library of the dataframe interchange
+protocol: the column names are the label names, y_pred's columns are matched
+to y_true's by name, ``labels`` are column names, the report names its rows
+after them, and an accumulator remembers them across batches.
+"""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+
+from sklearn_mlcm import (
+    MLCMAccumulator,
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+)
+
+T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
+NAMES = ["a", "b", "c"]
+
+
+def _pandas(y, names):
+    pd = pytest.importorskip("pandas")
+    return pd.DataFrame(y, columns=names)
+
+
+def _polars(y, names):
+    pl = pytest.importorskip("polars")
+    return pl.DataFrame({n: y[:, i] for i, n in enumerate(names)})
+
+
+def _pyarrow(y, names):
+    pa = pytest.importorskip("pyarrow")
+    return pa.table({n: y[:, i] for i, n in enumerate(names)})
+
+
+def _xarray(y, names):
+    xr = pytest.importorskip("xarray")
+    return xr.DataArray(y, dims=("sample", "label"), coords={"label": names})
+
+
+def _interchange(y, names):
+    """A frame known to the package only through ``__dataframe__`` (the
+    interchange protocol, which pandas 3 deprecates)."""
+    frame = _pandas(y, names)
+
+    class Foreign:
+        def __dataframe__(self, nan_as_null=False, allow_copy=True):
+            return frame.__dataframe__(nan_as_null, allow_copy)
+
+    return Foreign()
+
+
+def _arrow_stream(y, names):
+    """A frame known to the package only through the Arrow PyCapsule stream."""
+    table = _pyarrow(y, names)
+
+    class Foreign:
+        def __arrow_c_stream__(self, requested_schema=None):
+            return table.__arrow_c_stream__(requested_schema)
+
+    return Foreign()
+
+
+FRAMES = {
+    "pandas": _pandas,
+    "polars": _polars,
+    "pyarrow": _pyarrow,
+    "xarray": _xarray,
+    "interchange": _interchange,
+    "arrow_stream": _arrow_stream,
+}
+
+
+@pytest.mark.parametrize("library", FRAMES)
+def test_frames_reordered_columns_are_aligned_by_name(library):
+    """y_pred with its columns in another order gives the aligned matrix."""
+    make = FRAMES[library]
+    order = [2, 0, 1]
+    y_true = make(T, NAMES)
+    y_pred = make(P[:, order], [NAMES[i] for i in order])
+    expected = mlcm_confusion_matrix(T, P)
+    assert_array_equal(mlcm_confusion_matrix(y_true, y_pred), expected)
+
+
+@pytest.mark.parametrize("library", FRAMES)
+def test_frames_other_columns_are_refused(library):
+    """y_pred with another set of names is refused, naming the differences."""
+    make = FRAMES[library]
+    with pytest.raises(ValueError, match=r"different columns.*from y_pred: \['c'\]"):
+        mlcm_confusion_matrix(make(T, NAMES), make(P, ["a", "b", "z"]))
+
+
+@pytest.mark.parametrize("library", FRAMES)
+def test_frames_labels_are_column_names(library):
+    """labels= names columns, and the report names its rows after them."""
+    make = FRAMES[library]
+    y_true, y_pred = make(T, NAMES), make(P, NAMES)
+    assert_array_equal(
+        mlcm_confusion_matrix(y_true, y_pred, labels=["c", "a"]),
+        mlcm_confusion_matrix(T[:, [2, 0]], P[:, [2, 0]]),
+    )
+    report = mlcm_classification_report(y_true, y_pred, output_dict=True)
+    assert list(report)[:3] == NAMES
+
+
+def test_frames_mixed_libraries_are_aligned():
+    """A polars y_true and a pandas y_pred are matched by name too."""
+    y_pred = _pandas(P[:, [1, 2, 0]], ["b", "c", "a"])
+    assert_array_equal(
+        mlcm_confusion_matrix(_polars(T, NAMES), y_pred), mlcm_confusion_matrix(T, P)
+    )
+
+
+def test_frames_polars_lazy_frame_is_refused():
+    """A LazyFrame must be collected first."""
+    with pytest.raises(TypeError, match="polars LazyFrame; collect it first"):
+        mlcm_confusion_matrix(_polars(T, NAMES).lazy(), P)
+
+
+def test_frames_polars_nulls_are_refused():
+    """A missing value is not a 0/1 indicator."""
+    pl = pytest.importorskip("polars")
+    y = pl.DataFrame({"a": [1, None], "b": [0, 1]})
+    with pytest.raises(ValueError, match="y_true of mlcm_confusion_matrix"):
+        mlcm_confusion_matrix(y, np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_accumulator_aligns_batches_by_name(library):
+    """A later batch with reordered columns is added to the right cells."""
+    make = FRAMES[library]
+    acc = MLCMAccumulator(3)
+    acc.update(make(T[:5], NAMES), make(P[:5], NAMES))
+    order = [2, 0, 1]
+    names = [NAMES[i] for i in order]
+    acc.update(make(T[5:, order], names), make(P[5:, order], names))
+    assert_array_equal(acc.confusion_matrix, mlcm_confusion_matrix(T, P))
+    assert acc.label_names_ == NAMES
+    with pytest.raises(ValueError, match=r"accumulator.s labels \[.a., .b., .c.\]"):
+        acc.update(make(T, ["a", "b", "z"]), make(P, ["a", "b", "z"]))
+
+
+def test_accumulator_krstinic_frames():
+    """Alignment holds for the fractional matrix too."""
+    acc = MLCMAccumulator(3, method="krstinic")
+    acc.update(_pandas(T[:4], NAMES), _pandas(P[:4], NAMES))
+    acc.update(_pandas(T[4:, ::-1], NAMES[::-1]), _pandas(P[4:, ::-1], NAMES[::-1]))
+    expected = mlcm_confusion_matrix(T, P, method="krstinic")
+    assert_allclose(acc.confusion_matrix, expected)
