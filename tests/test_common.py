@@ -146,6 +146,8 @@ def _call(name, metric, y_true, y_pred, weight=None, **kwargs):
     """The metric, with sample_weight only where it takes one."""
     if name in MEASURE_METRICS:
         assert weight is None
+        # Madjarov's measures are defined for two labels or more
+        assume(np.shape(y_true)[1] >= 2)
         return metric(y_true, y_pred, **kwargs)
     return metric(y_true, y_pred, sample_weight=weight, **kwargs)
 

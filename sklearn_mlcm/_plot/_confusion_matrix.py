@@ -1,48 +1,206 @@
 """MLCMDisplay: the multi-label confusion matrix as a picture (matplotlib)."""
 
-import importlib.util
+import math
+import numbers
 from itertools import product
 
 import numpy as np
+from scipy import sparse
 from sklearn.base import is_classifier
 
-from sklearn_mlcm._legacy_checks import check_option
-from sklearn_mlcm._mlcm._dispatch import as_output
-from sklearn_mlcm._mlcm._dispatch import compute as _compute
-from sklearn_mlcm._mlcm._dispatch import normalize as _normalize
+from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
+from sklearn_mlcm._mlcm._dispatch import compute
+from sklearn_mlcm._mlcm._dispatch import normalize as normalize_matrix
+from sklearn_mlcm._param_validation import (
+    HasMethods,
+    Interval,
+    Options,
+    Sequence,
+    current_function,
+    invalid_parameter,
+    validate_params,
+)
+from sklearn_mlcm._plot._support import check_matplotlib_support
+from sklearn_mlcm._validation import check_square_matrix, check_target_names
 
 __all__ = ["MLCMDisplay"]
+
+#: The most labels drawn from a sparse matrix, which is made dense to be drawn:
+#: 5,001 x 5,001 cells are 200 MB of float64.
+MAX_DISPLAY_LABELS = 5000
 
 # Above this many rows (labels + the no-label row) the cell values are hidden
 # unless include_values=True asks for them: 19 x 19 (the 18 movie-poster genres)
 # still reads well, 31 x 31 no longer does at any sensible figure size.
 _MAX_ROWS_WITH_VALUES = 30
-
-
-def _check_matplotlib(caller):
-    if importlib.util.find_spec("matplotlib") is None:
-        raise ImportError(
-            f"{caller} requires matplotlib. You can install it with "
-            '`pip install matplotlib` or `pip install "sklearn-mlcm[plot]"`.'
-        )
+# include_values=True is refused above this many rows: 10,000 texts already
+# take seconds and a hundred MB to lay out (a million would take hours and GB).
+_MAX_ROWS_WITH_FORCED_VALUES = 100
+# Above this many rows only every k-th tick is labelled (and the NTL/NPL one):
+# a thousand tick labels are unreadable and slow to lay out. The image is then
+# drawn "antialiased" (matplotlib smooths cells smaller than 3 pixels instead
+# of dropping whole rows, as "nearest" does).
+_MAX_ROWS_WITH_ALL_TICKS = 60
+_THINNED_TICKS = 25  # about as many ticks when thinned
+# The default figure: 0.45 inch per cell plus room for the tick labels, at
+# least matplotlib's 6.4 x 4.8 and at most 12 x 10 inches (1200 x 1000 pixels at
+# the default 100 dpi), whatever the number of labels.
+_CELL_INCHES = 0.45
+_MIN_FIGSIZE = (6.4, 4.8)
+_MAX_FIGSIZE = (12.0, 10.0)
 
 
 def _figure_size(n_rows, n_cols):
-    """Inches: 0.45 per cell plus room for labels, at least matplotlib's 6.4x4.8."""
-    return max(6.4, 0.45 * n_cols + 3.0), max(4.8, 0.45 * n_rows + 2.0)
+    """Inches of the default figure, bounded by ``_MIN_FIGSIZE``/``_MAX_FIGSIZE``."""
+    width = _CELL_INCHES * n_cols + 3.0
+    height = _CELL_INCHES * n_rows + 2.0
+    return (
+        float(np.clip(width, _MIN_FIGSIZE[0], _MAX_FIGSIZE[0])),
+        float(np.clip(height, _MIN_FIGSIZE[1], _MAX_FIGSIZE[1])),
+    )
 
 
-def _default_format(values):
-    """Integers as integers; fractions with two decimals."""
-    if np.all(values == np.round(values)):
-        return "d"
-    return ".2f"
+def _tick_positions(n):
+    """Every position up to ``_MAX_ROWS_WITH_ALL_TICKS``; above, a round step
+    (1, 2 or 5 times a power of ten) and always the last (NTL/NPL) one."""
+    if n <= _MAX_ROWS_WITH_ALL_TICKS:
+        return np.arange(n)
+    raw = (n - 1) / _THINNED_TICKS
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    ticks = list(range(0, n - 1, step))
+    if n - 1 - ticks[-1] < step / 2:  # keep the last tick clear of the one before
+        ticks.pop()
+    return np.array([*ticks, n - 1])
 
 
-def _format_value(value, fmt):
-    if fmt == "d":
-        return f"{int(round(float(value)))}"
-    return format(value, fmt)
+def _cell_points(ax, n_rows, n_cols):
+    """The side of a cell in points, before the layout is tightened."""
+    box = ax.get_position()
+    width, height = ax.figure.get_size_inches()
+    return 72 * min(box.width * width / n_cols, box.height * height / n_rows)
+
+
+def _tick_fontsize(ax, n_rows, n_cols):
+    """10 points, smaller (down to 6) when every tick of small cells shows."""
+    if max(n_rows, n_cols) > _MAX_ROWS_WITH_ALL_TICKS:
+        return 8.0
+    return float(np.clip(0.8 * _cell_points(ax, n_rows, n_cols), 6, 10))
+
+
+def _formats_fractions(fmt):
+    try:
+        format(0.5, fmt)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _values_formatter(cm, values_format):
+    """``(values, fmt)``: integers as int64 with "d", fractions with ".2f".
+
+    A format that does not apply to the values ("d" for fractions) is refused,
+    rather than printing every fraction rounded to 0 or 1.
+    """
+    integral = cm.dtype.kind in "biu" or bool(np.all(cm == np.round(cm)))
+    values = cm.astype(np.int64) if integral else cm
+    fmt = values_format or ("d" if integral else ".2f")
+    try:
+        format(values.flat[0], fmt)
+    except (ValueError, TypeError):
+        raise invalid_parameter(
+            "values_format",
+            "a format of fractional numbers (such as '.2f' or '.0%'): the "
+            "matrix holds fractions",
+            values_format,
+        ) from None
+    return values, fmt
+
+
+def _check_values_format(arguments):
+    """``values_format`` is a format specification of numbers."""
+    fmt = arguments["values_format"]
+    if fmt is None:
+        return
+    for sample in (1, 0.5):
+        try:
+            format(sample, fmt)
+            return
+        except (ValueError, TypeError):
+            pass
+    raise invalid_parameter(
+        "values_format", "a format specification such as 'd', '.2f' or '.0%'", fmt
+    )
+
+
+def _check_classifier(arguments):
+    """``estimator`` is a scikit-learn classifier."""
+    estimator = arguments["estimator"]
+    try:
+        classifier = is_classifier(estimator)
+    except AttributeError:  # no scikit-learn estimator tags
+        classifier = False
+    if not classifier:
+        raise invalid_parameter(
+            "estimator",
+            "a fitted scikit-learn classifier (is_classifier(estimator) is True)",
+            estimator,
+        )
+
+
+def _check_display_matrix(confusion_matrix):
+    """The matrix as a dense int64 or float64 array of at least 2 x 2 cells.
+
+    A sparse matrix is made dense (imshow needs it) up to
+    ``MAX_DISPLAY_LABELS`` labels.
+    """
+    func_name = current_function()
+    cm = check_square_matrix(confusion_matrix, name="confusion_matrix")
+    n_labels = cm.shape[0] - 1
+    if n_labels < 1:
+        raise ValueError(
+            f"confusion_matrix of {func_name} must have shape (n_labels + 1, "
+            f"n_labels + 1) with n_labels >= 1. Got shape {cm.shape}."
+        )
+    if sparse.issparse(cm):
+        if n_labels > MAX_DISPLAY_LABELS:
+            raise ValueError(
+                f"{func_name} draws at most {MAX_DISPLAY_LABELS} labels: a sparse "
+                f"matrix is made dense to be drawn. Got {n_labels} labels. Draw a "
+                "subset of them: labels=[...] of from_predictions or "
+                "mlcm_confusion_matrix."
+            )
+        cm = cm.toarray()
+    return cm
+
+
+_LABEL_CONSTRAINTS = {
+    "display_labels": [Sequence(), None],
+    "ntl_label": [str],
+    "npl_label": [str],
+}
+
+_PLOT_CONSTRAINTS = {
+    "include_values": ["boolean", Options("auto")],
+    "cmap": [str, HasMethods("reversed")],  # a name or a matplotlib Colormap
+    "xticks_rotation": [
+        Options("auto", "vertical", "horizontal"),
+        Interval(numbers.Real, None, None),
+    ],
+    "values_format": [str, None],
+    "ax": [HasMethods("imshow"), None],  # a matplotlib Axes
+    "colorbar": ["boolean"],
+    "im_kw": [dict, None],
+    "text_kw": [dict, None],
+    "include_no_label": ["boolean"],
+}
+
+_PREDICTION_CONSTRAINTS = {
+    **{k: v for k, v in TARGET_CONSTRAINTS.items() if k not in ("y_true", "y_pred")},
+    "normalize": [Options("true", "pred", "all"), None],
+    **_LABEL_CONSTRAINTS,
+    **_PLOT_CONSTRAINTS,
+}
 
 
 class MLCMDisplay:
@@ -59,8 +217,11 @@ class MLCMDisplay:
 
     Parameters
     ----------
-    confusion_matrix : ndarray of shape (n_labels + 1, n_labels + 1)
-        A matrix from :func:`mlcm_confusion_matrix`, raw or normalised.
+    confusion_matrix : {ndarray, sparse matrix} of shape (n_labels + 1, \
+            n_labels + 1)
+        A matrix from :func:`mlcm_confusion_matrix`, raw or normalised. A
+        sparse matrix (``sparse_output=True``) is made dense to be drawn, up
+        to 5,000 labels.
 
     display_labels : array-like of shape (n_labels,), default=None
         Names of the labels. By default their indices.
@@ -108,6 +269,9 @@ class MLCMDisplay:
     ['C0', 'C1', 'C2', 'NPL']
     """
 
+    @validate_params(
+        {"confusion_matrix": ["array-like", "sparse matrix"], **_LABEL_CONSTRAINTS}
+    )
     def __init__(
         self, confusion_matrix, *, display_labels=None, ntl_label="NTL", npl_label="NPL"
     ):
@@ -116,6 +280,7 @@ class MLCMDisplay:
         self.ntl_label = ntl_label
         self.npl_label = npl_label
 
+    @validate_params(_PLOT_CONSTRAINTS, rules=(_check_values_format,))
     def plot(
         self,
         *,
@@ -135,7 +300,8 @@ class MLCMDisplay:
         ----------
         include_values : bool or "auto", default="auto"
             Write the value of each cell. "auto" writes them when the matrix
-            has at most 30 rows and hides them above, where they no longer fit.
+            has at most 30 rows and hides them above, where they no longer fit;
+            True is refused above 100 rows (too many texts to lay out).
 
         cmap : str or matplotlib Colormap, default="viridis"
             Colormap recognized by matplotlib.
@@ -143,23 +309,31 @@ class MLCMDisplay:
         xticks_rotation : {"auto", "vertical", "horizontal"} or float, \
                 default="auto"
             Rotation of the predicted-label tick labels. "auto" is horizontal
-            when every label has at most 4 characters and vertical otherwise.
+            when the tick labels fit side by side and vertical otherwise.
 
         values_format : str, default=None
             Format specification of the values, e.g. ".0%" for percentages of
             a normalised matrix. By default integers print as integers and
-            other values with two decimals (``".2f"``).
+            other values with two decimals (``".2f"``). An integer format
+            (``"d"``) is refused for a matrix of fractions.
 
         ax : matplotlib Axes, default=None
             Axes to plot on. By default a new figure is created whose size
-            grows with the number of labels: 0.45 inch per cell plus 3 inches
-            (width) and 2 inches (height) for the labels, at least 6.4 x 4.8.
+            grows with the number of labels, 0.45 inch per cell plus 3 inches
+            (width) and 2 inches (height) for the labels, from 6.4 x 4.8 to at
+            most 12 x 10 inches. Above 60 rows only about 25 ticks are
+            labelled, and the NTL/NPL ones.
 
         colorbar : bool, default=True
-            Whether to add a colorbar.
+            Whether to add a colorbar, as high as the matrix.
 
         im_kw : dict, default=None
-            Keywords passed to :func:`matplotlib.pyplot.imshow`.
+            Keywords passed to :func:`matplotlib.pyplot.imshow`. The default
+            interpolation is "nearest", and "antialiased" on the counts
+            (``interpolation_stage="data"``) above 60 rows: cells smaller than
+            3 pixels are smoothed rather than dropped. With many
+            labels the counts are often very skewed: ``{"norm": "symlog"}``
+            shows the small ones too.
 
         text_kw : dict, default=None
             Keywords passed to :func:`matplotlib.pyplot.text`.
@@ -173,89 +347,125 @@ class MLCMDisplay:
         display : MLCMDisplay
             Returns ``self`` with ``im_``, ``text_``, ``ax_`` and ``figure_``.
         """
-        _check_matplotlib("MLCMDisplay.plot")
+        check_matplotlib_support("MLCMDisplay.plot")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter
+        from mpl_toolkits.axes_grid1 import make_axes_locatable
 
-        cm = np.asarray(self.confusion_matrix)
-        if cm.ndim != 2 or cm.shape[0] != cm.shape[1] or cm.shape[0] < 2:
-            raise ValueError(
-                "The confusion_matrix of MLCMDisplay must be a square (n_labels + "
-                f"1, n_labels + 1) matrix with n_labels >= 1. Got shape {cm.shape}."
-            )
+        cm = _check_display_matrix(self.confusion_matrix)
         n_labels = cm.shape[0] - 1
         if self.display_labels is None:
             names = [str(i) for i in range(n_labels)]
         else:
-            names = [str(name) for name in self.display_labels]
-            if len(names) != n_labels:
-                raise ValueError(
-                    "The display_labels of MLCMDisplay must have one name per "
-                    f"label: {n_labels} expected, got {len(names)}."
-                )
-        if include_values not in (True, False, "auto"):
-            raise ValueError(
-                "The 'include_values' parameter of MLCMDisplay.plot must be True, "
-                f"False or 'auto'. Got {include_values!r} instead."
+            names = check_target_names(
+                self.display_labels, n_labels, name="display_labels"
             )
-        if not include_no_label:
-            cm = cm[:n_labels, :n_labels]
-        row_names = names + ([str(self.ntl_label)] if include_no_label else [])
-        col_names = names + ([str(self.npl_label)] if include_no_label else [])
-        n_rows, n_cols = cm.shape
-
-        new_figure = ax is None
-        if new_figure:
-            fig, ax = plt.subplots(figsize=_figure_size(n_rows, n_cols))
+        if include_no_label:
+            row_names = [*names, self.ntl_label]
+            col_names = [*names, self.npl_label]
+            ylabel = f"True label ({self.ntl_label}: no true label)"
+            xlabel = f"Predicted label ({self.npl_label}: no predicted label)"
         else:
-            fig = ax.figure
-
-        im_kw = {"interpolation": "nearest", "cmap": cmap, **(im_kw or {})}
-        self.im_ = ax.imshow(cm, **im_kw)
-        self.text_ = None
+            cm = cm[:n_labels, :n_labels]
+            row_names, col_names = names, names
+            ylabel, xlabel = "True label", "Predicted label"
+        n_rows, n_cols = cm.shape
         if include_values == "auto":
             include_values = n_rows <= _MAX_ROWS_WITH_VALUES
+        elif include_values and n_rows > _MAX_ROWS_WITH_FORCED_VALUES:
+            raise invalid_parameter(
+                "include_values",
+                f"False or 'auto' for a matrix of more than "
+                f"{_MAX_ROWS_WITH_FORCED_VALUES} rows ({n_rows} here: too many "
+                "cell texts to lay out)",
+                include_values,
+            )
         if include_values:
-            fmt = values_format or _default_format(cm)
+            values, fmt = _values_formatter(cm, values_format)
+
+        if ax is None:
+            fig, ax = plt.subplots(figsize=_figure_size(n_rows, n_cols))
+            new_figure = True
+        else:
+            fig, new_figure = ax.figure, False
+
+        default_im_kw = {"interpolation": "nearest", "cmap": cmap}
+        if max(n_rows, n_cols) > _MAX_ROWS_WITH_ALL_TICKS:
+            # cells smaller than 3 pixels are smoothed, on the counts ("data"
+            # stage): the "rgba" stage would copy a 5,001 x 5,001 matrix as
+            # RGBA floats (+1.2 GB instead of +0.2 GB)
+            default_im_kw.update(
+                interpolation="antialiased", interpolation_stage="data"
+            )
+        im_kw = {**default_im_kw, **(im_kw or {})}
+        self.im_ = ax.imshow(cm, **im_kw)
+        self.text_ = None
+        if include_values:
             cmap_min, cmap_max = self.im_.cmap(0.0), self.im_.cmap(1.0)
-            # text colour from the cell's place in the colour scale, as in
-            # scikit-learn: light text on dark cells and dark text on light
-            thresh = (cm.max() + cm.min()) / 2.0
+            # text colour from the cell's place in the colour scale (as in
+            # scikit-learn, but through the image's norm, so that vmin/vmax
+            # and a log norm count): light text on dark cells, dark on light
+            self.im_.autoscale_None()
+            dark = np.asarray(self.im_.norm(cm)) < 0.5
             fontsize = float(np.clip(180 / n_rows, 6, 10))
             self.text_ = np.empty(cm.shape, dtype=object)
             for i, j in product(range(n_rows), range(n_cols)):
-                color = cmap_max if cm[i, j] < thresh else cmap_min
                 kwargs = {
                     "ha": "center",
                     "va": "center",
-                    "color": color,
+                    "color": cmap_max if dark[i, j] else cmap_min,
                     "fontsize": fontsize,
                     **(text_kw or {}),
                 }
-                self.text_[i, j] = ax.text(j, i, _format_value(cm[i, j], fmt), **kwargs)
+                text = format(values[i, j], fmt)
+                self.text_[i, j] = ax.text(j, i, text, **kwargs)
 
         if colorbar:
-            fig.colorbar(self.im_, ax=ax)
+            # a colour bar as high as the (square) matrix, not as the axes box
+            cax = make_axes_locatable(ax).append_axes("right", size="4%", pad=0.15)
+            bar = fig.colorbar(self.im_, cax=cax)
+            if values_format is not None and _formats_fractions(values_format):
+                # the bar speaks the cells' language: percentages for ".0%"
+                bar.formatter = FuncFormatter(lambda x, _: format(x, values_format))
+
+        xticks, yticks = _tick_positions(n_cols), _tick_positions(n_rows)
         ax.set(
-            xticks=np.arange(n_cols),
-            yticks=np.arange(n_rows),
-            xticklabels=col_names,
-            yticklabels=row_names,
-            ylabel="True label",
-            xlabel="Predicted label",
+            xticks=xticks,
+            yticks=yticks,
+            xticklabels=[col_names[j] for j in xticks],
+            yticklabels=[row_names[i] for i in yticks],
+            ylabel=ylabel,
+            xlabel=xlabel,
         )
         ax.set_ylim((n_rows - 0.5, -0.5))
+        tick_size = _tick_fontsize(ax, n_rows, n_cols)
+        ax.tick_params(labelsize=tick_size)
         if xticks_rotation == "auto":
-            longest = max(len(name) for name in col_names)
-            xticks_rotation = "horizontal" if longest <= 4 else "vertical"
+            spacing = _cell_points(ax, n_rows, n_cols) * (
+                xticks[1] - xticks[0] if len(xticks) > 1 else 1
+            )
+            longest = max(len(col_names[j]) for j in xticks)
+            # a character is about 0.6 em wide
+            fits = 0.6 * tick_size * longest <= 0.9 * spacing
+            xticks_rotation = "horizontal" if fits else "vertical"
         plt.setp(ax.get_xticklabels(), rotation=xticks_rotation)
         if new_figure:
-            fig.tight_layout()
+            # laid out at each draw: a title added afterwards still fits
+            fig.set_layout_engine("tight")
 
         self.figure_ = fig
         self.ax_ = ax
         return self
 
     @classmethod
+    @validate_params(
+        {
+            "y_true": TARGET_CONSTRAINTS["y_true"],
+            "y_pred": TARGET_CONSTRAINTS["y_pred"],
+            **_PREDICTION_CONSTRAINTS,
+        },
+        rules=(_check_values_format,),
+    )
     def from_predictions(
         cls,
         y_true,
@@ -318,20 +528,16 @@ im_kw, text_kw, include_no_label
         -------
         display : MLCMDisplay
         """
-        _check_matplotlib("MLCMDisplay.from_predictions")
-        func_name = "MLCMDisplay.from_predictions"
-        check_option(normalize, ("true", "pred", "all", None), "normalize", func_name)
-        computed = _compute(
-            y_true,
-            y_pred,
-            method=method,
-            labels=labels,
-            sample_weight=sample_weight,
-            func_name=func_name,
+        check_matplotlib_support("MLCMDisplay.from_predictions")
+        # the engine, not mlcm_confusion_matrix: one validation of the targets
+        # gives both the matrix and the names of its labels (frame columns,
+        # class values), which the public function does not return
+        computed = compute(
+            y_true, y_pred, method=method, labels=labels, sample_weight=sample_weight
         )
-        cm = as_output(computed.matrix, False, func_name)
+        cm = computed.matrix  # dense, or CSR for sparse input: plot densifies
         if normalize is not None:
-            cm = _normalize(cm, normalize)
+            cm = normalize_matrix(cm, normalize)
         display = cls(
             cm,
             display_labels=(
@@ -353,7 +559,38 @@ im_kw, text_kw, include_no_label
         )
 
     @classmethod
-    def from_estimator(cls, estimator, X, y, **kwargs):
+    @validate_params(
+        {
+            "estimator": [HasMethods("predict")],
+            "X": ["array-like", "sparse matrix"],
+            "y": ["array-like", "sparse matrix"],
+            **_PREDICTION_CONSTRAINTS,
+        },
+        rules=(_check_classifier, _check_values_format),
+    )
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        method="heydarian",
+        labels=None,
+        sample_weight=None,
+        normalize=None,
+        display_labels=None,
+        ntl_label="NTL",
+        npl_label="NPL",
+        include_values="auto",
+        xticks_rotation="auto",
+        values_format=None,
+        cmap="viridis",
+        ax=None,
+        colorbar=True,
+        im_kw=None,
+        text_kw=None,
+        include_no_label=True,
+    ):
         """Plot the multi-label confusion matrix of a fitted classifier.
 
         Read more in the :ref:`User Guide <display>`.
@@ -361,8 +598,9 @@ im_kw, text_kw, include_no_label
         Parameters
         ----------
         estimator : fitted classifier
-            A multi-label (or multi-class) classifier; ``estimator.predict(X)``
-            gives the predicted labels.
+            A multi-label (or multi-class) scikit-learn classifier, or a
+            pipeline ending in one; ``estimator.predict(X)`` gives the
+            predicted labels.
 
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Input values.
@@ -371,19 +609,51 @@ im_kw, text_kw, include_no_label
                 (n_samples, n_labels) or (n_samples,)
             Ground truth labels.
 
-        **kwargs
-            The keyword arguments of :meth:`from_predictions` (``method``,
-            ``labels``, ``sample_weight``, ``normalize``, ``display_labels``
-            and the plotting options).
+        method : {"heydarian", "krstinic"}, default="heydarian"
+            Which matrix to draw; see :func:`mlcm_confusion_matrix`.
+
+        labels : array-like of shape (n_kept,), default=None
+            The labels to keep, in that order.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights.
+
+        normalize : {"true", "pred", "all"}, default=None
+            Normalise over rows, columns or the whole matrix.
+
+        display_labels : array-like of shape (n_labels,), default=None
+            Names of the labels. By default the DataFrame column names of
+            ``y``, its class values for 1-D input, or the column indices.
+
+        ntl_label, npl_label : str, default="NTL", "NPL"
+            Names of the no-label row and column.
+
+        include_values, xticks_rotation, values_format, cmap, ax, colorbar, \
+im_kw, text_kw, include_no_label
+            As in :meth:`plot`.
 
         Returns
         -------
         display : MLCMDisplay
         """
-        _check_matplotlib("MLCMDisplay.from_estimator")
-        if not is_classifier(estimator):
-            raise ValueError(
-                "MLCMDisplay.from_estimator only supports classifiers. Got "
-                f"{type(estimator).__name__} instead."
-            )
-        return cls.from_predictions(y, estimator.predict(X), **kwargs)
+        check_matplotlib_support("MLCMDisplay.from_estimator")
+        return cls.from_predictions(
+            y,
+            estimator.predict(X),
+            method=method,
+            labels=labels,
+            sample_weight=sample_weight,
+            normalize=normalize,
+            display_labels=display_labels,
+            ntl_label=ntl_label,
+            npl_label=npl_label,
+            include_values=include_values,
+            xticks_rotation=xticks_rotation,
+            values_format=values_format,
+            cmap=cmap,
+            ax=ax,
+            colorbar=colorbar,
+            im_kw=im_kw,
+            text_kw=text_kw,
+            include_no_label=include_no_label,
+        )

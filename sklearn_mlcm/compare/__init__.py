@@ -4,7 +4,10 @@
 - ``_eftimov_kocev``: Eftimov & Kocev (2019): entropy weights, PROMETHEE II
   fusion of the measures, measure correlation analysis;
 - ``_demsar``: Friedman and Nemenyi tests over datasets (Demšar, 2006);
-- ``_cd_diagram``: the critical-difference display.
+- ``_cd_diagram``: the critical-difference display;
+- ``_validation``: their data checks (decision matrices, study results, rank
+  tables, correlation matrices, label scores); the parameters' own values are
+  checked by the decorator of :mod:`sklearn_mlcm._param_validation`.
 
 The public names are exported by :mod:`sklearn_mlcm` itself.
 """

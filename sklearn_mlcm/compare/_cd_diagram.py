@@ -1,23 +1,30 @@
 """CriticalDifferenceDisplay: Demšar's critical-difference diagram (matplotlib)."""
 
-import importlib.util
+from numbers import Real
 
 import numpy as np
 
-from ._demsar import check_rank_table, nemenyi_test
+from sklearn_mlcm._param_validation import (
+    HasMethods,
+    Interval,
+    Sequence,
+    validate_params,
+)
+from sklearn_mlcm._plot._support import check_matplotlib_support
+
+from ._demsar import MIN_ALPHA, nemenyi_test
+from ._validation import check_average_ranks
 
 __all__ = ["CriticalDifferenceDisplay"]
 
-
-def _check_matplotlib(caller):
-    if importlib.util.find_spec("matplotlib") is None:
-        raise ImportError(
-            f"{caller} requires matplotlib. You can install it with "
-            '`pip install matplotlib` or `pip install "sklearn-mlcm[plot]"`.'
-        )
+#: The constraints of ``plot``'s keywords, shared with ``from_rank_table``.
+_PLOT_CONSTRAINTS = {
+    "ax": [HasMethods("plot", "text"), None],
+    "text_kw": [dict, None],
+}
 
 
-def cliques(sorted_ranks, critical_difference):
+def _cliques(sorted_ranks, critical_difference):
     """Maximal runs ``(first, last)`` of sorted ranks within the CD of each other.
 
     A run is a group of methods no two of which differ significantly
@@ -53,12 +60,13 @@ class CriticalDifferenceDisplay:
     Parameters
     ----------
     average_ranks : array-like of shape (n_methods,)
-        The average rank of each method, 1 the best.
+        The average rank of each method, 1 the best; at least 2, finite
+        (checked by :meth:`plot`).
 
     critical_difference : float
-        The critical difference, e.g. :func:`nemenyi_test`'s.
+        The critical difference, >= 0, e.g. :func:`nemenyi_test`'s.
 
-    names : list of str, default=None
+    names : list of str of shape (n_methods,), default=None
         The method names; by default their indices.
 
     Attributes
@@ -96,11 +104,21 @@ class CriticalDifferenceDisplay:
     ['RF (1.33)', 'kNN (1.83)', 'BR (3.00)', 'tree (3.83)']
     """
 
+    @validate_params(
+        {
+            "average_ranks": ["array-like"],
+            "critical_difference": [Interval(Real, 0, None, closed="left")],
+            "names": [Sequence(), None],
+        }
+    )
     def __init__(self, average_ranks, critical_difference, *, names=None):
         self.average_ranks = average_ranks
         self.critical_difference = critical_difference
         self.names = names
 
+    @validate_params(
+        {**_PLOT_CONSTRAINTS, "line_kw": [dict, None], "clique_kw": [dict, None]}
+    )
     def plot(self, *, ax=None, text_kw=None, line_kw=None, clique_kw=None):
         """Plot the diagram.
 
@@ -127,34 +145,15 @@ class CriticalDifferenceDisplay:
             Returns ``self`` with ``text_``, ``cliques_``, ``ax_`` and
             ``figure_``.
         """
-        _check_matplotlib("CriticalDifferenceDisplay.plot")
+        check_matplotlib_support("CriticalDifferenceDisplay.plot")
         import matplotlib.pyplot as plt
 
-        ranks = np.asarray(self.average_ranks, dtype=np.float64)
-        if ranks.ndim != 1 or ranks.size < 2 or not np.all(np.isfinite(ranks)):
-            raise ValueError(
-                "The average_ranks of CriticalDifferenceDisplay must be a 1-D "
-                f"array of at least 2 finite ranks. Got {self.average_ranks!r}."
-            )
+        ranks, names = check_average_ranks(self.average_ranks, self.names)
         k = ranks.size
         cd = float(self.critical_difference)
-        if not np.isfinite(cd) or cd < 0:
-            raise ValueError(
-                "The critical_difference of CriticalDifferenceDisplay must be a "
-                f"finite number >= 0. Got {self.critical_difference!r}."
-            )
-        if self.names is None:
-            names = [str(i) for i in range(k)]
-        else:
-            names = [str(name) for name in self.names]
-            if len(names) != k:
-                raise ValueError(
-                    "The names of CriticalDifferenceDisplay must have one name per "
-                    f"method: {k} expected, got {len(names)}."
-                )
 
         order = np.argsort(ranks, kind="stable")
-        runs = cliques(ranks[order], cd)
+        runs = _cliques(ranks[order], cd)
         n_left = (k + 1) // 2
         low = min(1.0, float(np.floor(ranks.min())))
         high = max(float(k), float(np.ceil(ranks.max())))
@@ -221,6 +220,14 @@ class CriticalDifferenceDisplay:
         return self
 
     @classmethod
+    @validate_params(
+        {
+            "rank_table": ["array-like"],
+            "alpha": [Interval(Real, MIN_ALPHA, 1, closed="left")],
+            "names": [Sequence(), None],
+            **_PLOT_CONSTRAINTS,
+        },
+    )
     def from_rank_table(
         cls, rank_table, *, alpha=0.05, names=None, ax=None, text_kw=None
     ):
@@ -235,32 +242,29 @@ class CriticalDifferenceDisplay:
             :func:`fuse_measures` returns it.
 
         alpha : float, default=0.05
-            The significance level of the Nemenyi test.
+            The significance level of the Nemenyi test, in [1e-10, 1).
 
-        names : list of str, default=None
-            The method names; by default the columns of a DataFrame, else
-            their indices.
+        names : list of str of shape (n_methods,), default=None
+            The method names, one per column of the rank table; by default the
+            columns of a DataFrame, else their indices.
 
-        ax, text_kw
-            As in :meth:`plot`.
+        ax : matplotlib Axes, default=None
+            Axes to plot on; by default a new figure (see :meth:`plot`).
+
+        text_kw : dict, default=None
+            Keywords passed to :meth:`matplotlib.axes.Axes.text` for the names.
 
         Returns
         -------
         display : CriticalDifferenceDisplay
+            The drawn display, with ``text_``, ``cliques_``, ``ax_`` and
+            ``figure_``.
         """
-        _check_matplotlib("CriticalDifferenceDisplay.from_rank_table")
+        check_matplotlib_support("CriticalDifferenceDisplay.from_rank_table")
         result = nemenyi_test(rank_table, alpha=alpha)
-        if names is None:
-            names = result.names
-        else:
-            _, columns = check_rank_table(rank_table, "from_rank_table")
-            if len(names) != len(columns):
-                raise ValueError(
-                    "The names of CriticalDifferenceDisplay.from_rank_table must "
-                    f"have one name per method: {len(columns)} expected, got "
-                    f"{len(names)}."
-                )
         display = cls(
-            result.average_ranks, result.critical_difference, names=list(names)
+            result.average_ranks,
+            result.critical_difference,
+            names=result.names if names is None else list(names),
         )
         return display.plot(ax=ax, text_kw=text_kw)

@@ -4,13 +4,15 @@ The rank table (datasets by methods) comes from :func:`fuse_measures` or any
 other ranking; the tests follow Demšar (2006), as Eftimov & Kocev (2019) do.
 """
 
-import numbers
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 from scipy import stats
 
-from ._eftimov_kocev import _is_frame
+from sklearn_mlcm._param_validation import Interval, validate_params
+
+from ._validation import check_rank_table
 
 __all__ = [
     "FriedmanResult",
@@ -107,63 +109,21 @@ class NemenyiResult:
     significant_pairs: list
 
 
-def check_rank_table(rank_table, func_name):
-    """-> (float64 array of shape (N, k), method names).
-
-    Every row must be a ranking of the k methods: ranks in [1, k] that sum to
-    k (k + 1) / 2, as fractional (average) ranks do.
-    """
-    names = None
-    if _is_frame(rank_table):
-        names = list(rank_table.columns)
-        rank_table = rank_table.to_numpy()
-    try:
-        ranks = np.asarray(rank_table)
-    except ValueError:
-        raise ValueError(
-            f"The rank table of {func_name} could not be read as a rectangular "
-            "array (rows of different lengths?)."
-        ) from None
-    if ranks.dtype.kind not in "biuf":
-        raise TypeError(
-            f"The rank table of {func_name} must hold numbers (ranks). Got values "
-            f"of dtype {ranks.dtype}."
-        )
-    ranks = ranks.astype(np.float64)
-    if ranks.ndim != 2 or ranks.shape[0] < 2 or ranks.shape[1] < 2:
-        raise ValueError(
-            f"The rank table of {func_name} must be 2-D, of shape (n_datasets, "
-            "n_methods), with at least 2 datasets and 2 methods. Got shape "
-            f"{ranks.shape}."
-        )
-    if not np.all(np.isfinite(ranks)):
-        raise ValueError(f"The rank table of {func_name} contains NaN or infinity.")
-    k = ranks.shape[1]
-    total = k * (k + 1) / 2
-    sums = ranks.sum(axis=1)
-    bad = (np.abs(sums - total) > 1e-9 * total) | (ranks < 1).any(axis=1)
-    bad |= (ranks > k).any(axis=1)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"Row {row} of the rank table of {func_name} is not a ranking of {k} "
-            f"methods: ranks lie in [1, {k}] and sum to {total:g}; got "
-            f"{ranks[row].tolist()}. Rank the scores of each dataset first (1 = "
-            "best), for example with fuse_measures or scipy.stats.rankdata."
-        )
-    return ranks, names if names is not None else list(range(k))
+#: The smallest significance level: below it the studentised range's
+#: quantile, which scipy computes as ``1 - cdf`` to about 1e-11, is not exact.
+MIN_ALPHA = 1e-10
 
 
 def _tie_factor(ranks):
-    """Friedman's tie correction, ``1 - sum (t^3 - t) / (N (k^3 - k))``."""
-    n, k = ranks.shape
-    ties = 0.0
-    for row in np.round(ranks, 9):
-        _, counts = np.unique(row, return_counts=True)
-        ties += float((counts**3 - counts).sum())
-    return 1.0 - ties / (n * (k**3 - k))
+    """Friedman's tie correction ``1 - sum (t^3 - t) / (N (k^3 - k))``.
+
+    The mean over the rows of :func:`scipy.stats.tiecorrect`, each row's
+    ``1 - sum (t^3 - t) / (k^3 - k)``.
+    """
+    return float(np.mean([stats.tiecorrect(row) for row in ranks]))
 
 
+@validate_params({"rank_table": ["array-like"], "tie_correction": ["boolean"]})
 def friedman_test(rank_table, *, tie_correction=False):
     """Friedman's test that k methods rank alike on N datasets.
 
@@ -177,12 +137,15 @@ def friedman_test(rank_table, *, tie_correction=False):
     ----------
     rank_table : array-like or DataFrame of shape (n_datasets, n_methods)
         The rank of each method (column) on each dataset (row), 1 the best,
-        ties sharing the average rank, as :func:`fuse_measures` returns it.
+        ties sharing the average rank, as :func:`fuse_measures` and
+        :func:`scipy.stats.rankdata` return them: each row holds ranks in
+        [1, k] summing to k (k + 1) / 2. At least 2 datasets and 2 methods.
 
     tie_correction : bool, default=False
         Divide the statistic by ``1 - sum (t^3 - t) / (N (k^3 - k))``, t the
-        sizes of the groups of tied ranks, as
-        :func:`scipy.stats.friedmanchisquare` does.
+        sizes of the groups of tied ranks (the mean over the datasets of
+        :func:`scipy.stats.tiecorrect`), as :func:`scipy.stats.friedmanchisquare`
+        does.
 
     Returns
     -------
@@ -230,13 +193,7 @@ def friedman_test(rank_table, *, tie_correction=False):
     >>> round(result.iman_davenport_statistic, 4)
     3.8571
     """
-    func_name = "friedman_test"
-    if not isinstance(tie_correction, (bool, np.bool_)):
-        raise TypeError(
-            f"The 'tie_correction' parameter of {func_name} must be True or False. "
-            f"Got {tie_correction!r} instead."
-        )
-    ranks, names = check_rank_table(rank_table, func_name)
+    ranks, names = check_rank_table(rank_table)
     n, k = ranks.shape
 
     average = ranks.mean(axis=0)
@@ -262,24 +219,17 @@ def friedman_test(rank_table, *, tie_correction=False):
     )
 
 
-def _check_alpha(alpha, func_name):
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, numbers.Real)
-        or not 0 < alpha < 1
-    ):
-        raise ValueError(
-            f"The 'alpha' parameter of {func_name} must be a number in (0, 1). Got "
-            f"{alpha!r} instead."
-        )
-    return float(alpha)
+def _nemenyi_q_alpha(k, alpha):
+    """Demšar's q_alpha: the studentised range's upper alpha quantile / sqrt(2)."""
+    return float(stats.studentized_range.isf(alpha, k, np.inf) / np.sqrt(2.0))
 
 
-def nemenyi_q_alpha(k, alpha):
-    """Demšar's q_alpha: the studentised range quantile over sqrt(2)."""
-    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
-
-
+@validate_params(
+    {
+        "rank_table": ["array-like"],
+        "alpha": [Interval(Real, MIN_ALPHA, 1, closed="left")],
+    }
+)
 def nemenyi_test(rank_table, *, alpha=0.05):
     """Nemenyi's post-hoc test: which pairs of methods rank differently.
 
@@ -293,10 +243,14 @@ def nemenyi_test(rank_table, *, alpha=0.05):
     ----------
     rank_table : array-like or DataFrame of shape (n_datasets, n_methods)
         The rank of each method (column) on each dataset (row), 1 the best,
-        ties sharing the average rank, as :func:`fuse_measures` returns it.
+        ties sharing the average rank, as :func:`fuse_measures` and
+        :func:`scipy.stats.rankdata` return them: each row holds ranks in
+        [1, k] summing to k (k + 1) / 2. At least 2 datasets and 2 methods.
 
     alpha : float, default=0.05
-        The significance level, in (0, 1).
+        The significance level, in [1e-10, 1). Below 1e-10 scipy's quantile
+        of the studentised range is no longer exact (it is computed as one
+        minus the distribution function, to about 1e-11).
 
     Returns
     -------
@@ -314,15 +268,15 @@ def nemenyi_test(rank_table, *, alpha=0.05):
 
     Notes
     -----
-    ``CD = q_alpha sqrt(k (k + 1) / (6 N))`` with ``q_alpha`` the ``1 -
-    alpha`` quantile of the studentised range of k groups with infinite
+    ``CD = q_alpha sqrt(k (k + 1) / (6 N))`` with ``q_alpha`` the upper
+    ``alpha`` quantile of the studentised range of k groups with infinite
     degrees of freedom, divided by sqrt(2), computed by
-    :data:`scipy.stats.studentized_range` for any k (3.268 for k = 12 at
-    0.05, as in Demšar's Table 5). The p-value of a pair is the probability
-    that the studentised range exceeds ``sqrt(2) |R_i - R_j| / sqrt(k (k + 1)
-    / (6 N))``; it is below ``alpha`` exactly for the significant pairs. These
-    are the numbers of scikit-posthocs' ``posthoc_nemenyi_friedman``, which
-    is not needed for them.
+    :data:`scipy.stats.studentized_range` (``isf(alpha)``) for any k (3.268
+    for k = 12 at 0.05, as in Demšar's Table 5). The p-value of a pair is the
+    probability that the studentised range exceeds ``sqrt(2) |R_i - R_j| /
+    sqrt(k (k + 1) / (6 N))``; it is below ``alpha`` exactly for the
+    significant pairs. These are the numbers of scikit-posthocs'
+    ``posthoc_nemenyi_friedman``, which is not needed for them.
 
     References
     ----------
@@ -342,13 +296,12 @@ def nemenyi_test(rank_table, *, alpha=0.05):
     >>> result.significant_pairs
     [(0, 2)]
     """
-    func_name = "nemenyi_test"
-    alpha = _check_alpha(alpha, func_name)
-    ranks, names = check_rank_table(rank_table, func_name)
+    alpha = float(alpha)
+    ranks, names = check_rank_table(rank_table)
     n, k = ranks.shape
 
     average = ranks.mean(axis=0)
-    q_alpha = nemenyi_q_alpha(k, alpha)
+    q_alpha = _nemenyi_q_alpha(k, alpha)
     scale = np.sqrt(k * (k + 1) / (6.0 * n))
     cd = q_alpha * scale
     differences = np.abs(average[:, None] - average[None, :])

@@ -1,19 +1,39 @@
-"""Performance-measures fusion (Eftimov & Kocev 2019): entropy weights and PROMETHEE II.
+"""Measures fusion (Eftimov & Kocev 2019): entropy weights, PROMETHEE II, correlations.
 
 One dataset is a decision matrix, methods by measures. Each measure gets a
 weight from its exponential entropy (eqs. 6-12), PROMETHEE II turns the
 pairwise preferences into net flows (eqs. 1-5, 13-14) and the net flows into
 ranks; :func:`fuse_measures` does it for every dataset of a study and returns
-the rank table that :func:`friedman_test` and :func:`nemenyi_test` read.
+the rank table that :func:`friedman_test` and :func:`nemenyi_test` read. The
+paper's correlation analysis picks the measures to fuse:
+:func:`measure_correlations` and :func:`least_correlated_measures`.
+
+Each public function validates (the decorator, then the data checks of
+:mod:`sklearn_mlcm.compare._validation`), computes with a private function
+that assumes clean input, and packages the result.
 """
 
-import numbers
-from collections.abc import Mapping
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
+from scipy.stats import rankdata
 
-from sklearn_mlcm._legacy_checks import check_option
+from sklearn_mlcm._param_validation import (
+    Interval,
+    Options,
+    invalid_parameter,
+    validate_params,
+)
+
+from ._validation import (
+    check_correlation_matrix,
+    check_decision_matrix,
+    check_directions,
+    check_results,
+    check_thresholds,
+    check_weight_vector,
+)
 
 __all__ = [
     "PrometheeResult",
@@ -69,169 +89,28 @@ class PrometheeResult:
     ranks: np.ndarray
 
 
-def _is_frame(obj):
-    return type(obj).__module__.split(".")[0] == "pandas" and hasattr(obj, "columns")
+#: The constraints of ``maximize``: one bool, one per measure, or by name.
+_MAXIMIZE = ["boolean", "array-like", dict]
+#: The constraints of ``weights``: a rule, or one non-negative weight each.
+_WEIGHTS = [Options("entropy", "equal"), "array-like"]
 
 
-def _check_decision_matrix(decision_matrix, func_name):
-    """-> (float64 array of shape (m, n), measure names or None)."""
-    names = None
-    if _is_frame(decision_matrix):
-        names = list(decision_matrix.columns)
-        decision_matrix = decision_matrix.to_numpy()
-    try:
-        matrix = np.asarray(decision_matrix)
-    except ValueError:
-        raise ValueError(
-            f"The decision matrix of {func_name} could not be read as a "
-            "rectangular array (rows of different lengths?)."
-        ) from None
-    if matrix.dtype.kind not in "biuf":
-        try:
-            matrix = matrix.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"The decision matrix of {func_name} must hold real numbers. Got "
-                f"values of dtype {matrix.dtype}."
-            ) from None
-    if matrix.ndim != 2:
-        raise ValueError(
-            f"The decision matrix of {func_name} must be 2-D, of shape (n_methods, "
-            f"n_measures). Got an array of shape {matrix.shape}."
+def _threshold_needs_v_shape(arguments):
+    """Rule: a threshold is the V-shape's; the usual function has none."""
+    if arguments["threshold"] is not None and arguments["preference"] != "v-shape":
+        raise invalid_parameter(
+            "threshold",
+            f"None with preference={arguments['preference']!r} (a threshold "
+            "applies to preference='v-shape' only)",
+            arguments["threshold"],
         )
-    matrix = matrix.astype(np.float64)
-    m, n = matrix.shape
-    if m < 2 or n < 1:
-        raise ValueError(
-            f"The decision matrix of {func_name} needs at least 2 methods (rows) "
-            f"and 1 measure (column). Got shape {matrix.shape}."
-        )
-    bad = ~np.isfinite(matrix)
-    if bad.any():
-        row, col = (int(index) for index in np.argwhere(bad)[0])
-        where = names[col] if names is not None else col
-        raise ValueError(
-            f"The decision matrix of {func_name} contains NaN or infinity (method "
-            f"{row}, measure {where!r}). Every method needs a finite value of "
-            "every measure."
-        )
-    return matrix, names
 
 
-def _check_maximize(maximize, n, names, func_name):
-    """``maximize`` -> bool array of shape (n,).
-
-    A bool applies to every measure; a sequence gives one bool per measure; a
-    mapping gives the bool of each named measure (extra names are ignored).
-    """
-    expected = (
-        "True, False, a sequence of one bool per measure or a dict mapping "
-        "each measure name to a bool"
-    )
-    if isinstance(maximize, (bool, np.bool_)):
-        return np.full(n, bool(maximize))
-    if isinstance(maximize, Mapping):
-        if names is None:
-            raise TypeError(
-                f"The 'maximize' parameter of {func_name} is a dict, but the "
-                "measures have no names (a NumPy array has none; a DataFrame "
-                "does). Pass a sequence of one bool per measure instead."
-            )
-        missing = [name for name in names if name not in maximize]
-        if missing:
-            raise ValueError(
-                f"The 'maximize' parameter of {func_name} gives no direction for "
-                f"the measures {missing}. Every measure must be maximised (True) "
-                "or minimised (False); see measure_directions()."
-            )
-        values = [maximize[name] for name in names]
-    elif isinstance(maximize, str) or not hasattr(maximize, "__len__"):
-        raise TypeError(
-            f"The 'maximize' parameter of {func_name} must be {expected}. Got "
-            f"{maximize!r} instead."
-        )
-    else:
-        values = list(np.asarray(maximize, dtype=object).ravel())
-        if np.ndim(maximize) != 1 or len(values) != n:
-            raise ValueError(
-                f"The 'maximize' parameter of {func_name} must have one bool per "
-                f"measure: {n} expected. Got {np.shape(maximize)}."
-            )
-    wrong = [v for v in values if not isinstance(v, (bool, np.bool_))]
-    if wrong:
-        raise TypeError(
-            f"The 'maximize' parameter of {func_name} must be {expected}. Got the "
-            f"non-bool entry {wrong[0]!r}."
-        )
-    return np.array(values, dtype=bool)
-
-
-def _check_weights(weights, n, func_name):
+def _resolve_weights(weights, n):
     """``weights`` -> "entropy", or float64 array of shape (n,) summing to 1."""
     if isinstance(weights, str):
-        check_option(weights, ("entropy", "equal"), "weights", func_name)
         return weights if weights == "entropy" else np.full(n, 1.0 / n)
-    values = np.asarray(weights)
-    if values.dtype.kind not in "biuf" or values.dtype == bool:
-        raise TypeError(
-            f"The 'weights' parameter of {func_name} must be 'entropy', 'equal' or "
-            f"an array of {n} non-negative numbers. Got {weights!r} instead."
-        )
-    values = values.astype(np.float64)
-    if values.shape != (n,):
-        raise ValueError(
-            f"The 'weights' parameter of {func_name} must have one weight per "
-            f"measure: shape ({n},) expected. Got shape {values.shape}."
-        )
-    if not np.all(np.isfinite(values)):
-        raise ValueError(
-            f"The 'weights' parameter of {func_name} must be finite; it contains "
-            "NaN or infinity."
-        )
-    if (values < 0).any():
-        raise ValueError(
-            f"The 'weights' parameter of {func_name} must be non-negative; found "
-            f"{values[values < 0][0].item()!r}."
-        )
-    if values.sum() == 0:
-        raise ValueError(
-            f"The 'weights' parameter of {func_name} must have a positive sum. "
-            "Got all zeros."
-        )
-    return values / values.sum()
-
-
-def _check_threshold(threshold, preference, n, func_name):
-    """``threshold`` -> None or float64 array of shape (n,), non-negative."""
-    if threshold is None:
-        return None
-    if preference != "v-shape":
-        raise ValueError(
-            f"The 'threshold' parameter of {func_name} applies to "
-            f"preference='v-shape' only. Got preference={preference!r}."
-        )
-    if isinstance(threshold, (bool, str)) or not (
-        isinstance(threshold, numbers.Real) or hasattr(threshold, "__len__")
-    ):
-        raise TypeError(
-            f"The 'threshold' parameter of {func_name} must be a non-negative "
-            f"number, an array of {n} of them, or None. Got {threshold!r} instead."
-        )
-    values = np.asarray(threshold, dtype=np.float64)
-    if values.ndim == 0:
-        values = np.full(n, float(values))
-    if values.shape != (n,):
-        raise ValueError(
-            f"The 'threshold' parameter of {func_name} must be a number or have "
-            f"one value per measure: shape ({n},) expected. Got shape "
-            f"{values.shape}."
-        )
-    if not np.all(np.isfinite(values)) or (values < 0).any():
-        raise ValueError(
-            f"The 'threshold' parameter of {func_name} must be finite and "
-            f"non-negative. Got {values.tolist()}."
-        )
-    return values
+    return check_weight_vector(weights, n)
 
 
 def _entropy_weights(matrix, maximize):
@@ -256,6 +135,7 @@ def _entropy_weights(matrix, maximize):
     return divergence / total  # eq. 12
 
 
+@validate_params({"decision_matrix": ["array-like"], "maximize": _MAXIMIZE})
 def entropy_weights(decision_matrix, *, maximize):
     """Weights of the measures from their exponential entropy (Eftimov & Kocev).
 
@@ -268,7 +148,9 @@ def entropy_weights(decision_matrix, *, maximize):
     Parameters
     ----------
     decision_matrix : array-like or DataFrame of shape (n_methods, n_measures)
-        The value of each measure (column) for each method (row), finite.
+        The value of each measure (column) for each method (row): finite
+        real numbers (complex numbers, dates and strings are refused), at
+        least two methods.
 
     maximize : bool, array-like of shape (n_measures,) of bool, or dict
         Whether each measure is maximised (True) or minimised (False). A dict
@@ -317,25 +199,23 @@ def entropy_weights(decision_matrix, *, maximize):
     >>> entropy_weights([[0.9, 0.1], [0.7, 0.3], [0.2, 0.2]], maximize=[True, False])
     array([0.4647..., 0.5352...])
     """
-    func_name = "entropy_weights"
-    matrix, names = _check_decision_matrix(decision_matrix, func_name)
-    direction = _check_maximize(maximize, matrix.shape[1], names, func_name)
+    matrix, names = check_decision_matrix(decision_matrix)
+    direction = check_directions(maximize, matrix.shape[1], names)
     return _entropy_weights(matrix, direction)
 
 
-def _average_ranks_descending(values):
-    """Rank 1 for the greatest value; values within the tolerance share ranks."""
+def _ranks_descending(values):
+    """Rank 1 for the greatest value, ties sharing the average rank.
+
+    Values within :data:`_TIE_TOLERANCE` of their neighbour in sorted order
+    are snapped to one group before :func:`scipy.stats.rankdata` ranks the
+    groups.
+    """
     order = np.argsort(-values, kind="stable")
-    ranks = np.empty(len(values))
-    start = 0
-    for stop in range(1, len(values) + 1):
-        if (
-            stop == len(values)
-            or values[order[stop - 1]] - values[order[stop]] > _TIE_TOLERANCE
-        ):
-            ranks[order[start:stop]] = (start + 1 + stop) / 2.0
-            start = stop
-    return ranks
+    gaps = -np.diff(values[order]) > _TIE_TOLERANCE
+    groups = np.empty(len(values))
+    groups[order] = np.concatenate(([0], np.cumsum(gaps)))
+    return rankdata(groups)
 
 
 def _promethee(matrix, maximize, weights, preference, threshold):
@@ -366,10 +246,20 @@ def _promethee(matrix, maximize, weights, preference, threshold):
         negative_flow=negative_flow,
         preference_index=index,
         weights=weights,
-        ranks=_average_ranks_descending(net_flow),
+        ranks=_ranks_descending(net_flow),
     )
 
 
+@validate_params(
+    {
+        "decision_matrix": ["array-like"],
+        "maximize": _MAXIMIZE,
+        "weights": _WEIGHTS,
+        "preference": [Options(*_PREFERENCES)],
+        "threshold": [Interval(Real, 0, None, closed="left"), "array-like", None],
+    },
+    rules=(_threshold_needs_v_shape,),
+)
 def promethee_ii(
     decision_matrix,
     *,
@@ -392,8 +282,9 @@ def promethee_ii(
     Parameters
     ----------
     decision_matrix : array-like or DataFrame of shape (n_methods, n_measures)
-        The value of each measure (column) for each method (row), finite;
-        at least two methods.
+        The value of each measure (column) for each method (row): finite
+        real numbers (complex numbers, dates and strings are refused), at
+        least two methods.
 
     maximize : bool, array-like of shape (n_measures,) of bool, or dict
         Whether each measure is maximised (True) or minimised (False). A dict
@@ -403,7 +294,9 @@ def promethee_ii(
     weights : {"entropy", "equal"} or array-like of shape (n_measures,), \
             default="entropy"
         "entropy": :func:`entropy_weights` of this decision matrix; "equal":
-        1 / n_measures each; or non-negative weights, rescaled to sum to 1.
+        1 / n_measures each; or finite non-negative weights, not all 0,
+        divided by their maximum and then by their sum (so that they sum to 1
+        even when the sum of the given weights overflows).
 
     preference : {"usual", "v-shape"}, default="usual"
         The preference function of every measure. "usual" (eq. 13): a method
@@ -476,116 +369,24 @@ def promethee_ii(
     ...              preference="v-shape").ranks
     array([1., 2., 3.])
     """
-    func_name = "promethee_ii"
-    matrix, names = _check_decision_matrix(decision_matrix, func_name)
+    matrix, names = check_decision_matrix(decision_matrix)
     n = matrix.shape[1]
-    direction = _check_maximize(maximize, n, names, func_name)
-    check_option(preference, _PREFERENCES, "preference", func_name)
-    weights = _check_weights(weights, n, func_name)
-    threshold = _check_threshold(threshold, preference, n, func_name)
+    direction = check_directions(maximize, n, names)
+    weights = _resolve_weights(weights, n)
+    threshold = check_thresholds(threshold, n)
     if isinstance(weights, str):
         weights = _entropy_weights(matrix, direction)
     return _promethee(matrix, direction, weights, preference, threshold)
 
 
-def _long_frame_to_cube(frame, func_name):
-    """A long DataFrame -> (cube, datasets, methods, measures).
-
-    ``cube[d, i, j]`` is the value of measure j for method i on dataset d; the
-    names keep their order of first appearance.
-    """
-    import pandas as pd
-
-    required = ("dataset", "method", "measure", "value")
-    missing = [column for column in required if column not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"The results DataFrame of {func_name} must be in long form with the "
-            f"columns {list(required)}; it has no {missing}. Its columns are "
-            f"{list(frame.columns)}."
-        )
-    keys = ["dataset", "method", "measure"]
-    duplicated = frame.duplicated(keys)
-    if duplicated.any():
-        row = frame.loc[duplicated, keys].iloc[0].tolist()
-        raise ValueError(
-            f"The results DataFrame of {func_name} has more than one value for "
-            f"(dataset, method, measure) = {tuple(row)}."
-        )
-    try:
-        values = pd.to_numeric(frame["value"], errors="raise").to_numpy(
-            dtype=np.float64, na_value=np.nan
-        )
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"The 'value' column of the results DataFrame of {func_name} must "
-            f"hold real numbers. Got dtype {frame['value'].dtype}."
-        ) from None
-    axes = [pd.unique(frame[key]) for key in keys]
-    codes = [pd.Index(axis).get_indexer(frame[key]) for axis, key in zip(axes, keys)]
-    cube = np.full(tuple(len(axis) for axis in axes), np.nan)
-    present = np.zeros(cube.shape, dtype=bool)
-    cube[tuple(codes)] = values
-    present[tuple(codes)] = True
-    if not present.all():
-        d, i, j = np.argwhere(~present)[0]
-        raise ValueError(
-            f"The results of {func_name} are incomplete: {int((~present).sum())} "
-            f"(dataset, method, measure) values are missing, for example method "
-            f"{axes[1][i]!r} has no {axes[2][j]!r} on dataset {axes[0][d]!r}. "
-            "Every method needs every measure on every dataset."
-        )
-    return cube, *(list(axis) for axis in axes)
-
-
-def check_results(results, func_name):
-    """A 3-D array or a long DataFrame -> (cube, datasets, methods, measures).
-
-    The names are None for an array. Shared with :func:`measure_correlations`.
-    """
-    if _is_frame(results):
-        cube, datasets, methods, measures = _long_frame_to_cube(results, func_name)
-    else:
-        try:
-            cube = np.asarray(results)
-        except ValueError:
-            raise ValueError(
-                f"The results of {func_name} could not be read as a rectangular "
-                "3-D array (datasets x methods x measures)."
-            ) from None
-        if cube.dtype.kind not in "biuf":
-            raise TypeError(
-                f"The results of {func_name} must hold real numbers. Got values "
-                f"of dtype {cube.dtype}."
-            )
-        if cube.ndim != 3:
-            raise ValueError(
-                f"The results of {func_name} must be a 3-D array of shape "
-                "(n_datasets, n_methods, n_measures) or a long DataFrame with "
-                "dataset, method, measure and value columns. Got an array of "
-                f"shape {cube.shape}."
-            )
-        cube = cube.astype(np.float64)
-        datasets = methods = measures = None
-    if 0 in cube.shape:
-        raise ValueError(
-            f"The results of {func_name} are empty: shape {cube.shape} (datasets, "
-            "methods, measures)."
-        )
-    bad = ~np.isfinite(cube)
-    if bad.any():
-        d, i, j = (int(index) for index in np.argwhere(bad)[0])
-        if datasets is not None:
-            d, i, j = datasets[d], methods[i], measures[j]
-        raise ValueError(
-            f"The results of {func_name} contain NaN or infinity, for example "
-            f"method {i!r}, measure {j!r} on dataset {d!r}. A method missing on a "
-            "dataset cannot be ranked there: leave the dataset out, or give the "
-            "method the worst value of each measure, as Madjarov et al. did."
-        )
-    return cube, datasets, methods, measures
-
-
+@validate_params(
+    {
+        "results": ["array-like"],
+        "maximize": _MAXIMIZE,
+        "preference": [Options(*_PREFERENCES)],
+        "weights": _WEIGHTS,
+    }
+)
 def fuse_measures(results, *, maximize, preference="v-shape", weights="entropy"):
     """Rank the methods of a study on each dataset, all measures fused.
 
@@ -603,7 +404,7 @@ def fuse_measures(results, *, maximize, preference="v-shape", weights="entropy")
         array, or a long DataFrame with the columns ``dataset``, ``method``,
         ``measure`` and ``value``, one row per value (names keep the order in
         which they first appear). Every method needs every measure on every
-        dataset, finite.
+        dataset: finite real numbers; at least 2 methods.
 
     maximize : bool, array-like of shape (n_measures,) of bool, or dict
         Whether each measure is maximised (True) or minimised (False): for a
@@ -619,7 +420,8 @@ def fuse_measures(results, *, maximize, preference="v-shape", weights="entropy")
     weights : {"entropy", "equal"} or array-like of shape (n_measures,), \
             default="entropy"
         "entropy": the entropy weights of each dataset's decision matrix;
-        "equal", or fixed non-negative weights used on every dataset.
+        "equal", or fixed non-negative weights used on every dataset (as in
+        :func:`promethee_ii`).
 
     Returns
     -------
@@ -657,17 +459,10 @@ def fuse_measures(results, *, maximize, preference="v-shape", weights="entropy")
     emotions  2.0  1.0  3.0
     scene     2.5  1.0  2.5
     """
-    func_name = "fuse_measures"
-    cube, datasets, methods, measures = check_results(results, func_name)
+    cube, datasets, methods, measures = check_results(results)
     n_datasets, n_methods, n_measures = cube.shape
-    if n_methods < 2:
-        raise ValueError(
-            f"The results of {func_name} need at least 2 methods to rank. Got "
-            f"{n_methods}."
-        )
-    direction = _check_maximize(maximize, n_measures, measures, func_name)
-    check_option(preference, _PREFERENCES, "preference", func_name)
-    weights = _check_weights(weights, n_measures, func_name)
+    direction = check_directions(maximize, n_measures, measures)
+    weights = _resolve_weights(weights, n_measures)
 
     ranks = np.empty((n_datasets, n_methods))
     for d, matrix in enumerate(cube):
@@ -685,6 +480,7 @@ def fuse_measures(results, *, maximize, preference="v-shape", weights="entropy")
     )
 
 
+@validate_params({"results": ["array-like"]})
 def measure_correlations(results):
     """Pearson correlations between the measures, averaged over the datasets.
 
@@ -727,23 +523,16 @@ def measure_correlations(results):
            [-1. ,  1. , -0.5],
            [ 0.5, -0.5,  1. ]])
     """
-    func_name = "measure_correlations"
-    cube, _, methods, measures = check_results(results, func_name)
-    if cube.shape[1] < 2:
-        raise ValueError(
-            f"The results of {func_name} need at least 2 methods to correlate the "
-            f"measures over. Got {cube.shape[1]}."
-        )
-    centred = cube - cube.mean(axis=1, keepdims=True)
-    norms = np.sqrt((centred**2).sum(axis=1))  # (datasets, measures)
-    products = np.einsum("dim,din->dmn", centred, centred)
-    defined = (norms[:, :, None] > 0) & (norms[:, None, :] > 0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.where(defined, products / (norms[:, :, None] * norms[:, None, :]), 0.0)
-    r = np.clip(r, -1.0, 1.0)
+    cube, _, _, measures = check_results(results)
+    n_measures = cube.shape[2]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a constant measure
+        r = np.stack([np.corrcoef(matrix, rowvar=False) for matrix in cube])
+    r = r.reshape(-1, n_measures, n_measures)  # corrcoef of 1 measure is 0-D
+    defined = ~np.isnan(r)
     counts = defined.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(counts > 0, r.sum(axis=0) / np.maximum(counts, 1), np.nan)
+    total = np.where(defined, r, 0.0).sum(axis=0)
+    mean = np.divide(total, counts, out=np.full(total.shape, np.nan), where=counts > 0)
+    mean = (mean + mean.T) / 2  # corrcoef's r_ij and r_ji differ in the last bit
     np.fill_diagonal(mean, 1.0)
     if measures is None:
         return mean
@@ -753,6 +542,7 @@ def measure_correlations(results):
     return pd.DataFrame(mean, index=index, columns=index.copy())
 
 
+@validate_params({"correlations": ["array-like"], "threshold": [Interval(Real, 0, 1)]})
 def least_correlated_measures(correlations, *, threshold=0.8):
     """A set of measures left once the correlated ones are removed.
 
@@ -768,8 +558,9 @@ def least_correlated_measures(correlations, *, threshold=0.8):
     Parameters
     ----------
     correlations : array-like or DataFrame of shape (n_measures, n_measures)
-        A symmetric correlation matrix, such as :func:`measure_correlations`
-        returns. NaN entries (undefined correlations) count as 0.
+        A symmetric correlation matrix with values in [-1, 1] (both within
+        1e-8), such as :func:`measure_correlations` returns. NaN entries
+        (undefined correlations) count as 0.
 
     threshold : float, default=0.8
         The largest absolute correlation allowed between two kept measures,
@@ -805,34 +596,7 @@ def least_correlated_measures(correlations, *, threshold=0.8):
     >>> least_correlated_measures(corr, threshold=0.99)
     [0, 1, 2]
     """
-    func_name = "least_correlated_measures"
-    names = None
-    if _is_frame(correlations):
-        names = list(correlations.columns)
-        correlations = correlations.to_numpy()
-    matrix = np.asarray(correlations)
-    if matrix.dtype.kind not in "biuf":
-        raise TypeError(
-            f"The correlations of {func_name} must be a matrix of numbers. Got "
-            f"values of dtype {matrix.dtype}."
-        )
-    matrix = matrix.astype(np.float64)
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.size == 0:
-        raise ValueError(
-            f"The correlations of {func_name} must be a non-empty square matrix. "
-            f"Got shape {matrix.shape}."
-        )
-    if (
-        isinstance(threshold, bool)
-        or not isinstance(threshold, numbers.Real)
-        or not 0 <= threshold <= 1
-    ):
-        raise ValueError(
-            f"The 'threshold' parameter of {func_name} must be a number in [0, 1]. "
-            f"Got {threshold!r} instead."
-        )
-    if names is None:
-        names = list(range(matrix.shape[0]))
+    matrix, names = check_correlation_matrix(correlations)
 
     strength = np.abs(np.nan_to_num(matrix, nan=0.0))
     np.fill_diagonal(strength, 0.0)

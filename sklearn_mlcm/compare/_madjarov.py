@@ -5,26 +5,32 @@ gives each its direction (minimise or maximise) and fills the gaps: one-error,
 and coverage counted from 0 as Madjarov et al. and MULAN do.
 """
 
+import math
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import (
     accuracy_score,
     coverage_error,
     f1_score,
     hamming_loss,
-    jaccard_score,
     label_ranking_average_precision_score,
     label_ranking_loss,
     precision_score,
     recall_score,
 )
 
-from sklearn_mlcm._legacy_checks import check_zero_division
+from sklearn_mlcm._param_validation import (
+    ZERO_DIVISION,
+    Sequence,
+    invalid_parameter,
+    validate_params,
+)
 from sklearn_mlcm._scores import mlcm_f1_score
-from sklearn_mlcm._validation import check_mlcm_targets
+
+from ._validation import check_label_score, check_multilabel_indicators
 
 __all__ = ["measure_directions", "multilabel_measures"]
 
@@ -52,6 +58,34 @@ def _one_error(y_true, y_score):
     return float(wrong.mean())
 
 
+def _jaccard_samples(y_true, y_pred, zero_division):
+    """Example-based accuracy: the mean over instances of ``|Y & Z| / |Y | Z|``.
+
+    scikit-learn's ``jaccard_score(average="samples")``, whose
+    ``zero_division`` takes no NaN: an instance with no true and no predicted
+    label is ``zero_division`` ("warn": 0.0 and a warning), or with NaN left
+    out of the mean (NaN when no instance is left), as scikit-learn's other
+    sample-averaged scores do.
+    """
+    union = (y_true | y_pred).sum(axis=1)
+    ratio = (y_true & y_pred).sum(axis=1) / np.maximum(union, 1)
+    defined = union > 0
+    if defined.all():
+        return float(ratio.mean())
+    if isinstance(zero_division, str):
+        warnings.warn(
+            "Jaccard is ill-defined and being set to 0.0 in samples with no true "
+            "or predicted labels. Use `zero_division` parameter to control this "
+            "behavior.",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        zero_division = 0.0
+    if math.isnan(zero_division):
+        return float(ratio[defined].mean()) if defined.any() else math.nan
+    return float(np.where(defined, ratio, zero_division).mean())
+
+
 def _coverage(y_true, y_score):
     """Madjarov's coverage: scikit-learn's ``coverage_error`` minus one.
 
@@ -66,10 +100,7 @@ def _coverage(y_true, y_score):
 
 _MEASURES = {
     "hamming_loss": _Measure(lambda t, p, s, z: hamming_loss(t, p), False),
-    "accuracy": _Measure(
-        lambda t, p, s, z: jaccard_score(t, p, average="samples", zero_division=z),
-        True,
-    ),
+    "accuracy": _Measure(lambda t, p, s, z: _jaccard_samples(t, p, z), True),
     "precision": _Measure(
         lambda t, p, s, z: precision_score(t, p, average="samples", zero_division=z),
         True,
@@ -127,30 +158,39 @@ MADJAROV_MEASURES = tuple(name for name in _MEASURES if not name.startswith("mlc
 SCORE_MEASURES = tuple(name for name in _MEASURES if _MEASURES[name].needs_score)
 
 
-def _check_measure_names(measures, func_name):
-    """``measures`` -> a tuple of known names (None -> the 16 of Madjarov)."""
-    if measures is None:
-        return MADJAROV_MEASURES
-    if isinstance(measures, str) or not hasattr(measures, "__iter__"):
-        raise TypeError(
-            f"The 'measures' parameter of {func_name} must be a list of measure "
-            f"names or None. Got {measures!r} instead."
-        )
-    measures = tuple(measures)
-    unknown = [name for name in measures if name not in _MEASURES]
+#: The constraints of ``measures``: a non-empty list of names, no repeats.
+_MEASURE_NAMES = [Sequence(str, unique=True, min_length=1), None]
+
+
+def _known_measures(arguments):
+    """Rule: every name of ``measures`` is one of :data:`_MEASURES`."""
+    measures = arguments["measures"]
+    unknown = [name for name in measures or () if name not in _MEASURES]
     if unknown:
-        raise ValueError(
-            f"The 'measures' parameter of {func_name} names unknown measures: "
-            f"{unknown}. Known measures are {list(_MEASURES)}."
+        raise invalid_parameter(
+            "measures",
+            f"a list of known measure names, {list(_MEASURES)}; {unknown} are not",
+            list(measures),
         )
-    if len(set(measures)) != len(measures):
-        raise ValueError(
-            f"The 'measures' parameter of {func_name} names a measure twice: "
-            f"{list(measures)}."
-        )
-    return measures
 
 
+def _scores_for_ranking(arguments):
+    """Rule: named ranking measures need ``y_score``."""
+    measures = arguments["measures"]
+    if arguments["y_score"] is not None or measures is None:
+        return
+    wanted = [name for name in measures if _MEASURES[name].needs_score]
+    if wanted:
+        raise invalid_parameter(
+            "y_score",
+            "the scores of each label (predict_proba or decision_function, one "
+            f"column per label) for the ranking measures {wanted}; pass y_score, "
+            "or leave them out of 'measures'",
+            None,
+        )
+
+
+@validate_params({"measures": _MEASURE_NAMES}, rules=(_known_measures,))
 def measure_directions(measures=None):
     """Whether each multi-label measure is maximised (True) or minimised (False).
 
@@ -163,7 +203,8 @@ def measure_directions(measures=None):
     Parameters
     ----------
     measures : list of str, default=None
-        Names known to :func:`multilabel_measures`. By default the 16
+        Names known to :func:`multilabel_measures`, at least one, each once.
+        By default the 16
         measures of Madjarov et al. (2012) and the two MLCM scores
         (``"mlcm_micro_f1"``, ``"mlcm_macro_f1"``).
 
@@ -187,40 +228,19 @@ def measure_directions(measures=None):
     14
     """
     names = tuple(_MEASURES) if measures is None else measures
-    names = _check_measure_names(names, "measure_directions")
     return {name: _MEASURES[name].greater_is_better for name in names}
 
 
-def _check_score(y_score, shape, func_name):
-    """``y_score`` -> a finite float64 array of ``shape``."""
-    if sparse.issparse(y_score):
-        y_score = y_score.toarray()
-    if isinstance(y_score, list) and y_score and getattr(y_score[0], "ndim", 0) == 2:
-        raise ValueError(
-            f"y_score of {func_name} is a list of 2-D arrays, which is what "
-            "predict_proba of a multi-output classifier returns (one (n_samples, "
-            "2) array per label). Pass one column per label instead, for example "
-            "np.column_stack([p[:, 1] for p in proba])."
-        )
-    if getattr(y_score, "ndim", None) == 2 and hasattr(y_score, "columns"):
-        y_score = y_score.to_numpy()
-    try:
-        score = np.asarray(y_score, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"y_score of {func_name} must be a 2-D array of real scores of shape "
-            f"{shape}; it could not be read as one."
-        ) from None
-    if score.shape != shape:
-        raise ValueError(
-            f"y_score of {func_name} must have the shape of y_true, {shape} (one "
-            f"score per sample and label). Got shape {score.shape}."
-        )
-    if not np.all(np.isfinite(score)):
-        raise ValueError(f"y_score of {func_name} contains NaN or infinity.")
-    return score
-
-
+@validate_params(
+    {
+        "y_true": ["array-like", "sparse matrix"],
+        "y_pred": ["array-like", "sparse matrix"],
+        "y_score": ["array-like", "sparse matrix", None],
+        "measures": _MEASURE_NAMES,
+        "zero_division": ZERO_DIVISION,
+    },
+    rules=(_known_measures, _scores_for_ranking),
+)
 def multilabel_measures(
     y_true, y_pred, y_score=None, *, measures=None, zero_division="warn"
 ):
@@ -229,30 +249,35 @@ def multilabel_measures(
     Hamming loss, example-based accuracy, precision, recall and F1, subset
     accuracy, micro and macro precision, recall and F1 from the predicted
     labels; one-error, coverage, ranking loss and average precision from the
-    scores. Every measure but one-error is scikit-learn's own function; the
-    MLCM's micro and macro F1 (:func:`mlcm_f1_score`) can be asked for by
-    name.
+    scores. Every measure but one-error and the example-based accuracy is
+    scikit-learn's own function (accuracy is ``jaccard_score`` with
+    ``average="samples"``, computed here because that function refuses
+    ``zero_division=np.nan``); the MLCM's micro and macro F1
+    (:func:`mlcm_f1_score`) can be asked for by name.
 
     Read more in the :ref:`User Guide <fusion>`.
 
     Parameters
     ----------
     y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels)
-        Ground truth 0/1 indicators, at least 2 labels.
+        Ground truth 0/1 indicators, at least 2 labels (1-D class labels are
+        refused: binarise them first).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.
 
-    y_score : array-like of shape (n_samples, n_labels), default=None
-        Scores of each label (``predict_proba`` or ``decision_function``);
-        greater means more likely. Needed by the four ranking measures
-        ``"one_error"``, ``"coverage"``, ``"ranking_loss"`` and
-        ``"average_precision"``.
+    y_score : {array-like, sparse matrix, DataFrame} of shape (n_samples, \
+            n_labels), default=None
+        Scores of each label (``predict_proba`` or ``decision_function``),
+        finite real numbers; greater means more likely. Needed by the four
+        ranking measures ``"one_error"``, ``"coverage"``, ``"ranking_loss"``
+        and ``"average_precision"``.
 
     measures : list of str, default=None
-        The measures to compute, in that order. By default the 16 measures of
-        Madjarov et al.; without ``y_score``, the 12 that need no score, with a
-        :class:`UserWarning` naming those left out. Names:
+        The measures to compute, in that order, at least one, each once. By
+        default the 16 measures of Madjarov et al.; without ``y_score``, the
+        12 that need no score, with a :class:`UserWarning` naming those left
+        out. Names:
         ``"hamming_loss"``, ``"accuracy"``, ``"precision"``, ``"recall"``,
         ``"f1"``, ``"subset_accuracy"``, ``"micro_precision"``,
         ``"micro_recall"``, ``"micro_f1"``, ``"macro_precision"``,
@@ -261,10 +286,14 @@ def multilabel_measures(
         ``"mlcm_macro_f1"``.
 
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        The value of an undefined ratio, passed to scikit-learn: example-based
+        The value of an undefined ratio, as in scikit-learn: example-based
         precision of an instance with no predicted label, recall of one with
         no true label, accuracy and F1 of one with neither; a label's
-        precision or recall when it is never predicted or never true.
+        precision or recall when it is never predicted or never true. "warn"
+        acts as 0.0 and raises an
+        :class:`~sklearn.exceptions.UndefinedMetricWarning`; with NaN the
+        undefined values are left out of the averages (a measure none of whose
+        values is defined is NaN).
 
     Returns
     -------
@@ -275,15 +304,24 @@ def multilabel_measures(
     Raises
     ------
     ValueError
-        If a ranking measure is asked for without ``y_score``.
+        If a ranking measure is named without ``y_score``, a measure name is
+        unknown, repeated or ``measures`` is empty, or the targets are not
+        2-D indicator matrices of at least 2 labels.
+    TypeError
+        If ``y_score`` holds anything but real numbers (strings, complex
+        numbers, dates).
 
     See Also
     --------
-    sklearn.metrics.hamming_loss, sklearn.metrics.jaccard_score,
-    sklearn.metrics.precision_recall_fscore_support,
-    sklearn.metrics.coverage_error, sklearn.metrics.label_ranking_loss,
-    sklearn.metrics.label_ranking_average_precision_score : The functions
-        called.
+    sklearn.metrics.jaccard_score : The example-based accuracy with
+        ``average="samples"``, whose ``zero_division`` takes no NaN.
+    sklearn.metrics.precision_recall_fscore_support : Example-based and
+        label-based precision, recall and F1, called as is.
+    sklearn.metrics.hamming_loss : The Hamming loss, called as is.
+    sklearn.metrics.coverage_error : Coverage counted from 1; here from 0.
+    sklearn.metrics.label_ranking_loss : The ranking loss, called as is.
+    sklearn.metrics.label_ranking_average_precision_score : The average
+        precision, called as is.
     fuse_measures : Ranks methods on many measures at once.
 
     Notes
@@ -342,55 +380,20 @@ def multilabel_measures(
     >>> multilabel_measures(y_true, y_pred, measures=["micro_f1", "mlcm_micro_f1"])
     {'micro_f1': 0.8, 'mlcm_micro_f1': 0.5714285714285714}
     """
-    func_name = "multilabel_measures"
-    zero_division = check_zero_division(zero_division, func_name)
-    names = _check_measure_names(measures, func_name)
-    space = check_mlcm_targets(y_true, y_pred, func_name=func_name)
-    if _ndim(y_true) != 2 or _ndim(y_pred) != 2:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} must be 2-D 0/1 indicator "
-            "matrices of shape (n_samples, n_labels). Got 1-D class labels; "
-            "encode them with sklearn.preprocessing.MultiLabelBinarizer or "
-            "label_binarize."
-        )
-    t, p = space.y_true, space.y_pred
-    if t.shape[1] < 2:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} must have at least 2 label columns; "
-            "scikit-learn's sample-wise and ranking measures are not defined for "
-            "one label. Got 1; use the binary metrics of sklearn.metrics."
-        )
-    if sparse.issparse(t):
-        t, p = t.toarray(), p.toarray()
-
-    wanted_scores = [name for name in names if _MEASURES[name].needs_score]
-    if y_score is None and wanted_scores:
-        if measures is not None:
-            raise ValueError(
-                f"The measures {wanted_scores} of {func_name} rank the labels "
-                "and need y_score (predict_proba or decision_function, one "
-                "column per label). Pass y_score, or leave them out of "
-                "'measures'."
-            )
+    names = MADJAROV_MEASURES if measures is None else tuple(measures)
+    t, p = check_multilabel_indicators(y_true, y_pred)
+    if y_score is None and measures is None:
         warnings.warn(
-            f"{func_name} got no y_score, so the ranking measures "
+            "multilabel_measures got no y_score, so the ranking measures "
             f"{list(SCORE_MEASURES)} are left out. Pass y_score (predict_proba "
             "or decision_function, one column per label) to compute them, or "
             "name the measures you want with 'measures' to silence this warning.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         names = tuple(name for name in names if not _MEASURES[name].needs_score)
-    score = None
-    if y_score is not None:
-        score = _check_score(y_score, t.shape, func_name)
+    score = None if y_score is None else check_label_score(y_score, t.shape)
 
     return {
         name: float(_MEASURES[name].func(t, p, score, zero_division)) for name in names
     }
-
-
-def _ndim(y):
-    """The number of dimensions of any accepted target (list, array, frame)."""
-    ndim = getattr(y, "ndim", None)
-    return np.ndim(y) if ndim is None else ndim

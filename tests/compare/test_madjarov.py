@@ -1,5 +1,7 @@
 """multilabel_measures and measure_directions: the 16 measures of Madjarov et al.
 
+sklearn_mlcm/compare/_madjarov.py.
+
 The example-based measures are checked against the definitions of Krstinić et
 al. (2020), section 2.1.1 (eqs. 1-6), transcribed with Python sets; the
 label-based ones against eqs. 7-10; the ranking ones against MULAN's
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from scipy import sparse
+from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_mlcm import measure_directions, mlcm_f1_score, multilabel_measures
 
@@ -52,21 +55,26 @@ def _sets(y):
 def krstinic_example_based(y_true, y_pred, zero_division):
     """Krstinić et al. (2020), eqs. 1-6, one instance at a time with sets.
 
-    A ratio whose denominator is empty is ``zero_division``.
+    A ratio whose denominator is empty is ``zero_division``; NaN leaves the
+    instance out of the mean (NaN when none is left).
     """
     n_labels = np.asarray(y_true).shape[1]
 
     def ratio(num, den):
         return num / den if den else zero_division
 
+    def mean(values):
+        kept = [v for v in values if not np.isnan(v)]
+        return np.mean(kept) if kept else np.nan
+
     rows = list(zip(_sets(y_true), _sets(y_pred)))
     return {
-        "hamming_loss": np.mean([len(y ^ z) / n_labels for y, z in rows]),  # eq. 5
-        "accuracy": np.mean([ratio(len(y & z), len(y | z)) for y, z in rows]),  # 1
-        "precision": np.mean([ratio(len(y & z), len(z)) for y, z in rows]),  # 2
-        "recall": np.mean([ratio(len(y & z), len(y)) for y, z in rows]),  # 3
-        "f1": np.mean([ratio(2 * len(y & z), len(y) + len(z)) for y, z in rows]),
-        "subset_accuracy": np.mean([y == z for y, z in rows]),  # eq. 6
+        "hamming_loss": mean([len(y ^ z) / n_labels for y, z in rows]),  # eq. 5
+        "accuracy": mean([ratio(len(y & z), len(y | z)) for y, z in rows]),  # 1
+        "precision": mean([ratio(len(y & z), len(z)) for y, z in rows]),  # 2
+        "recall": mean([ratio(len(y & z), len(y)) for y, z in rows]),  # 3
+        "f1": mean([ratio(2 * len(y & z), len(y) + len(z)) for y, z in rows]),
+        "subset_accuracy": mean([float(y == z) for y, z in rows]),  # eq. 6
     }
 
 
@@ -134,7 +142,7 @@ def test_multilabel_measures_hand_example():
     assert values == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("zero_division", [0.0, 1.0])
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
 def test_multilabel_measures_krstinic_definitions_with_empty_sets(zero_division):
     """Eqs. 1-6 of Krstinić et al., with empty true and predicted sets."""
     y_true = np.array(TABLE_1_TRUE)
@@ -146,7 +154,7 @@ def test_multilabel_measures_krstinic_definitions_with_empty_sets(zero_division)
         zero_division=zero_division,
     )
     assert values == pytest.approx(
-        krstinic_example_based(y_true, y_pred, zero_division)
+        krstinic_example_based(y_true, y_pred, zero_division), nan_ok=True
     )
 
 
@@ -164,7 +172,7 @@ def test_multilabel_measures_example_based_oracle(data, mlcm_strategies):
         zero_division=zero_division,
     )
     assert values == pytest.approx(
-        krstinic_example_based(y_true, y_pred, zero_division)
+        krstinic_example_based(y_true, y_pred, zero_division), nan_ok=True
     )
 
 
@@ -302,29 +310,74 @@ def test_multilabel_measures_input_formats(convert):
 
 def test_multilabel_measures_zero_division_warns_like_sklearn():
     """zero_division='warn' lets scikit-learn's UndefinedMetricWarning through."""
-    from sklearn.exceptions import UndefinedMetricWarning
-
     with pytest.warns(UndefinedMetricWarning):
         values = multilabel_measures([[1, 0]], [[0, 0]], measures=["precision"])
     assert values == {"precision": 0.0}
 
 
+def test_multilabel_measures_accuracy_zero_division_warns():
+    """Accuracy of an instance with no true and no predicted label warns, 0."""
+    with pytest.warns(UndefinedMetricWarning, match="Jaccard is ill-defined"):
+        values = multilabel_measures(
+            [[1, 0], [0, 0]], [[1, 0], [0, 0]], measures=["accuracy"]
+        )
+    assert values == {"accuracy": 0.5}
+
+
+def test_multilabel_measures_zero_division_nan():
+    """zero_division=np.nan (documented) leaves undefined instances out.
+
+    scikit-learn's jaccard_score refuses NaN, naming itself; the accuracy is
+    computed here instead.
+    """
+    y_true = [[1, 0], [0, 0], [0, 1]]
+    y_pred = [[1, 0], [0, 0], [1, 1]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = multilabel_measures(
+            y_true, y_pred, measures=EXAMPLE_BASED, zero_division=np.nan
+        )
+    # the second instance has no label: accuracy, precision, recall and F1 of
+    # the other two only
+    assert values == pytest.approx(
+        {
+            "hamming_loss": 1 / 6,
+            "accuracy": (1 + 1 / 2) / 2,
+            "precision": (1 + 1 / 2) / 2,
+            "recall": 1.0,
+            "f1": (1 + 2 / 3) / 2,
+        }
+    )
+    nothing = multilabel_measures(
+        [[0, 0]], [[0, 0]], measures=["accuracy", "f1"], zero_division=np.nan
+    )
+    assert np.isnan(nothing["accuracy"]) and np.isnan(nothing["f1"])
+
+
 def test_multilabel_measures_ranking_without_score_raises():
     """Asking for a ranking measure without y_score is an error, not a zero."""
-    with pytest.raises(ValueError, match=r"\['coverage'\].*need y_score"):
+    with pytest.raises(
+        ValueError,
+        match=r"'y_score' parameter of multilabel_measures .*\['coverage'\].*Got None",
+    ):
         multilabel_measures(Y_TRUE, Y_PRED, measures=["f1", "coverage"])
 
 
 @pytest.mark.parametrize(
     "measures, error, match",
     [
-        (["f1", "f2"], ValueError, r"unknown measures: \['f2'\]"),
-        (["f1", "f1"], ValueError, "names a measure twice"),
-        ("f1", TypeError, "must be a list of measure names or None"),
+        (["f1", "f2"], ValueError, r"known measure names.*\['f2'\] are not"),
+        (["f1", "f1"], ValueError, "a non-empty list of str without repeats"),
+        ([], ValueError, r"a non-empty list of str.*Got \[\] instead"),
+        ("f1", TypeError, "a non-empty list of str without repeats or None"),
+        ({"f1"}, TypeError, "a non-empty list of str without repeats or None"),
     ],
+    ids=["unknown", "repeated", "empty", "string", "set"],
 )
 def test_multilabel_measures_bad_measures(measures, error, match):
-    """Unknown, repeated or non-list measure names."""
+    """Unknown, repeated, no measure names, or not a list."""
+    with pytest.raises(error, match="'measures' parameter of multilabel_measures"):
+        multilabel_measures(Y_TRUE, Y_PRED, Y_SCORE, measures=measures)
     with pytest.raises(error, match=match):
         multilabel_measures(Y_TRUE, Y_PRED, Y_SCORE, measures=measures)
 
@@ -337,30 +390,73 @@ def test_multilabel_measures_rejects_one_label():
 
 def test_multilabel_measures_rejects_class_labels():
     """1-D class labels are refused with a hint to binarise them."""
-    with pytest.raises(ValueError, match="must be 2-D 0/1 indicator.*Binarizer"):
+    with pytest.raises(ValueError, match="2-D 0/1 indicator matrix.*Binarizer"):
         multilabel_measures([0, 1, 2], [0, 2, 2])
 
 
 @pytest.mark.parametrize(
-    "y_score, match",
+    "y_score, error, match",
     [
-        (Y_SCORE[:, :2], r"must have the shape of y_true, \(3, 3\)"),
-        (np.where(Y_SCORE > 0.8, np.nan, Y_SCORE), "contains NaN or infinity"),
-        ([np.zeros((3, 2))] * 3, "list of 2-D arrays.*np.column_stack"),
-        ([["a", "b", "c"]] * 3, "could not be read"),
+        (Y_SCORE[:, :2], ValueError, r"of the shape of y_true, \(3, 3\)"),
+        (np.where(Y_SCORE > 0.8, np.nan, Y_SCORE), ValueError, "NaN or infinity"),
+        (
+            [np.zeros((3, 2))] * 3,
+            ValueError,
+            "np.column_stack.*Got a list of 2-D arrays",
+        ),
+        ([["a", "b", "c"]] * 3, TypeError, "real scores. Got values of dtype <U1"),
+        (Y_SCORE + 1j, TypeError, "real scores. Got values of dtype complex128"),
+        (
+            np.zeros((3, 3), dtype="datetime64[s]"),
+            TypeError,
+            "Got values of dtype datetime64",
+        ),
+        (
+            np.zeros((3, 3), dtype="timedelta64[s]"),
+            TypeError,
+            "Got values of dtype timedelta64",
+        ),
+        (3.0, TypeError, "must be an array-like or a sparse matrix or None"),
     ],
-    ids=["shape", "nan", "predict_proba_list", "strings"],
+    ids=[
+        "shape",
+        "nan",
+        "predict_proba_list",
+        "strings",
+        "complex",
+        "datetime",
+        "timedelta",
+        "scalar",
+    ],
 )
-def test_multilabel_measures_bad_score(y_score, match):
-    """y_score of the wrong shape, with NaN, or a list of predict_proba arrays."""
-    with pytest.raises(ValueError, match=match):
+def test_multilabel_measures_bad_score(y_score, error, match):
+    """Wrong shape, NaN, predict_proba's list, and values that are not real."""
+    with pytest.raises(error, match="'y_score' parameter of multilabel_measures"):
+        multilabel_measures(Y_TRUE, Y_PRED, y_score)
+    with pytest.raises(error, match=match):
         multilabel_measures(Y_TRUE, Y_PRED, y_score)
 
 
-def test_multilabel_measures_bad_zero_division():
+def test_multilabel_measures_complex_score_is_not_truncated():
+    """A complex score is refused, not cut to its real part with a warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match="complex"):
+            multilabel_measures(Y_TRUE, Y_PRED, Y_SCORE.astype(complex))
+
+
+@pytest.mark.parametrize(
+    "zero_division, error",
+    [(2, ValueError), ("yes", ValueError), (True, TypeError), (None, TypeError)],
+)
+def test_multilabel_measures_bad_zero_division(zero_division, error):
     """zero_division must be one of scikit-learn's values."""
-    with pytest.raises(ValueError, match="'zero_division' parameter of multilabel"):
-        multilabel_measures(Y_TRUE, Y_PRED, Y_SCORE, zero_division=2)
+    with pytest.raises(
+        error,
+        match=r"'zero_division' parameter of multilabel_measures must be one of "
+        r"\{'warn', 0.0, 1.0, np.nan\}",
+    ):
+        multilabel_measures(Y_TRUE, Y_PRED, Y_SCORE, zero_division=zero_division)
 
 
 def test_measure_directions_all():
@@ -379,8 +475,23 @@ def test_measure_directions_subset_in_order():
 
 def test_measure_directions_unknown_name():
     """An unknown name is an error listing the known ones."""
-    with pytest.raises(ValueError, match=r"measure_directions names unknown.*'f3'"):
+    with pytest.raises(
+        ValueError,
+        match=r"'measures' parameter of measure_directions must be a list of known "
+        r"measure names, \['hamming_loss', .*\['f3'\] are not",
+    ):
         measure_directions(["f3"])
+
+
+@pytest.mark.parametrize(
+    "measures, error",
+    [([], ValueError), (["f1", "f1"], ValueError), ("f1", TypeError)],
+    ids=["empty", "repeated", "string"],
+)
+def test_measure_directions_bad_measures(measures, error):
+    """No names, a repeated name, or a string instead of a list."""
+    with pytest.raises(error, match="'measures' parameter of measure_directions"):
+        measure_directions(measures)
 
 
 def test_multilabel_measures_values_follow_directions():

@@ -1,8 +1,10 @@
-"""entropy_weights, promethee_ii and fuse_measures (Eftimov & Kocev 2019).
+"""Eftimov & Kocev (2019): entropy weights, PROMETHEE II, fusion, correlations.
 
-Hand-worked decision matrices, a loop-by-loop transcription of the paper's
-equations as the oracle (with its factor 1/n in eq. 2, which scales every flow
-alike), pymcdm's PROMETHEE II when it is installed, and every error path.
+sklearn_mlcm/compare/_eftimov_kocev.py. Hand-worked decision matrices, a
+loop-by-loop transcription of the paper's equations as the oracle (with its
+factor 1/n in eq. 2, which scales every flow alike), pymcdm's PROMETHEE II
+when it is installed, the measures' correlation analysis, and every error
+path.
 """
 
 import math
@@ -19,9 +21,12 @@ from sklearn_mlcm import (
     PrometheeResult,
     entropy_weights,
     fuse_measures,
+    least_correlated_measures,
+    measure_correlations,
     measure_directions,
     promethee_ii,
 )
+from sklearn_mlcm.compare._eftimov_kocev import _ranks_descending
 
 # Three methods on accuracy (maximised) and Hamming loss (minimised).
 X = np.array([[0.80, 0.10], [0.70, 0.05], [0.60, 0.20]])
@@ -171,6 +176,17 @@ def test_promethee_ii_ties_share_average_rank():
     assert_array_equal(result.ranks, [3.5, 3.5, 3.5, 3.5, 1.0])
 
 
+def test_promethee_ii_near_ties_share_average_rank():
+    """Net flows within 1e-12 of each other tie (sums in another order)."""
+    assert_array_equal(
+        _ranks_descending(np.array([0.1 + 0.2, 0.3, -0.6])), [1.5, 1.5, 3]
+    )
+    # the tolerance chains along the sorted values, as before rankdata
+    flows = np.array([0.0, 6e-13, 1.2e-12, -1.0])
+    assert_array_equal(_ranks_descending(flows), [2.0, 2.0, 2.0, 4.0])
+    assert_array_equal(_ranks_descending(np.array([0.0, 2e-12])), [2.0, 1.0])
+
+
 def test_promethee_ii_dataframe_and_dict_directions():
     """A DataFrame's columns pick the directions out of a dict."""
     frame = pd.DataFrame(X, columns=["accuracy", "hamming_loss"])
@@ -185,6 +201,19 @@ def test_promethee_ii_user_weights_are_rescaled():
     b = promethee_ii(X, maximize=UP_DOWN, weights=[0.25, 0.75])
     assert_allclose(a.weights, [0.25, 0.75])
     assert_allclose(a.net_flow, b.net_flow)
+
+
+@pytest.mark.parametrize(
+    "weights, expected",
+    [([1e308, 1e308], [0.5, 0.5]), ([1e308, 9e307], [1 / 1.9, 0.9 / 1.9])],
+)
+def test_promethee_ii_huge_weights_do_not_overflow(weights, expected):
+    """Weights whose sum overflows are divided by their maximum first."""
+    result = promethee_ii(X, maximize=UP_DOWN, weights=weights)
+    assert_allclose(result.weights, expected)
+    assert_allclose(
+        result.net_flow, promethee_ii(X, maximize=UP_DOWN, weights=expected).net_flow
+    )
 
 
 def test_promethee_ii_direction_and_scale_invariance():
@@ -409,31 +438,60 @@ def test_fuse_measures_equal_and_fixed_weights():
 # -- bad input ---------------------------------------------------------------
 
 
+NOT_REAL = [
+    (np.array([[0.1 + 1j, 0.2], [0.3, 0.4]]), "dtype complex128"),
+    (np.array([[1, 2], [3, 4]], dtype="datetime64[D]"), "dtype datetime64"),
+    (np.array([[1, 2], [3, 4]], dtype="timedelta64[s]"), "dtype timedelta64"),
+    ([["a", "b"], ["c", "d"]], "dtype <U1"),
+    ([[0.1, None], [0.3, 0.4]], "a value of type NoneType"),
+]
+NOT_REAL_IDS = ["complex", "datetime", "timedelta", "strings", "none"]
+
+
 @pytest.mark.parametrize(
     "matrix, error, match",
     [
-        ([0.1, 0.2], ValueError, r"must be 2-D.*Got an array of shape \(2,\)"),
+        ([0.1, 0.2], ValueError, r"must be a 2-D array.*Got an array of shape \(2,\)"),
         ([[0.1, 0.2]], ValueError, "at least 2 methods"),
-        ([[0.1, np.nan], [0.2, 0.3]], ValueError, "NaN or infinity .method 0"),
-        ([[0.1, 0.2], [0.3]], ValueError, "rectangular"),
-        ([["a", "b"], ["c", "d"]], TypeError, "must hold real numbers"),
+        ([[0.1, np.nan], [0.2, 0.3]], ValueError, "NaN or infinity for method 0"),
+        ([[0.1, 0.2], [0.3]], ValueError, "rectangular array"),
+        (0.5, TypeError, "must be an array-like. Got 0.5"),
+        *[(matrix, TypeError, match) for matrix, match in NOT_REAL],
     ],
-    ids=["1d", "one_method", "nan", "ragged", "strings"],
+    ids=["1d", "one_method", "nan", "ragged", "scalar", *NOT_REAL_IDS],
 )
 def test_promethee_ii_bad_decision_matrix(matrix, error, match):
-    """Shape, NaN, ragged rows and strings."""
+    """Shape, NaN, ragged rows and values that are not real numbers."""
+    with pytest.raises(error, match="'decision_matrix' parameter of promethee_ii"):
+        promethee_ii(matrix, maximize=True)
     with pytest.raises(error, match=match):
         promethee_ii(matrix, maximize=True)
+
+
+@pytest.mark.parametrize("matrix, match", NOT_REAL, ids=NOT_REAL_IDS)
+def test_entropy_weights_refuses_values_that_are_not_real(matrix, match):
+    """Complex numbers keep no imaginary part silently; dates are no measures."""
+    with pytest.raises(
+        TypeError, match=f"entropy_weights must be an array of real.*{match}"
+    ):
+        entropy_weights(matrix, maximize=True)
+
+
+def test_promethee_ii_complex_dataframe_is_refused():
+    """A DataFrame with a complex column is refused like an array."""
+    frame = pd.DataFrame({"accuracy": [0.5 + 1j, 0.7], "loss": [0.1, 0.2]})
+    with pytest.raises(TypeError, match="'decision_matrix'.*complex"):
+        promethee_ii(frame, maximize=measure_directions())
 
 
 @pytest.mark.parametrize(
     "maximize, error, match",
     [
-        ([True], ValueError, r"one bool per measure: 2 expected"),
-        (["max", "min"], TypeError, "non-bool entry 'max'"),
-        ("max", TypeError, "must be True, False, a sequence"),
-        (1, TypeError, "must be True, False, a sequence"),
-        ({"accuracy": True}, TypeError, "is a dict, but the measures have no names"),
+        ([True], ValueError, r"one bool per measure, shape \(2,\). Got shape \(1,\)"),
+        (["max", "min"], TypeError, "made of bools. Got the entry 'max'"),
+        ("max", TypeError, "must be a bool, an array-like or a dict"),
+        (1, TypeError, "must be a bool, an array-like or a dict"),
+        ({"accuracy": True}, TypeError, "when the measures have no names.*Got a dict"),
     ],
     ids=["length", "strings", "string", "int", "dict_without_names"],
 )
@@ -448,46 +506,64 @@ def test_promethee_ii_bad_maximize(maximize, error, match):
 @pytest.mark.parametrize(
     "weights, error, match",
     [
-        ("gini", ValueError, r"must be one of \{'entropy', 'equal'\}. Got 'gini'"),
-        ([0.5], ValueError, r"one weight per measure: shape \(2,\) expected"),
-        ([0.5, -0.5], ValueError, "must be non-negative; found -0.5"),
-        ([0.5, np.nan], ValueError, "must be finite"),
-        ([0, 0], ValueError, "must have a positive sum"),
-        ([True, False], TypeError, "must be 'entropy', 'equal' or an array"),
+        ("gini", ValueError, r"one of \{'entropy', 'equal'\} or an array-like"),
+        ([0.5], ValueError, r"one weight per measure, shape \(2,\)"),
+        ([0.5, -0.5], ValueError, r"non-negative, not all zero. Got \[0.5, -0.5\]"),
+        ([0.5, np.nan], ValueError, "finite and non-negative"),
+        ([0, 0], ValueError, "not all zero"),
+        ([True, False], TypeError, "Got bools"),
+        ([0.5 + 0j, 0.5], TypeError, "dtype complex128"),
+        (1.0, TypeError, r"one of \{'entropy', 'equal'\} or an array-like"),
     ],
-    ids=["name", "length", "negative", "nan", "zeros", "bools"],
+    ids=["name", "length", "negative", "nan", "zeros", "bools", "complex", "scalar"],
 )
 def test_promethee_ii_bad_weights(weights, error, match):
-    """Weights of the wrong length, negative, NaN, all zero or bool."""
+    """Weights of the wrong length, negative, NaN, all zero, bool or complex."""
+    with pytest.raises(error, match="'weights' parameter of promethee_ii"):
+        promethee_ii(X, maximize=UP_DOWN, weights=weights)
     with pytest.raises(error, match=match):
         promethee_ii(X, maximize=UP_DOWN, weights=weights)
 
 
-def test_promethee_ii_bad_preference():
-    """An unknown preference function."""
-    with pytest.raises(ValueError, match=r"'preference' parameter of promethee_ii"):
-        promethee_ii(X, maximize=UP_DOWN, preference="gaussian")
+@pytest.mark.parametrize(
+    "preference, error", [("gaussian", ValueError), (None, TypeError)]
+)
+def test_promethee_ii_bad_preference(preference, error):
+    """An unknown preference function, or not a string."""
+    with pytest.raises(
+        error,
+        match=r"'preference' parameter of promethee_ii must be one of "
+        r"\{'usual', 'v-shape'\}",
+    ):
+        promethee_ii(X, maximize=UP_DOWN, preference=preference)
 
 
 @pytest.mark.parametrize(
     "preference, threshold, error, match",
     [
-        ("usual", 0.1, ValueError, "applies to preference='v-shape' only"),
-        ("v-shape", [0.1], ValueError, r"shape \(2,\) expected"),
-        ("v-shape", -0.1, ValueError, "finite and non-negative"),
-        ("v-shape", "wide", TypeError, "must be a non-negative number"),
+        ("usual", 0.1, ValueError, "None with preference='usual'.*'v-shape' only"),
+        ("v-shape", [0.1], ValueError, r"shape \(2,\). Got shape \(1,\)"),
+        ("v-shape", -0.1, ValueError, r"a float in the range \[0, inf\)"),
+        ("v-shape", np.inf, ValueError, r"a float in the range \[0, inf\)"),
+        ("v-shape", [0.1, -0.1], ValueError, "finite and non-negative"),
+        ("v-shape", "wide", TypeError, "a float in the range.*Got 'wide'"),
+        ("v-shape", [0.1j, 0.1], TypeError, "dtype complex128"),
     ],
-    ids=["usual", "length", "negative", "string"],
+    ids=["usual", "length", "negative", "inf", "negative_entry", "string", "complex"],
 )
 def test_promethee_ii_bad_threshold(preference, threshold, error, match):
     """Thresholds only with the V-shape, one per measure, non-negative."""
+    with pytest.raises(error, match="'threshold' parameter of promethee_ii"):
+        promethee_ii(X, maximize=UP_DOWN, preference=preference, threshold=threshold)
     with pytest.raises(error, match=match):
         promethee_ii(X, maximize=UP_DOWN, preference=preference, threshold=threshold)
 
 
 def test_entropy_weights_bad_input():
     """entropy_weights validates like promethee_ii, under its own name."""
-    with pytest.raises(ValueError, match="decision matrix of entropy_weights"):
+    with pytest.raises(
+        ValueError, match="'decision_matrix' parameter of entropy_weights.*finite"
+    ):
         entropy_weights([[np.inf, 1.0], [0.0, 1.0]], maximize=True)
     with pytest.raises(ValueError, match="'maximize' parameter of entropy_weights"):
         entropy_weights(X, maximize=[True, False, True])
@@ -497,7 +573,11 @@ def test_fuse_measures_missing_method_on_dataset():
     """A method with no value on one dataset is named in the error."""
     frame = _long(CUBE)
     frame = frame[~((frame.dataset == "scene") & (frame.method == "kNN"))]
-    with pytest.raises(ValueError, match="method 'kNN' has no 'accuracy' on dataset"):
+    with pytest.raises(
+        ValueError,
+        match="'results' parameter of fuse_measures must be complete.*Got 2 missing "
+        "values, for example method 'kNN' has no 'accuracy' on dataset 'scene'",
+    ):
         fuse_measures(frame, maximize=measure_directions())
 
 
@@ -505,7 +585,7 @@ def test_fuse_measures_nan_value():
     """NaN in the array or the DataFrame is refused, with a hint."""
     cube = CUBE.copy()
     cube[1, 2, 0] = np.nan
-    with pytest.raises(ValueError, match="NaN or infinity.*method 2.*dataset 1"):
+    with pytest.raises(ValueError, match="NaN or infinity for method 2.*dataset 1"):
         fuse_measures(cube, maximize=UP_DOWN)
     with pytest.raises(ValueError, match="method 'kNN', measure 'accuracy'.*'scene'"):
         fuse_measures(_long(cube), maximize=measure_directions())
@@ -514,7 +594,11 @@ def test_fuse_measures_nan_value():
 def test_fuse_measures_measure_without_direction():
     """A measure that the maximize dict does not cover."""
     frame = _long(CUBE)
-    with pytest.raises(ValueError, match=r"no direction for the measures \['hamming"):
+    with pytest.raises(
+        ValueError,
+        match=r"'maximize' parameter of fuse_measures must be a dict giving every "
+        r"measure a direction.*no direction for the measures \['hamming",
+    ):
         fuse_measures(frame, maximize={"accuracy": True})
 
 
@@ -533,14 +617,32 @@ def test_fuse_measures_constant_measure_gets_no_weight():
 @pytest.mark.parametrize(
     "frame_edit, error, match",
     [
-        (lambda f: f.drop(columns="value"), ValueError, r"has no \['value'\]"),
+        (lambda f: f.drop(columns="value"), ValueError, r"Got one without \['value'\]"),
         (lambda f: pd.concat([f, f.iloc[:1]]), ValueError, "more than one value"),
-        (lambda f: f.assign(value="high"), TypeError, "'value' column.*real numbers"),
+        (lambda f: f.assign(value="high"), TypeError, "real numbers in its 'value'"),
+        (lambda f: f.assign(value=f.value + 1j), TypeError, "dtype complex128"),
+        (
+            lambda f: f.assign(value=pd.Timestamp("2019-01-01")),
+            TypeError,
+            "dtype datetime64",
+        ),
+        (
+            lambda f: f.assign(value=pd.Timedelta("1s")),
+            TypeError,
+            "dtype timedelta64",
+        ),
+        (
+            lambda f: f.assign(method=f.method.where(f.index > 0)),
+            ValueError,
+            "a missing name in its 'method' column",
+        ),
     ],
-    ids=["column", "duplicate", "strings"],
+    ids=["column", "duplicate", "strings", "complex", "datetime", "timedelta", "name"],
 )
 def test_fuse_measures_bad_dataframe(frame_edit, error, match):
-    """Missing column, duplicated row, non-numeric values."""
+    """Missing column, duplicated row, values that are not real, no name."""
+    with pytest.raises(error, match="'results' parameter of fuse_measures"):
+        fuse_measures(frame_edit(_long(CUBE)), maximize=measure_directions())
     with pytest.raises(error, match=match):
         fuse_measures(frame_edit(_long(CUBE)), maximize=measure_directions())
 
@@ -550,13 +652,16 @@ def test_fuse_measures_bad_dataframe(frame_edit, error, match):
     [
         (CUBE[0], ValueError, r"must be a 3-D array.*\(3, 2\)"),
         (CUBE[:, :1], ValueError, "at least 2 methods"),
-        (np.empty((0, 3, 2)), ValueError, "are empty"),
-        (CUBE.astype(str), TypeError, "must hold real numbers"),
+        (np.empty((0, 3, 2)), ValueError, r"Got shape \(0, 3, 2\)"),
+        (CUBE.astype(str), TypeError, "must be an array of real numbers"),
+        (CUBE.astype(complex), TypeError, "dtype complex128"),
     ],
-    ids=["2d", "one_method", "empty", "strings"],
+    ids=["2d", "one_method", "empty", "strings", "complex"],
 )
 def test_fuse_measures_bad_array(results, error, match):
     """Arrays of the wrong dimension, size or dtype."""
+    with pytest.raises(error, match="'results' parameter of fuse_measures"):
+        fuse_measures(results, maximize=UP_DOWN)
     with pytest.raises(error, match=match):
         fuse_measures(results, maximize=UP_DOWN)
 
@@ -567,3 +672,185 @@ def test_fuse_measures_bad_options():
         fuse_measures(CUBE, maximize=UP_DOWN, preference="linear")
     with pytest.raises(ValueError, match="'weights' parameter of fuse_measures"):
         fuse_measures(CUBE, maximize=UP_DOWN, weights=[1, 2, 3])
+    with pytest.raises(TypeError, match="'maximize' parameter of fuse_measures"):
+        fuse_measures(CUBE, maximize="max")
+
+
+# -- correlations ---------------------------------------------------------------
+
+RESULTS = np.array(
+    [
+        [[0.5, 0.25, 1.0], [0.6, 0.20, 3.0], [0.7, 0.15, 2.0]],
+        [[0.2, 0.40, 1.0], [0.4, 0.30, 2.0], [0.3, 0.35, 3.0]],
+    ]
+)
+
+
+def test_measure_correlations_hand_example():
+    """Two datasets: r = -1, 0.5 and -0.5 on each, by hand."""
+    assert_allclose(
+        measure_correlations(RESULTS),
+        [[1, -1, 0.5], [-1, 1, -0.5], [0.5, -0.5, 1]],
+    )
+
+
+def test_measure_correlations_is_mean_of_corrcoef():
+    """Random results: the mean over datasets of NumPy's corrcoef."""
+    rng = np.random.default_rng(0)
+    results = rng.random((4, 6, 5))
+    expected = np.mean([np.corrcoef(d, rowvar=False) for d in results], axis=0)
+    assert_allclose(measure_correlations(results), expected)
+
+
+def test_measure_correlations_constant_measure():
+    """A measure constant on one dataset is averaged over the others only."""
+    results = RESULTS.copy()
+    results[1, :, 2] = 7.0
+    with np.errstate(all="raise"):
+        corr = measure_correlations(results)
+    assert_allclose(corr[0, 2], 0.5)  # dataset 0 only
+    assert_allclose(corr[0, 1], -1.0)
+    results[0, :, 2] = 7.0
+    assert np.isnan(measure_correlations(results)[0, 2])
+
+
+def test_measure_correlations_dataframe():
+    """A long DataFrame gives a DataFrame indexed by measure name."""
+    rows = [
+        (f"d{d}", f"m{i}", name, RESULTS[d, i, j])
+        for d in range(2)
+        for i in range(3)
+        for j, name in enumerate(["accuracy", "hamming_loss", "coverage"])
+    ]
+    frame = pd.DataFrame(rows, columns=["dataset", "method", "measure", "value"])
+    corr = measure_correlations(frame)
+    assert (
+        list(corr.index)
+        == list(corr.columns)
+        == [
+            "accuracy",
+            "hamming_loss",
+            "coverage",
+        ]
+    )
+    assert_allclose(corr.to_numpy(), measure_correlations(RESULTS))
+
+
+def test_measure_correlations_one_measure():
+    """One measure: a 1 x 1 matrix of 1."""
+    assert_array_equal(measure_correlations(RESULTS[:, :, :1]), [[1.0]])
+
+
+def test_measure_correlations_bad_input():
+    """Fewer than two methods, NaN or complex values."""
+    with pytest.raises(
+        ValueError, match="'results' parameter of measure_correlations.*2 methods"
+    ):
+        measure_correlations(RESULTS[:, :1])
+    results = RESULTS.copy()
+    results[0, 0, 0] = np.nan
+    with pytest.raises(ValueError, match="measure_correlations must be finite"):
+        measure_correlations(results)
+    with pytest.raises(TypeError, match="measure_correlations.*complex128"):
+        measure_correlations(RESULTS + 0j)
+
+
+CORR = np.array(
+    [
+        [1.0, 0.95, 0.85, 0.4],
+        [0.95, 1.0, 0.75, 0.2],
+        [0.85, 0.75, 1.0, 0.3],
+        [0.4, 0.2, 0.3, 1.0],
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "threshold, expected",
+    [
+        (0.9, [1, 2, 3]),
+        (0.8, [1, 2, 3]),
+        (0.7, [1, 3]),
+        (0.1, [1]),
+        (0.99, [0, 1, 2, 3]),
+    ],
+)
+def test_least_correlated_measures_hand_example(threshold, expected):
+    """The most correlated pair loses its member with the larger mean |r|."""
+    # (0, 1) at 0.95 goes first: mean |r| 2.2 / 3 for 0 against 1.9 / 3 for 1.
+    # Then (1, 2) at 0.75: 0.95 / 2 for 1 against 1.05 / 2 for 2. Then (1, 3) at
+    # 0.2: a tie, and the later measure goes.
+    assert least_correlated_measures(CORR, threshold=threshold) == expected
+
+
+def test_least_correlated_measures_signs_and_names():
+    """Negative correlations count by their size; DataFrame names come back."""
+    names = ["hamming_loss", "accuracy", "coverage"]
+    corr = pd.DataFrame(
+        [[1.0, -0.95, 0.1], [-0.95, 1.0, 0.2], [0.1, 0.2, 1.0]],
+        index=names,
+        columns=names,
+    )
+    assert least_correlated_measures(corr, threshold=0.9) == [
+        "hamming_loss",
+        "coverage",
+    ]
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    values=st.lists(st.floats(-1, 1), min_size=15, max_size=15),
+    threshold=st.sampled_from([0.7, 0.8, 0.9]),
+)
+def test_least_correlated_measures_leaves_no_pair_above(values, threshold):
+    """Random 6 x 6 symmetric matrices: no kept pair exceeds the threshold."""
+    corr = np.eye(6)
+    corr[np.triu_indices(6, 1)] = values
+    corr = np.triu(corr) + np.triu(corr, 1).T
+    kept = least_correlated_measures(corr, threshold=threshold)
+    assert kept == sorted(kept) and kept
+    sub = np.abs(corr[np.ix_(kept, kept)])
+    assert (sub[~np.eye(len(kept), dtype=bool)] <= threshold).all()
+
+
+ASYMMETRIC = CORR.copy()
+ASYMMETRIC[0, 3] = 0.5
+
+
+@pytest.mark.parametrize(
+    "corr, threshold, error, match",
+    [
+        (CORR, 1.5, ValueError, r"'threshold' parameter.*range \[0, 1\]"),
+        (CORR, "0.8", TypeError, r"'threshold' parameter.*Got '0.8'"),
+        (CORR, True, TypeError, r"'threshold' parameter.*Got True"),
+        (CORR[:2], 0.8, ValueError, r"non-empty square matrix. Got an array"),
+        ([["a"]], 0.8, TypeError, "must be an array of real numbers"),
+        (ASYMMETRIC, 0.8, ValueError, r"symmetric.*Got 0.5 at \(0, 3\) but 0.4"),
+        (CORR + 0.1, 0.8, ValueError, r"values in \[-1, 1\].*Got 1.1 at \(0, 0\)"),
+        (CORR + 0j, 0.8, TypeError, "dtype complex128"),
+    ],
+    ids=[
+        "threshold",
+        "threshold_string",
+        "threshold_bool",
+        "not_square",
+        "strings",
+        "not_symmetric",
+        "outside",
+        "complex",
+    ],
+)
+def test_least_correlated_measures_bad_input(corr, threshold, error, match):
+    """Thresholds outside [0, 1]; matrices that are not correlation matrices."""
+    with pytest.raises(error, match="least_correlated_measures"):
+        least_correlated_measures(corr, threshold=threshold)
+    with pytest.raises(error, match=match):
+        least_correlated_measures(corr, threshold=threshold)
+
+
+def test_least_correlated_measures_nan_and_rounding():
+    """NaN (undefined) entries and corrcoef's rounding past 1 are accepted."""
+    corr = np.array([[1.0, np.nan, 0.95], [np.nan, 1.0, 0.1], [0.95, 0.1, 1.0]])
+    corr[0, 0] = 1 + 1e-15
+    # 0 and 2 correlate at 0.95; 2 has the greater mean |r| (NaN counts as 0)
+    assert least_correlated_measures(corr, threshold=0.9) == [0, 1]
