@@ -6,6 +6,7 @@ import sys
 import warnings
 
 import numpy as np
+from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._mlcm._heydarian import diagonal_true_negatives
@@ -26,6 +27,10 @@ def one_vs_rest_counts(cm, tn="complement"):
     ``tn="complement"`` counts every cell outside row k and column k;
     ``tn="diagonal"`` is Heydarian's eq. 16, the trace minus ``cm[k, k]``.
     """
+    exact = _as_exact_integers(cm)
+    if exact is not None:  # whole-number amounts: count in int64, exactly
+        counts = one_vs_rest_counts(exact, tn)
+        return tuple(c.astype(np.float64) for c in counts)
     tp = cm.diagonal().copy()
     fp = line_sums(cm, 0) - tp
     fn = line_sums(cm, 1) - tp
@@ -39,6 +44,20 @@ def one_vs_rest_counts(cm, tn="complement"):
             # (even -1e-16); a count is never negative, nor that close to 0.
             tn_ = np.where(tn_ <= 16 * np.finfo(np.float64).eps * total, 0.0, tn_)
     return tp, fp, fn, tn_
+
+
+def _as_exact_integers(cm):
+    """A float matrix of whole numbers as int64 (sums fit: checked on input),
+    so that TN = total - TP - FP - FN loses no cell however large the counts;
+    None for fractional amounts or integer input."""
+    if cm.dtype.kind != "f":
+        return None
+    values = cm.data if sparse.issparse(cm) else cm
+    if values.size == 0 or not np.all(values == np.round(values)):
+        return None
+    if float(values.sum()) >= 2.0**62:  # int64 sums would not be safe
+        return None
+    return cm.astype(np.int64)
 
 
 def one_vs_rest(cm, tn="complement"):
@@ -102,10 +121,16 @@ def ratio_metric(metric, tp, fp, fn, tn, *, beta=1.0, zero_division="warn"):
         return safe_ratio(
             tn, tn + fp, zero_division, "Specificity", "labels with no negative samples"
         )
-    b2 = beta * beta
+    if beta <= 1e50:
+        b2 = beta * beta
+        numerator, denominator = (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
+    else:  # b² would overflow: divide through by it (F tends to the recall)
+        inverse = (1.0 / beta) ** 2
+        numerator = (1 + inverse) * np.asarray(tp, dtype=np.float64)
+        denominator = numerator + fn + inverse * np.asarray(fp, dtype=np.float64)
     return safe_ratio(
-        (1 + b2) * tp,
-        (1 + b2) * tp + b2 * fn + fp,
+        numerator,
+        denominator,
         zero_division,
         "F-score",
         "labels with no true nor predicted samples",

@@ -72,6 +72,38 @@ def _describe(y):
     return f"a {kind}"
 
 
+def _widened(values):
+    """Integer data as int64 and floats as float64 (bool stays), so that sums
+    of duplicate entries cannot wrap (uint8 255 + 2 is 257, not 1)."""
+    if values.dtype.kind in "iu":
+        if values.dtype == np.uint64 and values.size and values.max() >= 2**63:
+            return values.astype(np.float64)
+        return values.astype(np.int64)
+    if values.dtype.kind == "f":
+        return values.astype(np.float64)
+    return values
+
+
+def _sum_sparse_duplicates(y, name, func_name, *, indicators=True):
+    """A CSR copy of sparse input with its duplicate entries summed, in a
+    dtype wide enough; a negative stored entry is refused before it can
+    cancel a duplicate (1 + -1 is not an absent label). A matrix of counts
+    (``indicators=False``) is the sum of its entries, as scipy defines it."""
+    canonical = y.format in ("csr", "csc") and y.has_canonical_format
+    data = y.data if canonical else sparse.coo_array(y).data
+    if indicators and data.dtype.kind in "if" and data.size and (data < 0).any():
+        raise ValueError(
+            f"{name} of {func_name} has a negative stored entry "
+            f"({data[data < 0][0].item()!r}); every entry must be 0 or 1."
+        )
+    if canonical:  # no duplicates to sum: a copy in the wide dtype
+        return sparse.csr_array(y, dtype=_widened(y.data[:0]).dtype, copy=True)
+    coo = sparse.coo_array(y)
+    out = sparse.csr_array((_widened(coo.data), (coo.row, coo.col)), shape=coo.shape)
+    out.sum_duplicates()  # a value is the sum of its duplicate entries
+    return out
+
+
 def _frame_to_numpy(frame):
     """A DataFrame as a NumPy array; numeric and boolean columns, including
     pandas' nullable dtypes, become float64 with NaN for missing values."""
@@ -153,9 +185,7 @@ def _as_array(y, name, func_name):
                 f"{name} of {func_name} must be a 2-D sparse indicator matrix. "
                 f"Got {_describe(y)}."
             )
-        y = sparse.csr_array(y, copy=True)
-        y.sum_duplicates()  # a value is the sum of its duplicate entries
-        return y, None
+        return _sum_sparse_duplicates(y, name, func_name), None
     if isinstance(y, (str, bytes, numbers.Number)):
         raise TypeError(
             f"{name} of {func_name} must be an array-like of labels, not a "
@@ -501,8 +531,10 @@ def check_square_matrix(cm, func_name=None, name="cm"):
     """
     func_name = func_name or current_function()
     if sparse.issparse(cm):
-        matrix = sparse.csr_array(cm, copy=True)
-        matrix.sum_duplicates()  # a cell is the sum of its duplicate entries
+        if cm.dtype.kind in "biuf":
+            matrix = _sum_sparse_duplicates(cm, name, func_name, indicators=False)
+        else:
+            matrix = sparse.csr_array(cm)
         values = matrix.data
     else:
         try:
@@ -538,33 +570,56 @@ def check_square_matrix(cm, func_name=None, name="cm"):
             f"{name} of {func_name} must be non-negative; found "
             f"{values[values < 0][0].item()!r}."
         )
+    if values.dtype.kind in "iub" and values.size:
+        _check_int64_sums(values, name, func_name)
     # int64 counts or float64 amounts, whatever came in (no uint8 or float16
     # overflow in the sums)
     return matrix.astype(np.float64 if values.dtype.kind == "f" else np.int64)
 
 
-def check_target_names(names, n_labels, reserved=(), func_name=None):
+def _check_int64_sums(values, name, func_name):
+    """Integer counts whose total passes int64 would wrap in the row, column
+    and total sums (negative FP counts): refused, as no int64 can hold them."""
+    largest = int(values.max())
+    if largest * values.size < 2**63:
+        return  # no sum of these cells can overflow
+    total = sum(int(v) for v in values.ravel().tolist())
+    if total >= 2**63:
+        raise ValueError(
+            f"{name} of {func_name} holds counts whose total, {total}, does not "
+            "fit in int64 (at most 2**63 - 1); its row, column and total sums "
+            "would overflow. Pass the counts as float64 to work in floating point."
+        )
+
+
+def check_target_names(
+    names, n_labels, reserved=(), func_name=None, name="target_names"
+):
     """Display names as str: one per label, unique, none of ``reserved``.
 
-    ``names`` is an ordered sequence (its type was checked by the decorator).
+    ``names`` is an ordered sequence (its type was checked by the decorator);
+    ``name`` is the parameter the messages name (``display_labels`` of
+    :class:`MLCMDisplay`).
     """
     func_name = func_name or current_function()
-    names = [str(name) for name in names]
+    names = [str(label) for label in names]
     if len(names) != n_labels:
         raise ValueError(
-            f"The 'target_names' parameter of {func_name} must have one name "
+            f"The {name!r} parameter of {func_name} must have one name "
             f"per label: {n_labels} expected, got {len(names)}."
         )
     seen = set()
-    for name in names:
-        if name in seen or name in reserved:
-            what = "twice" if name in seen else "as a summary row"
+    for label in names:
+        if label in seen or label in reserved:
+            what = "twice" if label in seen else "as a summary row"
+            rule = "unique"
+            if reserved:
+                rule += f" and differ from the summary rows {sorted(reserved)}"
             raise ValueError(
-                f"The label names of {func_name} must be unique and differ from "
-                f"the summary rows {sorted(reserved)}; {name!r} is used {what}. "
-                "Pass distinct target_names."
+                f"The label names of {func_name} must be {rule}; {label!r} is "
+                f"used {what}. Pass distinct {name}."
             )
-        seen.add(name)
+        seen.add(label)
     return names
 
 
@@ -580,6 +635,8 @@ def check_batch_shape(y_true, n_labels, func_name=None):
     except ValueError:  # ragged lists: the full validation says so later
         return None
     shape = tuple(shape)
+    if shape == (0,):  # an empty list: an empty batch
+        return 0
     if len(shape) != 2:
         raise ValueError(
             f"The batches of {func_name} must be 2-D indicator matrices (class "
@@ -643,7 +700,7 @@ def check_empty_batch(y_pred, sample_weight, n_labels, func_name=None):
     columns, weights of length 0."""
     func_name = func_name or current_function()
     y_pred, _ = _as_array(y_pred, "y_pred", func_name)
-    if y_pred.ndim != 2 or y_pred.shape != (0, n_labels):
+    if y_pred.shape not in ((0,), (0, n_labels)):
         raise ValueError(
             f"y_pred of {func_name} must have the shape of y_true, (0, {n_labels}) "
             f"for this empty batch. Got {_describe(y_pred)}."

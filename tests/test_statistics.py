@@ -5,11 +5,17 @@ import warnings
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import fbeta_score, precision_recall_fscore_support
 
-from sklearn_mlcm import confusion_matrix_statistics
+from sklearn_mlcm import (
+    confusion_matrix_statistics,
+    mlcm_confusion_matrix,
+    mlcm_fbeta_score,
+    mlcm_recall_score,
+)
 
 CM = np.array([[4, 1, 1], [6, 2, 2], [3, 0, 6]])
 
@@ -157,3 +163,47 @@ def test_confusion_matrix_statistics_sparse_duplicates_and_huge_uint64():
     assert_array_equal(stats["tp"], [1.0, 3.0])
     with pytest.raises(ValueError, match="too large for int64"):
         confusion_matrix_statistics(np.array([[2**63 + 5]], dtype=np.uint64))
+
+
+def test_fbeta_huge_beta_tends_to_recall():
+    """beta * beta overflowing float64 gives the recall, not NaN."""
+    cm = [[3, 1, 0], [2, 5, 1], [0, 1, 2]]
+    stats = confusion_matrix_statistics(cm, beta=1e160)
+    assert_allclose(stats["fbeta"], stats["recall"], rtol=1e-12)
+    assert_allclose(
+        mlcm_fbeta_score(TABLE_1_TRUE, TABLE_1_PRED, beta=1e300, average=None),
+        mlcm_recall_score(TABLE_1_TRUE, TABLE_1_PRED, average=None),
+        rtol=1e-12,
+    )
+
+
+def test_confusion_matrix_statistics_int64_overflow_refused():
+    """Counts whose sums pass int64 are refused instead of wrapping negative."""
+    with pytest.raises(ValueError, match="does not fit in int64"):
+        confusion_matrix_statistics(np.full((3, 3), 2**62))
+    stats = confusion_matrix_statistics(np.full((3, 3), 2**59))  # 9 * 2**59 fits
+    assert (stats["fp"] == 2 * 2**59).all()
+
+
+def test_confusion_matrix_statistics_huge_whole_float_counts_exact():
+    """Whole-number float counts near 1e17 lose no cell in TN = total - ..."""
+    cm = np.array([[1e17, 0.0], [0.0, 1.0]])
+    stats = confusion_matrix_statistics(cm, zero_division=np.nan)
+    assert_array_equal(stats["tn"], [1.0, 1e17])
+    assert_array_equal(stats["specificity"], [1.0, 1.0])
+
+
+def test_sparse_duplicates_are_summed_without_wrapping():
+    """uint8 255 + 2 is 257, refused; a -1 entry cannot cancel a 1."""
+    y = sparse.coo_array(
+        (np.array([255, 2], dtype=np.uint8), ([0, 0], [0, 0])), shape=(1, 2)
+    )
+    with pytest.raises(ValueError, match="found 257"):
+        mlcm_confusion_matrix(y, np.zeros((1, 2)))
+    y = sparse.coo_array((np.array([1, -1]), ([0, 0], [0, 0])), shape=(1, 2))
+    with pytest.raises(ValueError, match=r"negative stored entry \(-1\)"):
+        mlcm_confusion_matrix(np.zeros((1, 2)), y)
+    cm = sparse.coo_array(
+        (np.array([255, 2], dtype=np.uint8), ([0, 0], [0, 0])), shape=(2, 2)
+    )
+    assert_array_equal(confusion_matrix_statistics(cm)["tp"], [257, 0])
