@@ -279,7 +279,13 @@ def _raise_not_binary(values, name, func_name):
 
 
 def _check_unique(labels, func_name):
-    uniq, counts = np.unique(labels, return_counts=True)
+    try:
+        uniq, counts = np.unique(labels, return_counts=True)
+    except TypeError:  # None among numbers, or other values that do not sort
+        raise ValueError(
+            f"The 'labels' parameter of {func_name} must hold class values of "
+            f"one kind (all numbers or all strings). Got {list(labels)!r} instead."
+        ) from None
     if (counts > 1).any():
         raise ValueError(
             f"The 'labels' parameter of {func_name} has duplicates: "
@@ -377,7 +383,14 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
                 f"list of class labels. Got {classes.tolist()!r} instead."
             )
         _check_unique(classes, func_name)
-        unknown = np.setdiff1d(classes, present)
+        try:
+            unknown = np.setdiff1d(classes, present)
+        except TypeError:  # numbers among string classes, or the reverse
+            raise ValueError(
+                f"The 'labels' parameter of {func_name} must hold values of the "
+                f"kind of the classes {present.tolist()}. Got "
+                f"{classes.tolist()!r} instead."
+            ) from None
         if unknown.size == classes.size:
             raise ValueError(
                 f"The 'labels' parameter of {func_name}: none of "

@@ -401,3 +401,16 @@ def test_target_names_and_flags_types():
         mlcm_classification_report(Y, Y, output_dict="no")
     with pytest.raises(TypeError, match="'include_no_label' .*a bool"):
         mlcm_classification_report(Y, Y, include_no_label=1)
+
+
+@pytest.mark.parametrize("labels", [[1, None], [1, "a"], ["a"]])
+def test_multiclass_labels_of_another_kind(labels):
+    """Class labels that do not compare with the classes are a ValueError."""
+    with pytest.raises(ValueError, match="'labels' parameter of mlcm_confusion"):
+        mlcm_confusion_matrix([0, 1, 2], [0, 2, 1], labels=labels)
+
+
+def test_target_names_set_refused():
+    """A set has no order: refused, as scikit-learn does."""
+    with pytest.raises(TypeError, match="'target_names' parameter .*a list or None"):
+        mlcm_classification_report(Y, Y, target_names={"a", "b", "c"})
