@@ -23,8 +23,10 @@ from ._param_validation import current_function
 
 __all__ = [
     "LabelSpace",
+    "align_columns",
     "check_batch_shape",
     "check_batch_columns",
+    "check_dask_kinds",
     "check_dask_targets",
     "check_empty_batch",
     "check_dense_size",
@@ -461,7 +463,7 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
             "one label is required."
         )
     if true_columns is not None and pred_columns is not None:
-        y_pred = _align_columns(y_pred, pred_columns, true_columns, func_name)
+        y_pred = align_columns(y_pred, pred_columns, true_columns, func_name)
         pred_columns = true_columns
     columns = true_columns if true_columns is not None else pred_columns
     t = _indicator_to_bool(y_true, "y_true", func_name)
@@ -478,16 +480,20 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
     return LabelSpace(_finish(t), _finish(p), names)
 
 
-def _align_columns(y_pred, pred_columns, true_columns, func_name):
-    """y_pred's columns in y_true's order, matched by name, or a ValueError."""
+def align_columns(
+    y_pred, pred_columns, true_columns, func_name=None, *, name="y_pred"
+):
+    """The columns of ``y_pred`` (or another frame's values, ``name``) in
+    y_true's order, matched by name, or a ValueError."""
+    func_name = func_name or current_function()
     if pred_columns == true_columns:
         return y_pred
     missing = [c for c in true_columns if c not in pred_columns]
     extra = [c for c in pred_columns if c not in true_columns]
     if missing or extra or len(set(pred_columns)) != len(pred_columns):
         raise ValueError(
-            f"y_true and y_pred of {func_name} are frames with different "
-            f"columns: {true_columns} and {pred_columns} (missing from y_pred: "
+            f"y_true and {name} of {func_name} are frames with different "
+            f"columns: {true_columns} and {pred_columns} (missing from {name}: "
             f"{missing}; not in y_true: {extra}). Give them the same label names; "
             "their order may differ."
         )
@@ -752,6 +758,30 @@ def check_dense_size(n_labels, *, hint, itemsize=8, func_name=None):
             f"The result of {func_name} is a {n_labels + 1} x {n_labels + 1} "
             f"matrix, {size / 2**30:.1f} GiB as a dense array (at most "
             f"{MAX_DENSE_BYTES / 2**30:.0f} GiB). {hint}"
+        )
+
+
+def check_dask_kinds(y_true, y_pred, func_name=None):
+    """Dask input is two dask arrays: not a dask DataFrame, not mixed with
+    NumPy or pandas (whose rows could not be matched to the chunks)."""
+    func_name = func_name or current_function()
+    kinds = {}
+    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+        library = type(y).__module__.split(".")[0]
+        if library in ("dask", "dask_expr") and hasattr(y, "to_dask_array"):
+            raise TypeError(
+                f"{name} of {func_name} is a dask DataFrame; pass a dask array "
+                f"of its label columns: {name}.to_dask_array(lengths=True)."
+            )
+        kinds[name] = library in ("dask", "dask_expr")
+    if kinds["y_true"] != kinds["y_pred"]:
+        dask_name = "y_true" if kinds["y_true"] else "y_pred"
+        other = "y_pred" if kinds["y_true"] else "y_true"
+        raise TypeError(
+            f"y_true and y_pred of {func_name} must both be dask arrays or "
+            f"neither; {dask_name} is a dask array and {other} a "
+            f"{type(y_pred if kinds['y_true'] else y_true).__name__}. Convert "
+            f"{other} with dask.array.from_array, chunked as {dask_name}."
         )
 
 

@@ -7,6 +7,7 @@ dask collection, recognised by the module of its type.
 import numpy as np
 
 from sklearn_mlcm._validation import (
+    check_dask_kinds,
     check_dask_targets,
     check_mlcm_targets,
     check_sample_weight,
@@ -70,6 +71,7 @@ def dask_compute(
 
     ``integer_counts`` says that the kernel counts (int64) without weights.
     """
+    check_dask_kinds(y_true, y_pred, func_name)
     dask, da = _import_dask(func_name)
     y_true = da.asarray(y_true)
     y_pred = da.asarray(y_pred)

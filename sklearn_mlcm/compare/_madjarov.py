@@ -29,6 +29,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._scores import mlcm_f1_score
+from sklearn_mlcm._validation import frame_columns
 
 from ._validation import check_label_score, check_multilabel_indicators
 
@@ -392,7 +393,10 @@ def multilabel_measures(
             stacklevel=3,
         )
         names = tuple(name for name in names if not _MEASURES[name].needs_score)
-    score = None if y_score is None else check_label_score(y_score, t.shape)
+    label_names = frame_columns(y_true) or frame_columns(y_pred)
+    score = (
+        None if y_score is None else check_label_score(y_score, t.shape, label_names)
+    )
 
     return {
         name: float(_MEASURES[name].func(t, p, score, zero_division)) for name in names

@@ -19,7 +19,7 @@ from scipy import sparse
 from scipy.stats import rankdata
 
 from sklearn_mlcm._param_validation import current_function
-from sklearn_mlcm._validation import check_mlcm_targets
+from sklearn_mlcm._validation import align_columns, check_mlcm_targets, frame_columns
 
 __all__ = [
     "check_average_ranks",
@@ -432,8 +432,13 @@ def check_multilabel_indicators(y_true, y_pred):
     return np.asarray(t, dtype=bool), np.asarray(p, dtype=bool)
 
 
-def check_label_score(y_score, shape):
-    """``y_score`` -> a finite float64 array of ``shape`` (one score per label)."""
+def check_label_score(y_score, shape, label_names=None):
+    """``y_score`` -> a finite float64 array of ``shape`` (one score per label).
+
+    When the targets and ``y_score`` are frames, the score columns are matched
+    to the targets' ``label_names`` by name (reordered), or refused.
+    """
+    score_names = frame_columns(y_score)
     if isinstance(y_score, list) and y_score and getattr(y_score[0], "ndim", 0) == 2:
         raise _refuse(
             "y_score",
@@ -452,6 +457,8 @@ def check_label_score(y_score, shape):
             f"of the shape of y_true, {shape} (one score per sample and label)",
             f"shape {score.shape}",
         )
+    if label_names is not None and score_names is not None:
+        score = align_columns(score, score_names, label_names, name="y_score")
     if not np.all(np.isfinite(score)):
         raise _refuse("y_score", "finite", "NaN or infinity")
     return score

@@ -158,3 +158,25 @@ def test_dask_matches_oracle(method, data, mlcm_strategies):
         assert_array_equal(result, expected)
     else:
         assert_allclose(result, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_dask_dataframe_and_mixed_input_refused():
+    """A dask DataFrame, or dask mixed with NumPy/pandas, is a clear TypeError."""
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    y = np.array([[1, 0, 1], [0, 1, 0]], dtype=bool)
+    frame = dd.from_pandas(pd.DataFrame(y, columns=list("abc")), npartitions=1)
+    with pytest.raises(TypeError, match=r"dask DataFrame; .*to_dask_array"):
+        mlcm_confusion_matrix(frame, frame)
+    with pytest.raises(TypeError, match="both be dask arrays or neither"):
+        mlcm_confusion_matrix(da.from_array(y), pd.DataFrame(y))
+    with pytest.raises(TypeError, match="both be dask arrays or neither"):
+        mlcm_confusion_matrix(y, da.from_array(y))
+
+
+def test_dask_accumulator_unknown_chunks():
+    """Unknown chunk sizes get the dask message, not a NaN conversion error."""
+    a = da.zeros((10, 3), chunks=5, dtype=bool)
+    unknown = a[a[:, 0] >= 0]
+    with pytest.raises(ValueError, match="known chunk sizes"):
+        MLCMAccumulator(3).update(unknown, unknown)

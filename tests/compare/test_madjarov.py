@@ -502,3 +502,25 @@ def test_multilabel_measures_values_follow_directions():
     for name, value in values.items():
         expected = best.get(name, 1.0 if directions[name] else 0.0)
         assert_allclose(value, expected, err_msg=name)
+
+
+def test_multilabel_measures_score_frame_aligned_by_name():
+    """y_score columns are matched to y_true's by name, or refused."""
+    pd = pytest.importorskip("pandas")
+    t = np.eye(3, dtype=int)
+    s = np.array([[0.9, 0.5, 0.1], [0.2, 0.7, 0.1], [0.1, 0.3, 0.8]])
+    frame = pd.DataFrame(t, columns=list("abc"))
+    aligned = multilabel_measures(
+        frame, frame, pd.DataFrame(s, columns=list("abc")), measures=["coverage"]
+    )
+    reordered = multilabel_measures(
+        frame,
+        frame,
+        pd.DataFrame(s[:, ::-1], columns=list("cba")),
+        measures=["coverage"],
+    )
+    assert aligned == reordered == {"coverage": 0.0}
+    with pytest.raises(ValueError, match=r"y_true and y_score .*from y_score: \['c'\]"):
+        multilabel_measures(
+            frame, frame, pd.DataFrame(s, columns=list("abz")), measures=["coverage"]
+        )
