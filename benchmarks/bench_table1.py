@@ -15,15 +15,10 @@ import numpy as np
 from sklearn.metrics import multilabel_confusion_matrix
 
 from sklearn_mlcm import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
+from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
 
-Y_TRUE = np.array(
-    [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
-     [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
-)  # fmt: skip
-Y_PRED = np.array(
-    [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
-     [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
-)  # fmt: skip
+Y_TRUE = np.array(TABLE_1_TRUE)
+Y_PRED = np.array(TABLE_1_PRED)
 
 
 def _print_stack(title, names, mcm):
@@ -46,13 +41,11 @@ def main(argv=None):
     print("Heydarian et al. (2022), Table 1: 9 instances, 3 classes")
     print("rows [[TN, FP], [FN, TP]] per class\n")
     sk = multilabel_confusion_matrix(Y_TRUE, Y_PRED)
-    _print_stack(
-        "Table 2: scikit-learn multilabel_confusion_matrix", ["C0", "C1", "C2"], sk
-    )
+    _print_stack("Table 2: scikit-learn multilabel_confusion_matrix", TABLE_1_NAMES, sk)
     ours = mlcm_multilabel_confusion_matrix(Y_TRUE, Y_PRED)
     _print_stack(
         "Table 7: sklearn_mlcm mlcm_multilabel_confusion_matrix (tn='diagonal')",
-        ["C0", "C1", "C2", "NTL"],
+        [*TABLE_1_NAMES, "NTL"],
         ours,
     )
     print("Table 4 (j): the MLCM (rows C0 C1 C2 NTL, columns C0 C1 C2 NPL)")

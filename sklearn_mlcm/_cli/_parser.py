@@ -1,0 +1,117 @@
+"""The arguments of the command line: commands, options and their bounds.
+
+Every option is checked here, against the library's own vocabulary and
+bounds, so that a value the library would refuse never reaches it: a refusal
+of an option by the library is a bug of this parser (see :mod:`._errors`).
+"""
+
+import argparse
+
+from sklearn_mlcm import __version__
+from sklearn_mlcm._report import MAX_DIGITS
+
+__all__ = ["METHOD_NAMES", "NORMALIZED", "PROG", "ZERO_DIVISION", "build_parser"]
+
+PROG = "sklearn-mlcm"
+
+#: The library's methods (``method=``), as the report describes them.
+METHOD_NAMES = {
+    "heydarian": "Heydarian et al. 2022, counts",
+    "krstinic": "Krstinic et al. 2020, fractions",
+}
+#: What each ``--normalize`` does, as the report says it.
+NORMALIZED = {
+    "true": "normalised over the true labels: each row that has a count sums to 1",
+    "pred": "normalised over the predicted labels: each column that has a count "
+    "sums to 1",
+    "all": "normalised over all cells: the matrix sums to 1",
+}
+#: ``--zero-division`` as typed -> the library's ``zero_division``.
+ZERO_DIVISION = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": float("nan")}
+
+
+def _digits(text):
+    """``--digits``: an integer from 0 to the library's ``MAX_DIGITS``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 0 <= value <= MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"expected an integer from 0 to {MAX_DIGITS}, got {value}"
+        )
+    return value
+
+
+def build_parser():
+    """The ``argparse`` parser of ``sklearn-mlcm`` and its ``report`` command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=(
+            "Multi-label confusion matrices (MLCM). Without a command, print the "
+            "worked example of Heydarian et al. (2022), Table 1."
+        ),
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}"
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    report = commands.add_parser(
+        "report",
+        help="print the MLCM and the classification report of two label files",
+        description=(
+            "Print the multi-label confusion matrix and the classification report "
+            "of true and predicted labels. Each file is a CSV of 0/1 values, one "
+            "row per instance and one column per label, with an optional header "
+            "row of label names; or a .npy file holding a 2-D 0/1 array."
+        ),
+    )
+    report.add_argument("true", metavar="TRUE", help="the true labels (.csv or .npy)")
+    report.add_argument(
+        "pred", metavar="PRED", help="the predicted labels, same shape as TRUE"
+    )
+    report.add_argument(
+        "--method",
+        choices=list(METHOD_NAMES),
+        default="heydarian",
+        help="heydarian: integer counts (default); krstinic: fractional contributions",
+    )
+    report.add_argument(
+        "--normalize",
+        choices=list(NORMALIZED),
+        help=(
+            "normalise the matrix over the true labels (rows), the predicted "
+            "labels (columns) or all cells; the report is unchanged"
+        ),
+    )
+    report.add_argument(
+        "--header",
+        choices=["auto", "yes", "no"],
+        default="auto",
+        help=(
+            "whether the first CSV row names the labels; auto (default): when "
+            "none of its values is a number, as pandas' to_csv of named columns "
+            "writes it (pass yes for pandas' default header 0,1,2,...)"
+        ),
+    )
+    report.add_argument(
+        "--zero-division",
+        choices=list(ZERO_DIVISION),
+        default="warn",
+        help=(
+            "value of an undefined ratio (a label never predicted or never true); "
+            "warn (default) prints a warning and uses 0"
+        ),
+    )
+    report.add_argument(
+        "--json",
+        action="store_true",
+        help='print one JSON object {"labels", "confusion_matrix", "report"}',
+    )
+    report.add_argument(
+        "--digits",
+        type=_digits,
+        default=2,
+        help=f"decimals in the matrix and the report, 0 to {MAX_DIGITS} (default: 2)",
+    )
+    return parser

@@ -1,0 +1,71 @@
+"""Input errors told from bugs (sklearn_mlcm._cli._errors): the library's data
+validation refuses the user's labels in one line; every other exception, a
+ValueError included, propagates as the bug it is."""
+
+import pytest
+from cli_helpers import assert_error, table_1_csv
+
+import sklearn_mlcm._cli._report_command as report_command
+from sklearn_mlcm import mlcm_confusion_matrix
+from sklearn_mlcm._cli import main
+from sklearn_mlcm._cli._errors import (
+    InputError,
+    library_refusals,
+    raised_by_validation,
+)
+
+
+def _raised(call, *args, **kwargs):
+    with pytest.raises((ValueError, TypeError)) as info:
+        call(*args, **kwargs)
+    return info.value
+
+
+def test_raised_by_validation_data_refusals():
+    """The library's refusals of the targets come from its data validation."""
+    assert raised_by_validation(_raised(mlcm_confusion_matrix, [[2, 0]], [[1, 0]]))
+    assert raised_by_validation(_raised(mlcm_confusion_matrix, [[1, 0]], [[1]]))
+    assert raised_by_validation(_raised(mlcm_confusion_matrix, [["a"]], [["b"]]))
+
+
+def test_raised_by_validation_not_other_errors():
+    """Errors of other code, and refusals of options, are not data refusals."""
+    assert not raised_by_validation(_raised(int, "x"))
+    assert not raised_by_validation(ValueError("never raised"))
+    # an option is argparse's to check: the library refusing one is a CLI bug
+    option = _raised(mlcm_confusion_matrix, [[1]], [[1]], method="foo")
+    assert "'method' parameter" in str(option)
+    assert not raised_by_validation(option)
+
+
+def test_library_refusals_rewrites_refusals_only():
+    """A refusal becomes an InputError worded by ``describe``; others pass."""
+    expected = r"^file\.csv: y_true of mlcm_confusion_matrix must contain only 0"
+    with pytest.raises(InputError, match=expected):
+        with library_refusals(lambda text: f"file.csv: {text}"):
+            mlcm_confusion_matrix([[2, 0]], [[1, 0]])
+    with pytest.raises(ValueError, match="invalid literal"):
+        with library_refusals(str.upper):
+            int("x")
+    with pytest.raises(ZeroDivisionError):
+        with library_refusals(str.upper):
+            1 / 0
+
+
+def test_main_bug_in_the_computation_is_a_traceback(tmp_path, monkeypatch, capsys):
+    """A ValueError raised by anything but the validation propagates from main,
+    instead of being shown as the user's error."""
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug in the kernel")
+
+    monkeypatch.setattr(report_command, "mlcm_confusion_matrix", broken)
+    with pytest.raises(ValueError, match="a bug in the kernel"):
+        main(["report", *table_1_csv(tmp_path)])
+    assert "error:" not in capsys.readouterr().err
+
+
+def test_main_input_error_is_one_line(capsys, tmp_path):
+    """An InputError is one line, ``sklearn-mlcm: error: ...``, status 2."""
+    missing = str(tmp_path / "true.csv")
+    assert_error(capsys, ["report", missing, missing], f"{missing}: no such file")

@@ -1,0 +1,493 @@
+"""Reading label files (sklearn_mlcm._cli._io): CSV and .npy, each malformed
+file named in one line, and every read bounded in memory and time."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from cli_helpers import assert_error, run, write_csv
+from numpy.lib import format as npy_format
+from numpy.testing import assert_array_equal
+from paper_data import TABLE_4J
+
+from sklearn_mlcm._cli._errors import InputError
+from sklearn_mlcm._cli._io import (
+    MAX_FIELD_CHARS,
+    MAX_FILE_BYTES,
+    MAX_LABELS,
+    MAX_LINE_CHARS,
+    read_labels,
+)
+from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
+
+T, P, NAMES = TABLE_1_TRUE, TABLE_1_PRED, TABLE_1_NAMES
+
+
+def write_npy_header(path, shape, data=b"", major=1):
+    """A .npy file of uint8 whose header announces ``shape``, then ``data``;
+    format ``major``.0 (3.0 is 2.0's layout)."""
+    buffer = io.BytesIO()
+    header = {"descr": "|u1", "fortran_order": False, "shape": shape}
+    if major == 1:
+        npy_format.write_array_header_1_0(buffer, header)
+    else:
+        npy_format.write_array_header_2_0(buffer, header)
+    content = bytearray(buffer.getvalue() + data)
+    content[6] = major
+    path.write_bytes(bytes(content))
+    return str(path)
+
+
+# What is read -----------------------------------------------------------------
+
+
+def test_read_labels_csv_values_and_names(tmp_path):
+    """0/1 values become one byte each; the header's names are kept."""
+    labels = read_labels(write_csv(tmp_path / "t.csv", T, header=NAMES))
+    assert labels.values.dtype == np.uint8
+    assert_array_equal(labels.values, T)
+    assert (labels.names, labels.names_line) == (NAMES, 1)
+
+
+def test_read_labels_csv_other_numbers_are_kept(tmp_path):
+    """Other integers widen to int64 and fractions to float64, unchecked: the
+    library decides what is valid."""
+    path = tmp_path / "t.csv"
+    path.write_text("1,0\n2,1\n")
+    labels = read_labels(str(path))
+    assert labels.values.dtype == np.int64
+    assert_array_equal(labels.values, [[1, 0], [2, 1]])
+    path.write_text("1,0\n2,1\n0.5,nan\n")
+    labels = read_labels(str(path))
+    assert labels.values.dtype == np.float64
+    assert_array_equal(labels.values, [[1, 0], [2, 1], [0.5, np.nan]])
+
+
+def test_read_labels_npy_keeps_the_array(tmp_path):
+    """A .npy array is returned as saved (dtype included), without a header."""
+    path = tmp_path / "t.npy"
+    np.save(path, np.array(P, dtype=np.int16))
+    labels = read_labels(str(path))
+    assert labels.values.dtype == np.int16
+    assert_array_equal(labels.values, P)
+    assert labels.names is None
+
+
+def test_report_accepts_other_spellings_of_0_and_1(capsys, tmp_path):
+    """Spaces, 1.0 / 0.0, a BOM, CRLF and blank lines are read as 0/1 data."""
+    true = tmp_path / "true.csv"
+    true.write_text(
+        "\ufeffC0, C1 ,C2\r\n"
+        + "".join(f"{' , '.join(map(str, row))}\r\n" for row in T)
+        + "\r\n\r\n",
+        encoding="utf-8",
+    )
+    pred = tmp_path / "pred.csv"
+    pred.write_text("\n".join(",".join(f"{v:.1f}" for v in row) for row in P) + "\n")
+    status, out, _ = run(capsys, "report", true, pred, "--json", "--header", "auto")
+    assert status == 0
+    result = json.loads(out)
+    assert result["labels"] == NAMES
+    assert result["confusion_matrix"] == TABLE_4J
+
+
+def test_read_labels_csv_old_mac_line_endings(tmp_path):
+    """Lines ended by a lone CR (old Mac CSV) are lines too."""
+    path = tmp_path / "t.csv"
+    path.write_bytes(b"a,b\r1,0\r0,1\r")
+    labels = read_labels(str(path))
+    assert labels.names == ["a", "b"]
+    assert_array_equal(labels.values, [[1, 0], [0, 1]])
+
+
+# Files that are not label files ---------------------------------------------
+
+
+def test_report_missing_file(capsys, tmp_path):
+    """A missing file is named, whichever argument it is."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = str(tmp_path / "pred.csv")
+    assert_error(capsys, ["report", true, pred], f"{pred}: no such file")
+    assert_error(capsys, ["report", pred, true], f"{pred}: no such file")
+
+
+def test_report_directory_is_not_a_file(capsys, tmp_path):
+    """A directory in place of a file is refused before it is opened."""
+    true = write_csv(tmp_path / "true.csv", T)
+    folder = tmp_path / "pred.csv"
+    folder.mkdir()
+    message = (
+        f"{folder}: not a regular file but a directory; expected a CSV or .npy "
+        "file of labels"
+    )
+    assert_error(capsys, ["report", true, folder], message)
+
+
+def test_report_unreadable_file(capsys, tmp_path, monkeypatch):
+    """A file that cannot be opened is named with the system's reason.
+
+    The permission error is raised by a stand-in for ``os.open``: CI runs as
+    root, which reads a file of mode 000 all the same.
+    """
+    from sklearn_mlcm._cli import _io
+
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = write_csv(tmp_path / "pred.csv", P)
+    real_open = _io.os.open
+
+    def refusing_open(path, *args, **kwargs):
+        if str(path) == str(pred):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(_io.os, "open", refusing_open)
+    assert_error(
+        capsys,
+        ["report", true, pred],
+        f"{pred}: cannot read the file (Permission denied)",
+    )
+
+
+def test_report_file_larger_than_the_limit(capsys, tmp_path):
+    """A file over MAX_FILE_BYTES (here sparse: no disk used) is not read."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    with open(pred, "wb") as file:
+        file.truncate(MAX_FILE_BYTES + 1)
+    message = (
+        f"{pred}: {MAX_FILE_BYTES + 1} bytes, more than the {MAX_FILE_BYTES} "
+        "bytes (2 GiB) this command reads"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+# CSV --------------------------------------------------------------------------
+
+
+def test_report_csv_not_utf8(capsys, tmp_path):
+    """A binary or non-UTF-8 CSV is named with the line of the first bad byte."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    pred.write_bytes(b"1,1,0\n1,0,1\n" * 2000 + b"\xff\xfe\x00\x01\n")
+    message = f"{pred}, line 4001: not UTF-8 text; expected a CSV file of 0/1 values"
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_csv_ragged_rows(capsys, tmp_path):
+    """A row with too few or too many values is named with its line."""
+    true = write_csv(tmp_path / "true.csv", T, header=NAMES)
+    pred = tmp_path / "pred.csv"
+    pred.write_text("1,1,0\n1,0,1\n0,0,0\n1,1\n")
+    message = f"{pred}, line 4: expected 3 values, found 2"
+    assert_error(capsys, ["report", true, pred], message)
+    # With a header, the header's line counts and sets the number of values.
+    pred.write_text("C0,C1,C2\n1,1,0\n1,0,1,1\n")
+    message = f"{pred}, line 3: expected 3 values, found 4"
+    assert_error(capsys, ["report", true, pred], message)
+    assert_error(capsys, ["report", pred, true], message)
+
+
+@pytest.mark.parametrize("field", ["x", "", "true", "0x1"])
+def test_report_csv_value_not_a_number(capsys, tmp_path, field):
+    """A value that is not a number is named with its file, line and column."""
+    true = write_csv(tmp_path / "true.csv", T, header=NAMES)
+    pred = tmp_path / "pred.csv"
+    rows = [",".join(map(str, row)) for row in P]
+    rows[2] = f"0,{field},0"
+    pred.write_text("\n".join(rows) + "\n")
+    message = f"{pred}, line 3, column 2: expected 0 or 1, found {field!r}"
+    assert_error(capsys, ["report", true, pred], message)
+    assert_error(capsys, ["report", pred, true], message)
+
+
+def test_report_csv_semicolons_hint(capsys, tmp_path):
+    """A semicolon-separated file gets a hint about commas."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    pred.write_text("\n".join(";".join(map(str, r)) for r in P))
+    message = (
+        f"{pred}, line 2, column 1: expected 0 or 1, found '1;0;1' (values must "
+        "be separated by commas)"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_csv_header_without_a_name(capsys, tmp_path):
+    """A header with an empty name is named with its line."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    pred.write_text("\nC0,,C2\n1,1,0\n")
+    message = f"{pred}, line 2: the header has no label name in column 2"
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_csv_typo_in_first_row_is_not_a_header(capsys, tmp_path):
+    """A first row mixing 0/1 and text is an error, not a header of names."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    pred.write_text("1,0,x\n1,1,0\n")
+    message = (
+        f"{pred}, line 1, column 3: the first row mixes numbers and names; a "
+        "header row must name every label and a data row must hold only 0 and 1, "
+        "found 'x'"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_csv_header_no_reads_first_row_as_data(capsys, tmp_path):
+    """--header no: a first row of names is refused as data, naming the value."""
+    true = write_csv(tmp_path / "true.csv", T, header=NAMES)
+    pred = write_csv(tmp_path / "pred.csv", P, header=NAMES)
+    message = f"{true}, line 1, column 1: expected 0 or 1, found 'C0'"
+    assert_error(capsys, ["report", true, pred, "--header", "no"], message)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "C0,C1,C2\n"])
+def test_report_csv_no_data_rows(capsys, tmp_path, content):
+    """An empty CSV, or a header alone, is named."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    pred.write_text(content)
+    message = f"{pred}: no data rows; expected one row per instance"
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_csv_line_too_long(capsys, tmp_path):
+    """A line over MAX_LINE_CHARS is refused without reading it whole."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    pred.write_text("1,0,1\n" + "0" * (MAX_LINE_CHARS + 1))
+    message = (
+        f"{pred}, line 2: longer than {MAX_LINE_CHARS} characters; expected a "
+        "CSV file of 0/1 values"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_csv_too_many_labels(capsys, tmp_path):
+    """More than MAX_LABELS columns are refused at the first row."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    pred.write_text(",".join(["0"] * (MAX_LABELS + 1)) + "\n")
+    message = (
+        f"{pred}, line 1: {MAX_LABELS + 1} columns, more than the {MAX_LABELS} "
+        "labels this command handles"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_csv_value_too_long(capsys, tmp_path):
+    """A value over MAX_FIELD_CHARS (a cell padded with spaces) is refused."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.csv"
+    pred.write_text("1,0,1\n1," + " " * MAX_FIELD_CHARS + "1,0\n")
+    message = (
+        f"{pred}, line 2: a value longer than {MAX_FIELD_CHARS} characters; "
+        "expected 0/1 values and label names"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+# .npy -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"not a numpy file", b"\x93NUMPY\x01\x00", b"", b"\x93NUMPY\x01\x00\x10\x00{"],
+)
+def test_report_npy_unreadable(capsys, tmp_path, content):
+    """A .npy file that NumPy cannot read is named."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.npy"
+    pred.write_bytes(content)
+    assert_error(
+        capsys, ["report", true, pred], f"{pred}: cannot read it as a NumPy .npy file"
+    )
+
+
+def test_report_npy_wrong_kind_of_array(capsys, tmp_path):
+    """An .npz archive, a 1-D or 3-D array, or Python objects are named."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = tmp_path / "pred.npy"
+    with open(pred, "wb") as file:
+        np.savez(file, a=np.array(P))
+    message = f"{pred}: expected one NumPy array, found an .npz archive"
+    assert_error(capsys, ["report", true, pred], message)
+    for shape in [(9,), (9, 3, 1)]:
+        np.save(pred, np.zeros(shape))
+        message = (
+            f"{pred}: expected a 2-D array (one row per instance, one column per "
+            f"label), found shape {shape}"
+        )
+        assert_error(capsys, ["report", true, pred], message)
+    np.save(pred, np.array([[1, None]], dtype=object), allow_pickle=True)
+    message = (
+        f"{pred}: the array holds Python objects (dtype object), which are not "
+        "loaded; expected 0/1 numbers"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_npy_format_version_3(capsys, tmp_path):
+    """Format 3.0 (structured arrays with Unicode field names) is named."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = write_npy_header(tmp_path / "pred.npy", (9, 3), data=bytes(27), major=3)
+    message = f"{pred}: NumPy .npy format version 3.0; expected version 1.0 or 2.0"
+    assert_error(capsys, ["report", true, pred], message)
+
+
+def test_report_npy_truncated(capsys, tmp_path):
+    """A header announcing more data than the file holds: nothing is loaded."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = write_npy_header(tmp_path / "pred.npy", (9, 3), data=bytes(26))
+    message = (
+        f"{pred}: the header announces an array of shape (9, 3) and dtype uint8, "
+        "27 bytes, but the file holds 26 bytes of data"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+
+
+# Bounded in memory and time ---------------------------------------------------
+# Each of these files once ended in a MemoryError traceback or blocked for ever.
+# They run in one child process limited to MEMORY_LIMIT of address space and
+# TIMEOUT seconds, so that a regression fails the tests instead of eating the
+# machine or hanging it.
+
+MEMORY_LIMIT = 2**30
+TIMEOUT = 120
+_CHILD = """
+import contextlib, io, json, sys
+from sklearn_mlcm._cli import main
+results = {}
+for case, argv in json.loads(sys.argv[1]).items():
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(argv)
+        except BaseException as exc:  # a MemoryError: the regression shown
+            status = repr(exc)
+    results[case] = [status, out.getvalue(), err.getvalue()]
+print(json.dumps(results))
+"""
+
+
+def _fifo(path):
+    os.mkfifo(path)  # nobody ever writes: opening it to read blocks for ever
+
+
+def _dev_zero(path):
+    os.symlink("/dev/zero", path)  # never ends
+
+
+def _huge_npy(path):
+    write_npy_header(path, (10**11, 3), data=b"\x00\x01")  # a 130-byte file
+
+
+def _padded_cell(path):
+    # Read as an array of str, every cell would take 120,000 characters.
+    path.write_text("1,0,1\n" * 10_000 + "1," + " " * 120_000 + "1,0\n")
+
+
+_BOUNDED_FILES = {
+    "fifo": ("pred.csv", _fifo),
+    "symlink-to-dev-zero": ("pred.npy", _dev_zero),
+    "npy-header-1e11-rows": ("pred.npy", _huge_npy),
+    "padded-csv-cell": ("pred.csv", _padded_cell),
+}
+
+
+@pytest.fixture(scope="module")
+def bounded_runs(tmp_path_factory):
+    """``{case: (status, stdout, stderr)}`` of the bounded child process."""
+    resource = pytest.importorskip("resource")
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs POSIX special files")
+    folder = tmp_path_factory.mktemp("bounded")
+    true = folder / "true.csv"
+    true.write_text("\n".join(",".join(map(str, row)) for row in T) + "\n")
+    pred = folder / "pred.csv"
+    pred.write_text("\n".join(",".join(map(str, row)) for row in P) + "\n")
+    cases = {"normal-run": ["report", str(true), str(pred), "--json"]}
+    cases["digits-1e9"] = ["report", str(true), str(true), "--digits", "1000000000"]
+    for case, (name, make) in _BOUNDED_FILES.items():
+        (folder / case).mkdir()
+        make(folder / case / name)
+        cases[case] = ["report", str(true), str(folder / case / name)]
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", _CHILD, json.dumps(cases)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        preexec_fn=limit,
+        env=env,
+        check=True,
+    )
+    runs = json.loads(result.stdout)
+    return {case: (*runs[case], cases[case][-1]) for case in cases}
+
+
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        (
+            "fifo",
+            ": not a regular file but a named pipe (FIFO); expected a CSV or .npy "
+            "file of labels",
+        ),
+        (
+            "symlink-to-dev-zero",
+            ": not a regular file but a character device; expected a CSV or .npy "
+            "file of labels",
+        ),
+        (
+            "npy-header-1e11-rows",
+            ": the header announces an array of shape (100000000000, 3) and dtype "
+            "uint8, 300000000000 bytes, but the file holds 2 bytes of data",
+        ),
+        (
+            "padded-csv-cell",
+            f", line 10001: a value longer than {MAX_FIELD_CHARS} characters; "
+            "expected "
+            "0/1 values and label names",
+        ),
+    ],
+    ids=list(_BOUNDED_FILES),
+)
+def test_report_bounded_reading(bounded_runs, case, message):
+    """A FIFO, a link to /dev/zero, a .npy header of 10**11 rows, a CSV cell of
+    120,000 spaces: one clear line and status 2, within 1 GiB and bounded time."""
+    status, out, err, pred = bounded_runs[case]
+    assert (status, out) == (2, "")
+    assert err == f"sklearn-mlcm: error: {pred}{message}\n"
+
+
+def test_report_bounded_digits(bounded_runs):
+    """--digits 1000000000 is refused by argparse, within the same bounds."""
+    status, out, err, _ = bounded_runs["digits-1e9"]
+    assert (status, out) == (2, "")
+    assert err.splitlines()[-1] == (
+        "sklearn-mlcm report: error: argument --digits: expected an integer "
+        "from 0 to 20, got 1000000000"
+    )
+
+
+def test_report_bounded_normal_run(bounded_runs):
+    """The same bounds leave room for a normal run."""
+    status, out, err, _ = bounded_runs["normal-run"]
+    assert (status, err) == (0, "")
+    assert json.loads(out)["confusion_matrix"] == TABLE_4J
+
+
+def test_read_labels_refusal_is_an_input_error(tmp_path):
+    """read_labels raises InputError, the command line's one-line error."""
+    with pytest.raises(InputError, match="no such file"):
+        read_labels(str(tmp_path / "missing.csv"))
