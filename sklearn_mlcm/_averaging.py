@@ -44,9 +44,18 @@ def summarize(cm, metric, values, average, *, beta, zero_division, tn="diagonal"
     """Average per-label ``values`` the paper's way (Heydarian et al., Table 12).
 
     "micro" pools the counts of all q+1 indices, so that micro precision,
-    recall and F-beta all equal trace / sum; "macro" is the mean of ``values``
-    and "weighted" their mean weighted by the MLCM row sums.
+    recall and F-beta all equal trace / sum; "micro_labels" pools those of
+    the q labels only (the corner C[NTL, NPL], instances with no true and no
+    predicted label, counts for nothing), as scikit-learn's micro average
+    does; "macro" is the mean of ``values`` and "weighted" their mean
+    weighted by the MLCM row sums.
     """
+    if average == "micro_labels":
+        q = cm.shape[0] - 1
+        counts = (x[:q].sum(keepdims=True) for x in one_vs_rest_counts(cm, tn))
+        return float(
+            ratio_metric(metric, *counts, beta=beta, zero_division=zero_division)[0]
+        )
     if average == "micro":
         if cm.sum() == 0:  # every weight zero: nothing to pool
             return float(

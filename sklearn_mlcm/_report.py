@@ -171,6 +171,16 @@ def mlcm_classification_report(
     is the plain mean and the weighted average the mean weighted by "weight",
     over the q labels (q+1 with ``include_no_label=True``).
 
+    What the micro average counts: the corner ``C[NTL, NPL]`` holds the
+    instances with no true and no predicted label, and it is on the diagonal,
+    so each of them counts as correct (the paper's Table 12 convention). On
+    data where many instances have no label this lifts the micro average: a
+    classifier that predicts nothing at all scores the share of unlabelled
+    instances among all labels and empty instances (see the example below).
+    The micro average over the q labels only, as scikit-learn computes it, is
+    ``mlcm_f1_score(..., average="micro_labels")`` (and likewise for
+    precision and recall).
+
     References
     ----------
     .. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
@@ -195,6 +205,20 @@ def mlcm_classification_report(
        macro avg       0.50      0.60      0.40        18        13
     weighted avg       0.75      0.44      0.51        18        13
     <BLANKLINE>
+
+    Predicting nothing on data where two of four instances have no label: the
+    micro average counts the two empty instances as correct, the average over
+    the labels does not.
+
+    >>> from sklearn_mlcm import mlcm_f1_score
+    >>> y_true = [[0, 0], [0, 0], [1, 0], [1, 1]]
+    >>> nothing = [[0, 0]] * 4
+    >>> report = mlcm_classification_report(y_true, nothing, output_dict=True,
+    ...                                     zero_division=0.0)
+    >>> report["micro avg"]["f1-score"]  # 2 empty instances / (2 + 3 labels)
+    0.4
+    >>> mlcm_f1_score(y_true, nothing, average="micro_labels", zero_division=0.0)
+    0.0
     """
     computed = compute(
         y_true,

@@ -34,7 +34,7 @@ __all__ = [
 #: The constraints of every score function; fbeta adds beta, specificity tn.
 SCORE_CONSTRAINTS = {
     **TARGET_CONSTRAINTS,
-    "average": [Options("micro", "macro", "weighted"), None],
+    "average": [Options("micro", "micro_labels", "macro", "weighted"), None],
     "zero_division": ZERO_DIVISION,
     "include_no_label": ["boolean"],
 }
@@ -60,13 +60,18 @@ _DOC = {
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.""",
-    "options": """average : {"micro", "macro", "weighted"} or None, default="macro"
+    "options": """average : {"micro", "micro_labels", "macro", "weighted"} or None, \
+            default="macro"
         None returns the score of each label. "micro" pools the counts of all
         q+1 indices of the MLCM (the labels and the no-label index), as in
         Heydarian et al., Table 12, so an instance with no true and no
-        predicted label counts as correct; "macro" is the mean over the labels
-        and "weighted" the mean weighted by the MLCM row sums ("weight" in the
-        report). The numbers are those of :func:`mlcm_classification_report`.
+        predicted label counts as correct: on data where half the instances
+        have no label, a classifier that predicts nothing scores a micro F1
+        near 1/3. "micro_labels" pools the counts of the q labels only, as
+        scikit-learn's micro average does (that classifier scores 0).
+        "macro" is the mean over the labels and "weighted" the mean weighted
+        by the MLCM row sums ("weight" in the report). The numbers are those
+        of :func:`mlcm_classification_report`.
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read; see :func:`mlcm_confusion_matrix`.
@@ -525,7 +530,7 @@ def _check_scorer_keywords(arguments):
 @validate_params(
     {
         "metric": [Options(*_SCORE_FUNCTIONS)],
-        "average": [Options("micro", "macro", "weighted")],
+        "average": [Options("micro", "micro_labels", "macro", "weighted")],
         "method": [Options(*METHODS)],
     },
     rules=(_check_scorer_keywords,),
@@ -548,9 +553,9 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
         :func:`mlcm_recall_score`, :func:`mlcm_fbeta_score` (give ``beta``)
         or :func:`mlcm_specificity_score`.
 
-    average : {"micro", "macro", "weighted"}, default="macro"
-        How the per-label scores are combined; a scorer needs one number, so
-        None is refused.
+    average : {"micro", "micro_labels", "macro", "weighted"}, default="macro"
+        How the per-label scores are combined (see :func:`mlcm_f1_score`); a
+        scorer needs one number, so None is refused.
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read.

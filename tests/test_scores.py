@@ -366,3 +366,32 @@ def test_emotions_mlcm_and_sklearn_macro_f1_model_selection():
     sk_pick = thresholds[int(np.argmax(res["mean_test_f1_macro"]))]
     mlcm_pick = thresholds[int(np.argmax(res["mean_test_mlcm_f1_macro"]))]
     assert (sk_pick, mlcm_pick) == (0.3, 0.4)
+
+
+def test_mlcm_scores_micro_labels_leaves_out_empty_instances():
+    """average="micro_labels" pools the q labels only: predicting nothing
+    scores 0, while "micro" counts the two empty instances as correct."""
+    y_true = [[0, 0], [0, 0], [1, 0], [1, 1]]
+    nothing = [[0, 0]] * 4
+    assert mlcm_f1_score(y_true, nothing, average="micro", zero_division=0.0) == 0.4
+    labels_only = mlcm_f1_score(
+        y_true, nothing, average="micro_labels", zero_division=0.0
+    )
+    assert labels_only == 0.0
+    assert mlcm_recall_score(y_true, nothing, average="micro_labels") == 0.0
+
+
+def test_mlcm_scores_micro_labels_multiclass_is_sklearn_micro():
+    """On 1-D class labels the label micro average is scikit-learn's."""
+    from sklearn.metrics import f1_score, precision_score
+
+    rng = np.random.default_rng(0)
+    y_true, y_pred = rng.integers(0, 4, 50), rng.integers(0, 4, 50)
+    assert mlcm_f1_score(y_true, y_pred, average="micro_labels") == pytest.approx(
+        f1_score(y_true, y_pred, average="micro")
+    )
+    assert mlcm_precision_score(
+        y_true, y_pred, average="micro_labels"
+    ) == pytest.approx(precision_score(y_true, y_pred, average="micro"))
+    scorer = make_mlcm_scorer("f1", average="micro_labels")
+    assert callable(scorer)
