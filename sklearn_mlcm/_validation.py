@@ -13,7 +13,6 @@ downstream assume what these functions guarantee and check nothing themselves.
 import importlib
 import numbers
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
@@ -40,7 +39,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
 class LabelSpace:
     """The clean targets and the names of their labels.
 
@@ -48,19 +46,36 @@ class LabelSpace:
     ----------
     y_true, y_pred : ndarray or CSR array of shape (n_samples, n_labels), bool
         Indicator matrices: dense C-contiguous arrays, or CSR arrays (with no
-        stored zeros or duplicates) for sparse input.
+        stored zeros or duplicates) for sparse input. For 1-D class labels
+        they are built from ``codes`` when first read.
     names : list of str
         Default display names: DataFrame column names, class values or
         column indices, as strings.
+    codes : tuple of two int64 ndarrays of shape (n_samples,), or None
+        For 1-D class labels: each instance's class index, ``n_labels`` for a
+        class outside ``labels`` (an empty label set).
     """
 
-    y_true: object
-    y_pred: object
-    names: list
+    def __init__(self, y_true, y_pred, names, codes=None):
+        self._y_true, self._y_pred = y_true, y_pred
+        self.names = names
+        self.codes = codes
 
     @property
     def n_labels(self):
-        return self.y_true.shape[1]
+        return len(self.names)
+
+    @property
+    def y_true(self):
+        if self._y_true is None:
+            self._y_true = _one_hot(self.codes[0], self.n_labels)
+        return self._y_true
+
+    @property
+    def y_pred(self):
+        if self._y_pred is None:
+            self._y_pred = _one_hot(self.codes[1], self.n_labels)
+        return self._y_pred
 
 
 def _describe(y):
@@ -339,14 +354,28 @@ def check_indicator_labels(labels, n_columns, columns, func_name=None):
     return positions
 
 
-def _one_hot(y, classes):
-    """1-D class labels -> (n, len(classes)) bool; unknown classes -> empty row."""
-    n = y.shape[0]
-    out = np.zeros((n, len(classes)), dtype=bool)
-    lookup = {c: i for i, c in enumerate(classes.tolist())}
-    index = np.fromiter((lookup.get(v, -1) for v in y.tolist()), np.int64, n)
-    known = index >= 0
-    out[np.flatnonzero(known), index[known]] = True
+def _class_codes(y, classes):
+    """1-D class labels -> int64 class indices; unknown classes -> len(classes)."""
+    n_classes = len(classes)
+    try:
+        order = np.argsort(classes, kind="stable")
+        ordered = classes[order]
+        position = np.searchsorted(ordered, y)
+        clipped = np.minimum(position, n_classes - 1)
+        known = (position < n_classes) & (ordered[clipped] == y)
+        return np.where(known, order[clipped], n_classes).astype(np.int64)
+    except TypeError:  # values that do not sort together: look them up
+        lookup = {c: i for i, c in enumerate(classes.tolist())}
+        return np.fromiter(
+            (lookup.get(v, n_classes) for v in y.tolist()), np.int64, y.shape[0]
+        )
+
+
+def _one_hot(codes, n_labels):
+    """Class indices -> (n, n_labels) bool; index n_labels -> an empty row."""
+    out = np.zeros((codes.shape[0], n_labels), dtype=bool)
+    known = codes < n_labels
+    out[np.flatnonzero(known), codes[known]] = True
     return out
 
 
@@ -399,12 +428,8 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
                 f"{classes.tolist()} occurs in y_true or y_pred (classes present: "
                 f"{present.tolist()})."
             )
-    return (
-        _one_hot(y_true, classes),
-        _one_hot(y_pred, classes),
-        classes,
-        [str(c) for c in classes.tolist()],
-    )
+    codes = (_class_codes(y_true, classes), _class_codes(y_pred, classes))
+    return codes, [str(c) for c in classes.tolist()]
 
 
 def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
@@ -447,8 +472,8 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
             "one sample is required."
         )
     if y_true.ndim == 1:
-        t, p, classes, names = _check_multiclass(y_true, y_pred, labels, func_name)
-        return LabelSpace(t, p, names)
+        codes, names = _check_multiclass(y_true, y_pred, labels, func_name)
+        return LabelSpace(None, None, names, codes)
 
     if y_true.shape[1] != y_pred.shape[1]:
         raise ValueError(
@@ -746,6 +771,11 @@ MAX_DENSE_BYTES = 1 << 30
 def dense_bytes(n_labels, itemsize=8):
     """The size in bytes of a dense (q+1, q+1) matrix of q = ``n_labels``."""
     return (int(n_labels) + 1) ** 2 * itemsize
+
+
+def fits_dense(n_labels, itemsize=8):
+    """True when a dense (q+1, q+1) matrix stays within :data:`MAX_DENSE_BYTES`."""
+    return dense_bytes(n_labels, itemsize) <= MAX_DENSE_BYTES
 
 
 def check_dense_size(n_labels, *, hint, itemsize=8, func_name=None):

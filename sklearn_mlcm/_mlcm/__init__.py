@@ -5,6 +5,8 @@
 - ``_record``: the result record and the label supports the report needs;
 - ``_heydarian``: Heydarian, Doyle and Samavi (2022), Algorithms 2-5 and eq. 16;
 - ``_krstinic``: Krstinić et al. (2020), Algorithm 1;
+- ``_single_label``: 1-D class labels, where both papers add one cell per
+  instance: a histogram of the (true, predicted) pairs;
 - ``_sparse``: CSR helpers shared by both kernels;
 - ``_chunking``: row blocks and the thread pool;
 - ``_dask``: dask arrays, one count per chunk of rows.

@@ -5,19 +5,19 @@ from scipy import sparse
 
 from sklearn_mlcm._param_validation import current_function
 from sklearn_mlcm._validation import (
-    MAX_DENSE_BYTES,
     check_dense_size,
     check_mlcm_targets,
     check_sample_weight,
-    dense_bytes,
+    fits_dense,
 )
 
 from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
 from ._krstinic import krstinic_matrix
 from ._record import Computed, supports_of
+from ._single_label import single_label_matrix, single_label_supports
 
-__all__ = ["MAX_DENSE_BYTES", "METHODS", "as_output", "compute", "normalize"]
+__all__ = ["METHODS", "as_output", "compute", "normalize"]
 
 METHODS = {"heydarian": heydarian_matrix, "krstinic": krstinic_matrix}
 
@@ -51,8 +51,26 @@ def compute(
         )
     space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
     weight = check_sample_weight(sample_weight, space.y_true.shape[0], func_name)
+    dense = fits_dense(space.n_labels)
+    if space.codes is not None:  # 1-D class labels: one histogram of the pairs
+        t, p = space.codes
+        result = Computed(
+            single_label_matrix(
+                t,
+                p,
+                space.n_labels,
+                weight,
+                integer=method == "heydarian",
+                dense=dense,
+            ),
+            space.names,
+        )
+        if with_supports:
+            supports = single_label_supports(t, space.n_labels, weight)
+            result.supports, result.no_label_support = supports
+        return result
     y_true, y_pred = space.y_true, space.y_pred
-    if not sparse.issparse(y_true) and dense_bytes(space.n_labels) > MAX_DENSE_BYTES:
+    if not sparse.issparse(y_true) and not dense:
         # the dense kernels would build a matrix past the limit: count sparse,
         # and let as_output refuse to densify (with its hint) if asked to
         y_true, y_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
