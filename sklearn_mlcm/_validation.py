@@ -379,7 +379,29 @@ def _one_hot(codes, n_labels):
     return out
 
 
+def _integer_class_codes(y_true, y_pred):
+    """Class indices of two integer arrays by a lookup table over their range,
+    without sorting (the common case of 1-D input); None for a wide range."""
+    low = min(int(y_true.min()), int(y_pred.min()))
+    span = max(int(y_true.max()), int(y_pred.max())) - low + 1
+    if span > 1 << 22:
+        return None
+    t = (y_true - low).astype(np.intp, copy=False)
+    p = (y_pred - low).astype(np.intp, copy=False)
+    present = np.flatnonzero(
+        (np.bincount(t, minlength=span) > 0) | (np.bincount(p, minlength=span) > 0)
+    )
+    lookup = np.empty(span, dtype=np.int64)
+    lookup[present] = np.arange(len(present))
+    return (lookup[t], lookup[p]), [str(c) for c in (present + low).tolist()]
+
+
 def _check_multiclass(y_true, y_pred, labels, func_name):
+    if labels is None and y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu":
+        # integer class labels are never continuous: no type_of_target needed
+        fast = _integer_class_codes(y_true, y_pred)
+        if fast is not None:
+            return fast
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
