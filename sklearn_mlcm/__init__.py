@@ -22,6 +22,7 @@ from ._scores import (
     mlcm_specificity_score,
 )
 from ._statistics import confusion_matrix_statistics
+from ._top_confusions import labelset_confusions, most_confused
 from .compare._cd_diagram import CriticalDifferenceDisplay
 from .compare._demsar import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
 from .compare._eftimov_kocev import (
@@ -48,6 +49,7 @@ __all__ = [
     "entropy_weights",
     "friedman_test",
     "fuse_measures",
+    "labelset_confusions",
     "least_correlated_measures",
     "make_mlcm_scorer",
     "measure_correlations",
@@ -61,6 +63,7 @@ __all__ = [
     "mlcm_recall_score",
     "mlcm_scorers",
     "mlcm_specificity_score",
+    "most_confused",
     "multilabel_measures",
     "nemenyi_test",
     "promethee_ii",

@@ -6,7 +6,10 @@ by line; every fast path of the package is compared with them on random cases.
 
 - :func:`heydarian_oracle`: Heydarian et al. (2022), Algorithms 2-5;
 - :func:`krstinic_contribution`, :func:`krstinic_oracle`: Krstinić et al.
-  (2020), eqs. 11-17 and Algorithm 1.
+  (2020), eqs. 11-17 and Algorithm 1;
+- :func:`most_confused_oracle`, :func:`labelset_confusions_oracle`: the largest
+  off-diagonal cells and the most frequent (true set, predicted set) pairs,
+  by sorting every cell and every instance.
 """
 
 from collections import defaultdict
@@ -110,3 +113,48 @@ def krstinic_oracle(y_true, y_pred, sample_weight=None):
         for (r, k), value in krstinic_contribution(y, z).items():
             m[r][k] += weights[i] * value
     return np.array([[float(v) for v in row] for row in m])
+
+
+def most_confused_oracle(cm, k, include_no_label=True):
+    """The k largest non-zero off-diagonal cells, one cell at a time.
+
+    Walks the dense matrix row by row, keeps every off-diagonal cell that is
+    not zero (leaving out the last row and column unless
+    ``include_no_label``), and sorts by value, largest first; Python's sort is
+    stable, so equal values stay in row-major order. Returns ``(row, column,
+    value)`` with Python numbers.
+    """
+    cm = np.asarray(cm)
+    size = len(cm) if include_no_label else len(cm) - 1
+    cells = []
+    for i in range(size):
+        for j in range(size):
+            if i != j and cm[i][j] != 0:
+                cells.append((i, j, cm[i][j].item()))
+    cells.sort(key=lambda cell: -cell[2])
+    return cells[:k]
+
+
+def labelset_confusions_oracle(y_true, y_pred, k, sample_weight=None):
+    """The k most frequent (true set, predicted set) pairs, one instance at a time.
+
+    Each instance's sets are read as tuples of the indices of its 1s; an
+    instance whose two tuples differ adds one (or its weight, summed exactly
+    as a fraction) to its pair. Pairs of total zero are dropped; the rest are
+    sorted by count, largest first, then by (true, predicted) as Python
+    tuples. Returns ``(true, predicted, count)``: int counts without weights,
+    float with.
+    """
+    counts = {}
+    for i in range(len(y_true)):
+        true = tuple(j for j, v in enumerate(y_true[i]) if v)
+        pred = tuple(j for j, v in enumerate(y_pred[i]) if v)
+        if true == pred:
+            continue
+        weight = 1 if sample_weight is None else Fraction(float(sample_weight[i]))
+        counts[true, pred] = counts.get((true, pred), 0) + weight
+    pairs = [(t, p, c) for (t, p), c in counts.items() if c > 0]
+    pairs.sort(key=lambda pair: (-pair[2], pair[0], pair[1]))
+    if sample_weight is not None:
+        pairs = [(t, p, float(c)) for t, p, c in pairs]
+    return pairs[:k]

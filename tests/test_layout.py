@@ -19,7 +19,15 @@ PACKAGE = Path(sklearn_mlcm.__file__).parent
 LAYERS = [
     {"_param_validation", "_validation", "_paper_data"},
     {"_mlcm"},
-    {"_statistics", "_averaging", "_confusion", "_scores", "_report", "_accumulator"},
+    {
+        "_statistics",
+        "_averaging",
+        "_confusion",
+        "_scores",
+        "_report",
+        "_accumulator",
+        "_top_confusions",
+    },
     {"_plot", "compare"},
     {"__init__"},
     {"_cli", "__main__"},

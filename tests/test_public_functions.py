@@ -64,6 +64,8 @@ def _valid_calls():
             (TABLE_4J,),
             {},
         ),
+        "most_confused": (sklearn_mlcm.most_confused, (TABLE_4J,), {}),
+        "labelset_confusions": (sklearn_mlcm.labelset_confusions, (T, P), {}),
         "make_mlcm_scorer": (sklearn_mlcm.make_mlcm_scorer, (), {}),
         "mlcm_scorers": (sklearn_mlcm.mlcm_scorers, (), {}),
         "multilabel_measures": (sklearn_mlcm.multilabel_measures, (T, P), {}),

@@ -1,0 +1,766 @@
+"""The most frequent confusions: the largest off-diagonal cells of an MLCM,
+and the most frequent (true label set, predicted label set) pairs.
+
+Two views of what a classifier mixes up. :func:`most_confused` reads the
+largest off-diagonal cells of any square confusion matrix, dense or sparse
+(never densified); :func:`labelset_confusions` counts whole label sets,
+without a loop over the instances: each row is packed into bits (dense input)
+or read from its CSR indices (sparse input), rows are grouped by a 64-bit key,
+and the groups are checked exactly against one member before they are counted.
+Both validate, compute (private functions that assume clean input) and
+package a list of named tuples, or a DataFrame on request.
+"""
+
+import importlib
+from numbers import Integral
+from typing import NamedTuple
+
+import numpy as np
+from scipy import sparse
+
+from ._confusion import TARGET_CONSTRAINTS
+from ._param_validation import Interval, Sequence, validate_params
+from ._validation import (
+    check_mlcm_targets,
+    check_sample_weight,
+    check_square_matrix,
+    check_target_names,
+)
+
+__all__ = [
+    "Confusion",
+    "LabelSetConfusion",
+    "labelset_confusions",
+    "most_confused",
+]
+
+
+class Confusion(NamedTuple):
+    """One off-diagonal cell of a confusion matrix, from :func:`most_confused`.
+
+    Attributes
+    ----------
+    true : str or int
+        The row: a label name (``display_labels``), else its index; the last
+        row is ``ntl_label`` ("no true label").
+
+    predicted : str or int
+        The column: a label name, else its index; the last column is
+        ``npl_label`` ("no predicted label").
+
+    value : int or float
+        The cell: a Python int for an integer matrix, a float otherwise.
+    """
+
+    true: object
+    predicted: object
+    value: object
+
+
+class LabelSetConfusion(NamedTuple):
+    """A (true set, predicted set) pair, from :func:`labelset_confusions`.
+
+    Attributes
+    ----------
+    true : tuple
+        The true label set: label indices in ascending order (names with
+        ``target_names``); ``()`` for an instance with no true label.
+
+    predicted : tuple
+        The predicted label set, in the same form.
+
+    count : int or float
+        How many instances have this pair: a Python int, or the sum of their
+        weights as a float with ``sample_weight``.
+    """
+
+    true: tuple
+    predicted: tuple
+    count: object
+
+
+# --------------------------------------------------------------------------
+# Public functions: validate, compute, package.
+# --------------------------------------------------------------------------
+
+
+@validate_params(
+    {
+        "cm": ["array-like", "sparse matrix"],
+        "k": [Interval(Integral, 1, None)],
+        "display_labels": [Sequence(), None],
+        "ntl_label": [str],
+        "npl_label": [str],
+        "include_no_label": ["boolean"],
+        "as_frame": ["boolean"],
+    }
+)
+def most_confused(
+    cm,
+    *,
+    k=10,
+    display_labels=None,
+    ntl_label="NTL",
+    npl_label="NPL",
+    include_no_label=True,
+    as_frame=False,
+):
+    """List the largest off-diagonal cells of a multi-label confusion matrix.
+
+    The k confusions a classifier makes most, read off the 2-D multi-label
+    confusion matrix (MLCM): each is a true label, the label predicted in its
+    place and the cell's value, largest first. Any square matrix will do:
+    counts, Krstinić's fractions or a normalised matrix, as a NumPy array or
+    as a scipy sparse matrix (for very many labels, read without densifying),
+    such as the ``confusion_matrix`` of an :class:`MLCMAccumulator`.
+
+    Read more in the :ref:`User Guide <mlcm>`.
+
+    Parameters
+    ----------
+    cm : {array-like, sparse matrix} of shape (n_labels + 1, n_labels + 1)
+        A matrix from :func:`mlcm_confusion_matrix`: rows are true labels,
+        columns predicted labels, and the last row and column the "no label"
+        index (NTL row, NPL column). Finite, non-negative numbers.
+
+    k : int, default=10
+        How many cells to list, at most. Fewer are listed when the matrix has
+        fewer non-zero off-diagonal cells.
+
+    display_labels : array-like of shape (n_labels,), default=None
+        Names of the labels, unique, as str. By default the cells are named by
+        the label indices, as Python ints.
+
+    ntl_label : str, default="NTL"
+        Name of the last row: no true label (wrong labels predicted for an
+        instance without true labels).
+
+    npl_label : str, default="NPL"
+        Name of the last column: no predicted label (true labels missed with
+        nothing wrong predicted in their place).
+
+    include_no_label : bool, default=True
+        List the cells of the last row and column too. False keeps to
+        confusions between two labels.
+
+    as_frame : bool, default=False
+        Return a pandas DataFrame with columns ``true``, ``predicted`` and
+        ``value``, one row per cell, instead of a list (pandas is needed).
+
+    Returns
+    -------
+    confusions : list of Confusion, or DataFrame
+        Up to k named tuples ``Confusion(true, predicted, value)``, largest
+        value first; ``value`` is a Python int for an integer matrix and a
+        float otherwise. A DataFrame of the same rows with ``as_frame=True``.
+
+    See Also
+    --------
+    mlcm_confusion_matrix : The matrix read here.
+    labelset_confusions : The most frequent confusions of whole label sets,
+        read from the targets instead of the matrix.
+    sklearn.metrics.confusion_matrix : The multi-class matrix, which can be
+        read in the same way; scikit-learn issue #15696 asks for the most
+        confused pairs of it, which fastai's
+        ``ClassificationInterpretation.most_confused`` lists for a
+        multi-class model. This function does the same for the MLCM, with the
+        no-label row and column.
+
+    Notes
+    -----
+    The diagonal (correct labels, and the NTL/NPL corner of instances with no
+    true and no predicted label) and the zero cells are never listed. Cells of
+    equal value are listed in row-major order: by true label, then by
+    predicted label, the no-label index last. A missed label that nothing
+    replaced is in the NPL column; a label predicted for an instance with no
+    true label is in the NTL row (Heydarian et al., Algorithms 3 and 4).
+
+    The selection is linear in the number of cells: one ``np.partition``
+    of the off-diagonal values finds the k-th largest, then only the k chosen
+    cells are sorted. A sparse matrix is read through its stored entries
+    only, never densified.
+
+    References
+    ----------
+    .. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
+       Confusion Matrix", IEEE Access 10, 19083-19095, 2022.
+       doi:10.1109/ACCESS.2022.3151048
+
+    Examples
+    --------
+    The MLCM of Heydarian et al., Table 1 is Table 4 (j): C0 went to C2 four
+    times, C1 to C2 three times and C0 to C1 twice:
+
+    >>> from sklearn_mlcm import most_confused
+    >>> cm = [[5, 2, 4, 0],
+    ...       [0, 2, 3, 1],
+    ...       [0, 0, 1, 0],
+    ...       [0, 1, 1, 1]]
+    >>> for confusion in most_confused(cm, display_labels=["C0", "C1", "C2"]):
+    ...     print(confusion)
+    Confusion(true='C0', predicted='C2', value=4)
+    Confusion(true='C1', predicted='C2', value=3)
+    Confusion(true='C0', predicted='C1', value=2)
+    Confusion(true='C1', predicted='NPL', value=1)
+    Confusion(true='NTL', predicted='C1', value=1)
+    Confusion(true='NTL', predicted='C2', value=1)
+
+    Between labels only, by index, the two largest:
+
+    >>> most_confused(cm, k=2, include_no_label=False)
+    [Confusion(true=0, predicted=2, value=4), Confusion(true=1, predicted=2, value=3)]
+    """
+    cm = check_square_matrix(cm)
+    n_labels = cm.shape[0] - 1
+    names = None
+    if display_labels is not None:
+        reserved = (ntl_label, npl_label) if include_no_label else ()
+        names = check_target_names(
+            display_labels, n_labels, reserved, name="display_labels"
+        )
+
+    rows, columns, values = _largest_off_diagonal(cm, int(k), bool(include_no_label))
+
+    row_names = _index_names(names, n_labels, ntl_label)
+    column_names = _index_names(names, n_labels, npl_label)
+    confusions = [
+        Confusion(row_names(i), column_names(j), value)
+        for i, j, value in zip(rows.tolist(), columns.tolist(), values.tolist())
+    ]
+    if as_frame:
+        return _to_frame(confusions, Confusion, values.dtype, "most_confused")
+    return confusions
+
+
+@validate_params(
+    {
+        "y_true": TARGET_CONSTRAINTS["y_true"],
+        "y_pred": TARGET_CONSTRAINTS["y_pred"],
+        "k": [Interval(Integral, 1, None)],
+        "sample_weight": TARGET_CONSTRAINTS["sample_weight"],
+        "target_names": [Sequence(), None],
+        "as_frame": ["boolean"],
+    }
+)
+def labelset_confusions(
+    y_true, y_pred, *, k=10, sample_weight=None, target_names=None, as_frame=False
+):
+    """List the most frequent (true label set, predicted label set) pairs.
+
+    Over the instances whose predicted label set differs from their true
+    label set, count each pair of sets and list the k most frequent, largest
+    count first. Where :func:`most_confused` says which *label* went to which,
+    this says which whole *sets* were mixed up: that ``{C0, C1}`` is often
+    predicted as ``{C2}``, say, or ``{C0}`` as ``{C0, C1, C2}``.
+
+    Read more in the :ref:`User Guide <mlcm>`.
+
+    Parameters
+    ----------
+    y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
+            or (n_samples,)
+        Ground truth 0/1 indicators, or 1-D class labels (each instance then
+        has a set of one label, the index of its class in sorted order).
+
+    y_pred : same kind and shape as ``y_true``
+        Predicted labels.
+
+    k : int, default=10
+        How many pairs to list, at most. Fewer are listed when fewer distinct
+        pairs occur.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights: a pair's count is the sum of the weights
+        of its instances. Pairs of total weight zero are not listed.
+
+    target_names : array-like of shape (n_labels,), default=None
+        Names of the labels, unique, as str: the sets are then tuples of
+        names. By default tuples of label indices (Python ints).
+
+    as_frame : bool, default=False
+        Return a pandas DataFrame with columns ``true``, ``predicted`` and
+        ``count``, one row per pair, instead of a list (pandas is needed).
+
+    Returns
+    -------
+    confusions : list of LabelSetConfusion, or DataFrame
+        Up to k named tuples ``LabelSetConfusion(true, predicted, count)``,
+        largest count first. ``true`` and ``predicted`` are tuples of labels
+        in ascending index order, ``()`` for an empty set; ``count`` is a
+        Python int, or a float with ``sample_weight``. A DataFrame of the same
+        rows with ``as_frame=True``.
+
+    See Also
+    --------
+    most_confused : The largest off-diagonal cells of the MLCM, label by label.
+    mlcm_confusion_matrix : The 2-D multi-label confusion matrix.
+    sklearn.metrics.confusion_matrix : For 1-D class labels, the pairs listed
+        here are its largest off-diagonal cells (sets of one class); this is
+        the "most confused" list asked for in scikit-learn issue #15696 and
+        given by fastai's ``ClassificationInterpretation.most_confused``,
+        taken to whole label sets.
+
+    Notes
+    -----
+    Instances whose two sets are equal (correct predictions, and instances
+    with no true and no predicted label) are not counted. Pairs of equal count
+    are listed in the order of ``(true, predicted)`` as tuples of label
+    indices, Python's order of tuples: by the true set first, a set before
+    the longer sets that start with it (``()`` before ``(0,)`` before
+    ``(0, 1)`` before ``(1,)``). With ``target_names`` the order is still
+    that of the indices. Weighted counts are float sums; two of them are tied
+    only when exactly equal.
+
+    The counting is vectorised, in time O(n_samples * n_labels) for dense
+    input and O(nnz) for sparse input, plus one sort of the instances: each
+    row is packed into 64-bit words (``np.packbits``) or read from its CSR
+    indices, rows are grouped by a 64-bit key (the packed pair itself for up
+    to 32 labels, a hash otherwise), every group is checked exactly against
+    one of its members, and an exact sort of the rows takes over should two
+    different pairs ever share a key.
+
+    References
+    ----------
+    .. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
+       Confusion Matrix", IEEE Access 10, 19083-19095, 2022.
+       doi:10.1109/ACCESS.2022.3151048
+
+    Examples
+    --------
+    In Heydarian et al., Table 1, seven of the nine instances are wrong, each
+    with its own pair of sets (instances 1 and 3 are right):
+
+    >>> from sklearn_mlcm import labelset_confusions
+    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+    ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+    >>> for confusion in labelset_confusions(y_true, y_pred):
+    ...     print(confusion)
+    LabelSetConfusion(true=(), predicted=(1, 2), count=1)
+    LabelSetConfusion(true=(0,), predicted=(0, 1, 2), count=1)
+    LabelSetConfusion(true=(0,), predicted=(1, 2), count=1)
+    LabelSetConfusion(true=(0, 1), predicted=(0, 1, 2), count=1)
+    LabelSetConfusion(true=(0, 1), predicted=(0, 2), count=1)
+    LabelSetConfusion(true=(0, 1), predicted=(2,), count=1)
+    LabelSetConfusion(true=(0, 1, 2), predicted=(0, 2), count=1)
+
+    With weights (instance 5 counted three times, instance 2 twice) and names:
+
+    >>> weight = [1, 2, 1, 1, 3, 1, 1, 1, 1]
+    >>> for confusion in labelset_confusions(
+    ...     y_true, y_pred, k=3, sample_weight=weight,
+    ...     target_names=["C0", "C1", "C2"]):
+    ...     print(confusion)
+    LabelSetConfusion(true=('C0', 'C1'), predicted=('C0', 'C1', 'C2'), count=3.0)
+    LabelSetConfusion(true=('C0', 'C1', 'C2'), predicted=('C0', 'C2'), count=2.0)
+    LabelSetConfusion(true=(), predicted=('C1', 'C2'), count=1.0)
+    """
+    space = check_mlcm_targets(y_true, y_pred)
+    weight = check_sample_weight(sample_weight, space.y_true.shape[0])
+    names = None
+    if target_names is not None:
+        names = check_target_names(target_names, space.n_labels)
+
+    pairs = _top_labelset_pairs(space.y_true, space.y_pred, weight, int(k))
+
+    if names is not None:
+        pairs = [
+            (tuple(names[j] for j in true), tuple(names[j] for j in pred), count)
+            for true, pred, count in pairs
+        ]
+    confusions = [LabelSetConfusion(*pair) for pair in pairs]
+    if as_frame:
+        dtype = np.dtype(np.int64 if weight is None else np.float64)
+        return _to_frame(confusions, LabelSetConfusion, dtype, "labelset_confusions")
+    return confusions
+
+
+# --------------------------------------------------------------------------
+# Packaging helpers.
+# --------------------------------------------------------------------------
+
+
+def _index_names(names, n_labels, no_label):
+    """Index -> its name: ``names[i]`` (or ``i`` itself), ``no_label`` for q."""
+
+    def name(i):
+        if i == n_labels:
+            return no_label
+        return i if names is None else names[i]
+
+    return name
+
+
+def _to_frame(records, record_type, value_dtype, caller):
+    """A pandas DataFrame of named tuples, one column per field."""
+    try:
+        pandas = importlib.import_module("pandas")
+    except ImportError:
+        raise ImportError(
+            f"{caller}(as_frame=True) requires pandas. You can install it with "
+            '`pip install pandas` or `pip install "sklearn-mlcm[pandas]"`.'
+        ) from None
+    *label_fields, value_field = record_type._fields
+    columns = {}
+    for position, field in enumerate(label_fields):
+        column = np.empty(len(records), dtype=object)  # ints, names or tuples
+        column[:] = [record[position] for record in records]
+        columns[field] = column
+    columns[value_field] = np.array(
+        [record[-1] for record in records], dtype=value_dtype
+    )
+    return pandas.DataFrame(columns)
+
+
+# --------------------------------------------------------------------------
+# most_confused: the k largest off-diagonal cells.
+# --------------------------------------------------------------------------
+
+
+def _largest_off_diagonal(cm, k, include_no_label):
+    """Rows, columns and values of the k largest positive off-diagonal cells
+    of a validated matrix (ndarray or CSR), largest first, ties row-major."""
+    size = cm.shape[0] if include_no_label else cm.shape[0] - 1
+    empty = np.zeros(0, dtype=np.int64)
+    if size == 0:
+        return empty, empty, np.zeros(0, dtype=cm.dtype)
+    if sparse.issparse(cm):
+        coo = sparse.coo_array(cm)
+        rows = coo.row.astype(np.int64)
+        columns = coo.col.astype(np.int64)
+        values = coo.data
+        kept = (rows != columns) & (values > 0)
+        if not include_no_label:
+            kept &= (rows < size) & (columns < size)
+        rows, columns, values = rows[kept], columns[kept], values[kept]
+        order = _largest(values, k, keys=rows * size + columns)
+        return rows[order], columns[order], values[order]
+    flat = cm[:size, :size].flatten()  # a C-ordered copy: position = row-major
+    flat[:: size + 1] = 0  # the diagonal is never a confusion
+    order = _largest(flat, k)
+    rows, columns = np.divmod(order, size)
+    return rows, columns, flat[order]
+
+
+def _largest(values, k, keys=None):
+    """Positions of the k largest positive ``values``, largest first; equal
+    values in the order of ``keys`` (by default of their positions).
+
+    One ``np.partition`` finds the k-th largest value, the threshold; every
+    value above it is in, and the ties at the threshold are taken in key
+    order until k are chosen; then only the chosen ones are sorted.
+    """
+    n = values.size
+    threshold = np.partition(values, n - k)[n - k] if n > k else 0
+    if threshold > 0:
+        chosen = np.flatnonzero(values > threshold)
+        tied = np.flatnonzero(values == threshold)
+        if keys is not None:
+            tied = tied[np.argsort(keys[tied], kind="stable")]
+        chosen = np.concatenate([chosen, tied[: k - chosen.size]])
+    else:  # fewer than k positive values: all of them
+        chosen = np.flatnonzero(values > 0)
+    order_keys = chosen if keys is None else keys[chosen]
+    return chosen[np.lexsort((order_keys, -values[chosen]))]
+
+
+# --------------------------------------------------------------------------
+# labelset_confusions: row sets as packed words or CSR indices.
+# --------------------------------------------------------------------------
+
+_U64 = np.uint64
+_SEED = _U64(0x9E3779B97F4A7C15)
+
+
+def _mix(x):
+    """splitmix64's finaliser, elementwise: a bijection of the uint64 values
+    that spreads every input bit over the output (a hash, not a cipher)."""
+    x = np.array(x, dtype=_U64)  # a copy, worked on in place
+    x ^= x >> _U64(30)
+    x *= _U64(0xBF58476D1CE4E5B9)
+    x ^= x >> _U64(27)
+    x *= _U64(0x94D049BB133111EB)
+    x ^= x >> _U64(31)
+    return x
+
+
+class _DenseSets:
+    """The label sets of the rows of a dense bool matrix, as bit words.
+
+    ``columns[j]`` holds word j of every row, uint64: label l is bit
+    ``l % 64`` of word ``l // 64``. One 1-D array per word keeps the row
+    gathers and comparisons simple. The methods mirror :class:`_SparseSets`.
+    """
+
+    def __init__(self, columns, n_labels):
+        self.columns = columns
+        self.n_labels = n_labels
+
+    @classmethod
+    def from_indicators(cls, y):
+        n_rows, n_labels = y.shape
+        packed = np.packbits(y, axis=1, bitorder="little")
+        width = 8 * -(-n_labels // 64)
+        if packed.shape[1] != width:
+            padded = np.zeros((n_rows, width), dtype=np.uint8)
+            padded[:, : packed.shape[1]] = packed
+            packed = padded
+        words = packed.view("<u8").astype(_U64, copy=False)
+        columns = tuple(words[:, j] for j in range(words.shape[1]))  # views
+        return cls(columns, n_labels)
+
+    def code(self, rows):
+        """The exact uint64 code of each row (one word: at most 64 labels)."""
+        return self.columns[0][rows]
+
+    def hashes(self, rows):
+        """A uint64 key per row; different sets rarely share one (none at all
+        for one word, as :func:`_mix` is a bijection)."""
+        key = _mix(self.columns[0][rows] ^ _SEED)
+        for column in self.columns[1:]:
+            key = _mix(key ^ column[rows])
+        return key
+
+    def differ(self, other):
+        """Whether the set of each row differs from that of the same row of
+        ``other``, exactly."""
+        out = self.columns[0] != other.columns[0]
+        for mine, theirs in zip(self.columns[1:], other.columns[1:]):
+            out |= mine != theirs
+        return out
+
+    def all_equal(self, rows, other_rows):
+        """Whether the set of ``rows[i]`` is that of ``other_rows[i]``, for all i."""
+        return all(
+            np.array_equal(column[rows], column[other_rows]) for column in self.columns
+        )
+
+    def sort_keys(self, rows):
+        """Columns whose joint values identify a set exactly."""
+        return [column[rows] for column in self.columns]
+
+    def next_labels(self, rows, position, after):
+        """The smallest label above ``after`` of each row, or -1 (the rows
+        share their labels up to ``after``, ``position`` of them)."""
+        out = np.full(rows.size, -1, dtype=np.int64)
+        start = after + 1
+        pending = np.ones(rows.size, dtype=bool)
+        for j in range(start // 64, len(self.columns)):
+            word = self.columns[j][rows]
+            if j == start // 64:
+                word &= ~_U64((1 << (start % 64)) - 1)  # the labels up to after
+            hit = pending & (word != 0)
+            word = word[hit]
+            lowest = word & (~word + _U64(1))  # the lowest set bit alone
+            # exact: a power of two is a float64; frexp(2**b) = (0.5, b + 1)
+            out[hit] = 64 * j + np.frexp(lowest.astype(np.float64))[1] - 1
+            pending &= ~hit
+            if not pending.any():
+                break
+        return out
+
+    def labels(self, row):
+        """The set of one row, as a tuple of ascending Python ints."""
+        words = np.array([column[row] for column in self.columns], dtype="<u8")
+        bits = np.unpackbits(words.view(np.uint8), bitorder="little")
+        return tuple(np.flatnonzero(bits[: self.n_labels]).tolist())
+
+
+class _SparseSets:
+    """The label sets of the rows of a CSR matrix: its sorted indices."""
+
+    def __init__(self, matrix):
+        if not matrix.has_sorted_indices:
+            matrix = matrix.sorted_indices()
+        self.matrix = matrix
+        self.indptr = matrix.indptr.astype(np.int64, copy=False)
+        self.indices = matrix.indices
+        self.n_labels = matrix.shape[1]
+        self.lengths = np.diff(self.indptr)
+
+    def hashes(self, rows):
+        """A uint64 key per row: the wrapping sum of a hash of each label,
+        mixed with the row's length; different sets rarely share one."""
+        if self.n_labels <= self.indices.size:  # one hash per label, looked up
+            table = _mix(np.arange(self.n_labels, dtype=_U64) ^ _SEED)
+            label_keys = table[self.indices]
+        else:
+            label_keys = _mix(self.indices.astype(_U64) ^ _SEED)
+        sums = np.zeros(self.indices.size + 1, dtype=_U64)
+        np.cumsum(label_keys, dtype=_U64, out=sums[1:])
+        per_row = sums[self.indptr[1:]] - sums[self.indptr[:-1]]
+        return _mix(per_row[rows] + self.lengths[rows].astype(_U64))
+
+    def differ(self, other):
+        """Whether the set of each row differs from that of the same row of
+        ``other``, exactly: by length, else label by label."""
+        same_length = self.lengths == other.lengths
+        out = ~same_length
+        # the labels of the rows of equal length, in the same order on both sides
+        mine = self.indices[np.repeat(same_length, self.lengths)]
+        theirs = other.indices[np.repeat(same_length, other.lengths)]
+        mismatch = np.flatnonzero(mine != theirs)
+        if mismatch.size:
+            kept = np.flatnonzero(same_length)
+            owner = np.repeat(kept, self.lengths[kept])
+            out[owner[mismatch]] = True
+        return out
+
+    def all_equal(self, rows, other_rows):
+        """Whether the set of ``rows[i]`` is that of ``other_rows[i]``, for all i."""
+        mine, theirs = self.matrix[rows], self.matrix[other_rows]
+        return np.array_equal(mine.indptr, theirs.indptr) and np.array_equal(
+            mine.indices, theirs.indices
+        )
+
+    def sort_keys(self, rows):
+        """Columns whose joint values identify a set exactly: the labels of
+        each row, padded with -1."""
+        lengths = self.lengths[rows]
+        width = int(lengths.max()) if rows.size else 0
+        padded = np.full((rows.size, width), -1, dtype=np.int64)
+        owner = np.repeat(np.arange(rows.size), lengths)
+        within = np.arange(owner.size) - np.repeat(
+            np.cumsum(lengths) - lengths, lengths
+        )
+        padded[owner, within] = self.indices[
+            np.repeat(self.indptr[rows], lengths) + within
+        ]
+        return [*padded.T, lengths]
+
+    def next_labels(self, rows, position, after):
+        """The label at ``position`` of each row, or -1 (the rows share their
+        labels up to ``after``, the label at ``position - 1``)."""
+        found = self.lengths[rows] > position
+        out = np.full(rows.size, -1, dtype=np.int64)
+        out[found] = self.indices[self.indptr[rows[found]] + position]
+        return out
+
+    def labels(self, row):
+        """The set of one row, as a tuple of ascending Python ints."""
+        return tuple(self.indices[self.indptr[row] : self.indptr[row + 1]].tolist())
+
+
+def _label_sets(y):
+    """Dense bool rows as packed words, CSR rows as their indices."""
+    if sparse.issparse(y):
+        return _SparseSets(y)
+    return _DenseSets.from_indicators(y)
+
+
+def _top_labelset_pairs(y_true, y_pred, weight, k):
+    """The k most frequent (true set, predicted set) pairs of unequal sets,
+    as ``(true tuple, predicted tuple, count)``, ordered for the output."""
+    if sparse.issparse(y_true) or sparse.issparse(y_pred):  # one form for both
+        y_true, y_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
+    true_sets, pred_sets = _label_sets(y_true), _label_sets(y_pred)
+    rows = np.flatnonzero(true_sets.differ(pred_sets))
+    if weight is not None:
+        rows = rows[weight[rows] > 0]  # a pair of total weight 0 is not listed
+    first, counts = _count_pairs(true_sets, pred_sets, rows, weight)
+    groups = _top_groups(true_sets, pred_sets, first, counts, k)
+    pairs = [
+        (true_sets.labels(row), pred_sets.labels(row), count)
+        for row, count in zip(first[groups].tolist(), counts[groups].tolist())
+    ]
+    pairs.sort(key=lambda pair: (-pair[2], pair[0], pair[1]))
+    return pairs
+
+
+def _count_pairs(true_sets, pred_sets, rows, weight):
+    """The distinct (true, predicted) pairs among ``rows`` and their counts.
+
+    Returns, for each pair, one instance that has it and the count
+    (int64, or the float64 sum of ``weight``).
+    """
+    q = true_sets.n_labels
+    exact = isinstance(true_sets, _DenseSets) and 2 * q <= 64
+    if exact:  # both codes fit in one word: the key is the pair itself
+        key = (true_sets.code(rows) << _U64(q)) | pred_sets.code(rows)
+    else:
+        key = _mix(_mix(true_sets.hashes(rows)) ^ pred_sets.hashes(rows))
+    order = np.argsort(key)
+    members = rows[order]
+    starts = _group_starts([key[order]])
+    if not (exact or _one_pair_per_group(true_sets, pred_sets, members, starts)):
+        # two different pairs share a key: sort the rows exactly instead
+        members, starts = _exact_groups(true_sets, pred_sets, rows)
+    if weight is None:
+        counts = np.diff(np.append(starts, members.size))
+    elif members.size:
+        counts = np.add.reduceat(weight[members], starts)
+    else:
+        counts = weight[:0]
+    return members[starts], counts
+
+
+def _one_pair_per_group(true_sets, pred_sets, members, starts):
+    """Whether every group holds one pair: each member of a group of two or
+    more equals the group's first member, exactly."""
+    size = np.diff(np.append(starts, members.size))
+    shared = np.repeat(size > 1, size)
+    if not shared.any():
+        return True
+    first = np.repeat(members[starts], size)[shared]
+    rows = members[shared]
+    return true_sets.all_equal(rows, first) and pred_sets.all_equal(rows, first)
+
+
+def _group_starts(sorted_columns):
+    """Where a new group starts in rows sorted by the given key columns."""
+    if sorted_columns[0].size == 0:
+        return np.zeros(0, dtype=np.int64)
+    change = np.zeros(sorted_columns[0].size, dtype=bool)
+    change[0] = True
+    for column in sorted_columns:
+        change[1:] |= column[1:] != column[:-1]
+    return np.flatnonzero(change)
+
+
+def _exact_groups(true_sets, pred_sets, rows):
+    """``rows`` sorted so that equal pairs are adjacent, and group starts."""
+    keys = true_sets.sort_keys(rows) + pred_sets.sort_keys(rows)
+    order = np.lexsort(keys)
+    return rows[order], _group_starts([key[order] for key in keys])
+
+
+def _top_groups(true_sets, pred_sets, first, counts, k):
+    """The k pairs of largest count, ties broken by the smallest
+    ``(true, predicted)`` tuples (in no particular order); a pair's sets are
+    those of its instance ``first[pair]``."""
+    n_groups = counts.size
+    if n_groups <= k:
+        return np.arange(n_groups)
+    threshold = np.partition(counts, n_groups - k)[n_groups - k]
+    chosen = np.flatnonzero(counts > threshold)
+    tied = np.flatnonzero(counts == threshold)
+    tied = _lexicographic_first(true_sets, pred_sets, first, tied, k - chosen.size)
+    return np.concatenate([chosen, tied])
+
+
+def _lexicographic_first(true_sets, pred_sets, first, groups, need):
+    """The ``need`` groups whose ``(true, predicted)`` tuples come first.
+
+    Label by label, the true sets and then the predicted ones: at each step
+    the groups still tied so far share their labels up to here; those whose
+    next label (-1 once a set has ended: a prefix comes first) is below the
+    need-th smallest are in, those equal to it stay tied, the rest are out.
+    Each step is one ``np.partition``; the tied groups thin out fast.
+    """
+    selected = []
+    alive = groups
+    for sets in (true_sets, pred_sets):
+        position, after = 0, -1
+        while alive.size > need:
+            following = sets.next_labels(first[alive], position, after)
+            kth = np.partition(following, need - 1)[need - 1]
+            below = following < kth
+            selected.append(alive[below])
+            need -= int(below.sum())
+            alive = alive[following == kth]
+            if kth < 0:  # every tied set ends here: on to the predicted sets
+                break
+            position, after = position + 1, int(kth)
+    selected.append(alive[:need])  # distinct pairs: at most need are left
+    return np.concatenate(selected)

@@ -1,0 +1,634 @@
+"""most_confused and labelset_confusions: behaviour, oracles and errors."""
+
+import sys
+import tracemalloc
+
+import numpy as np
+import pandas as pd
+import pytest
+from _oracles import labelset_confusions_oracle, most_confused_oracle
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_array_equal
+from paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
+from scipy import sparse
+from sklearn.metrics import confusion_matrix
+
+from sklearn_mlcm import (
+    MLCMAccumulator,
+    _top_confusions,
+    labelset_confusions,
+    mlcm_confusion_matrix,
+    most_confused,
+)
+from sklearn_mlcm._top_confusions import Confusion, LabelSetConfusion
+
+HYPOTHESIS = settings(max_examples=60, deadline=None)
+
+# Every accepted form of a square matrix, and of an indicator matrix.
+MATRIX_FORMATS = {
+    "ndarray": np.asarray,
+    "list": lambda cm: np.asarray(cm).tolist(),
+    "csr_array": sparse.csr_array,
+    "csc_matrix": sparse.csc_matrix,
+    "coo_array": sparse.coo_array,
+    "csr_explicit_zeros": lambda cm: sparse.csr_array(
+        (
+            np.asarray(cm).ravel(),
+            tuple(i.ravel() for i in np.indices(np.shape(cm))),
+        ),
+        shape=np.shape(cm),
+    ),
+}
+TARGET_FORMATS = {
+    "bool_ndarray": lambda y: np.asarray(y, dtype=bool),
+    "int_list": lambda y: np.asarray(y, dtype=int).tolist(),
+    "csr_array": lambda y: sparse.csr_array(np.asarray(y, dtype=np.int8)),
+    "csc_matrix": lambda y: sparse.csc_matrix(np.asarray(y, dtype=float)),
+    "dataframe": lambda y: pd.DataFrame(np.asarray(y, dtype=int)),
+}
+# Weights whose float sums are exact, so that ties are ties for the oracle too.
+DYADIC_WEIGHTS = st.sampled_from((0.0, 0.5, 1.0, 2.0, 3.75))
+
+
+def _widened(y, n_labels, columns):
+    """``y`` with its columns placed at ``columns`` of ``n_labels`` columns."""
+    out = np.zeros((y.shape[0], n_labels), dtype=bool)
+    out[:, columns] = y
+    return out
+
+
+# --------------------------------------------------------------------------
+# most_confused
+# --------------------------------------------------------------------------
+
+
+def test_most_confused_table_4j():
+    """Heydarian et al., Table 4 (j): every non-zero off-diagonal cell, named."""
+    result = most_confused(TABLE_4J, display_labels=TABLE_1_NAMES)
+    assert result == [
+        ("C0", "C2", 4),
+        ("C1", "C2", 3),
+        ("C0", "C1", 2),
+        ("C1", "NPL", 1),
+        ("NTL", "C1", 1),
+        ("NTL", "C2", 1),
+    ]
+    assert all(type(c) is Confusion for c in result)
+    assert result[0].true == "C0" and result[0].predicted == "C2"
+    assert result[0].value == 4
+
+
+def test_most_confused_table_4j_by_index_without_no_label():
+    """Without the no-label row and column, labels are named by int indices."""
+    result = most_confused(TABLE_4J, include_no_label=False)
+    assert result == [(0, 2, 4), (1, 2, 3), (0, 1, 2)]
+    assert all(type(c.true) is int and type(c.predicted) is int for c in result)
+
+
+def test_most_confused_table_1_predictions():
+    """The matrix computed from Table 1 gives the same list as Table 4 (j)."""
+    cm = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED)
+    assert most_confused(cm, k=3) == [(0, 2, 4), (1, 2, 3), (0, 1, 2)]
+
+
+def test_most_confused_custom_no_label_names():
+    """ntl_label and npl_label name the last row and the last column."""
+    result = most_confused(TABLE_4J, ntl_label="none true", npl_label="none pred")
+    assert result[3:] == [
+        (1, "none pred", 1),
+        ("none true", 1, 1),
+        ("none true", 2, 1),
+    ]
+
+
+@pytest.mark.parametrize("k, expected", [(1, 1), (4, 4), (6, 6), (7, 6), (100, 6)])
+def test_most_confused_k_limits_the_list(k, expected):
+    """At most k cells; fewer when fewer cells are non-zero."""
+    assert len(most_confused(TABLE_4J, k=k)) == expected
+
+
+def test_most_confused_ties_in_row_major_order():
+    """Equal values are listed by row, then by column, the no-label index
+    last; k cuts inside a tie."""
+    cm = np.ones((3, 3), dtype=int)
+    expected = [
+        (0, 1, 1),
+        (0, "NPL", 1),
+        (1, 0, 1),
+        (1, "NPL", 1),
+        ("NTL", 0, 1),
+        ("NTL", 1, 1),
+    ]
+    assert most_confused(cm) == expected
+    assert most_confused(cm, k=3) == expected[:3]
+    assert most_confused(sparse.csr_array(cm), k=3) == expected[:3]
+    cm[2, 1] = 5
+    assert most_confused(cm, k=2) == [("NTL", 1, 5), (0, 1, 1)]
+
+
+def test_most_confused_zero_and_diagonal_cells_never_listed():
+    """A diagonal matrix has no confusion; zeros are left out."""
+    assert most_confused(np.diag([3, 1, 2])) == []
+    assert most_confused(sparse.csr_array(np.diag([3, 1, 2]))) == []
+    assert most_confused(np.zeros((4, 4))) == []
+
+
+def test_most_confused_value_types():
+    """int values for an integer matrix, floats for fractions or normalised."""
+    counts = most_confused(TABLE_4J)
+    assert all(type(c.value) is int for c in counts)
+    fractions = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED, method="krstinic")
+    values = [c.value for c in most_confused(fractions)]
+    assert all(type(v) is float for v in values)
+    assert values == sorted(values, reverse=True)
+    normalised = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED, normalize="true")
+    first = most_confused(normalised, k=1)[0]
+    assert first == (1, 2, 0.5)  # C1 -> C2: 3 of the 6 in row C1
+    assert type(most_confused(np.array(TABLE_4J, dtype=np.uint8))[0].value) is int
+
+
+def test_most_confused_one_label_and_no_label():
+    """A 2x2 matrix (one label) and a 1x1 matrix (no label at all)."""
+    cm = np.array([[3, 2], [1, 0]])
+    assert most_confused(cm, display_labels=["a"]) == [("a", "NPL", 2), ("NTL", "a", 1)]
+    assert most_confused(cm, include_no_label=False) == []
+    assert most_confused([[7]]) == []
+    assert most_confused([[7]], display_labels=[]) == []
+
+
+@pytest.mark.parametrize("include_no_label", [True, False])
+@pytest.mark.parametrize("matrix_format", MATRIX_FORMATS)
+@given(data=st.data())
+@HYPOTHESIS
+def test_most_confused_matches_oracle(matrix_format, include_no_label, data):
+    """Dense and sparse, integer and float matrices agree with the naive loop."""
+    n = data.draw(st.integers(1, 6))
+    values = st.sampled_from([0, 0, 1, 2, 3]) | st.integers(0, 50)
+    rows = st.lists(st.lists(values, min_size=n, max_size=n), min_size=n, max_size=n)
+    cm = np.array(data.draw(rows), dtype=np.int64)
+    if data.draw(st.booleans()):
+        cm = cm / 4  # floats, still with ties
+    k = data.draw(st.integers(1, 12))
+    expected = most_confused_oracle(cm, k, include_no_label)
+    result = most_confused(
+        MATRIX_FORMATS[matrix_format](cm), k=k, include_no_label=include_no_label
+    )
+    q = n - 1
+    named = [(q if t == "NTL" else t, q if p == "NPL" else p, v) for t, p, v in result]
+    assert named == expected
+    assert [type(c.value) for c in result] == [type(v) for _, _, v in expected]
+
+
+@pytest.mark.parametrize("sparse_output", [False, True])
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@given(data=st.data())
+@HYPOTHESIS
+def test_most_confused_accumulator_matrix_matches_oracle(
+    sparse_output, method, data, mlcm_strategies
+):
+    """The matrix of an MLCMAccumulator (dense or CSR) is read as any other."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    acc = MLCMAccumulator(y_true.shape[1], method=method, sparse_output=sparse_output)
+    acc.update(y_true, y_pred, weight)
+    cm = acc.confusion_matrix
+    assert sparse.issparse(cm) == sparse_output
+    dense = cm.toarray() if sparse_output else cm
+    k = data.draw(st.integers(1, 10))
+    result = most_confused(cm, k=k, ntl_label="q", npl_label="q")
+    q = y_true.shape[1]
+    named = [(q if t == "q" else t, q if p == "q" else p, v) for t, p, v in result]
+    assert named == most_confused_oracle(dense, k)
+
+
+def test_most_confused_sparse_is_not_densified():
+    """10**4 labels in CSR: the peak memory stays far below a dense matrix."""
+    q = 10_000
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, q + 1, 50_000)
+    cols = rng.integers(0, q + 1, 50_000)
+    counts = rng.integers(1, 1000, 50_000)
+    cm = sparse.csr_array((counts, (rows, cols)), shape=(q + 1, q + 1))
+    tracemalloc.start()
+    try:
+        result = most_confused(cm, k=5)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20  # a dense int64 matrix is (q + 1)**2 * 8 = 800 MB
+    coo = sparse.coo_array(cm)
+    off = coo.row != coo.col
+    order = np.lexsort((coo.row[off] * (q + 1) + coo.col[off], -coo.data[off]))[:5]
+    expected = list(
+        zip(
+            coo.row[off][order].tolist(),
+            coo.col[off][order].tolist(),
+            coo.data[off][order].tolist(),
+        )
+    )
+    expected = [(q if t == q else t, p, v) for t, p, v in expected]
+    assert [
+        (q if t == "NTL" else t, q if p == "NPL" else p, v) for t, p, v in result
+    ] == expected
+
+
+def test_most_confused_as_frame():
+    """as_frame=True gives a DataFrame of the same rows, value dtype kept."""
+    frame = most_confused(TABLE_4J, display_labels=TABLE_1_NAMES, as_frame=True)
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == ["true", "predicted", "value"]
+    assert frame["value"].dtype == np.int64
+    assert list(frame.itertuples(index=False, name=None)) == most_confused(
+        TABLE_4J, display_labels=TABLE_1_NAMES
+    )
+    empty = most_confused(np.eye(3), as_frame=True)
+    assert empty.shape == (0, 3) and empty["value"].dtype == np.float64
+
+
+def test_most_confused_as_frame_without_pandas(monkeypatch):
+    """Without pandas, as_frame=True raises an ImportError with the pip hint."""
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match="pip install pandas"):
+        most_confused(TABLE_4J, as_frame=True)
+    assert most_confused(TABLE_4J, k=1) == [(0, 2, 4)]
+
+
+@pytest.mark.parametrize(
+    "cm, error, match",
+    [
+        ([[1, 2, 3], [4, 5, 6]], ValueError, "cm of most_confused must be a non-empty"),
+        (np.zeros((0, 0)), ValueError, "cm of most_confused must be a non-empty"),
+        ([[1, -1], [0, 1]], ValueError, "cm of most_confused must be non-negative"),
+        ([[1, np.nan], [0, 1]], ValueError, "cm of most_confused contains NaN"),
+        ([["a", "b"], ["c", "d"]], TypeError, "cm of most_confused must hold real"),
+        (
+            sparse.csr_array(np.array([[1.0, -2.0], [0.0, 1.0]])),
+            ValueError,
+            "cm of most_confused must be non-negative",
+        ),
+    ],
+)
+def test_most_confused_invalid_matrix(cm, error, match):
+    """A matrix that is not square, finite, non-negative and numeric is refused."""
+    with pytest.raises(error, match=match):
+        most_confused(cm)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"k": 0}, ValueError, "'k' parameter of most_confused"),
+        ({"k": 2.0}, TypeError, "'k' parameter of most_confused"),
+        ({"display_labels": ["a", "b"]}, ValueError, "'display_labels' parameter"),
+        ({"display_labels": "abc"}, TypeError, "'display_labels' parameter"),
+        ({"display_labels": ["a", "a", "b"]}, ValueError, "'a' is used twice"),
+        ({"display_labels": ["a", "NTL", "b"]}, ValueError, "'NTL' is used as"),
+        ({"ntl_label": 0}, TypeError, "'ntl_label' parameter of most_confused"),
+        ({"npl_label": None}, TypeError, "'npl_label' parameter of most_confused"),
+        ({"include_no_label": 1}, TypeError, "'include_no_label' parameter"),
+        ({"as_frame": "yes"}, TypeError, "'as_frame' parameter of most_confused"),
+    ],
+)
+def test_most_confused_invalid_parameters(kwargs, error, match):
+    """Each refused parameter is named in the message."""
+    with pytest.raises(error, match=match):
+        most_confused(TABLE_4J, **kwargs)
+
+
+def test_most_confused_reserved_names_only_with_no_label():
+    """A label may be called "NTL" when the no-label index is left out."""
+    result = most_confused(
+        TABLE_4J, display_labels=["NTL", "b", "c"], include_no_label=False, k=1
+    )
+    assert result == [("NTL", "c", 4)]
+
+
+# --------------------------------------------------------------------------
+# labelset_confusions
+# --------------------------------------------------------------------------
+
+TABLE_1_PAIRS = [
+    ((), (1, 2), 1),
+    ((0,), (0, 1, 2), 1),
+    ((0,), (1, 2), 1),
+    ((0, 1), (0, 1, 2), 1),
+    ((0, 1), (0, 2), 1),
+    ((0, 1), (2,), 1),
+    ((0, 1, 2), (0, 2), 1),
+]
+
+
+def test_labelset_confusions_table_1():
+    """Heydarian et al., Table 1: seven wrong instances, seven distinct pairs,
+    listed in the order of their index tuples."""
+    result = labelset_confusions(TABLE_1_TRUE, TABLE_1_PRED)
+    assert result == TABLE_1_PAIRS
+    assert all(type(c) is LabelSetConfusion for c in result)
+    assert all(type(c.count) is int for c in result)
+    assert result[0].true == () and result[0].predicted == (1, 2)
+
+
+def test_labelset_confusions_table_1_weighted_with_names():
+    """Weights sum per pair (floats); target_names turn indices into names."""
+    weight = [1, 2, 1, 1, 3, 1, 1, 1, 1]  # instance 5 three times, 2 twice
+    result = labelset_confusions(
+        TABLE_1_TRUE,
+        TABLE_1_PRED,
+        k=3,
+        sample_weight=weight,
+        target_names=TABLE_1_NAMES,
+    )
+    assert result == [
+        (("C0", "C1"), ("C0", "C1", "C2"), 3.0),
+        (("C0", "C1", "C2"), ("C0", "C2"), 2.0),
+        ((), ("C1", "C2"), 1.0),
+    ]
+    assert all(type(c.count) is float for c in result)
+
+
+def test_labelset_confusions_counts_repeated_pairs():
+    """Table 1 stacked three times, with instance 9 once more: counts add up."""
+    y_true = np.array(TABLE_1_TRUE * 3 + [TABLE_1_TRUE[8]])
+    y_pred = np.array(TABLE_1_PRED * 3 + [TABLE_1_PRED[8]])
+    result = labelset_confusions(y_true, y_pred, k=2)
+    assert result == [((0, 1), (2,), 4), ((), (1, 2), 3)]
+
+
+def test_labelset_confusions_empty_sets():
+    """An empty set is the empty tuple; two empty sets are no confusion."""
+    y_true = [[0, 0], [0, 0], [1, 0], [0, 0]]
+    y_pred = [[0, 0], [1, 1], [0, 0], [0, 1]]
+    assert labelset_confusions(y_true, y_pred) == [
+        ((), (0, 1), 1),
+        ((), (1,), 1),
+        ((0,), (), 1),
+    ]
+
+
+def test_labelset_confusions_one_label_and_one_instance():
+    """One label column, and a single instance, right or wrong."""
+    assert labelset_confusions([[1], [0], [1]], [[0], [0], [0]]) == [((0,), (), 2)]
+    assert labelset_confusions([[1, 0, 1]], [[1, 0, 0]]) == [((0, 2), (0,), 1)]
+    assert labelset_confusions([[1, 0, 1]], [[1, 0, 1]]) == []
+
+
+def test_labelset_confusions_ties_in_tuple_order():
+    """Every pair of subsets of two labels once: k cuts inside the tie, in
+    Python's order of (true, predicted) tuples."""
+    subsets = [(0, 0), (1, 0), (1, 1), (0, 1)]  # (), (0,), (0, 1), (1,)
+    pairs = [(t, p) for t in subsets for p in subsets if t != p]
+    rng = np.random.default_rng(0)
+    order = rng.permutation(len(pairs))
+    y_true = np.array([pairs[i][0] for i in order])
+    y_pred = np.array([pairs[i][1] for i in order])
+    expected = labelset_confusions_oracle(y_true, y_pred, 12)
+    assert [(t, p) for t, p, _ in expected[:4]] == [
+        ((), (0,)),
+        ((), (0, 1)),
+        ((), (1,)),
+        ((0,), ()),
+    ]
+    for k in (1, 4, 5, 12):
+        assert labelset_confusions(y_true, y_pred, k=k) == expected[:k]
+        assert (
+            labelset_confusions(sparse.csr_array(y_true), y_pred, k=k) == (expected[:k])
+        )
+
+
+def test_labelset_confusions_zero_weights_left_out():
+    """A pair whose instances all weigh zero is not listed."""
+    y_true = [[1, 0], [1, 0], [0, 1]]
+    y_pred = [[0, 1], [0, 1], [1, 0]]
+    result = labelset_confusions(y_true, y_pred, sample_weight=[0, 0, 0.5])
+    assert result == [((1,), (0,), 0.5)]
+    assert labelset_confusions(y_true, y_pred, sample_weight=[0, 0, 0]) == []
+
+
+def test_labelset_confusions_multiclass_is_confusion_matrix():
+    """For 1-D class labels the pairs are singletons, counted as the
+    off-diagonal cells of scikit-learn's confusion_matrix."""
+    y_true = ["cat", "dog", "cat", "bird", "dog", "dog", "cat"]
+    y_pred = ["dog", "dog", "dog", "cat", "cat", "bird", "cat"]
+    result = labelset_confusions(y_true, y_pred)
+    classes = ["bird", "cat", "dog"]
+    cm = confusion_matrix(y_true, y_pred, labels=classes)
+    expected = [
+        ((i,), (j,), int(cm[i, j]))
+        for i in range(3)
+        for j in range(3)
+        if i != j and cm[i, j]
+    ]
+    expected.sort(key=lambda pair: -pair[2])
+    assert result == expected
+    named = labelset_confusions(y_true, y_pred, k=1, target_names=classes)
+    assert named == [(("cat",), ("dog",), 2)]
+
+
+@pytest.mark.parametrize("target_format", TARGET_FORMATS)
+@pytest.mark.parametrize("n_labels", [None, 40, 64, 70, 130])
+@given(data=st.data())
+@HYPOTHESIS
+def test_labelset_confusions_matches_oracle(
+    target_format, n_labels, data, mlcm_strategies
+):
+    """Every input form, with and without weights, agrees with the naive
+    count; n_labels spreads the labels over 40 to 130 columns (one, two and
+    three 64-bit words, the hashed paths)."""
+    y_true, y_pred = data.draw(mlcm_strategies.targets(max_samples=25))
+    if n_labels is not None:
+        columns = data.draw(
+            st.lists(
+                st.integers(0, n_labels - 1),
+                min_size=y_true.shape[1],
+                max_size=y_true.shape[1],
+                unique=True,
+            )
+        )
+        y_true = _widened(y_true, n_labels, columns)
+        y_pred = _widened(y_pred, n_labels, columns)
+    weight = None
+    if data.draw(st.booleans()):
+        weight = np.array(
+            data.draw(
+                st.lists(DYADIC_WEIGHTS, min_size=len(y_true), max_size=len(y_true))
+            )
+        )
+    k = data.draw(st.integers(1, 10))
+    convert = TARGET_FORMATS[target_format]
+    result = labelset_confusions(
+        convert(y_true), convert(y_pred), k=k, sample_weight=weight
+    )
+    expected = labelset_confusions_oracle(y_true, y_pred, k, weight)
+    assert result == expected
+    assert [type(c.count) for c in result] == [type(c) for _, _, c in expected]
+
+
+@pytest.mark.parametrize("n_labels", [20, 40, 200])
+@pytest.mark.parametrize("input_format", ["dense", "sparse"])
+def test_labelset_confusions_hash_collisions_fall_back(
+    monkeypatch, n_labels, input_format
+):
+    """Should every key collide, the exact sort still counts each pair."""
+    monkeypatch.setattr(_top_confusions, "_mix", lambda x: np.zeros_like(x))
+    rng = np.random.default_rng(1)
+    y_true = rng.random((300, n_labels)) < 2 / n_labels
+    y_pred = rng.random((300, n_labels)) < 2 / n_labels
+    y_pred[:100] = y_pred[100:200]
+    y_true[:100] = y_true[100:200]  # repeated pairs
+    convert = sparse.csr_array if input_format == "sparse" else np.asarray
+    weight = rng.integers(0, 3, 300) / 2
+    for sample_weight in (None, weight):
+        result = labelset_confusions(
+            convert(y_true), convert(y_pred), k=15, sample_weight=sample_weight
+        )
+        assert result == labelset_confusions_oracle(y_true, y_pred, 15, sample_weight)
+
+
+@pytest.mark.parametrize("n_labels", [20, 40, 200])
+def test_labelset_confusions_dense_equals_sparse(n_labels):
+    """Random targets with many ties: the dense and sparse paths and the
+    naive count give one list."""
+    rng = np.random.default_rng(n_labels)
+    y_true = rng.random((2000, n_labels)) < 3 / n_labels
+    y_pred = y_true ^ (rng.random((2000, n_labels)) < 1 / n_labels)
+    expected = labelset_confusions_oracle(y_true, y_pred, 25)
+    assert labelset_confusions(y_true, y_pred, k=25) == expected
+    csr_true, csr_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
+    assert labelset_confusions(csr_true, csr_pred, k=25) == expected
+
+
+def test_labelset_confusions_large_sparse_is_not_densified():
+    """10**4 labels in CSR: planted pairs are found, memory stays small."""
+    n, q = 20_000, 10_000
+    rng = np.random.default_rng(0)
+    y_true = sparse.random_array(
+        (n, q), density=3e-4, format="csr", rng=rng, dtype=np.float64
+    )
+    y_pred = sparse.random_array(
+        (n, q), density=3e-4, format="csr", rng=rng, dtype=np.float64
+    )
+    y_true.data[:] = 1
+    y_pred.data[:] = 1
+    y_true, y_pred = y_true.tolil(), y_pred.tolil()
+    planted = {((5, 17), (17,)): 6, ((9999,), ()): 5, ((), (0, 1)): 4}
+    row = 0
+    for (true, pred), count in planted.items():
+        for _ in range(count):
+            y_true[row, :] = 0
+            y_pred[row, :] = 0
+            for j in true:
+                y_true[row, j] = 1
+            for j in pred:
+                y_pred[row, j] = 1
+            row += 1
+    y_true, y_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
+    tracemalloc.start()
+    try:
+        result = labelset_confusions(y_true, y_pred, k=3)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20  # the dense bool targets would take 2 * 200 MB
+    assert result == [(t, p, c) for (t, p), c in planted.items()]
+
+
+def test_labelset_confusions_input_forms_agree():
+    """Lists, arrays, sparse matrices and DataFrames give one list."""
+    expected = labelset_confusions(TABLE_1_TRUE, TABLE_1_PRED)
+    for convert in TARGET_FORMATS.values():
+        assert labelset_confusions(convert(TABLE_1_TRUE), convert(TABLE_1_PRED)) == (
+            expected
+        )
+
+
+def test_labelset_confusions_as_frame():
+    """as_frame=True gives a DataFrame of tuples and counts."""
+    frame = labelset_confusions(TABLE_1_TRUE, TABLE_1_PRED, as_frame=True)
+    assert list(frame.columns) == ["true", "predicted", "count"]
+    assert frame["count"].dtype == np.int64
+    assert list(frame.itertuples(index=False, name=None)) == TABLE_1_PAIRS
+    weighted = labelset_confusions(
+        TABLE_1_TRUE, TABLE_1_PRED, sample_weight=np.ones(9), as_frame=True, k=2
+    )
+    assert weighted["count"].dtype == np.float64
+    assert_array_equal(weighted["count"], [1.0, 1.0])
+    empty = labelset_confusions([[1, 0]], [[1, 0]], as_frame=True)
+    assert empty.shape == (0, 3)
+
+
+def test_labelset_confusions_as_frame_without_pandas(monkeypatch):
+    """Without pandas, as_frame=True raises an ImportError with the pip hint."""
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match="labelset_confusions.*pip install pandas"):
+        labelset_confusions(TABLE_1_TRUE, TABLE_1_PRED, as_frame=True)
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred, kwargs, error, match",
+    [
+        ([[1, 0]], [[1, 0], [0, 1]], {}, ValueError, "same number of samples"),
+        ([[1, 0]], [[1, 0, 1]], {}, ValueError, "same number of label columns"),
+        ([[1, 2]], [[1, 0]], {}, ValueError, "y_true of labelset_confusions must"),
+        ([[1, 0]], [0], {}, ValueError, "must be the same kind of target"),
+        (np.zeros((0, 2)), np.zeros((0, 2)), {}, ValueError, "are empty"),
+        (
+            [[1, 0]],
+            [[0, 1]],
+            {"sample_weight": [1, 2]},
+            ValueError,
+            "'sample_weight' parameter of labelset_confusions must be a 1-D",
+        ),
+        (
+            [[1, 0]],
+            [[0, 1]],
+            {"sample_weight": [-1]},
+            ValueError,
+            "'sample_weight' parameter of labelset_confusions must be non-negative",
+        ),
+        (
+            [[1, 0]],
+            [[0, 1]],
+            {"target_names": ["a"]},
+            ValueError,
+            "'target_names' parameter of labelset_confusions must have one name",
+        ),
+        (
+            [[1, 0]],
+            [[0, 1]],
+            {"target_names": ["a", "a"]},
+            ValueError,
+            "'a' is used twice",
+        ),
+        ([[1, 0]], [[0, 1]], {"k": 0}, ValueError, "'k' parameter of labelset"),
+        ([[1, 0]], [[0, 1]], {"k": None}, TypeError, "'k' parameter of labelset"),
+        (
+            [[1, 0]],
+            [[0, 1]],
+            {"target_names": "ab"},
+            TypeError,
+            "'target_names' parameter of labelset_confusions",
+        ),
+        (
+            [[1, 0]],
+            [[0, 1]],
+            {"as_frame": None},
+            TypeError,
+            "'as_frame' parameter of labelset_confusions",
+        ),
+        (object(), [[0, 1]], {}, TypeError, "'y_true' parameter of labelset"),
+    ],
+)
+def test_labelset_confusions_invalid_input(y_true, y_pred, kwargs, error, match):
+    """Bad targets, weights, names and options are refused, each named."""
+    with pytest.raises(error, match=match):
+        labelset_confusions(y_true, y_pred, **kwargs)
+
+
+def test_labelset_confusions_unsorted_csr_indices():
+    """The computation sorts the labels of a CSR row it is given unsorted."""
+    indptr, indices = np.array([0, 2, 3]), np.array([2, 0, 1])
+    y_true = sparse.csr_array((np.ones(3, dtype=bool), indices, indptr), shape=(2, 3))
+    y_pred = sparse.csr_array(np.zeros((2, 3), dtype=bool))
+    assert not y_true.has_sorted_indices
+    pairs = _top_confusions._top_labelset_pairs(y_true, y_pred, None, 5)
+    assert pairs == [((0, 2), (), 1), ((1,), (), 1)]
