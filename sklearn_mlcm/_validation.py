@@ -454,6 +454,29 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
     return codes, [str(c) for c in classes.tolist()]
 
 
+def _check_samples(n_true, n_pred, func_name):
+    """The two targets have the same number of samples, at least one."""
+    if n_true != n_pred:
+        raise ValueError(
+            f"y_true and y_pred of {func_name} must have the same number of "
+            f"samples. Got {n_true} and {n_pred}."
+        )
+    if n_true == 0:
+        raise ValueError(
+            f"y_true and y_pred of {func_name} are empty (0 samples); at least "
+            "one sample is required."
+        )
+
+
+def _check_columns(q_true, q_pred, func_name):
+    """The two indicator matrices have the same number of label columns."""
+    if q_true != q_pred:
+        raise ValueError(
+            f"y_true and y_pred of {func_name} must have the same number of label "
+            f"columns. Got {q_true} for y_true and {q_pred} for y_pred."
+        )
+
+
 def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
     """Validate the two targets and bring them to one clean label space.
 
@@ -483,26 +506,12 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
             f"both 2-D 0/1 indicator matrices or both 1-D class labels. Got "
             f"{kinds[y_true.ndim]} for y_true and {kinds[y_pred.ndim]} for y_pred."
         )
-    if y_true.shape[0] != y_pred.shape[0]:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} must have the same number of "
-            f"samples. Got {y_true.shape[0]} and {y_pred.shape[0]}."
-        )
-    if y_true.shape[0] == 0:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} are empty (0 samples); at least "
-            "one sample is required."
-        )
+    _check_samples(y_true.shape[0], y_pred.shape[0], func_name)
     if y_true.ndim == 1:
         codes, names = _check_multiclass(y_true, y_pred, labels, func_name)
         return LabelSpace(None, None, names, codes)
 
-    if y_true.shape[1] != y_pred.shape[1]:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} must have the same number of label "
-            f"columns. Got {y_true.shape[1]} for y_true and {y_pred.shape[1]} for "
-            "y_pred."
-        )
+    _check_columns(y_true.shape[1], y_pred.shape[1], func_name)
     n_columns = y_true.shape[1]
     if n_columns == 0:
         raise ValueError(
@@ -851,27 +860,13 @@ def check_dask_targets(y_true, y_pred, labels, sample_weight, func_name=None):
             f"along the rows. Got arrays of {y_true.ndim} and {y_pred.ndim} "
             "dimensions."
         )
-    if y_true.shape[1] != y_pred.shape[1]:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} must have the same number of label "
-            f"columns. Got {y_true.shape[1]} for y_true and {y_pred.shape[1]} for "
-            "y_pred."
-        )
+    _check_columns(y_true.shape[1], y_pred.shape[1], func_name)
     if np.isnan(y_true.shape[0]) or np.isnan(y_pred.shape[0]):
         raise ValueError(
             f"Dask input of {func_name} must have known chunk sizes; call "
             "y.compute_chunk_sizes() first."
         )
-    if y_true.shape[0] != y_pred.shape[0]:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} must have the same number of "
-            f"samples. Got {y_true.shape[0]} and {y_pred.shape[0]}."
-        )
-    if y_true.shape[0] == 0:
-        raise ValueError(
-            f"y_true and y_pred of {func_name} are empty (0 samples); at least "
-            "one sample is required."
-        )
+    _check_samples(y_true.shape[0], y_pred.shape[0], func_name)
     if labels is not None:
         labels = check_indicator_labels(labels, y_true.shape[1], None, func_name)
     if sample_weight is not None:
