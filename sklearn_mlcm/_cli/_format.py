@@ -3,9 +3,14 @@
 The classification report is the library's own text
 (:func:`~sklearn_mlcm.mlcm_classification_report`), printed as it comes: its
 layout (a name column and fixed-width score columns) is the report's. The
-command line's other tables (the MLCM, the one-vs-rest totals) go through
-one formatter, :func:`format_table`; the instances of the worked example are
-two groups of 0/1 columns side by side (:func:`format_instances`).
+command line's other tables (the MLCM, the one-vs-rest totals, the most
+confused label pairs and label sets) go through one formatter,
+:func:`format_table`; the instances of the worked example are two groups of
+0/1 columns side by side (:func:`format_instances`).
+
+Label names longer than :data:`MAX_NAME_CHARS` are shortened in the text
+(:func:`short_names`), so that a long name does not widen every line of a
+report of many labels; the JSON and the CSV of the matrix keep them whole.
 """
 
 import json
@@ -14,28 +19,43 @@ import math
 import numpy as np
 
 __all__ = [
+    "MAX_NAME_CHARS",
+    "MAX_SET_CHARS",
     "format_instances",
     "format_json",
+    "format_labelset",
     "format_mlcm",
     "format_table",
+    "format_value",
     "indent",
+    "short_names",
 ]
 
+#: The longest label name printed whole in the text output.
+MAX_NAME_CHARS = 40
+#: The longest label set printed whole in the table of label-set confusions.
+MAX_SET_CHARS = 60
+_ELLIPSIS = "..."
 
-def format_table(rows, row_names, col_names):
-    """Right-aligned text table: a header line, then one line per row.
+
+def format_table(rows, row_names, col_names, align=None):
+    """Text table: a header line, then one line per row.
 
     Parameters
     ----------
     rows : list of list of str
         The cells, already formatted.
     row_names, col_names : list of str
-        The names in front of the rows and above the columns.
+        The names in front of the rows (right-aligned) and above the columns.
+    align : str, default=None
+        One character per column, ``">"`` (right-aligned, for numbers) or
+        ``"<"`` (left-aligned, for names); None aligns every column right.
 
     Returns
     -------
     text : str
-        Lines without a trailing newline; columns two spaces apart.
+        Lines without a trailing newline or trailing spaces; columns two
+        spaces apart.
 
     Examples
     --------
@@ -43,17 +63,84 @@ def format_table(rows, row_names, col_names):
           x   y
      a    1  10
     bb  200   3
+    >>> print(format_table([["C0", "4"], ["NTL", "1"]], ["1", "2"], ["true", "n"],
+    ...                    align="<>"))
+       true  n
+    1  C0    4
+    2  NTL   1
     """
+    align = align or ">" * len(col_names)
     name_width = max(len(name) for name in row_names)
     widths = [
         max(len(col), *(len(row[j]) for row in rows)) for j, col in enumerate(col_names)
     ]
-    header = "".join(f"  {c:>{w}}" for c, w in zip(col_names, widths))
-    lines = [" " * name_width + header]
+    header = "".join(f"  {c:{a}{w}}" for c, a, w in zip(col_names, align, widths))
+    lines = [(" " * name_width + header).rstrip()]
     for name, row in zip(row_names, rows):
-        cells = "".join(f"  {c:>{w}}" for c, w in zip(row, widths))
-        lines.append(f"{name:>{name_width}}{cells}")
+        cells = "".join(f"  {c:{a}{w}}" for c, a, w in zip(row, align, widths))
+        lines.append(f"{name:>{name_width}}{cells}".rstrip())
     return "\n".join(lines)
+
+
+def format_value(value, digits=2):
+    """A matrix cell: an integer as it is, anything else with ``digits``."""
+    if isinstance(value, (int, np.integer)):
+        return str(value)
+    return f"{value:.{digits}f}"
+
+
+def short_names(names, width=MAX_NAME_CHARS):
+    """The label names, each longer than ``width`` shortened to ``width``.
+
+    A long name keeps its start and its end around ``"..."``, where label
+    names often differ (``"Arts/Music/Rock"``, ``"Arts/Music/Jazz"``). A name
+    whose short form would equal another name stays whole: the names printed
+    stay as distinct as the names read.
+
+    Examples
+    --------
+    >>> short_names(["C0", "a_label_name_of_41_characters_in_all_0041"])
+    ['C0', 'a_label_name_of_41_chara...in_all_0041']
+    """
+    head = (width - len(_ELLIPSIS)) * 2 // 3
+    tail = width - len(_ELLIPSIS) - head
+
+    def shorten(name):
+        if len(name) <= width:
+            return name
+        return name[:head] + _ELLIPSIS + name[len(name) - tail :]
+
+    short = [shorten(name) for name in names]
+    taken = {}
+    for name in [*names, *short]:
+        taken[name] = taken.get(name, 0) + 1
+    # A short form is kept when no other name, long or short, is spelled so.
+    return [s if s == name or taken[s] == 1 else name for name, s in zip(names, short)]
+
+
+def format_labelset(labels, width=MAX_SET_CHARS):
+    """A label set as ``{a, b}``, ``{}`` when empty; a long one ends in
+    ``... +N`` (N labels not shown) within ``width`` characters.
+
+    Examples
+    --------
+    >>> format_labelset(["C0", "C2"])
+    '{C0, C2}'
+    >>> format_labelset([])
+    '{}'
+    >>> format_labelset([f"label{j}" for j in range(20)], width=40)
+    '{label0, label1, label2, ... +17}'
+    """
+    whole = "{" + ", ".join(labels) + "}"
+    if len(whole) <= width:
+        return whole
+    shown = []
+    for j, label in enumerate(labels):
+        rest = f", {_ELLIPSIS} +{len(labels) - j - 1}}}"
+        if len("{" + ", ".join([*shown, label])) + len(rest) > width and shown:
+            break
+        shown.append(label)
+    return "{" + ", ".join(shown) + f", {_ELLIPSIS} +{len(labels) - len(shown)}}}"
 
 
 def format_mlcm(cm, names, digits=2):
@@ -69,10 +156,7 @@ def format_mlcm(cm, names, digits=2):
       a    2    1
     NTL    0    1
     """
-    if np.issubdtype(cm.dtype, np.integer):
-        cells = [[str(v) for v in row] for row in cm.tolist()]
-    else:
-        cells = [[f"{v:.{digits}f}" for v in row] for row in cm.tolist()]
+    cells = [[format_value(v, digits) for v in row] for row in cm.tolist()]
     return format_table(cells, [*names, "NTL"], [*names, "NPL"])
 
 
@@ -116,8 +200,9 @@ def _nan_to_none(value):
     return value
 
 
-def format_json(labels, cm, report):
-    """One JSON object: ``{"labels", "confusion_matrix", "report"}``.
+def format_json(labels, cm, report, **extra):
+    """One JSON object: ``{"labels", "confusion_matrix", "report"}``, then the
+    ``extra`` keys, if any.
 
     Examples
     --------
@@ -126,5 +211,10 @@ def format_json(labels, cm, report):
     {"labels": ["a"], "confusion_matrix": [[1, 0], [0, 1]],
      "report": {"a": {"recall": null}}}
     """
-    output = {"labels": labels, "confusion_matrix": cm.tolist(), "report": report}
+    output = {
+        "labels": labels,
+        "confusion_matrix": cm.tolist(),
+        "report": report,
+        **extra,
+    }
     return json.dumps(_nan_to_none(output), allow_nan=False)

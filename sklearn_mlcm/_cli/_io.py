@@ -1,7 +1,11 @@
-"""Reading label files: a CSV of 0/1 values or a ``.npy`` array, within bounds.
+"""Reading label files (a CSV of 0/1 values or a ``.npy`` array, within
+bounds) and writing the matrix as CSV.
 
 A label file has one row per instance and one column per label. A CSV may
-start with a header row of label names; a ``.npy`` file holds a 2-D array.
+start with a header row of label names (its values are separated by commas,
+or by the ``--delimiter`` given); a ``.npy`` file holds a 2-D array. The path
+``-`` reads standard input, a CSV or a ``.npy`` array (told by its first
+bytes).
 This module turns the file into numbers and says which line is malformed; it
 does not decide which numbers are valid labels: the library's validation
 does, when the command runs (see :mod:`._errors`).
@@ -9,7 +13,11 @@ does, when the command runs (see :mod:`._errors`).
 Reading is bounded in memory and time, whatever the file claims to be:
 
 - only regular files are opened (a FIFO would block, ``/dev/zero`` never
-  ends), and at most :data:`MAX_FILE_BYTES` of them;
+  ends), and at most :data:`MAX_FILE_BYTES` of them; standard input is
+  copied in chunks to a temporary buffer (memory, then an unnamed temporary
+  file above :data:`STDIN_MEMORY_BYTES`) and refused as soon as the copy
+  passes :data:`MAX_FILE_BYTES`, and a terminal is refused rather than waited
+  for;
 - a ``.npy`` header is read first, and its shape times its item size must fit
   in the file before any array is allocated;
 - a CSV is read line by line (at most :data:`MAX_LINE_CHARS` per line and
@@ -18,16 +26,22 @@ Reading is bounded in memory and time, whatever the file claims to be:
 
 Each refusal is an :class:`~._errors.InputError` naming the file (and the
 line when there is one).
+
+:func:`write_matrix_csv` writes the MLCM as CSV for ``--matrix-out``: a header
+row of the column names, then one row per true label, each led by its name.
 """
 
 import array
 import contextlib
 import csv
+import dataclasses
 import io
 import math
 import os
 import re
 import stat
+import sys
+import tempfile
 from dataclasses import dataclass
 from itertools import islice
 
@@ -35,14 +49,19 @@ import numpy as np
 from numpy.lib import format as npy_format
 
 from ._errors import InputError
+from ._parser import PROG
 
 __all__ = [
     "MAX_FIELD_CHARS",
     "MAX_FILE_BYTES",
     "MAX_LABELS",
     "MAX_LINE_CHARS",
+    "STDIN",
+    "STDIN_MEMORY_BYTES",
+    "STDIN_NAME",
     "LabelFile",
     "read_labels",
+    "write_matrix_csv",
 ]
 
 #: The largest label file read, in bytes (2 GiB).
@@ -53,6 +72,10 @@ MAX_LINE_CHARS = 2**20
 MAX_FIELD_CHARS = 1024
 #: The most label columns: the MLCM printed has one row and one column each.
 MAX_LABELS = 2000
+#: The path that reads standard input, and its name in the messages.
+STDIN, STDIN_NAME = "-", "<stdin>"
+#: Standard input up to this size is kept in memory, above in a temporary file.
+STDIN_MEMORY_BYTES = 2**24
 
 _EXPECTED = "expected a CSV or .npy file of labels"
 # open() of a FIFO blocks until a writer comes; O_NONBLOCK returns at once.
@@ -78,17 +101,21 @@ class LabelFile:
         The label names of the CSV header row, if any.
     names_line : int or None
         The line of the header row.
+    is_csv : bool
+        Whether the file was read as CSV (else as ``.npy``).
+    delimiter : str
+        The CSV delimiter it was read with.
+    copy : binary file or None
+        Standard input's copy, read again by :meth:`position`.
     """
 
     path: str
     values: np.ndarray
     names: list = None
     names_line: int = None
-
-    @property
-    def is_csv(self):
-        """Whether the file was read as CSV (its name does not end in .npy)."""
-        return not self.path.lower().endswith(".npy")
+    is_csv: bool = True
+    delimiter: str = ","
+    copy: object = dataclasses.field(default=None, repr=False, compare=False)
 
     def position(self, row, column):
         """Where the value ``values[row, column]`` is, in the user's words.
@@ -98,33 +125,45 @@ class LabelFile:
         """
         if self.is_csv:
             skip = row + (self.names is not None)
-            with _csv_records(self.path) as records:
+            with _csv_records(self.path, self.delimiter, self.copy) as records:
                 for line, _ in islice(records, skip, None):
                     return f"line {line}, column {column + 1}"
         return f"row {row + 1}, column {column + 1}"  # or the CSV has changed
 
 
-def read_labels(path, header="auto"):
+def read_labels(path, header="auto", delimiter=","):
     """Read a label file: a CSV of 0/1 values or a ``.npy`` 2-D array.
 
     Parameters
     ----------
     path : str
         The file; ``.npy`` (any case) is read as NumPy's format, anything else
-        as CSV.
+        as CSV. ``-`` reads standard input: a ``.npy`` array when it starts
+        with NumPy's magic bytes, else CSV.
     header : {"auto", "yes", "no"}, default="auto"
         Whether the first CSV row names the labels; "auto": when none of its
-        values is a number.
+        values is a number. A first row ``0,1,...,q-1`` (q >= 2) is refused
+        with "auto": pandas' default header and a row of data look alike.
+    delimiter : str, default=","
+        The one character between the values of a CSV row.
 
     Returns
     -------
     LabelFile
     """
+    if path == STDIN:
+        copy, size = _copy_stdin()
+        if copy.read(len(npy_format.MAGIC_PREFIX)) == npy_format.MAGIC_PREFIX:
+            return LabelFile(
+                STDIN_NAME, _read_npy(STDIN_NAME, copy, size), is_csv=False
+            )
+        with _csv_records(STDIN_NAME, delimiter, copy) as records:
+            return _read_csv(STDIN_NAME, records, header, delimiter, copy)
     if path.lower().endswith(".npy"):
         with _open(path) as (file, size):
-            return LabelFile(path, _read_npy(path, file, size))
-    with _csv_records(path) as records:
-        return _read_csv(path, records, header)
+            return LabelFile(path, _read_npy(path, file, size), is_csv=False)
+    with _csv_records(path, delimiter) as records:
+        return _read_csv(path, records, header, delimiter)
 
 
 # Opening -------------------------------------------------------------------
@@ -174,6 +213,46 @@ def _open(path):
         status = os.fstat(fd)
         _check_stat(path, status)
         yield file, status.st_size
+
+
+def _copy_stdin():
+    """Standard input copied to a seekable buffer; ``(buffer, size)``.
+
+    Read in chunks of 1 MiB, kept in memory up to STDIN_MEMORY_BYTES and in an
+    unnamed temporary file above, and refused as soon as it passes
+    MAX_FILE_BYTES. A terminal is refused: the command would wait for typing.
+    """
+    stream = sys.stdin
+    if stream is None:
+        raise InputError(f"{STDIN_NAME}: there is no standard input to read")
+    if stream.isatty():
+        raise InputError(
+            f"{STDIN_NAME}: standard input is a terminal; pipe or redirect the "
+            f"labels into it ({PROG} report - pred.csv < true.csv)"
+        )
+    binary = getattr(stream, "buffer", stream)
+    copy, size = io.BytesIO(), 0
+    try:
+        while chunk := binary.read(2**20):
+            if isinstance(chunk, str):  # a text stream without a buffer
+                chunk = chunk.encode("utf-8", "surrogateescape")
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                raise InputError(
+                    f"{STDIN_NAME}: more than the {MAX_FILE_BYTES} bytes "
+                    f"({MAX_FILE_BYTES / 2**30:g} GiB) this command reads"
+                )
+            if isinstance(copy, io.BytesIO) and size > STDIN_MEMORY_BYTES:
+                spilled = tempfile.TemporaryFile()
+                spilled.write(copy.getbuffer())
+                copy = spilled
+            copy.write(chunk)
+    except OSError as exc:
+        raise InputError(
+            f"{STDIN_NAME}: cannot read standard input ({exc.strerror or exc})"
+        ) from None
+    copy.seek(0)
+    return copy, size
 
 
 # .npy ------------------------------------------------------------------------
@@ -251,9 +330,27 @@ def _lines(path, text):
 
 
 @contextlib.contextmanager
-def _csv_records(path):
-    """Open a CSV file; yield an iterator of ``(line number, values)`` of each
-    non-blank row, each value at most MAX_FIELD_CHARS long."""
+def _binary(path, copy):
+    """The open file ``path``, or standard input's ``copy`` from its start."""
+    if copy is None:
+        with _open(path) as (file, _):
+            yield file
+    else:
+        copy.seek(0)
+        yield copy
+
+
+@contextlib.contextmanager
+def _csv_records(path, delimiter=",", copy=None):
+    """Open a CSV file (or standard input's ``copy``); yield an iterator of
+    ``(line number, values)`` of each non-blank row, each value at most
+    MAX_FIELD_CHARS long."""
+
+    last = [""]  # the line read last, for the hint of a field too long
+
+    def remember(lines):
+        for last[0] in lines:
+            yield last[0]
 
     def records(reader):
         try:
@@ -265,19 +362,21 @@ def _csv_records(path):
                 raise InputError(
                     f"{path}, line {reader.line_num}: a value longer than "
                     f"{MAX_FIELD_CHARS} characters; expected 0/1 values and label "
-                    "names"
+                    f"names{_delimiter_hint(last[0], delimiter)}"
                 ) from None
             raise InputError(f"{path}, line {reader.line_num}: {exc}") from None
 
     previous = csv.field_size_limit(MAX_FIELD_CHARS)  # process-wide: restored
     try:
-        with (
-            _open(path) as (file, _),
-            io.TextIOWrapper(
+        with _binary(path, copy) as file:
+            text = io.TextIOWrapper(
                 file, encoding="utf-8-sig", errors="surrogateescape", newline=""
-            ) as text,
-        ):
-            yield records(csv.reader(_lines(path, text)))
+            )
+            try:
+                lines = remember(_lines(path, text))
+                yield records(csv.reader(lines, delimiter=delimiter))
+            finally:
+                text.detach()  # the binary file is closed by its owner
     finally:
         csv.field_size_limit(previous)
 
@@ -290,8 +389,34 @@ def _number(text):
         return None
 
 
-def _header(path, line, row, header):
+def _column_numbers(row):
+    """Whether ``row`` is ``0,1,...,q-1`` with q >= 2: pandas' default header."""
+    return len(row) >= 2 and all(f.strip() == str(j) for j, f in enumerate(row))
+
+
+def _looks_like_data(text):
+    """Whether ``text`` is numbers separated by one of the usual delimiters."""
+    parts = re.split("[,;\t|]", text)
+    return len(parts) > 1 and all(_number(part) is not None for part in parts)
+
+
+def _header(path, line, row, header, delimiter=","):
     """The label names of the first row, or None when it is data."""
+    hint = _delimiter_hint(row[0], delimiter) if len(row) == 1 else ""
+    if header == "auto" and hint and _looks_like_data(row[0]):
+        # One "name" such as "1;0;1": data read with the wrong delimiter.
+        raise InputError(
+            f"{path}, line {line}, column 1: expected 0 or 1, found "
+            f"{row[0].strip()!r}{hint}"
+        )
+    if header == "auto" and _column_numbers(row):
+        q = len(row)
+        shown = ",".join(map(str, range(q))) if q <= 4 else f"0,1,...,{q - 1}"
+        raise InputError(
+            f"{path}, line {line}: the first row ({shown}) "
+            "could be pandas' default header of column numbers or a row of data; "
+            "pass --header yes or --header no"
+        )
     numeric = [_number(field) is not None for field in row]
     if header != "auto":  # the user said whether line 1 is a header
         numeric = [header == "no"] * len(row)
@@ -315,19 +440,32 @@ def _header(path, line, row, header):
     return names
 
 
-def _parse_row(path, line, row):
+def _delimiter_name(delimiter):
+    """A delimiter as the user types it for --delimiter."""
+    return "tab" if delimiter == "\t" else repr(delimiter)
+
+
+def _delimiter_hint(text, delimiter):
+    """A hint to pass --delimiter, when ``text`` holds another usual delimiter."""
+    other = next((d for d in ",;\t|" if d != delimiter and d in text), None)
+    if other is None:
+        return ""
+    return (
+        f" (the values are read as separated by {_delimiter_name(delimiter)}; "
+        f"pass --delimiter {_delimiter_name(other)} for this file)"
+    )
+
+
+def _parse_row(path, line, row, delimiter=","):
     """The numbers of one data row, and the narrowest typecode that holds them:
     ``"B"`` for 0 and 1, ``"q"`` for other integers, ``"d"`` for the rest."""
     numbers, typecode = [], "B"
     for j, field in enumerate(row):
         value = _number(field)
         if value is None:
-            hint = ""
-            if ";" in field or "\t" in field:
-                hint = " (values must be separated by commas)"
             raise InputError(
                 f"{path}, line {line}, column {j + 1}: expected 0 or 1, found "
-                f"{field.strip()!r}{hint}"
+                f"{field.strip()!r}{_delimiter_hint(field, delimiter)}"
             )
         if value in (0.0, 1.0):
             numbers.append(int(value))
@@ -343,7 +481,7 @@ def _parse_row(path, line, row):
 _DTYPES = {"B": np.uint8, "q": np.int64, "d": np.float64}  # narrowest first
 
 
-def _read_csv(path, records, header):
+def _read_csv(path, records, header, delimiter=",", copy=None):
     """The values and the optional header of a CSV file, row by row.
 
     Every 0/1 value takes one byte (an ``array("B")``). At the first other
@@ -358,7 +496,7 @@ def _read_csv(path, records, header):
         )
     names = names_line = None
     if first is not None:
-        names = _header(path, *first, header)
+        names = _header(path, *first, header, delimiter)
         if names is None:
             records = _chain_first(first, records)
         else:
@@ -380,7 +518,7 @@ def _read_csv(path, records, header):
         ):  # the usual row: every value is one character, "0" or "1"
             values.frombytes(joined.encode("ascii").translate(_ASCII_BITS))
         else:
-            numbers, typecode = _parse_row(path, line, row)
+            numbers, typecode = _parse_row(path, line, row, delimiter)
             if list(_DTYPES).index(typecode) > list(_DTYPES).index(values.typecode):
                 values = array.array(typecode, values)
             values.extend(numbers)
@@ -388,9 +526,58 @@ def _read_csv(path, records, header):
     if n_rows == 0:
         raise InputError(f"{path}: no data rows; expected one row per instance")
     matrix = np.frombuffer(values, dtype=_DTYPES[values.typecode])
-    return LabelFile(path, matrix.reshape(n_rows, n_values), names, names_line)
+    return LabelFile(
+        path,
+        matrix.reshape(n_rows, n_values),
+        names,
+        names_line,
+        delimiter=delimiter,
+        copy=copy,
+    )
 
 
 def _chain_first(first, rest):
     yield first
     yield from rest
+
+
+# Writing ---------------------------------------------------------------------
+
+
+def write_matrix_csv(path, cm, names, delimiter=","):
+    """Write the MLCM ``cm`` to ``path`` as CSV, with the label names.
+
+    The header row is ``true\\predicted``, the ``names`` and ``NPL``; each row
+    starts with its label name, the NTL row last. Counts are written as
+    integers, fractions as the shortest decimals that read back exactly.
+
+    Examples
+    --------
+    >>> import io, numpy as np
+    >>> out = io.StringIO()
+    >>> write_matrix_csv(out, np.array([[2, 1], [0, 1]]), ["a"])
+    >>> print(out.getvalue(), end="")
+    true\\predicted,a,NPL
+    a,2,1
+    NTL,0,1
+    """
+    rows = [["true\\predicted", *names, "NPL"]]
+    rows += [
+        [name, *map(str, values)]
+        for name, values in zip([*names, "NTL"], cm.tolist(), strict=True)
+    ]
+    if not isinstance(path, str):  # a text stream
+        csv.writer(path, delimiter=delimiter, lineterminator="\n").writerows(rows)
+        return
+    if path == STDIN:
+        raise InputError(
+            "--matrix-out -: the matrix is written to a file, not to standard "
+            "output; name a file"
+        )
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as file:
+            csv.writer(file, delimiter=delimiter, lineterminator="\n").writerows(rows)
+    except OSError as exc:
+        raise InputError(
+            f"{path}: cannot write the matrix ({exc.strerror or exc})"
+        ) from None

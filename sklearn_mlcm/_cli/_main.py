@@ -6,6 +6,7 @@ closed pipe ends quietly, and anything else propagates as the bug it is.
 """
 
 import os
+import re
 import sys
 import warnings
 
@@ -17,6 +18,18 @@ from ._report_command import report_command
 __all__ = ["main"]
 
 _COMMANDS = {None: example, "report": report_command}
+#: The library's parameters named in its warnings -> the options that set them.
+_OPTIONS = {"zero_division": "--zero-division"}
+_PARAMETER = re.compile(r"`(\w+)` parameter")
+
+
+def _in_cli_words(message):
+    """A warning of the library, naming the command line's options instead of
+    its parameters: "Use `zero_division` parameter to control this behavior."
+    becomes "Use --zero-division to control this behavior."."""
+    return _PARAMETER.sub(
+        lambda match: _OPTIONS.get(match[1], match[0]), " ".join(message.split())
+    )
 
 
 def main(argv=None):
@@ -48,12 +61,19 @@ def main(argv=None):
     -----
     A label file is a CSV of 0/1 values, one row per instance and one column
     per label, whose first row is a header of label names when it is not all
-    numbers; or a ``.npy`` file holding a 2-D 0/1 array. Only regular files
-    of at most 2 GiB are read, with at most 2000 labels. From a shell::
+    numbers (``0,1,...,q-1``, pandas' default header, is refused as ambiguous
+    without ``--header yes`` or ``no``); or a ``.npy`` file holding a 2-D 0/1
+    array; ``-`` reads one of the two from standard input. Only regular files
+    (and standard input) of at most 2 GiB are read, with at most 2000 labels.
+    Above 30 labels the matrix is printed only with ``--matrix`` (or written
+    as CSV by ``--matrix-out FILE``), and the 10 most confused label pairs and
+    label sets are printed instead (``--top K``). From a shell::
 
         sklearn-mlcm
         sklearn-mlcm report true.csv pred.csv --method krstinic --normalize true
         sklearn-mlcm report true.npy pred.npy --json
+        sklearn-mlcm report true.tsv pred.tsv --delimiter tab --top 10
+        python predict.py | sklearn-mlcm report true.csv - --matrix-out mlcm.csv
 
     Errors in the files (a value other than 0 and 1, a ragged row, files of
     different shapes) are one line on stderr and exit status 2; the checks of
@@ -89,6 +109,6 @@ def main(argv=None):
         message = " ".join(str(exc).split())
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2
-    for message in dict.fromkeys(str(w.message) for w in caught):
+    for message in dict.fromkeys(_in_cli_words(str(w.message)) for w in caught):
         print(f"{PROG}: warning: {message}", file=sys.stderr)
     return 0

@@ -10,7 +10,16 @@ import argparse
 from sklearn_mlcm import __version__
 from sklearn_mlcm._report import MAX_DIGITS
 
-__all__ = ["METHOD_NAMES", "NORMALIZED", "PROG", "ZERO_DIVISION", "build_parser"]
+__all__ = [
+    "DELIMITER_NAMES",
+    "MATRIX_MAX_LABELS",
+    "METHOD_NAMES",
+    "NORMALIZED",
+    "PROG",
+    "TOP_DEFAULT",
+    "ZERO_DIVISION",
+    "build_parser",
+]
 
 PROG = "sklearn-mlcm"
 
@@ -28,6 +37,14 @@ NORMALIZED = {
 }
 #: ``--zero-division`` as typed -> the library's ``zero_division``.
 ZERO_DIVISION = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": float("nan")}
+#: Above this many labels the matrix is not printed unless ``--matrix`` asks.
+MATRIX_MAX_LABELS = 30
+#: ``--top`` when the matrix is not printed: the confusions summarise it.
+TOP_DEFAULT = 10
+#: ``--delimiter`` spellings of a tab (a shell passes ``\\t`` as two characters).
+DELIMITER_NAMES = {"tab": "\t", "\\t": "\t"}
+# Characters that are part of the values or of CSV's quoting and line breaks.
+_NOT_DELIMITERS = '.+-"\r\n'
 
 
 def _digits(text):
@@ -41,6 +58,28 @@ def _digits(text):
             f"expected an integer from 0 to {MAX_DIGITS}, got {value}"
         )
     return value
+
+
+def _top(text):
+    """``--top``: a number of confusions, 0 (none) or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
+    return value
+
+
+def _delimiter(text):
+    """``--delimiter``: one character that is not part of a value, or tab."""
+    delimiter = DELIMITER_NAMES.get(text.lower(), text)
+    if len(delimiter) != 1 or delimiter in _NOT_DELIMITERS or delimiter.isalnum():
+        raise argparse.ArgumentTypeError(
+            "expected one character that cannot be part of a value (such as , ; "
+            f"or |) or tab, got {text!r}"
+        )
+    return delimiter
 
 
 def build_parser():
@@ -63,10 +102,16 @@ def build_parser():
             "Print the multi-label confusion matrix and the classification report "
             "of true and predicted labels. Each file is a CSV of 0/1 values, one "
             "row per instance and one column per label, with an optional header "
-            "row of label names; or a .npy file holding a 2-D 0/1 array."
+            "row of label names; or a .npy file holding a 2-D 0/1 array. Either "
+            "file (not both) can be - to read standard input. Above "
+            f"{MATRIX_MAX_LABELS} labels the matrix is not printed unless asked "
+            f"for (--matrix, --matrix-out), and the {TOP_DEFAULT} most confused "
+            "label pairs and label sets are printed instead."
         ),
     )
-    report.add_argument("true", metavar="TRUE", help="the true labels (.csv or .npy)")
+    report.add_argument(
+        "true", metavar="TRUE", help="the true labels (.csv or .npy; - for stdin)"
+    )
     report.add_argument(
         "pred", metavar="PRED", help="the predicted labels, same shape as TRUE"
     )
@@ -91,7 +136,18 @@ def build_parser():
         help=(
             "whether the first CSV row names the labels; auto (default): when "
             "none of its values is a number, as pandas' to_csv of named columns "
-            "writes it (pass yes for pandas' default header 0,1,2,...)"
+            "writes it; a first row 0,1,2,... (pandas' default header, or data) "
+            "is refused as ambiguous: pass yes or no"
+        ),
+    )
+    report.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        metavar="CHAR",
+        default=",",
+        help=(
+            "the character between the values of the CSV files read and written "
+            "(default: ,); tab or \\t for tab-separated files"
         ),
     )
     report.add_argument(
@@ -113,5 +169,28 @@ def build_parser():
         type=_digits,
         default=2,
         help=f"decimals in the matrix and the report, 0 to {MAX_DIGITS} (default: 2)",
+    )
+    report.add_argument(
+        "--top",
+        type=_top,
+        metavar="K",
+        help=(
+            "print the K most confused label pairs (the largest MLCM cells off "
+            "the diagonal) and the K most frequent wrong label sets; default "
+            f"{TOP_DEFAULT} above {MATRIX_MAX_LABELS} labels, else 0 (none)"
+        ),
+    )
+    report.add_argument(
+        "--matrix",
+        action="store_true",
+        help=f"print the matrix even above {MATRIX_MAX_LABELS} labels",
+    )
+    report.add_argument(
+        "--matrix-out",
+        metavar="FILE",
+        help=(
+            "write the matrix to FILE as CSV: a header row true\\predicted, the "
+            "label names and NPL, then one row per true label and NTL"
+        ),
     )
     return parser

@@ -5,32 +5,67 @@ library as they are: the library validates them (values other than 0 and 1,
 mismatched shapes, repeated label names) and computes. Its refusals come back
 as one line that names the file instead of ``y_true`` or ``y_pred``, with the
 line and column of the value it names.
+
+For many labels, the matrix of more than :data:`~._parser.MATRIX_MAX_LABELS`
+labels is not printed unless asked for (``--matrix``, or ``--matrix-out FILE``
+for a CSV); the most confused label pairs
+(:func:`~sklearn_mlcm.most_confused`) and the most frequent wrong label sets
+(:func:`~sklearn_mlcm.labelset_confusions`) are printed instead (``--top``).
 """
 
 import re
+import textwrap
 
 import numpy as np
 
-from sklearn_mlcm import mlcm_classification_report, mlcm_confusion_matrix
+from sklearn_mlcm import (
+    labelset_confusions,
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+    most_confused,
+)
 
 from ._errors import InputError, library_refusals
-from ._format import format_json, format_mlcm
-from ._io import read_labels
-from ._parser import METHOD_NAMES, NORMALIZED, ZERO_DIVISION
+from ._format import (
+    format_json,
+    format_labelset,
+    format_mlcm,
+    format_table,
+    format_value,
+    short_names,
+)
+from ._io import STDIN, read_labels, write_matrix_csv
+from ._parser import (
+    MATRIX_MAX_LABELS,
+    METHOD_NAMES,
+    NORMALIZED,
+    TOP_DEFAULT,
+    ZERO_DIVISION,
+)
 
 __all__ = ["report_command"]
+
+#: The width of the explanations printed around the tables.
+TEXT_WIDTH = 79
 
 
 def report_command(args):
     """Print the MLCM and the report of ``args.true`` and ``args.pred``."""
-    true = read_labels(args.true, args.header)
-    pred = read_labels(args.pred, args.header)
+    if args.true == STDIN and args.pred == STDIN:
+        raise InputError(
+            "TRUE and PRED are both -: only one of them can be read from standard input"
+        )
+    true = read_labels(args.true, args.header, args.delimiter)
+    pred = read_labels(args.pred, args.header, args.delimiter)
     func = mlcm_confusion_matrix.__name__
     with library_refusals(lambda text: _about_data(text, func, true, pred)):
         cm = mlcm_confusion_matrix(
             true.values, pred.values, method=args.method, normalize=args.normalize
         )
     names = _label_names(true, pred)
+    labels = names or [str(j) for j in range(cm.shape[0] - 1)]
+    # The text shortens long names; the JSON and the CSV keep them whole.
+    shown = labels if args.json else short_names(labels)
     func = mlcm_classification_report.__name__
     header = true if true.names is not None else pred
     with library_refusals(lambda text: _about_names(text, func, header)):
@@ -38,18 +73,37 @@ def report_command(args):
             true.values,
             pred.values,
             method=args.method,
-            target_names=names,
+            target_names=None if names is None else shown,
             digits=args.digits,
             output_dict=args.json,
             zero_division=ZERO_DIVISION[args.zero_division],
         )
-    labels = names or [str(j) for j in range(cm.shape[0] - 1)]
-    if args.json:
-        print(format_json(labels, cm, report))
-        return
+    if args.matrix_out is not None:
+        write_matrix_csv(args.matrix_out, cm, labels, args.delimiter)
+
     n_rows, n_labels = true.values.shape
+    show_matrix = args.matrix or n_labels <= MATRIX_MAX_LABELS
+    top = args.top
+    if top is None:  # the confusions stand in for a matrix not printed
+        top = 0 if show_matrix or args.json else TOP_DEFAULT
+    confusions = _confusions(args, true, pred, cm, shown, top) if top else None
+
+    if args.json:
+        extra = {}
+        if confusions:
+            counts, pairs, sets = confusions
+            extra["most_confused"] = [
+                {"true": t, "predicted": p, "count": value, "share_of_row": share}
+                for t, p, value, share in pairs
+            ]
+            extra["labelset_confusions"] = [
+                {"true": t, "predicted": p, "count": count} for t, p, count in sets
+            ]
+        print(format_json(labels, cm, report, **extra))
+        return
+
     lines = [
-        f"MLCM of {args.true} (rows: true labels) and {args.pred} (columns: "
+        f"MLCM of {true.path} (rows: true labels) and {pred.path} (columns: "
         "predicted labels)",
         f"{n_rows} instances, {n_labels} labels; method "
         f"{args.method} ({METHOD_NAMES[args.method]}).",
@@ -57,12 +111,146 @@ def report_command(args):
     ]
     if args.normalize:
         lines.append(NORMALIZED[args.normalize].capitalize() + ".")
-    print(
-        "\n".join(lines) + "\n\n"
-        f"{format_mlcm(cm, labels, args.digits)}\n\n"
-        "Classification report, computed from the MLCM:\n\n"
-        f"{report.rstrip()}"
+    sections = ["\n".join(lines)]
+    if show_matrix:
+        sections.append(format_mlcm(cm, shown, args.digits))
+    else:
+        sections.append(_matrix_not_shown(n_labels, args.matrix_out))
+    if confusions:
+        counts, pairs, sets = confusions
+        sections += [
+            _pairs_text(pairs, top, counts, args.digits),
+            _sets_text(sets, top, true.values, pred.values),
+        ]
+    sections += [
+        "Classification report, computed from the MLCM:",
+        report.rstrip(),
+        _wrap(
+            f"micro avg pools all {n_labels + 1} rows and columns (NTL and NPL "
+            "too), so instances with no true and no predicted label count as "
+            "correct (Heydarian et al., Table 12)."
+        ),
+    ]
+    print("\n\n".join(sections))
+
+
+def _confusions(args, true, pred, cm, names, k):
+    """``(counts, pairs, sets)``: the matrix of counts of ``args.method`` (``cm``
+    unless normalised: the confusions are ranked by counts), its k largest
+    cells between two labels (:func:`_top_pairs`) and the k most frequent
+    label-set confusions, with the label ``names``."""
+    counts = cm
+    if args.normalize:
+        counts = mlcm_confusion_matrix(true.values, pred.values, method=args.method)
+    pairs = _top_pairs(counts, k, names)
+    sets = labelset_confusions(true.values, pred.values, k=min(k, true.values.shape[0]))
+    sets = [
+        ([names[j] for j in s.true], [names[j] for j in s.predicted], s.count)
+        for s in sets
+    ]
+    return counts, pairs, sets
+
+
+def _matrix_not_shown(n_labels, matrix_out):
+    """The line that stands for a matrix of more than MATRIX_MAX_LABELS labels."""
+    size = f"{n_labels + 1} x {n_labels + 1}"
+    if matrix_out is not None:
+        return _wrap(
+            f"The {size} matrix is not shown above {MATRIX_MAX_LABELS} labels "
+            f"(written to {matrix_out}); pass --matrix to print it."
+        )
+    return _wrap(
+        f"The {size} matrix is not shown above {MATRIX_MAX_LABELS} labels; pass "
+        "--matrix to print it or --matrix-out FILE to write it as CSV."
     )
+
+
+def _wrap(text):
+    """``text`` as lines of at most TEXT_WIDTH characters."""
+    return textwrap.fill(text, TEXT_WIDTH, break_on_hyphens=False)
+
+
+def _title(n, k, most):
+    """ "The 10 most", "All 3" (fewer than k: every one) or "The most" (none)."""
+    if n == 0:
+        return f"The {most}"
+    return f"The {k} {most}" if n == k else f"All {n}"
+
+
+def _top_pairs(counts, k, names):
+    """The k largest cells between two labels: ``(true, predicted, value,
+    share)``, with the value's share of the true label's row.
+
+    The NTL row and NPL column are left out: on real data the missed labels
+    (NPL) outnumber the swapped ones and would fill the list with what the
+    report's recall already says. The library names the labels by index; the
+    names are put in here.
+    """
+    n_labels = counts.shape[0] - 1
+    row_sums = counts.sum(axis=1)
+    k = min(k, n_labels * (n_labels - 1)) or 1
+    return [
+        (
+            names[c.true],
+            names[c.predicted],
+            c.value,
+            float(c.value / row_sums[c.true]),
+        )
+        for c in most_confused(counts, k=k, include_no_label=False)
+    ]
+
+
+def _pairs_text(pairs, k, counts, digits):
+    """The table of the most confused label pairs, under its explanation."""
+    title = _title(len(pairs), k, "most")
+    off = format_value((counts.sum() - np.trace(counts)).item(), digits)
+    missed = format_value(counts[:-1, -1].sum().item(), digits)
+    unwanted = format_value(counts[-1, :-1].sum().item(), digits)
+    head = _wrap(
+        f"{title} confused label pairs: the largest MLCM cells off the diagonal "
+        "between two labels, a true label (row) and a label predicted in its "
+        "place (column); % of row is the cell's share of the true label's row. "
+        f"Of the {off} counts off the diagonal, the NPL column (true labels "
+        f"missed with nothing wrong predicted) holds {missed} and the NTL row "
+        f"(labels predicted for instances with no true label) {unwanted}; they "
+        "are not listed."
+    )
+    if not pairs:
+        return f"{head}\n\nNone: no label was predicted in place of another."
+    rows = [
+        [t, p, format_value(value, digits), f"{share:.0%}"]
+        for t, p, value, share in pairs
+    ]
+    ranks = [str(i) for i in range(1, len(rows) + 1)]
+    table = format_table(
+        rows, ranks, ["true", "predicted", "count", "% of row"], align="<<>>"
+    )
+    return f"{head}\n\n{table}"
+
+
+def _sets_text(sets, k, y_true, y_pred):
+    """The table of the most frequent wrong label sets, under its explanation."""
+    n_rows = y_true.shape[0]
+    wrong = (y_true != y_pred).any(axis=1)
+    n_wrong = int(np.count_nonzero(wrong))
+    n_empty = int(np.count_nonzero(wrong & ~(y_pred != 0).any(axis=1)))
+    title = _title(len(sets), k, "most frequent")
+    head = _wrap(
+        f"{title} label-set confusions: {n_wrong} of the {n_rows} "
+        f"instances ({n_wrong / n_rows:.0%}) have a predicted label set other "
+        f"than their true one; {{}} (no label) is predicted for {n_empty} of them."
+    )
+    if not sets:
+        return f"{head}\n\nNone: every predicted label set is the true one."
+    rows = [
+        [format_labelset(t), format_labelset(p), format_value(count)]
+        for t, p, count in sets
+    ]
+    ranks = [str(i) for i in range(1, len(rows) + 1)]
+    table = format_table(
+        rows, ranks, ["true labels", "predicted labels", "instances"], align="<<>"
+    )
+    return f"{head}\n\n{table}"
 
 
 def _label_names(true, pred):

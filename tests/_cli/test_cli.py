@@ -206,3 +206,33 @@ def test_main_warnings_are_one_line(capsys, tmp_path):
     assert all(line.startswith("sklearn-mlcm: warning: ") for line in lines)
     assert len(set(lines)) == len(lines)  # each warning once
     assert "ill-defined" in err
+
+
+def test_main_warnings_name_the_options(capsys, tmp_path):
+    """The library's "Use `zero_division` parameter" reads "Use --zero-division"
+    on the command line; the option silences it."""
+    rows = [[1, 0], [1, 0]]
+    true = write_csv(tmp_path / "true.csv", rows)
+    pred = write_csv(tmp_path / "pred.csv", rows)
+    status, _, err = run(capsys, "report", true, pred)
+    assert status == 0
+    assert err == (
+        "sklearn-mlcm: warning: Precision is ill-defined and being set to 0.0 in "
+        "labels with no predicted samples. Use --zero-division to control this "
+        "behavior.\n"
+        "sklearn-mlcm: warning: Recall is ill-defined and being set to 0.0 in "
+        "labels with no true samples. Use --zero-division to control this "
+        "behavior.\n"
+        "sklearn-mlcm: warning: F-score is ill-defined and being set to 0.0 in "
+        "labels with no true nor predicted samples. Use --zero-division to "
+        "control this behavior.\n"
+    )
+    assert "`zero_division`" not in err and "parameter" not in err
+    status, _, err = run(capsys, "report", true, pred, "--zero-division", "0")
+    assert (status, err) == (0, "")
+
+
+def test_main_example_output_is_unchanged_by_the_report_options(capsys):
+    """The worked example prints no legend or --top tables of ``report``."""
+    _, out, _ = run(capsys)
+    assert "micro avg pools" not in out and "confused" not in out

@@ -5,7 +5,16 @@ import json
 import numpy as np
 from paper_data import TABLE_4J
 
-from sklearn_mlcm._cli._format import format_json, format_mlcm, format_table, indent
+from sklearn_mlcm._cli._format import (
+    MAX_NAME_CHARS,
+    MAX_SET_CHARS,
+    format_json,
+    format_labelset,
+    format_mlcm,
+    format_table,
+    indent,
+    short_names,
+)
 
 
 def test_format_table_widths_follow_the_widest_cell():
@@ -48,3 +57,52 @@ def test_format_json_nan_is_null():
 def test_indent_leaves_blank_lines_blank():
     """Blank lines get no trailing spaces."""
     assert indent("a\n\nb", 2) == "  a\n\n  b"
+
+
+def test_format_table_left_aligned_columns():
+    """align="<" left-aligns a column of names; no line ends in spaces."""
+    text = format_table(
+        [["C0", "C2", "4"], ["NTL", "C1", "1"]],
+        ["1", "2"],
+        ["true", "predicted", "count"],
+        align="<<>",
+    )
+    assert text == (
+        "   true  predicted  count\n"
+        "1  C0    C2             4\n"
+        "2  NTL   C1             1"
+    )
+
+
+def test_short_names_keep_start_and_end():
+    """Names above 40 characters keep 24 first and 13 last around "..."."""
+    long = "Arts/Music/" + "x" * 40 + "/Rock"
+    assert short_names(["a", long]) == ["a", "Arts/Music/xxxxxxxxxxxxx...xxxxxxxx/Rock"]
+    assert all(len(name) <= MAX_NAME_CHARS for name in short_names([long]))
+
+
+def test_short_names_stay_distinct():
+    """Two names whose short forms would be equal are kept whole, as is one
+    whose short form is another label's name."""
+    a, b = "p" * 30 + "a" + "s" * 20, "p" * 30 + "b" + "s" * 20
+    assert short_names([a, b]) == [a, b]
+    c = "q" * 50
+    taken = short_names([c])[0]
+    assert short_names([c, taken]) == [c, taken]
+    assert short_names(["x" * 41, "y" * 41]) == [
+        "x" * 24 + "..." + "x" * 13,
+        "y" * 24 + "..." + "y" * 13,
+    ]
+
+
+def test_format_labelset_empty_short_and_long():
+    """{} for no label; a long set lists what fits in 60 characters, then
+    how many labels are not shown."""
+    assert format_labelset([]) == "{}"
+    assert format_labelset(["C0", "C1"]) == "{C0, C1}"
+    labels = [f"TAG_{j}" for j in range(30)]
+    text = format_labelset(labels)
+    assert len(text) <= MAX_SET_CHARS
+    shown = text[1:].split(", ")
+    assert shown[:-1] == labels[: len(shown) - 1]
+    assert shown[-1] == f"... +{30 - len(shown) + 1}}}"

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from cli_helpers import assert_error, run, write_csv
+from cli_helpers import assert_error, error_line, run, write_csv
 from numpy.lib import format as npy_format
 from numpy.testing import assert_array_equal
 from paper_data import TABLE_4J
@@ -205,13 +205,21 @@ def test_report_csv_value_not_a_number(capsys, tmp_path, field):
 
 
 def test_report_csv_semicolons_hint(capsys, tmp_path):
-    """A semicolon-separated file gets a hint about commas."""
+    """A semicolon-separated file gets a hint to pass --delimiter ';', at its
+    first row (not taken for a header of one name), or at the first data row
+    after a header."""
     true = write_csv(tmp_path / "true.csv", T)
     pred = tmp_path / "pred.csv"
     pred.write_text("\n".join(";".join(map(str, r)) for r in P))
     message = (
-        f"{pred}, line 2, column 1: expected 0 or 1, found '1;0;1' (values must "
-        "be separated by commas)"
+        f"{pred}, line 1, column 1: expected 0 or 1, found '1;1;0' (the values "
+        "are read as separated by ','; pass --delimiter ';' for this file)"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+    pred.write_text("\n".join(";".join(map(str, r)) for r in [NAMES, *P]))
+    message = (
+        f"{pred}, line 2, column 1: expected 0 or 1, found '1;1;0' (the values "
+        "are read as separated by ','; pass --delimiter ';' for this file)"
     )
     assert_error(capsys, ["report", true, pred], message)
 
@@ -491,3 +499,225 @@ def test_read_labels_refusal_is_an_input_error(tmp_path):
     """read_labels raises InputError, the command line's one-line error."""
     with pytest.raises(InputError, match="no such file"):
         read_labels(str(tmp_path / "missing.csv"))
+
+
+# --delimiter ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling", ["tab", "TAB", "\\t", "\t"])
+def test_report_delimiter_tab(capsys, tmp_path, spelling):
+    """--delimiter tab (or \\t, typed or real) reads tab-separated files."""
+    true, pred = tmp_path / "true.tsv", tmp_path / "pred.tsv"
+    true.write_text("\n".join("\t".join(map(str, r)) for r in [NAMES, *T]) + "\n")
+    pred.write_text("\n".join("\t".join(map(str, r)) for r in P) + "\n")
+    argv = ["report", true, pred, "--json", "--delimiter", spelling]
+    status, out, err = run(capsys, *argv)
+    assert (status, err) == (0, "")
+    result = json.loads(out)
+    assert (result["labels"], result["confusion_matrix"]) == (NAMES, TABLE_4J)
+
+
+def test_report_delimiter_semicolon_and_its_position(capsys, tmp_path):
+    """--delimiter ';' reads a semicolon file; an error still names the line
+    and column of the value."""
+    true = tmp_path / "true.csv"
+    true.write_text("\n".join(";".join(map(str, r)) for r in [NAMES, *T]) + "\n")
+    pred = tmp_path / "pred.csv"
+    rows = [";".join(map(str, r)) for r in P]
+    status, out, _ = run(capsys, "report", true, true, "--delimiter", ";", "--json")
+    assert status == 0
+    rows[3] = "1;2;1"
+    pred.write_text("\n\n".join(rows) + "\n")
+    line = error_line(capsys, ["report", true, pred, "--delimiter", ";"])
+    assert line.startswith(f"{pred}, line 7, column 2: must contain only 0 and 1")
+
+
+def test_report_delimiter_wrong_for_the_file_hints(capsys, tmp_path):
+    """A comma file read with --delimiter tab: a hint to pass ','."""
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = write_csv(tmp_path / "pred.csv", P)
+    message = (
+        f"{true}, line 1, column 1: expected 0 or 1, found '1,1,0' (the values are "
+        "read as separated by tab; pass --delimiter ',' for this file)"
+    )
+    assert_error(capsys, ["report", true, pred, "--delimiter", "tab"], message)
+
+
+@pytest.mark.parametrize("value", ["", ",,", "0", "1", "a", ".", "-", '"', "\n"])
+def test_report_delimiter_refused(capsys, value):
+    """A delimiter that is not one character, or could be part of a value, is
+    refused by argparse."""
+    status, out, err = run(capsys, "report", "a.csv", "b.csv", "--delimiter", value)
+    assert (status, out) == (2, "")
+    assert "argument --delimiter: expected one character" in err
+
+
+# Standard input ---------------------------------------------------------------
+
+
+class _Stdin(io.TextIOWrapper):
+    """A piped standard input: a text stream over bytes, not a terminal."""
+
+    def __init__(self, data, tty=False):
+        super().__init__(io.BytesIO(data), encoding="utf-8")
+        self._tty = tty
+
+    def isatty(self):
+        return self._tty
+
+
+def _csv_bytes(rows, header=None):
+    lines = [",".join(header)] if header else []
+    return ("\n".join(lines + [",".join(map(str, r)) for r in rows]) + "\n").encode()
+
+
+def test_report_stdin_csv(capsys, tmp_path, monkeypatch):
+    """TRUE or PRED given as - is read from standard input, named <stdin>."""
+    pred = write_csv(tmp_path / "pred.csv", P)
+    monkeypatch.setattr(sys, "stdin", _Stdin(_csv_bytes(T, header=NAMES)))
+    status, out, err = run(capsys, "report", "-", pred)
+    assert (status, err) == (0, "")
+    assert out.startswith(
+        f"MLCM of <stdin> (rows: true labels) and {pred} (columns: predicted"
+    )
+    assert "     C0  C1  C2  NPL\n C0   5   2   4    0\n" in out
+    true = write_csv(tmp_path / "true.csv", T)
+    monkeypatch.setattr(sys, "stdin", _Stdin(_csv_bytes(P)))
+    status, out, _ = run(capsys, "report", true, "-", "--json")
+    assert json.loads(out)["confusion_matrix"] == TABLE_4J
+
+
+def test_report_stdin_npy(capsys, tmp_path, monkeypatch):
+    """A .npy array on standard input is told by its magic bytes."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.array(P, dtype=bool))
+    true = write_csv(tmp_path / "true.csv", T)
+    monkeypatch.setattr(sys, "stdin", _Stdin(buffer.getvalue()))
+    status, out, _ = run(capsys, "report", true, "-", "--json")
+    assert status == 0
+    assert json.loads(out)["confusion_matrix"] == TABLE_4J
+
+
+def test_report_stdin_errors_name_the_line(capsys, tmp_path, monkeypatch):
+    """A bad value on standard input is named by line and column, read again
+    from the copy (here spilled to a temporary file)."""
+    from sklearn_mlcm._cli import _io
+
+    monkeypatch.setattr(_io, "STDIN_MEMORY_BYTES", 8)
+    rows = [list(r) for r in P]
+    rows[4][2] = 2
+    true = write_csv(tmp_path / "true.csv", T)
+    monkeypatch.setattr(sys, "stdin", _Stdin(b"\n" + _csv_bytes(rows)))
+    line = error_line(capsys, ["report", true, "-"])
+    assert line.startswith("<stdin>, line 6, column 3: must contain only 0 and 1")
+
+
+def test_report_stdin_only_once(capsys):
+    """TRUE and PRED cannot both be standard input."""
+    message = (
+        "TRUE and PRED are both -: only one of them can be read from standard input"
+    )
+    assert_error(capsys, ["report", "-", "-"], message)
+
+
+def test_report_stdin_terminal_refused(capsys, tmp_path, monkeypatch):
+    """A terminal on standard input is refused instead of waited for."""
+    true = write_csv(tmp_path / "true.csv", T)
+    monkeypatch.setattr(sys, "stdin", _Stdin(b"", tty=True))
+    message = (
+        "<stdin>: standard input is a terminal; pipe or redirect the labels into "
+        "it (sklearn-mlcm report - pred.csv < true.csv)"
+    )
+    assert_error(capsys, ["report", true, "-"], message)
+
+
+def test_report_stdin_size_cap(capsys, tmp_path, monkeypatch):
+    """Standard input is refused as soon as it passes MAX_FILE_BYTES."""
+    from sklearn_mlcm._cli import _io
+
+    monkeypatch.setattr(_io, "MAX_FILE_BYTES", 100)
+
+    class Endless(io.RawIOBase):
+        """An input that never ends: only the cap stops the reading."""
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            buffer[:] = b"1" * len(buffer)
+            return len(buffer)
+
+    stdin = io.TextIOWrapper(io.BufferedReader(Endless()), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    true = write_csv(tmp_path / "true.csv", T)
+    message = "<stdin>: more than the 100 bytes (9.31323e-08 GiB) this command reads"
+    assert_error(capsys, ["report", true, "-"], message)
+
+
+def test_report_stdin_through_a_pipe(tmp_path):
+    """The command line reads a real pipe: ``... | sklearn-mlcm report T -``."""
+    true = write_csv(tmp_path / "true.csv", T, header=NAMES)
+    result = subprocess.run(
+        [sys.executable, "-m", "sklearn_mlcm", "report", true, "-", "--json"],
+        input=_csv_bytes(P),
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert json.loads(result.stdout)["confusion_matrix"] == TABLE_4J
+
+
+# pandas' default header ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "first, shown",
+    [("0,1", "0,1"), (" 0 , 1 ", "0,1"), ("0,1,2,3", "0,1,2,3")],
+)
+def test_report_csv_integer_header_is_ambiguous(capsys, tmp_path, first, shown):
+    """A first row 0,1,...,q-1 (pandas' default header, and also valid data
+    over two labels) is refused with --header auto, naming both choices."""
+    q = first.count(",") + 1
+    path = tmp_path / "labels.csv"
+    path.write_text(first + "\n" + "1," * (q - 1) + "0\n")
+    message = (
+        f"{path}, line 1: the first row ({shown}) could be pandas' default header "
+        "of column numbers or a row of data; pass --header yes or --header no"
+    )
+    assert_error(capsys, ["report", path, path], message)
+
+
+def test_report_csv_integer_header_of_159_labels(capsys, tmp_path):
+    """pandas' default header of 159 columns is shown shortened."""
+    path = tmp_path / "labels.csv"
+    path.write_text(",".join(map(str, range(159))) + "\n" + ",".join("1" * 159) + "\n")
+    message = (
+        f"{path}, line 1: the first row (0,1,...,158) could be pandas' default "
+        "header of column numbers or a row of data; pass --header yes or --header no"
+    )
+    assert_error(capsys, ["report", path, path], message)
+
+
+def test_report_csv_integer_header_yes_or_no(capsys, tmp_path):
+    """--header yes reads 0,1 as the label names, --header no as an instance."""
+    path = tmp_path / "labels.csv"
+    path.write_text("0,1\n1,0\n0,1\n")
+    status, out, _ = run(capsys, "report", path, path, "--header", "yes", "--json")
+    assert status == 0
+    assert json.loads(out)["labels"] == ["0", "1"]
+    assert json.loads(out)["confusion_matrix"] == [[1, 0, 0], [0, 1, 0], [0, 0, 0]]
+    status, out, _ = run(capsys, "report", path, path, "--header", "no", "--json")
+    assert status == 0
+    assert json.loads(out)["confusion_matrix"] == [[1, 0, 0], [0, 2, 0], [0, 0, 0]]
+
+
+@pytest.mark.parametrize("first", ["1,0", "0,0", "0", "0,1,3", "1,2"])
+def test_report_csv_other_first_rows_are_not_ambiguous(tmp_path, first):
+    """Only 0,1,...,q-1 in order with q >= 2 is ambiguous: other first rows
+    of numbers are data (the library then checks their values)."""
+    path = tmp_path / "labels.csv"
+    path.write_text(first + "\n")
+    labels = read_labels(str(path))
+    assert labels.names is None
+    assert_array_equal(labels.values, [[int(v) for v in first.split(",")]])

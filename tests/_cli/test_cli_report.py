@@ -1,7 +1,9 @@
 """The ``report`` command (sklearn_mlcm._cli._report_command): what it prints,
 and the library's refusals of the labels as one line naming the file."""
 
+import csv
 import json
+import re
 
 import numpy as np
 import pytest
@@ -9,7 +11,11 @@ from cli_helpers import assert_error, error_line, run, table_1_csv, write_csv
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_4J
 
-from sklearn_mlcm import mlcm_classification_report, mlcm_confusion_matrix
+from sklearn_mlcm import (
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+    most_confused,
+)
 from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
 
 T, P, NAMES = TABLE_1_TRUE, TABLE_1_PRED, TABLE_1_NAMES
@@ -52,6 +58,11 @@ def test_report_command_csv_with_header(capsys, tmp_path):
         "Classification report, computed from the MLCM:\n"
         "\n"
         f"{report.rstrip()}\n"
+        "\n"
+        "micro avg pools all 4 rows and columns (NTL and NPL too), so instances "
+        "with no\n"
+        "true and no predicted label count as correct (Heydarian et al., Table "
+        "12).\n"
     )
 
 
@@ -176,13 +187,22 @@ def test_report_command_zero_division(capsys, tmp_path):
 
 
 def test_report_command_header_option(capsys, tmp_path):
-    """--header yes reads pandas' default header 0,1,2; auto points to it."""
+    """--header yes reads pandas' default header 0,1,2, which auto refuses as
+    ambiguous; a first row of other numbers points to --header yes."""
     true, pred = tmp_path / "true.csv", tmp_path / "pred.csv"
     true.write_text("0,1,2\n" + "\n".join(",".join(map(str, r)) for r in T) + "\n")
     pred.write_text("0,1,2\n" + "\n".join(",".join(map(str, r)) for r in P))
-    status, out, err = run(capsys, "report", true, pred)
+    message = (
+        f"{true}, line 1: the first row (0,1,2) could be pandas' default header "
+        "of column numbers or a row of data; pass --header yes or --header no"
+    )
+    assert_error(capsys, ["report", true, pred], message)
+    other = tmp_path / "other.csv"
+    other.write_text("1,0,2\n" + "\n".join(",".join(map(str, r)) for r in T) + "\n")
+    plain = write_csv(tmp_path / "plain.csv", [*P, [0, 0, 0]])
+    status, out, err = run(capsys, "report", other, plain, "--header", "auto")
     assert (status, out) == (2, "")
-    assert err.startswith(f"sklearn-mlcm: error: {true}, line 1, column 3: ")
+    assert err.startswith(f"sklearn-mlcm: error: {other}, line 1, column 3: ")
     assert "found 2" in err
     assert err.endswith(
         " If the first row is a header of label names, pass --header yes.\n"
@@ -332,3 +352,344 @@ def test_report_command_header_names_differ(capsys, tmp_path):
     pred = write_csv(tmp_path / "pred.csv", P, header=["C0", "C2", "C1"])
     message = f"{pred}, line 1: label 2 is named 'C2', but {true} names it 'C1'"
     assert_error(capsys, ["report", true, pred], message)
+
+
+# Many labels: the most confused pairs and label sets, the matrix on request ---
+
+
+TOP_2_TABLES = (
+    "The 2 most confused label pairs: the largest MLCM cells off the diagonal\n"
+    "between two labels, a true label (row) and a label predicted in its place\n"
+    "(column); % of row is the cell's share of the true label's row. Of the 12\n"
+    "counts off the diagonal, the NPL column (true labels missed with nothing "
+    "wrong\n"
+    "predicted) holds 1 and the NTL row (labels predicted for instances with no "
+    "true\n"
+    "label) 2; they are not listed.\n"
+    "\n"
+    "   true  predicted  count  % of row\n"
+    "1  C0    C2             4       36%\n"
+    "2  C1    C2             3       50%\n"
+    "\n"
+    "The 2 most frequent label-set confusions: 7 of the 9 instances (78%) have a\n"
+    "predicted label set other than their true one; {} (no label) is predicted "
+    "for 0\n"
+    "of them.\n"
+    "\n"
+    "   true labels  predicted labels  instances\n"
+    "1  {}           {C1, C2}                  1\n"
+    "2  {C0}         {C0, C1, C2}              1\n"
+)
+
+
+def test_report_command_top_of_table_1(capsys, tmp_path):
+    """--top 10 on Heydarian et al. Table 1: all 3 label pairs of Table 4 (j)
+    off the diagonal (C0->C2 4, C1->C2 3, C0->C1 2) and all 7 wrong instances'
+    label sets, between the matrix and the report."""
+    status, out, err = run(capsys, "report", *table_1_csv(tmp_path), "--top", 10)
+    assert (status, err) == (0, "")
+    expected = (
+        "NTL   0   1   1    1\n"
+        "\n"
+        "All 3 confused label pairs: the largest MLCM cells off the diagonal "
+        "between two\n"
+        "labels, a true label (row) and a label predicted in its place (column); "
+        "% of\n"
+        "row is the cell's share of the true label's row. Of the 12 counts off "
+        "the\n"
+        "diagonal, the NPL column (true labels missed with nothing wrong "
+        "predicted)\n"
+        "holds 1 and the NTL row (labels predicted for instances with no true "
+        "label) 2;\n"
+        "they are not listed.\n"
+        "\n"
+        "   true  predicted  count  % of row\n"
+        "1  C0    C2             4       36%\n"
+        "2  C1    C2             3       50%\n"
+        "3  C0    C1             2       18%\n"
+        "\n"
+        "All 7 label-set confusions: 7 of the 9 instances (78%) have a predicted "
+        "label\n"
+        "set other than their true one; {} (no label) is predicted for 0 of them.\n"
+        "\n"
+        "   true labels   predicted labels  instances\n"
+        "1  {}            {C1, C2}                  1\n"
+        "2  {C0}          {C0, C1, C2}              1\n"
+        "3  {C0}          {C1, C2}                  1\n"
+        "4  {C0, C1}      {C0, C1, C2}              1\n"
+        "5  {C0, C1}      {C0, C2}                  1\n"
+        "6  {C0, C1}      {C2}                      1\n"
+        "7  {C0, C1, C2}  {C0, C2}                  1\n"
+        "\n"
+        "Classification report, computed from the MLCM:\n"
+    )
+    assert expected in out
+
+
+def test_report_command_top_k_of_table_1(capsys, tmp_path):
+    """--top 2: the two largest of each, as the two tables in full."""
+    status, out, _ = run(capsys, "report", *table_1_csv(tmp_path), "--top", 2)
+    assert status == 0
+    assert f"NTL   0   1   1    1\n\n{TOP_2_TABLES}\nClassification report" in out
+
+
+def test_report_command_top_ranks_counts_when_normalized(capsys, tmp_path):
+    """With --normalize the matrix printed is normalised, but the confusions
+    are the largest counts of the method (here Krstinic's fractions)."""
+    argv = ["report", *table_1_csv(tmp_path), "--top", 2, "--method", "krstinic"]
+    status, out, _ = run(capsys, *argv, "--normalize", "true")
+    assert status == 0
+    assert (
+        "1  C1    C2          2.83       57%\n2  C0    C2          2.17       31%\n"
+        in (out)
+    )
+
+
+def test_report_command_top_json(capsys, tmp_path):
+    """--json --top K adds the two lists, with the full label names."""
+    argv = ["report", *table_1_csv(tmp_path), "--json", "--top", 2]
+    status, out, err = run(capsys, *argv)
+    assert (status, err) == (0, "")
+    result = json.loads(out)
+    assert list(result) == [
+        "labels",
+        "confusion_matrix",
+        "report",
+        "most_confused",
+        "labelset_confusions",
+    ]
+    assert result["most_confused"] == [
+        {"true": "C0", "predicted": "C2", "count": 4, "share_of_row": 4 / 11},
+        {"true": "C1", "predicted": "C2", "count": 3, "share_of_row": 0.5},
+    ]
+    assert result["labelset_confusions"] == [
+        {"true": [], "predicted": ["C1", "C2"], "count": 1},
+        {"true": ["C0"], "predicted": ["C0", "C1", "C2"], "count": 1},
+    ]
+    status, out, _ = run(capsys, "report", *table_1_csv(tmp_path), "--json")
+    assert "most_confused" not in json.loads(out)  # only when asked for
+
+
+def test_report_command_top_0_and_nothing_confused(capsys, tmp_path):
+    """--top 0 prints no table; perfect predictions say there is none."""
+    status, out, _ = run(capsys, "report", *table_1_csv(tmp_path), "--top", 0)
+    assert status == 0
+    assert "confused" not in out and "label-set" not in out
+    true = write_csv(tmp_path / "same.csv", T)
+    status, out, _ = run(capsys, "report", true, true, "--top", 3)
+    assert status == 0
+    assert (
+        "\n\nThe most confused label pairs: the largest MLCM cells off the diagonal "
+        "between\ntwo labels," in out
+    )
+    assert "\n\nNone: no label was predicted in place of another.\n" in out
+    assert "\n\nNone: every predicted label set is the true one.\n" in out
+
+
+def _random_labels(n_rows, n_labels, seed, density=0.1):
+    rng = np.random.default_rng(seed)
+    y_true = (rng.random((n_rows, n_labels)) < density).astype(np.uint8)
+    flip = rng.random((n_rows, n_labels)) < density / 2
+    return y_true, np.where(flip, 1 - y_true, y_true)
+
+
+@pytest.mark.parametrize("n_labels, shown", [(30, True), (31, False)])
+def test_report_command_matrix_hidden_above_30_labels(
+    capsys, tmp_path, n_labels, shown
+):
+    """Up to 30 labels the matrix is printed; above, a line says how to get it
+    and the 10 most confused pairs and label sets are printed instead."""
+    y_true, y_pred = _random_labels(200, n_labels, seed=n_labels)
+    true = write_csv(tmp_path / "true.csv", y_true)
+    pred = write_csv(tmp_path / "pred.csv", y_pred)
+    status, out, _ = run(capsys, "report", true, pred, "--zero-division", "0")
+    assert status == 0
+    size = n_labels + 1
+    hint = (
+        f"\n\nThe {size} x {size} matrix is not shown above 30 labels; pass "
+        "--matrix to print it or\n--matrix-out FILE to write it as CSV.\n\n"
+    )
+    assert (hint in out) is not shown
+    assert ("\nNTL  " in out) is shown
+    assert ("The 10 most confused label pairs" in out) is not shown
+    assert ("The 10 most frequent label-set confusions" in out) is not shown
+
+
+def test_report_command_matrix_option_prints_it(capsys, tmp_path):
+    """--matrix prints the matrix of 31 labels, and then no --top tables."""
+    y_true, y_pred = _random_labels(200, 31, seed=1)
+    true = write_csv(tmp_path / "true.csv", y_true)
+    pred = write_csv(tmp_path / "pred.csv", y_pred)
+    argv = ["report", true, pred, "--zero-division", "0", "--matrix"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    expected = mlcm_confusion_matrix(y_true, y_pred)
+    names = [str(j) for j in range(31)]
+    assert_array_equal(matrix_rows(out, [*names, "NTL"]), expected)
+    assert "not shown" not in out and "confused" not in out
+    status, out, _ = run(capsys, *argv, "--top", 1)
+    assert "The 1 most confused label pairs" in out and "\nNTL  " in out
+
+
+@pytest.mark.parametrize("delimiter, char", [(None, ","), ("tab", "\t")])
+def test_report_command_matrix_out_csv(capsys, tmp_path, delimiter, char):
+    """--matrix-out writes the matrix with its label names, read back by csv:
+    a header true\\predicted + names + NPL, each row led by its name, NTL last."""
+    out_file = tmp_path / "mlcm.csv"
+    true, pred = table_1_csv(tmp_path)
+    if delimiter:
+        for path in (true, pred):
+            with open(path) as file:
+                text = file.read()
+            with open(path, "w") as file:
+                file.write(text.replace(",", char))
+    argv = ["report", true, pred, "--matrix-out", out_file]
+    status, out, _ = run(capsys, *argv, *(["--delimiter", delimiter] * bool(delimiter)))
+    assert status == 0
+    assert "     C0  C1  C2  NPL\n" in out  # 3 labels: printed as well
+    with open(out_file, newline="") as file:
+        rows = list(csv.reader(file, delimiter=char))
+    assert rows == [
+        ["true\\predicted", "C0", "C1", "C2", "NPL"],
+        ["C0", "5", "2", "4", "0"],
+        ["C1", "0", "2", "3", "1"],
+        ["C2", "0", "0", "1", "0"],
+        ["NTL", "0", "1", "1", "1"],
+    ]
+
+
+def test_report_command_matrix_out_fractions_read_back_exactly(capsys, tmp_path):
+    """Fractions (Krstinic, normalised) are written to read back exactly."""
+    out_file = tmp_path / "mlcm.csv"
+    argv = ["report", *table_1_csv(tmp_path), "--matrix-out", out_file]
+    status, _, _ = run(capsys, *argv, "--method", "krstinic", "--normalize", "pred")
+    assert status == 0
+    with open(out_file, newline="") as file:
+        rows = list(csv.reader(file))
+    assert [row[0] for row in rows] == ["true\\predicted", *NAMES, "NTL"]
+    values = np.array([[float(v) for v in row[1:]] for row in rows[1:]])
+    expected = mlcm_confusion_matrix(T, P, method="krstinic", normalize="pred")
+    assert_array_equal(values, expected)
+
+
+def test_report_command_matrix_out_hidden_says_where(capsys, tmp_path):
+    """Above 30 labels, the line under the header names the file written."""
+    y_true, y_pred = _random_labels(100, 40, seed=2)
+    names = [f"label {j}" for j in range(40)]
+    true = write_csv(tmp_path / "true.csv", y_true, header=names)
+    pred = write_csv(tmp_path / "pred.csv", y_pred)
+    out_file = tmp_path / "m.csv"
+    argv = ["report", true, pred, "--matrix-out", out_file, "--zero-division", "0"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    assert (
+        f"The 41 x 41 matrix is not shown above 30 labels (written to {out_file});"
+        in " ".join(out.split("\n"))
+    )
+    with open(out_file, newline="") as file:
+        rows = list(csv.reader(file))
+    assert rows[0] == ["true\\predicted", *names, "NPL"]
+    cm = mlcm_confusion_matrix(y_true, y_pred)
+    assert_array_equal([[int(v) for v in row[1:]] for row in rows[1:]], cm)
+
+
+def test_report_command_matrix_out_unwritable(capsys, tmp_path):
+    """A --matrix-out that cannot be written is one line; - is refused."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    line = error_line(
+        capsys, ["report", *table_1_csv(tmp_path), "--matrix-out", folder]
+    )
+    assert line.startswith(f"{folder}: cannot write the matrix (")
+    assert_error(
+        capsys,
+        ["report", *table_1_csv(tmp_path), "--matrix-out", "-"],
+        "--matrix-out -: the matrix is written to a file, not to standard "
+        "output; name a file",
+    )
+
+
+def test_report_command_159_labels_lines_stay_short(capsys, tmp_path, monkeypatch):
+    """159 labels (bibtex's count), some named with 60 characters: no line of
+    the default output reaches 200 characters (it was 2,310), names longer
+    than 40 characters are shortened in the text and kept whole in JSON."""
+    y_true, y_pred = _random_labels(500, 159, seed=159, density=0.03)
+    names = [f"TAG_{j}" for j in range(159)]
+    names[7] = "a_very_long_label_name_" + "x" * 30 + "_end_07"
+    names[8] = "a_very_long_label_name_" + "x" * 30 + "_end_08"
+    write_csv(tmp_path / "true.csv", y_true, header=names)
+    write_csv(tmp_path / "pred.csv", y_pred, header=names)
+    monkeypatch.chdir(tmp_path)  # the first line names the files: short paths
+    true, pred = "true.csv", "pred.csv"
+    status, out, err = run(capsys, "report", true, pred, "--zero-division", "0")
+    assert (status, err) == (0, "")
+    widest = max(len(line) for line in out.splitlines())
+    assert widest < 200, widest
+    assert "The 160 x 160 matrix is not shown above 30 labels" in out
+    assert "The 10 most confused label pairs" in out
+    assert len(out.splitlines()) < 159 + 60  # one line per label, and a few
+    assert "a_very_long_label_name_x...xxxxxx_end_07 " in out
+    assert "a_very_long_label_name_x...xxxxxx_end_08 " in out
+    assert names[7] not in out
+    status, out, _ = run(capsys, "report", true, pred, "--json", "--zero-division", "0")
+    assert json.loads(out)["labels"] == names
+    status, out, _ = run(
+        capsys, "report", true, pred, "--zero-division", "0", "--matrix"
+    )
+    assert max(len(line) for line in out.splitlines()) > 600  # what was asked
+
+
+def _bibtex_test_labels(folder):
+    """The 159 labels of MULAN's bibtex test split: names from bibtex.xml, the
+    0/1 rows from the sparse ARFF (labels are its last 159 attributes)."""
+    names = re.findall(r'<label name="([^"]+)"', (folder / "bibtex.xml").read_text())
+    n_attributes, rows = 0, []
+    with open(folder / "bibtex-test.arff") as file:
+        for line in file:
+            if line.lower().startswith("@attribute"):
+                n_attributes += 1
+            elif line.startswith("{"):
+                rows.append([int(p.split()[0]) for p in line.strip("{}\n").split(",")])
+    first = n_attributes - len(names)
+    y = np.zeros((len(rows), len(names)), dtype=np.uint8)
+    for i, indices in enumerate(rows):
+        y[i, [j - first for j in indices if j >= first]] = 1
+    return names, y
+
+
+def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
+    """MULAN's bibtex test split (2,515 instances, 159 labels) against a copy
+    that drops each instance's last label and adds label 0 to every fifth: the
+    matrix is hidden, the confusions and report lines stay short."""
+    folder = shared_data("mulan", "bibtex/bibtex-test.arff", "bibtex/bibtex.xml")
+    names, y_true = _bibtex_test_labels(folder / "bibtex")
+    assert y_true.shape == (2515, 159)
+    y_pred = y_true.copy()
+    for i, row in enumerate(y_pred):
+        row[np.flatnonzero(row)[-1:]] = 0
+        row[0] |= i % 5 == 0
+    write_csv(tmp_path / "true.csv", y_true, header=names)
+    write_csv(tmp_path / "pred.csv", y_pred)
+    monkeypatch.chdir(tmp_path)  # the first line names the files: short paths
+    status, out, _ = run(capsys, "report", "true.csv", "pred.csv", "--top", 5)
+    assert status == 0
+    assert max(len(line) for line in out.splitlines()) < 200
+    assert "2515 instances, 159 labels" in out
+    assert "The 160 x 160 matrix is not shown above 30 labels" in out
+    wrong = (y_true != y_pred).any(axis=1)
+    n_empty = np.count_nonzero(wrong & (y_pred.sum(axis=1) == 0))
+    assert (
+        f"The 5 most frequent label-set confusions: {wrong.sum()} of the 2515 "
+        f"instances ({wrong.mean():.0%}) have a predicted label set other than "
+        f"their true one; {{}} (no label) is predicted for {n_empty} of them."
+    ) in " ".join(out.split())
+    expected = most_confused(
+        mlcm_confusion_matrix(y_true, y_pred),
+        k=5,
+        display_labels=names,
+        include_no_label=False,
+    )
+    for rank, pair in enumerate(expected, start=1):
+        assert re.search(
+            rf"\n *{rank}  {pair.true} +{pair.predicted} +{pair.value} ", out
+        )
