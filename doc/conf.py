@@ -4,15 +4,13 @@ Build from the repository root with the package installed:
 
     sphinx-build -W -b html doc doc/_build/html
 
-The movie-poster example of the gallery reads real predictions from a data
-folder outside the repository, ``SKLEARN_MLCM_DATA`` (default
+The gallery (sphinx-gallery) runs the scripts of ``doc/examples`` and writes
+their pages into ``doc/auto_examples``. The examples on real data read it from
+a folder outside the repository, ``SKLEARN_MLCM_DATA`` (default
 ``../shared/data``; a relative path is taken from the repository root). In a
-clone without that folder the gallery shows a note instead of the picture, and
-the build still passes with ``-W``.
+clone without that folder they print why and stop, and the build still passes
+with ``-W``.
 """
-
-import os
-from pathlib import Path
 
 import sklearn_mlcm
 
@@ -31,6 +29,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "numpydoc",
     "matplotlib.sphinxext.plot_directive",
+    "sphinx_gallery.gen_gallery",
 ]
 
 # No intersphinx: the build must work offline. References to scikit-learn
@@ -49,7 +48,8 @@ numpydoc_xref_param_type = False  # parameter types stay plain text
 numpydoc_attributes_as_param_list = True
 
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+# examples/ holds the gallery's sources, read by sphinx-gallery, not by Sphinx
+exclude_patterns = ["_build", "examples", "Thumbs.db", ".DS_Store"]
 templates_path = ["_templates"]  # autosummary/class.rst: document the methods
 default_role = "literal"
 pygments_style = "sphinx"
@@ -66,6 +66,23 @@ plot_html_show_source_link = False
 plot_html_show_formats = False
 plot_formats = [("png", 100)]
 
+# -- The gallery (sphinx-gallery) -------------------------------------------
+
+sphinx_gallery_conf = {
+    "examples_dirs": "examples",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": "/plot_",  # run every plot_*.py script
+    "within_subsection_order": "FileNameSortKey",
+    "remove_config_comments": True,
+    "download_all_examples": True,
+    # doc/_templates/autosummary/*.rst add a ".. minigallery::" of the
+    # examples that use each public name: these record which do
+    "doc_module": ("sklearn_mlcm",),
+    "backreferences_dir": "generated/backreferences",  # gitignored with generated/
+    # no doc/sg_execution_times.rst in the source tree
+    "write_computation_times": False,
+}
+
 # -- HTML output --------------------------------------------------------------
 
 # pydata-sphinx-theme (the "doc" extra) needs no network at build time.
@@ -76,50 +93,6 @@ html_theme_options = {
 }
 
 html_title = f"{project} {release}"
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_show_sourcelink = False
-
-
-# -- The movie-poster example needs data from outside the repository ---------
-
-ROOT = Path(__file__).resolve().parent.parent
-POSTERS_INC = Path(__file__).resolve().parent / "generated" / "posters_example.inc"
-POSTERS_FILES = ("gt.npy", "pred_t09.npy")
-
-
-def data_folder():
-    """``SKLEARN_MLCM_DATA``, default ``../shared/data``, from the repository root."""
-    folder = Path(os.environ.get("SKLEARN_MLCM_DATA", "../shared/data"))
-    return (folder if folder.is_absolute() else ROOT / folder).resolve()
-
-
-def write_posters_example():
-    """Write generated/posters_example.inc: the plot, or a note without the data.
-
-    The file is rewritten only when its text changes, so that an unchanged
-    gallery page is not rebuilt every time.
-    """
-    folder = data_folder()
-    posters = folder / "posters"
-    if all((posters / name).is_file() for name in POSTERS_FILES):
-        # the example reads the same folder, whatever the working directory
-        os.environ["SKLEARN_MLCM_DATA"] = str(folder)
-        text = ".. plot:: examples/plot_movie_posters.py\n"
-    else:
-        text = (
-            ".. note::\n\n"
-            "   This example needs the movie-poster predictions (``gt.npy`` and\n"
-            "   ``pred_t09.npy``) in ``$SKLEARN_MLCM_DATA/posters`` (by default\n"
-            "   ``../shared/data/posters`` from the repository root), which is\n"
-            "   not part of the repository. They were not found when this page\n"
-            "   was built. The script:\n\n"
-            ".. literalinclude:: examples/plot_movie_posters.py\n"
-            "   :language: python\n"
-        )
-    if not POSTERS_INC.is_file() or POSTERS_INC.read_text() != text:
-        POSTERS_INC.parent.mkdir(parents=True, exist_ok=True)
-        POSTERS_INC.write_text(text)
-
-
-def setup(app):
-    write_posters_example()
