@@ -1,14 +1,22 @@
-"""Hypothesis strategies shared by the oracle and invariance tests.
+"""Hypothesis strategies and the real-data folder, shared by the test modules.
 
 Test modules do not import this file: they take the ``mlcm_strategies`` fixture
-and draw from it inside ``@given(data=st.data())``.
+and draw from it inside ``@given(data=st.data())``, and the ``shared_data``
+fixture for the real data sets of ``SKLEARN_MLCM_DATA``.
 """
 
+import os
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from hypothesis import strategies as st
+
+# The real data sets: the one variable read by the tests, the docs and CI.
+DATA_VARIABLE = "SKLEARN_MLCM_DATA"
+DATA_DEFAULT = "../shared/data"  # relative paths are taken from the repository root
+ROOT = Path(__file__).resolve().parents[1]
 
 # Weights that must turn up: zero, one, other integers and non-integers.
 SPECIAL_WEIGHTS = (0.0, 1.0, 2.0, 0.5, 0.1, 3.75)
@@ -105,3 +113,48 @@ def mlcm_strategies():
         cases=multilabel_cases,
         multiclass=multiclass_cases,
     )
+
+
+def pytest_report_header(config):
+    """Which sklearn_mlcm is tested (CI checks it), with which dependencies."""
+    import scipy
+    import sklearn
+
+    try:
+        import sklearn_mlcm
+    except ImportError as exc:  # the tests report it; the header still prints
+        return f"sklearn_mlcm cannot be imported: {exc!r}"
+    return [
+        f"sklearn_mlcm {sklearn_mlcm.__version__} from "
+        f"{Path(sklearn_mlcm.__file__).resolve().parent}",
+        f"numpy {np.__version__}, scipy {scipy.__version__}, "
+        f"scikit-learn {sklearn.__version__}",
+        f"{DATA_VARIABLE}: {data_folder()}",
+    ]
+
+
+def data_folder():
+    """``SKLEARN_MLCM_DATA``, default ``../shared/data``, from the repository root."""
+    folder = Path(os.environ.get(DATA_VARIABLE, DATA_DEFAULT))
+    return (folder if folder.is_absolute() else ROOT / folder).resolve()
+
+
+@pytest.fixture(scope="session")
+def shared_data():
+    """``shared_data(name, *files)``: the data set's folder, or skip saying where.
+
+    The folder is ``name`` in ``SKLEARN_MLCM_DATA``; the test is skipped, with
+    the path that was looked at, unless every one of ``files`` is in it.
+    """
+
+    def folder(name, *files):
+        path = data_folder() / name
+        missing = [f for f in files if not (path / f).is_file()]
+        if missing:
+            pytest.skip(
+                f"the shared data set {name!r} is not at {path} (no "
+                f"{', '.join(missing)}); set {DATA_VARIABLE} to the data folder"
+            )
+        return path
+
+    return folder

@@ -1,6 +1,4 @@
-"""The real movie-poster predictions (../shared/data/posters) through both methods."""
-
-from pathlib import Path
+"""The real movie-poster predictions ($SKLEARN_MLCM_DATA/posters), both methods."""
 
 import numpy as np
 import pytest
@@ -13,17 +11,11 @@ from sklearn_mlcm import (
     mlcm_multilabel_confusion_matrix,
 )
 
-POSTERS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "posters"
-
-pytestmark = pytest.mark.skipif(
-    not (POSTERS / "gt.npy").exists(),
-    reason=f"the shared movie-poster data is not at {POSTERS} (a user's clone)",
-)
-
 
 @pytest.fixture(scope="module", params=["pred_t05.npy", "pred_t09.npy"])
-def posters(request):
-    return np.load(POSTERS / "gt.npy"), np.load(POSTERS / request.param)
+def posters(request, shared_data):
+    folder = shared_data("posters", "gt.npy", request.param)
+    return np.load(folder / "gt.npy"), np.load(folder / request.param)
 
 
 def test_posters_data_is_what_its_readme_says(posters):
