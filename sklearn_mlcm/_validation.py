@@ -437,8 +437,11 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
             )
         _check_unique(classes, func_name)
         try:
-            unknown = np.setdiff1d(classes, present)
-        except TypeError:  # numbers among string classes, or the reverse
+            with warnings.catch_warnings():
+                # NumPy 1.x warns (and answers wrongly) where NumPy 2 raises
+                warnings.simplefilter("error", FutureWarning)
+                unknown = np.setdiff1d(classes, present)
+        except (TypeError, FutureWarning):  # numbers among strings, or the reverse
             raise ValueError(
                 f"The 'labels' parameter of {func_name} must hold values of the "
                 f"kind of the classes {present.tolist()}. Got "
@@ -632,7 +635,7 @@ def check_square_matrix(cm, func_name=None, name="cm"):
     if (
         values.dtype == np.uint64
         and values.size
-        and values.max() > np.iinfo(np.int64).max
+        and values.max() > np.uint64(np.iinfo(np.int64).max)
     ):
         raise ValueError(
             f"{name} of {func_name} holds counts too large for int64; found "

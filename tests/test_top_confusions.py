@@ -501,11 +501,12 @@ def test_labelset_confusions_large_sparse_is_not_densified():
     """10**4 labels in CSR: planted pairs are found, memory stays small."""
     n, q = 20_000, 10_000
     rng = np.random.default_rng(0)
-    y_true = sparse.random_array(
-        (n, q), density=3e-4, format="csr", rng=rng, dtype=np.float64
+    # sparse.random, not random_array (SciPy >= 1.12): the oldest SciPy runs it
+    y_true = sparse.csr_array(
+        sparse.random(n, q, density=3e-4, format="csr", random_state=rng)
     )
-    y_pred = sparse.random_array(
-        (n, q), density=3e-4, format="csr", rng=rng, dtype=np.float64
+    y_pred = sparse.csr_array(
+        sparse.random(n, q, density=3e-4, format="csr", random_state=rng)
     )
     y_true.data[:] = 1
     y_pred.data[:] = 1

@@ -321,6 +321,8 @@ def test_targets_sparse_duplicate_entries_are_summed():
 def test_targets_sparse_one_dimensional():
     """A 1-D sparse array is refused, naming the function."""
     y = sparse.coo_array(np.array([1, 0, 1]))
+    if y.ndim != 1:
+        pytest.skip("SciPy < 1.13 has no 1-D sparse arrays")
     with pytest.raises(
         ValueError, match="y_true of mlcm_confusion_matrix must be a 2-D"
     ):
