@@ -16,6 +16,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 import numpy as np
+from numpy.testing import assert_allclose, assert_array_equal
 
 
 def heydarian_oracle(y_true, y_pred, sample_weight=None):
@@ -158,3 +159,14 @@ def labelset_confusions_oracle(y_true, y_pred, k, sample_weight=None):
     if sample_weight is not None:
         pairs = [(t, p, float(c)) for t, p, c in pairs]
     return pairs[:k]
+
+
+def assert_matches_oracle(result, expected, method, weighted):
+    """A fast path's matrix equals an oracle's: int64 and exact for unweighted
+    Heydarian counts, float64 to 1e-12 for weighted or fractional sums."""
+    if method == "heydarian" and not weighted:
+        assert result.dtype == np.int64
+        assert_array_equal(result, expected)
+    else:
+        assert result.dtype == np.float64
+        assert_allclose(result, expected, rtol=1e-12, atol=1e-12)

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from _oracles import heydarian_oracle, krstinic_oracle
+from _oracles import assert_matches_oracle, heydarian_oracle, krstinic_oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
@@ -22,15 +22,6 @@ from sklearn_mlcm import (
 ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}
 
 
-def _check(result, expected, method, weighted):
-    if method == "heydarian" and not weighted:
-        assert result.dtype == np.int64
-        assert_array_equal(result, expected)
-    else:
-        assert result.dtype == np.float64
-        assert_allclose(result, expected, rtol=1e-12, atol=1e-12)
-
-
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 @settings(max_examples=400, deadline=None)
 @given(data=st.data())
@@ -48,7 +39,7 @@ def test_mlcm_confusion_matrix_sparse_kernel_matches_oracle(
     )
     assert sparse.issparse(result) and result.format == "csr"
     expected = ORACLES[method](y_true, y_pred, weight)
-    _check(result.toarray(), expected, method, weight is not None)
+    assert_matches_oracle(result.toarray(), expected, method, weight is not None)
 
 
 def test_mlcm_confusion_matrix_sparse_output_from_dense():
