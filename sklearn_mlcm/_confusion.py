@@ -26,8 +26,7 @@ def _check_lazy_output(arguments):
     if lazy and arguments["sparse_output"]:
         raise invalid_parameter(
             "sparse_output",
-            "False for a lazy (compute=False) dask result, which is a dense "
-            "dask array",
+            "False for a lazy (compute=False) dask result, which is a dense dask array",
             True,
         )
 

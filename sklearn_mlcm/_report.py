@@ -58,9 +58,14 @@ def report_table(cm, supports, no_label_support, *, include_no_label, zero_divis
 
 
 def _amount_format(values, digits):
-    """Integers print as integers; fractional amounts with ``digits`` decimals."""
+    """Integers print as integers; fractional amounts with ``digits`` decimals.
+
+    An amount within floating-point rounding of an integer counts as one: a row
+    of Krstinic's matrix sums fractions such as 1/3 + 2/3 to its support, which
+    float64 may leave a few units in the last place away from the integer.
+    """
     values = np.asarray(values, dtype=np.float64)
-    if np.all(values == np.round(values)):
+    if np.allclose(values, np.round(values), rtol=1e-12, atol=1e-9):
         return lambda x: f"{int(round(float(x)))}"
     return lambda x: f"{float(x):.{digits}f}"
 

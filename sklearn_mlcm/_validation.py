@@ -539,9 +539,7 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
     return LabelSpace(_finish(t), _finish(p), names)
 
 
-def align_columns(
-    y_pred, pred_columns, true_columns, func_name=None, *, name="y_pred"
-):
+def align_columns(y_pred, pred_columns, true_columns, func_name=None, *, name="y_pred"):
     """The columns of ``y_pred`` (or another frame's values, ``name``) in
     y_true's order, matched by name, or a ValueError."""
     func_name = func_name or current_function()

@@ -13,7 +13,7 @@ from sklearn_mlcm._validation import (
     check_sample_weight,
 )
 
-from ._record import Computed, supports_of
+from ._record import Computed
 
 __all__ = ["dask_compute", "is_dask_collection"]
 
@@ -48,10 +48,11 @@ def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports, dtype):
     space = check_mlcm_targets(t, p, labels=labels, func_name=func_name)
     if w is not None:
         w = check_sample_weight(w, t.shape[0], func_name)
-    matrix = kernel(space.y_true, space.y_pred, w)
     if not with_supports:
-        return matrix
-    supports, no_label = supports_of(space.y_true, w)
+        return kernel(space.y_true, space.y_pred, w)
+    matrix, supports, no_label = kernel(
+        space.y_true, space.y_pred, w, with_supports=True
+    )
     return matrix, np.append(supports.astype(np.float64), no_label)
 
 

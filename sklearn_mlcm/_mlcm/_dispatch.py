@@ -14,7 +14,7 @@ from sklearn_mlcm._validation import (
 from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
 from ._krstinic import krstinic_matrix
-from ._record import Computed, supports_of
+from ._record import Computed
 from ._single_label import single_label_matrix, single_label_supports
 
 __all__ = ["METHODS", "as_output", "compute", "normalize"]
@@ -74,10 +74,12 @@ def compute(
         # the dense kernels would build a matrix past the limit: count sparse,
         # and let as_output refuse to densify (with its hint) if asked to
         y_true, y_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
-    result = Computed(METHODS[method](y_true, y_pred, weight), space.names)
-    if with_supports:
-        result.supports, result.no_label_support = supports_of(space.y_true, weight)
-    return result
+    kernel = METHODS[method]
+    if not with_supports:
+        return Computed(kernel(y_true, y_pred, weight), space.names)
+    # the supports come from the kernel's own pass over the rows
+    matrix, supports, no_label = kernel(y_true, y_pred, weight, with_supports=True)
+    return Computed(matrix, space.names, supports, no_label)
 
 
 def as_output(cm, sparse_output):
@@ -121,5 +123,3 @@ def normalize(cm, normalize):
     total = cm.sum(axis=axis, keepdims=True)
     safe = total + (total == 0)  # works for NumPy and dask arrays alike
     return (cm / safe) * (total != 0)
-
-

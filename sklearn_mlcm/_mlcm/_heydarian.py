@@ -12,34 +12,49 @@ M[NTL, NPL] when T and P are both empty. Then, by category:
    (Algorithm 5).
 
 Categories 2 and 3 are one outer product ``A (x) P2`` with ``A = T2`` when T2
-is not empty and ``A = T`` otherwise. Three implementations compute it:
+is not empty and ``A = T`` otherwise. Four implementations compute it:
 
-- dense, unweighted: bit-sliced. Each block of rows is transposed and packed
-  so that every label is a bit vector over the rows; a cell of the matrix is
-  then the popcount of an AND of two bit vectors (64 rows per machine word),
-  and "T2 is empty" is an OR across the labels' vectors;
-- dense, weighted: the same sums as float64 matrix products, block by block;
+- dense, unweighted: bit-sliced (``_bits``). Each block of rows is packed so
+  that every label is a bit vector over the rows; a cell of the matrix is then
+  the popcount of an AND of two bit vectors (64 rows per machine word), and
+  "T2 is empty" is an OR across the labels' vectors;
+- dense, weights that are small integers (0..255, as repeat counts are): the
+  rows of a block are grouped by weight and each group is counted as above,
+  in integers, then multiplied by its weight once;
+- dense, any other weights: float64 matrix products of one (rows, 3q) 0/1
+  array of the missed, correct and wrong labels, block by block;
 - sparse (CSR): sparse products, never densified, for very many labels.
 
-The bit-sliced blocks run on all cores (see ``_chunking``).
+Every dense kernel also counts the label supports in the same pass (the report
+needs them). The blocks run on all cores (see ``_chunking``).
 """
 
 import numpy as np
 from scipy import sparse
 
-from ._chunking import dense_block, map_row_blocks, row_block_size, split_block
-from ._sparse import assemble, rows_scaled, split_sparse
+from ._bits import (
+    and_counts,
+    gather_rows,
+    group_layout,
+    pack_columns,
+    popcount,
+    small_integer_keys,
+)
+from ._chunking import (
+    BIT_ROWS,
+    FLOAT_ROWS,
+    Scratch,
+    dense_block,
+    float_parts,
+    map_row_blocks,
+    split_total,
+)
+from ._sparse import assemble, rows_scaled, sparse_supports, split_sparse
 
 __all__ = ["diagonal_true_negatives", "heydarian_matrix"]
 
-# Rows per block of the bit-sliced kernel: 2**16 rows are 1024 words per label.
-_BIT_ROWS = 1 << 16
-# Cap on the words of the (labels x labels x words) AND of one step: 1 MiB,
-# which stays in the cache (measured on 10**5 x 50).
-_BIT_STEP_WORDS = 1 << 17
 
-
-def heydarian_matrix(y_true, y_pred, sample_weight=None):
+def heydarian_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False):
     """The (q+1, q+1) MLCM of clean indicator matrices.
 
     Parameters
@@ -48,92 +63,130 @@ def heydarian_matrix(y_true, y_pred, sample_weight=None):
         Already validated indicators; CSR input takes the sparse kernel.
     sample_weight : ndarray of shape (n_samples,) or None
         Already validated weights.
+    with_supports : bool, default=False
+        Also return the (weighted) true total of each label and of the
+        instances with no true label, counted in the same pass.
 
     Returns
     -------
-    ndarray or CSR array of shape (q+1, q+1)
+    matrix : ndarray or CSR array of shape (q+1, q+1)
         int64 counts without weights, float64 weighted counts with them; a CSR
         array for sparse input.
+    supports, no_label : ndarray of shape (q,) and number
+        Only with ``with_supports``.
     """
     if sparse.issparse(y_true):
-        return _sparse_matrix(y_true, y_pred, sample_weight)
+        matrix = _sparse_matrix(y_true, y_pred, sample_weight)
+        if not with_supports:
+            return matrix
+        return (matrix, *sparse_supports(y_true, sample_weight))
     if sample_weight is None:
-        return _bit_matrix(y_true, y_pred)
-    return _float_matrix(y_true, y_pred, sample_weight)
+        total = _bit_matrix(y_true, y_pred)
+    else:
+        keys = small_integer_keys(sample_weight)
+        if keys is None:
+            total = _float_matrix(y_true, y_pred, sample_weight)
+        else:
+            total = _grouped_matrix(y_true, y_pred, keys)
+    return split_total(total, with_supports)
 
 
-def _pack_columns(y, pad_rows):
-    """(rows, q) bool -> (q, words) uint64: bit i of label r's vector is row i."""
-    columns = np.zeros((y.shape[1], y.shape[0] + pad_rows), dtype=bool)
-    columns[:, : y.shape[0]] = y.T
-    return np.packbits(columns, axis=1, bitorder="little").view(np.uint64)
+def _packed_counts(T, P, word_bounds, sizes):
+    """Algorithms 2-5 on packed rows, per group: (q+2, q+1, groups) int64.
 
+    ``T`` and ``P`` are (q, words) bit vectors; group g has ``sizes[g]`` rows
+    in the words ``word_bounds[g]:word_bounds[g + 1]``, and the other bits of
+    those words are zero. Rows 0..q are the matrix; row q+1 holds the label
+    supports and the count of rows with no true label.
+    """
+    q = T.shape[0]
+    pads = 64 * np.diff(word_bounds) - sizes  # zero bits that are no rows
 
-# Set bits of each byte value, for NumPy 1.x, which has no np.bitwise_count.
-_BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+    def count(x):
+        return popcount(x, word_bounds)
 
-
-def _popcount(words):
-    """Set bits of uint64 ``words`` summed over the last axis, as int64."""
-    if hasattr(np, "bitwise_count"):  # NumPy >= 2.0
-        return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
-    as_bytes = np.ascontiguousarray(words).view(np.uint8)  # last axis x 8
-    return _BYTE_POPCOUNT[as_bytes].sum(axis=-1, dtype=np.int64)
-
-
-def _bit_block(y_true, y_pred, start, stop):
-    t = dense_block(y_true, start, stop)
-    p = dense_block(y_pred, start, stop)
-    q = t.shape[1]
-    pad = -t.shape[0] % 64
-    T = _pack_columns(t, pad)
-    P = _pack_columns(p, pad)
     TP = T & P
     FN = T ^ TP
     FP = P ^ TP
     any_t = np.bitwise_or.reduce(T, axis=0)
     any_fn = np.bitwise_or.reduce(FN, axis=0)
     any_fp = np.bitwise_or.reduce(FP, axis=0)
-    out = np.zeros((q + 1, q + 1), dtype=np.int64)
+    no_t = ~any_t
+    out = np.zeros((q + 2, q + 1, len(sizes)), dtype=np.int64)
     diag = np.arange(q)
-    out[diag, diag] = _popcount(TP)
-    # both sets empty; the padding rows are empty too and are taken off
-    out[q, q] = _popcount(~(any_t | np.bitwise_or.reduce(P, axis=0))) - pad
-    out[:q, q] = _popcount(FN & ~any_fp)  # category 1
-    out[q, :q] = _popcount(FP & ~any_t)  # category 2 with T empty
-    A = FN | (T & ~any_fn)  # categories 2 and 3: A (x) P2
-    step = max(1, _BIT_STEP_WORDS // max(q * T.shape[1], 1))
-    for r in range(0, q, step):
-        stop = min(r + step, q)
-        out[r:stop, :q] += _popcount(A[r:stop, None, :] & FP[None, :, :])
+    out[diag, diag] = count(TP)
+    # both sets empty; the bits that are no rows are empty too and are taken off
+    out[q, q] = count(no_t & ~np.bitwise_or.reduce(P, axis=0)) - pads
+    out[:q, q] = count(FN & ~any_fp)  # category 1
+    out[q, :q] = count(FP & no_t)  # category 2 with T empty
+    # categories 2 and 3: A (x) P2, A = T2, or T when T2 is empty
+    out[:q, :q] += and_counts(FN | (T & ~any_fn), FP, word_bounds)
+    out[q + 1, :q] = count(T)
+    out[q + 1, q] = count(no_t) - pads
     return out
 
 
+def _bit_block(y_true, y_pred, start, stop, scratch):
+    t = dense_block(y_true, start, stop)
+    p = dense_block(y_pred, start, stop)
+    T, P = pack_columns(t, scratch), pack_columns(p, scratch)
+    whole = np.array([0, T.shape[1]])
+    return _packed_counts(T, P, whole, np.array([t.shape[0]]))[..., 0]
+
+
 def _bit_matrix(y_true, y_pred):
+    scratch = Scratch()
     return map_row_blocks(
-        lambda start, stop: _bit_block(y_true, y_pred, start, stop),
+        lambda start, stop: _bit_block(y_true, y_pred, start, stop, scratch),
         y_true.shape[0],
-        _BIT_ROWS,
+        BIT_ROWS,
+    )
+
+
+def _grouped_block(y_true, y_pred, keys, start, stop, scratch):
+    """Rows grouped by their integer weight; each group counted in integers."""
+    k = keys[start:stop]
+    source, weights, word_bounds, sizes = group_layout(k, int(k.max()) + 1, scratch)
+    t = gather_rows(dense_block(y_true, start, stop), source, scratch)
+    T = pack_columns(t, scratch)
+    p = gather_rows(dense_block(y_pred, start, stop), source, scratch)
+    P = pack_columns(p, scratch)
+    return _packed_counts(T, P, word_bounds, sizes) @ weights.astype(np.float64)
+
+
+def _grouped_matrix(y_true, y_pred, keys):
+    scratch = Scratch()
+    return map_row_blocks(
+        lambda start, stop: _grouped_block(y_true, y_pred, keys, start, stop, scratch),
+        y_true.shape[0],
+        BIT_ROWS,
     )
 
 
 def _float_block(y_true, y_pred, w, start, stop):
-    tp, fn, fp = split_block(y_true, y_pred, start, stop, np.float64)
+    """Weighted sums as float64 matrix products, block by block."""
+    t = dense_block(y_true, start, stop)
+    p = dense_block(y_pred, start, stop)
     w = w[start:stop]
-    q = tp.shape[1]
+    tp, fn, fp = float_parts(t, p)
+    q = t.shape[1]
     ones = np.ones(q)
     n_fn = fn @ ones
     n_fp = fp @ ones
-    true_empty = (tp @ ones + n_fn) == 0
-    out = np.zeros((q + 1, q + 1))
+    no_t = (tp @ ones + n_fn) == 0
+    out = np.zeros((q + 2, q + 1))
     diag = np.arange(q)
     out[diag, diag] = w @ tp
-    out[q, q] = w[true_empty & (n_fp == 0)].sum()
-    out[:q, q] = (w * (n_fp == 0)) @ fn
-    out[q, :q] = (w * true_empty) @ fp
-    a = fn + tp * (n_fn == 0)[:, None]
-    a *= w[:, None]
-    out[:q, :q] += a.T @ fp
+    out[q, q] = w[no_t & (n_fp == 0)].sum()
+    out[:q, q] = (w * (n_fp == 0)) @ fn  # category 1
+    out[q, :q] = (w * no_t) @ fp  # category 2 with T empty
+    out[q + 1, :q] = w @ fn + out[diag, diag]
+    out[q + 1, q] = w[no_t].sum()
+    # A = T2, or T when T2 is empty (T = T1 then), weighted, in place of fn
+    fn *= w[:, None]
+    tp *= (w * (n_fn == 0))[:, None]
+    fn += tp
+    out[:q, :q] += fn.T @ fp
     return out
 
 
@@ -141,7 +194,7 @@ def _float_matrix(y_true, y_pred, sample_weight):
     return map_row_blocks(
         lambda start, stop: _float_block(y_true, y_pred, sample_weight, start, stop),
         y_true.shape[0],
-        row_block_size(y_true.shape[1]),
+        FLOAT_ROWS,
         threads=False,
     )
 

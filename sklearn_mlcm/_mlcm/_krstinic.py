@@ -16,21 +16,46 @@ to the last column, an empty truth spreads one unit over the predicted labels
 Vectorised: the diagonal is ``diag(Y & Z)`` scaled by |Y|/|Z| in scenario (ii);
 the off-diagonal part of (ii)-(iv) is one outer product ``s * A (x) B`` with
 A = Y - Z (or Y when that is empty), B = Z - Y (or Z when that is empty) and
-s = 1/|Z - Y| in (iv), 1/|Z| in (ii) and (iii). Dense input is computed as
-float64 matrix products on cache-sized blocks of rows; sparse (CSR) input with
-sparse products, never densified.
+s = 1/|Z - Y| in (iv), 1/|Z| in (ii) and (iii). Three implementations:
+
+- dense, unweighted: the denominator of s is a small integer, so the rows of a
+  block are grouped by it and each group's ``A (x) B`` is counted in integers
+  by the bit-sliced popcounts of ``_bits``, then divided once; the few rows
+  with a fraction on the diagonal (scenario ii) or in the unknown row are
+  added as float64 products;
+- dense, weighted: float64 matrix products of one (rows, 3q) 0/1 array of the
+  missed, correct and wrong labels, block by block;
+- sparse (CSR): sparse products, never densified.
+
+Every dense kernel also counts the label supports in the same pass.
 """
 
 import numpy as np
 from scipy import sparse
 
-from ._chunking import map_row_blocks, row_block_size, split_block
-from ._sparse import assemble, rows_scaled, split_sparse
+from ._bits import (
+    and_counts,
+    gather_rows,
+    group_layout,
+    pack_columns,
+    popcount,
+    row_counts,
+)
+from ._chunking import (
+    BIT_ROWS,
+    FLOAT_ROWS,
+    Scratch,
+    dense_block,
+    float_parts,
+    map_row_blocks,
+    split_total,
+)
+from ._sparse import assemble, rows_scaled, sparse_supports, split_sparse
 
 __all__ = ["krstinic_matrix"]
 
 
-def krstinic_matrix(y_true, y_pred, sample_weight=None):
+def krstinic_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False):
     """The (q+1, q+1) fractional matrix of clean indicator matrices.
 
     Parameters
@@ -39,20 +64,41 @@ def krstinic_matrix(y_true, y_pred, sample_weight=None):
         Already validated indicators; CSR input takes the sparse kernel.
     sample_weight : ndarray of shape (n_samples,) or None
         Already validated weights.
+    with_supports : bool, default=False
+        Also return the (weighted) true total of each label and of the
+        instances with no true label, counted in the same pass.
 
     Returns
     -------
-    ndarray or CSR array of shape (q+1, q+1), dtype float64
+    matrix : ndarray or CSR array of shape (q+1, q+1), dtype float64
         A CSR array for sparse input.
+    supports, no_label : ndarray of shape (q,) and number
+        Only with ``with_supports``: int64 and int without weights.
     """
     if sparse.issparse(y_true):
-        return _sparse_matrix(y_true, y_pred, sample_weight)
-    return map_row_blocks(
-        lambda start, stop: _block(y_true, y_pred, sample_weight, start, stop),
+        matrix = _sparse_matrix(y_true, y_pred, sample_weight)
+        if not with_supports:
+            return matrix
+        return (matrix, *sparse_supports(y_true, sample_weight))
+    if sample_weight is None:
+        scratch = Scratch()
+        total = map_row_blocks(
+            lambda start, stop: _grouped_block(y_true, y_pred, start, stop, scratch),
+            y_true.shape[0],
+            BIT_ROWS,
+        )
+        result = split_total(total, with_supports)
+        if not with_supports:  # counted in integers, stored as the fractions' dtype
+            return result
+        matrix, supports, no_label = result
+        return matrix, np.rint(supports).astype(np.int64), int(no_label)
+    total = map_row_blocks(
+        lambda start, stop: _float_block(y_true, y_pred, sample_weight, start, stop),
         y_true.shape[0],
-        row_block_size(y_true.shape[1]),
+        FLOAT_ROWS,
         threads=False,
     )
+    return split_total(total, with_supports)
 
 
 def _scales(n_true, n_pred, n_fn, n_fp):
@@ -72,10 +118,59 @@ def _scales(n_true, n_pred, n_fn, n_fp):
     return diag_scale, scale, safe_pred
 
 
-def _block(y_true, y_pred, sample_weight, start, stop):
-    tp, fn, fp = split_block(y_true, y_pred, start, stop, np.float64)
-    q = tp.shape[1]
-    w = np.ones(stop - start) if sample_weight is None else sample_weight[start:stop]
+def _grouped_block(y_true, y_pred, start, stop, scratch):
+    """One block without weights: the (q+2, q+1) total, supports in the last row."""
+    t = dense_block(y_true, start, stop)
+    p = dense_block(y_pred, start, stop)
+    q = t.shape[1]
+    n_true, n_pred, n_tp = row_counts(t, p, scratch)
+    n_fn, n_fp = n_true - n_tp, n_pred - n_tp
+    # the denominator of s: |Z - Y| in (iv), |Z| in (ii) and (iii), 0 for none
+    one_side = ((n_fn > 0) != (n_fp > 0)) & (n_true > 0) & (n_pred > 0)
+    denominator = np.where((n_fn > 0) & (n_fp > 0), n_fp, n_pred * one_side)
+    source, groups, word_bounds, sizes = group_layout(denominator, q + 1, scratch)
+    T = pack_columns(gather_rows(t, source, scratch), scratch)
+    P = pack_columns(gather_rows(p, source, scratch), scratch)
+    TP = T & P
+    FN = T ^ TP
+    FP = P ^ TP
+    A = FN | (TP & ~np.bitwise_or.reduce(FN, axis=0))
+    B = FP | (TP & ~np.bitwise_or.reduce(FP, axis=0))
+    out = np.zeros((q + 2, q + 1))
+    # each group's pairs counted in integers, divided once by its denominator
+    # (group 0, the rows without an off-diagonal part, counts nothing here)
+    pairs = and_counts(A, B, word_bounds)
+    scale = np.divide(1.0, groups, out=np.zeros(len(groups)), where=groups > 0)
+    out[:q, :q] = pairs @ scale
+    pad = 64 * T.shape[1] - t.shape[0]  # zero bits that are no rows
+    any_t = np.bitwise_or.reduce(T, axis=0)
+    any_p = np.bitwise_or.reduce(P, axis=0)
+    diag = np.arange(q)
+    out[diag, diag] = popcount(TP)
+    out[:q, q] = popcount(T & ~any_p)  # Z empty: each true label to "unknown"
+    out[q, q] = popcount(~(any_t | any_p)) - pad
+    out[q + 1, :q] = popcount(T)
+    out[q + 1, q] = popcount(~any_t) - pad
+    # the fractions outside the groups, on the few rows that have them:
+    # scenario (ii) puts |Y|/|Z| on the diagonal (Y & Z = Y there), and an
+    # empty truth spreads 1/|Z| over the predicted labels in the unknown row
+    # (sums of scaled rows, not BLAS products: BLAS would start threads of its
+    # own inside the kernel's threads)
+    ii = np.flatnonzero((n_fn == 0) & (n_fp > 0) & (n_true > 0))
+    extra = n_true[ii] / n_pred[ii] - 1.0
+    out[diag, diag] += (t[ii] * extra[:, None]).sum(axis=0)
+    ntl = np.flatnonzero((n_true == 0) & (n_pred > 0))
+    out[q, :q] = (p[ntl] / n_pred[ntl, None]).sum(axis=0)
+    return out
+
+
+def _float_block(y_true, y_pred, w, start, stop):
+    """Weighted sums as float64 matrix products, block by block."""
+    t = dense_block(y_true, start, stop)
+    p = dense_block(y_pred, start, stop)
+    w = w[start:stop]
+    tp, fn, fp = float_parts(t, p)
+    q = t.shape[1]
     ones = np.ones(q)
     n_tp = tp @ ones
     n_fn = fn @ ones
@@ -83,18 +178,23 @@ def _block(y_true, y_pred, sample_weight, start, stop):
     n_true = n_tp + n_fn
     n_pred = n_tp + n_fp
     diag_scale, scale, safe_pred = _scales(n_true, n_pred, n_fn, n_fp)
-    out = np.zeros((q + 1, q + 1))
+    no_true = n_true == 0
+    out = np.zeros((q + 2, q + 1))
     diag = np.arange(q)
     out[diag, diag] = (w * diag_scale) @ tp
     # empty sets through the "unknown" label: T -> NPL, Z spread over NTL
     out[:q, q] = (w * (n_pred == 0)) @ fn
-    out[q, :q] = (w * (n_true == 0) / safe_pred) @ fp
-    out[q, q] = w[(n_true == 0) & (n_pred == 0)].sum()
-    # s * A (x) B with A = Y - Z (or Y), B = Z - Y (or Z)
-    a = fn + tp * (n_fn == 0)[:, None]
-    a *= (w * scale)[:, None]
+    out[q, :q] = (w * no_true / safe_pred) @ fp
+    out[q, q] = w[no_true & (n_pred == 0)].sum()
+    out[q + 1, :q] = w @ tp + w @ fn
+    out[q + 1, q] = w[no_true].sum()
+    # s * A (x) B with A = Y - Z (or Y), B = Z - Y (or Z); A in place of fn
     b = fp + tp * (n_fp == 0)[:, None]
-    out[:q, :q] += a.T @ b
+    ws = w * scale
+    fn *= ws[:, None]
+    tp *= (ws * (n_fn == 0))[:, None]
+    fn += tp
+    out[:q, :q] += fn.T @ b
     return out
 
 

@@ -9,7 +9,7 @@ block. Nothing here is specific to one paper.
 import numpy as np
 from scipy import sparse
 
-__all__ = ["assemble", "rows_scaled", "split_sparse"]
+__all__ = ["assemble", "rows_scaled", "sparse_supports", "split_sparse"]
 
 
 def split_sparse(y_true, y_pred):
@@ -69,3 +69,20 @@ def assemble(q, diag, npl, ntl, corner, block):
     out = sparse.csr_array((data, indices, indptr), shape=(q + 1, q + 1))
     out.eliminate_zeros()
     return out
+
+
+def sparse_supports(y_true, weight):
+    """Per-label true totals and the total of the instances with no true label.
+
+    Read off the CSR structure, never densified. int64 and int without
+    weights, float64 and float with them.
+    """
+    y = sparse.csr_array(y_true)
+    w = np.ones(y.shape[0]) if weight is None else weight
+    supports = np.bincount(
+        y.indices, weights=np.repeat(w, np.diff(y.indptr)), minlength=y.shape[1]
+    )
+    no_label = float(w[np.diff(y.indptr) == 0].sum())
+    if weight is None:
+        return np.rint(supports).astype(np.int64), int(no_label)
+    return supports, no_label
