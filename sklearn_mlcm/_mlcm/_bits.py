@@ -13,9 +13,10 @@ pass that counts the whole block. A kernel counts each group in integers and
 scales the group's counts once, where a float kernel would round once per row.
 
 Popcounts use ``np.bitwise_count`` (NumPy >= 2.0). NumPy 1.x has none: single
-vectors take a byte table, and the pair counts, the bulk of the work, unpack
-the bits again and take a float32 matrix product, exact because every partial
-sum is an integer below 2**24 (:data:`_F32_WORDS` words per product).
+vectors take the SWAR bit tricks on whole words, and the pair counts, the bulk
+of the work, unpack the bits again and take a float32 matrix product, exact
+because every partial sum is an integer below 2**24 (:data:`_F32_WORDS` words
+per product).
 """
 
 import numpy as np
@@ -45,9 +46,6 @@ _STEP_WORDS = 1 << 17
 # float32 sums of 0/1 products are exact below 2**24: at most 2**18 words
 # (2**24 rows) per product of the fallback.
 _F32_WORDS = 1 << 18
-
-# Set bits of each byte value, for NumPy 1.x.
-_BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 
 
 def pack_columns(y, scratch=None):
@@ -81,13 +79,22 @@ def popcount(words, word_bounds=None):
     """
     if word_bounds is None:
         return popcount(words, _whole(words.shape[-1]))[..., 0]
-    if NATIVE_POPCOUNT:
-        counts = np.bitwise_count(words)
-    else:
-        as_bytes = np.ascontiguousarray(words).view(np.uint8)
-        counts = _BYTE_POPCOUNT[as_bytes.reshape(*words.shape, 8)]
-        counts = counts.sum(axis=-1, dtype=np.uint8)  # at most 64 per word
+    counts = np.bitwise_count(words) if NATIVE_POPCOUNT else _swar_popcount(words)
     return np.add.reduceat(counts, word_bounds[:-1], axis=-1, dtype=np.int64)
+
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+
+
+def _swar_popcount(words):
+    """Set bits of each uint64 word, for NumPy 1.x: the classic SWAR steps
+    (pairs, nibbles, bytes, then the bytes added by one multiplication)."""
+    x = words - ((words >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return (x * _BYTES_ONE) >> np.uint64(56)
 
 
 def and_counts(a, b, word_bounds=None):

@@ -49,7 +49,7 @@ from ._chunking import (
     map_row_blocks,
     split_total,
 )
-from ._sparse import assemble, rows_scaled, sparse_supports, split_sparse
+from ._sparse import pair_product, rows_scaled, sparse_supports, split_sparse
 
 __all__ = ["diagonal_true_negatives", "heydarian_matrix"]
 
@@ -200,28 +200,21 @@ def _float_matrix(y_true, y_pred, sample_weight):
 
 
 def _sparse_matrix(y_true, y_pred, sample_weight):
-    q = y_true.shape[1]
-    t, _, tp, fn, fp, n = split_sparse(y_true, y_pred)
-    w = np.ones(t.shape[0]) if sample_weight is None else sample_weight
+    # unweighted counts as int64 all through: the product is the result
+    dtype = np.int64 if sample_weight is None else np.float64
+    t, _, tp, fn, fp, n = split_sparse(y_true, y_pred, dtype)
+    w = np.ones(t.shape[0], dtype) if sample_weight is None else sample_weight
+    no_fp = n["fp"] == 0
     true_empty = n["t"] == 0
-    a = rows_scaled(fn, w * (n["fp"] > 0)) + rows_scaled(
-        tp, w * ((n["fn"] == 0) & (n["fp"] > 0))
-    )
-    out = assemble(
-        q,
+    # instance i adds L_i (x) R_i: A (x) P2 (categories 2 and 3), T2 (x) NPL
+    # (category 1), NTL (x) P2 with T empty, NTL (x) NPL with both empty
+    return pair_product(
+        rows_scaled(fn, w) + rows_scaled(tp, w * ((n["fn"] == 0) & ~no_fp)),
+        w * true_empty,
+        fp,
+        no_fp.astype(dtype),
         diag=tp.T @ w,
-        npl=fn.T @ (w * (n["fp"] == 0)),
-        ntl=fp.T @ (w * true_empty),
-        corner=w[true_empty & (n["p"] == 0)].sum(),
-        block=a.tocsc().T @ fp,  # CSR @ CSR: no conversion of the result
     )
-    if sample_weight is None:
-        # built directly: scipy's astype would first sort every row's indices
-        return sparse.csr_array(
-            (np.rint(out.data).astype(np.int64), out.indices, out.indptr),
-            shape=out.shape,
-        )
-    return out
 
 
 def diagonal_true_negatives(tp):

@@ -50,7 +50,7 @@ from ._chunking import (
     map_row_blocks,
     split_total,
 )
-from ._sparse import assemble, rows_scaled, sparse_supports, split_sparse
+from ._sparse import pair_product, rows_scaled, sparse_supports, split_sparse
 
 __all__ = ["krstinic_matrix"]
 
@@ -199,19 +199,20 @@ def _float_block(y_true, y_pred, w, start, stop):
 
 
 def _sparse_matrix(y_true, y_pred, sample_weight):
-    q = y_true.shape[1]
     t, p, tp, fn, fp, n = split_sparse(y_true, y_pred)
     w = np.ones(t.shape[0]) if sample_weight is None else sample_weight
     n_true, n_pred = n["t"], n["p"]
     diag_scale, scale, safe_pred = _scales(n_true, n_pred, n["fn"], n["fp"])
+    pred_empty = n_pred == 0
+    # instance i adds L_i (x) R_i: s * A (x) B (scenarios ii-iv), Y (x) unknown
+    # when Z is empty, unknown (x) Z / |Z| when Y is empty, the corner for both
     ws = w * scale
-    a = rows_scaled(fn, ws) + rows_scaled(tp, ws * (n["fn"] == 0))
-    b = fp + rows_scaled(tp, (n["fp"] == 0).astype(np.float64))
-    return assemble(
-        q,
+    left = rows_scaled(fn, ws + w * pred_empty) + rows_scaled(tp, ws * (n["fn"] == 0))
+    right = fp + rows_scaled(tp, (n["fp"] == 0).astype(np.float64))
+    return pair_product(
+        left,
+        w * (n_true == 0) / safe_pred,
+        right,
+        pred_empty.astype(np.float64),
         diag=tp.T @ (w * diag_scale),
-        npl=fn.T @ (w * (n_pred == 0)),
-        ntl=fp.T @ (w * (n_true == 0) / safe_pred),
-        corner=w[(n_true == 0) & (n_pred == 0)].sum(),
-        block=a.tocsc().T @ b,  # CSR @ CSR: no conversion of the result
     )

@@ -9,13 +9,13 @@ block. Nothing here is specific to one paper.
 import numpy as np
 from scipy import sparse
 
-__all__ = ["assemble", "rows_scaled", "sparse_supports", "split_sparse"]
+__all__ = ["pair_product", "rows_scaled", "sparse_supports", "split_sparse"]
 
 
-def split_sparse(y_true, y_pred):
-    """``(t, tp, fn, fp)`` as float64 CSR arrays, and the per-row set sizes."""
-    t = sparse.csr_array(y_true, dtype=np.float64)
-    p = sparse.csr_array(y_pred, dtype=np.float64)
+def split_sparse(y_true, y_pred, dtype=np.float64):
+    """``(t, p, tp, fn, fp)`` as CSR arrays of ``dtype``, and the per-row set sizes."""
+    t = sparse.csr_array(y_true, dtype=dtype)
+    p = sparse.csr_array(y_pred, dtype=dtype)
     tp = t.multiply(p).tocsr()
     tp.eliminate_zeros()
     fn = t - tp
@@ -40,35 +40,44 @@ def rows_scaled(x, scale):
     return x
 
 
-def assemble(q, diag, npl, ntl, corner, block):
-    """The (q+1, q+1) CSR array from its parts; ``block`` is (q, q) CSR.
+def pair_product(left, left_last, right, right_last, diag):
+    """The (q+1, q+1) CSR sum of per-instance outer products, plus a diagonal.
 
-    The block holds the bulk of the entries and no diagonal ones (A and B of
-    an instance are disjoint), so each of its rows only gains its diagonal and
-    NPL cells at the end, and the NTL row comes last: one vectorised copy.
+    Instance i contributes ``L_i (x) R_i`` with ``L_i = [left_i, left_last_i]``
+    and ``R_i = [right_i, right_last_i]`` (index q is the NTL row / NPL
+    column), and ``diag`` (q,) is added on the diagonal. Everything is one
+    sparse product ``L^T @ R``: the diagonal comes in as at most q extra rows
+    ``diag[r] e_r (x) e_r``, so that the (missed x wrong) pairs, the bulk of a
+    sparse result, are written once, by the product, and never copied again.
     """
-    block = sparse.csr_array(block)
-    counts = np.diff(block.indptr)
-    index = np.arange(q)
-    ntl_cols = np.append(np.flatnonzero(ntl), q)
-    indptr = np.zeros(q + 2, dtype=np.int64)
-    indptr[1 : q + 1] = np.cumsum(counts + 2)
-    indptr[q + 1] = indptr[q] + len(ntl_cols)
-    data = np.empty(indptr[-1], dtype=np.float64)
+    labels = np.flatnonzero(diag)
+    big_left = _stack_rows(left, left_last, labels, diag[labels])
+    big_right = _stack_rows(right, right_last, labels, np.ones_like(diag[labels]))
+    return sparse.csr_array(big_left.T.tocsr() @ big_right)
+
+
+def _stack_rows(x, last, labels, values):
+    """CSR ``[[x, last], [unit rows]]``: x (n, q) gains column q = ``last``,
+    then one row per label with ``values`` at its column."""
+    n, q = x.shape
+    lengths = np.diff(x.indptr)
+    has_last = last != 0
+    indptr = np.zeros(n + len(labels) + 1, dtype=np.int64)
+    np.cumsum(lengths + has_last, out=indptr[1 : n + 1])
+    indptr[n + 1 :] = indptr[n] + np.arange(1, len(labels) + 1)
+    data = np.empty(indptr[-1], dtype=np.result_type(x.dtype, last, values))
     indices = np.empty(indptr[-1], dtype=np.int64)
-    # block entries keep their order, shifted by the two cells of each row
-    shift = np.repeat(2 * index, counts)
-    where = np.arange(block.nnz) + shift
-    data[where] = block.data
-    indices[where] = block.indices
-    ends = indptr[1 : q + 1]
-    data[ends - 2], indices[ends - 2] = diag, index
-    data[ends - 1], indices[ends - 1] = npl, q
-    data[indptr[q] :] = np.append(ntl, corner)[ntl_cols]
-    indices[indptr[q] :] = ntl_cols
-    out = sparse.csr_array((data, indices, indptr), shape=(q + 1, q + 1))
-    out.eliminate_zeros()
-    return out
+    # x's entries keep their order, shifted by the last-column cells before them
+    where = np.arange(x.nnz, dtype=np.int64)
+    where += np.repeat(indptr[:n] - x.indptr[:n], lengths)
+    data[where] = x.data
+    indices[where] = x.indices
+    rows = np.flatnonzero(has_last)
+    data[indptr[rows + 1] - 1] = last[rows]
+    indices[indptr[rows + 1] - 1] = q
+    data[indptr[n] :] = values
+    indices[indptr[n] :] = labels
+    return sparse.csr_array((data, indices, indptr), shape=(n + len(labels), q + 1))
 
 
 def sparse_supports(y_true, weight):
