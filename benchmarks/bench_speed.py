@@ -1,7 +1,13 @@
 """Speed and scale of mlcm_confusion_matrix, measured side by side in one run.
 
-Suites (``--suite``, several allowed; default ``dense sparse``):
+Suites (``--suite``, several allowed; default ``targets dense sparse``):
 
+targets  one row per path, each beside its reference, with the ratio and the
+         target it is held to: the bit-sliced kernel, q = 50, Krstinic, weights
+         (integer and real), 1-D multi-class input (scikit-learn's
+         ``confusion_matrix``; PyCM when installed), the report against the
+         matrix alone, the extreme sparse case (time and peak memory), the
+         streaming accumulator (rows/s) and the NumPy 1.x popcount fallback
 dense    n x q x density sweep on bool indicators: our time for each method,
          scikit-learn's ``multilabel_confusion_matrix`` on the same input and
          the floor (reading both inputs once: ``np.count_nonzero`` of each),
@@ -15,28 +21,45 @@ stream   MLCMAccumulator over 10**8 rows (q = 20) in batches of 10**6
 fixed    against the reference package mlcm-fixed, when installed
          (``pip install mlcm-fixed``; a benchmark-only comparison)
 
+``--baseline DIR`` runs the same suites first on the sklearn_mlcm found in
+DIR (a checkout of an older commit, e.g. ``git worktree add /tmp/old HEAD~3``)
+in a subprocess, then on this one, and prints, after the tables, each row's
+old and new time and their ratio: old and new measured in one run.
+
 Times are medians of ``--repeat`` runs (the machine is shared and noisy); peak
 memory is tracemalloc's peak during one extra call (NumPy reports its buffers
 to tracemalloc). Examples::
 
-    python benchmarks/bench_speed.py
+    python benchmarks/bench_speed.py --suite targets
     python benchmarks/bench_speed.py --suite dense --n 100000 1000000 --q 20 50
-    python benchmarks/bench_speed.py --suite extreme stream fixed
+    python benchmarks/bench_speed.py --suite dense sparse extreme stream \\
+        --baseline /tmp/old
 """
 
 import argparse
 import importlib.util
+import json
 import os
 import platform
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 
 import numpy as np
+import scipy
+import sklearn
 from scipy import sparse
-from sklearn.metrics import multilabel_confusion_matrix
+from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 
-from sklearn_mlcm import MLCMAccumulator, mlcm_confusion_matrix
+import sklearn_mlcm
+from sklearn_mlcm import (
+    MLCMAccumulator,
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+)
 
 
 def median_time(func, repeat):
@@ -75,18 +98,150 @@ def random_sparse(rng, n, q, per_row):
     return y
 
 
-def header(columns):
-    line = " ".join(f"{name:>{width}}" for name, width in columns)
-    print(line)
-    print("-" * len(line))
+class Table:
+    """A printed table whose rows are also kept (keyed) for --baseline."""
+
+    def __init__(self, title, columns, results):
+        self.columns = columns
+        self.results = results
+        print(f"\n## {title}")
+        line = " ".join(f"{name:>{width}}" for name, width, _ in columns)
+        print(line)
+        print("-" * len(line))
+
+    def row(self, key, seconds, *values):
+        """Print a row; ``key`` names it, ``seconds`` is our time in it."""
+        cells = []
+        for (_, width, fmt), value in zip(self.columns, values):
+            cells.append(f"{value:>{width}{fmt}}" if value is not None else " " * width)
+        print(" ".join(cells), flush=True)
+        self.results[key] = seconds
 
 
-def suite_dense(args, rng):
-    print("\n## dense: ours vs scikit-learn's multilabel_confusion_matrix vs floor")
-    columns = [("n", 9), ("q", 5), ("dens", 5), ("dtype", 7), ("method", 10),
-               ("ours s", 8), ("sklearn s", 9), ("floor s", 8), ("/sklearn", 8),
-               ("/floor", 7), ("peak MiB", 9), ("input MiB", 9)]  # fmt: skip
-    header(columns)
+def suite_targets(args, rng, results):
+    n, q, density, repeat = 1_000_000, 20, 0.15, args.repeat
+    table = Table(
+        "targets: each path beside its reference (10^6 rows, q = 20, density "
+        "0.15 unless said)",
+        [("path", 38, ""), ("ours", 10, ".4f"), ("reference", 10, ".4f"),
+         ("unit", 5, ""), ("ratio", 7, ".2f"), ("target", 8, "")],  # fmt: skip
+        results,
+    )
+
+    def versus(key, label, ours, reference, target, unit="s"):
+        t_ours = median_time(ours, repeat)
+        t_ref = reference if isinstance(reference, float) else median_time(
+            reference, repeat
+        )
+        table.row(key, t_ours, label, t_ours, t_ref, unit, t_ours / t_ref, target)
+
+    for q_ in (20, 50):
+        y_true = rng.random((n, q_)) < density
+        y_pred = rng.random((n, q_)) < density
+        t_floor = floor_time(y_true, y_pred, repeat)
+        if q_ == 50:
+            versus("heydarian q=50", "Heydarian, q = 50 / floor",
+                   lambda: mlcm_confusion_matrix(y_true, y_pred), t_floor, "<= 10")  # fmt: skip
+            continue
+        weights = rng.random(n)
+        counts = rng.integers(1, 6, n).astype(float)
+        versus("heydarian", "Heydarian, bool / floor",
+               lambda: mlcm_confusion_matrix(y_true, y_pred), t_floor, "<= 6")  # fmt: skip
+        versus("krstinic", "Krstinic / floor",
+               lambda: mlcm_confusion_matrix(y_true, y_pred, method="krstinic"),
+               t_floor, "<= 20")  # fmt: skip
+        versus("weights integer", "Heydarian, weights 1..5 / floor",
+               lambda: mlcm_confusion_matrix(y_true, y_pred, sample_weight=counts),
+               t_floor, "<= 20")  # fmt: skip
+        versus("weights real", "Heydarian, weights U(0,1) / floor",
+               lambda: mlcm_confusion_matrix(y_true, y_pred, sample_weight=weights),
+               t_floor, "<= 20")  # fmt: skip
+        t_matrix = median_time(lambda: mlcm_confusion_matrix(y_true, y_pred), repeat)
+        versus("report", "report / matrix alone",
+               lambda: mlcm_classification_report(y_true, y_pred), t_matrix, "<= 1.5")  # fmt: skip
+        t_matrix = median_time(
+            lambda: mlcm_confusion_matrix(y_true, y_pred, method="krstinic"), repeat
+        )
+        versus("report krstinic", "report / matrix alone, Krstinic",
+               lambda: mlcm_classification_report(y_true, y_pred, method="krstinic"),
+               t_matrix, "<= 1.5")  # fmt: skip
+        fallback = _fallback_module()
+        if fallback is not None:
+            fallback.NATIVE_POPCOUNT = False
+            try:
+                t_slow = median_time(lambda: mlcm_confusion_matrix(y_true, y_pred), repeat)
+            finally:
+                fallback.NATIVE_POPCOUNT = True
+            native = median_time(lambda: mlcm_confusion_matrix(y_true, y_pred), repeat)
+            table.row("numpy1 fallback", t_slow, "NumPy 1.x popcount / NumPy 2 path",
+                      t_slow, native, "s", t_slow / native, "<= 2")  # fmt: skip
+        _stream(table, y_true, y_pred)
+    labels = rng.integers(0, 20, n)
+    guesses = np.where(rng.random(n) < 0.7, labels, rng.integers(0, 20, n))
+    versus("multiclass", "1-D, 20 classes / sklearn confusion_matrix",
+           lambda: mlcm_confusion_matrix(labels, guesses),
+           lambda: confusion_matrix(labels, guesses), "<= 1.0")  # fmt: skip
+    if importlib.util.find_spec("pycm") is not None:
+        from pycm import ConfusionMatrix
+
+        t_pycm = median_time(lambda: ConfusionMatrix(labels, guesses), 1)
+        t_ours = median_time(lambda: mlcm_confusion_matrix(labels, guesses), repeat)
+        table.row("multiclass pycm", t_ours, "1-D, 20 classes / PyCM ConfusionMatrix",
+                  t_ours, t_pycm, "s", t_ours / t_pycm, "")  # fmt: skip
+    else:
+        print("(PyCM is not installed: pip install pycm for its row)")
+    _extreme_row(table, rng)
+
+
+def _fallback_module():
+    """The popcount engine, whose NATIVE_POPCOUNT switch runs the NumPy 1.x
+    fallback on NumPy 2 (a benchmark-only peek inside the package)."""
+    try:
+        from sklearn_mlcm._mlcm import _bits
+    except ImportError:  # an older checkout, before the engine had a module
+        return None
+    return _bits
+
+
+def _stream(table, y_true, y_pred, batches=20):
+    for method in ("heydarian", "krstinic"):
+        acc = MLCMAccumulator(y_true.shape[1], method=method)
+        start = time.perf_counter()
+        for _ in range(batches):
+            acc.update(y_true, y_pred)
+        seconds = time.perf_counter() - start
+        rate = acc.n_samples_ / seconds
+        table.row(f"stream {method}", seconds / batches,
+                  f"MLCMAccumulator, {method}, rows/s", rate, None, "rows",
+                  None, ">= 2e7" if method == "krstinic" else "")  # fmt: skip
+
+
+def _extreme_row(table, rng):
+    n, q = 1_000_000, 100_000
+    y_true = random_sparse(rng, n, q, 5)
+    y_pred = random_sparse(rng, n, q, 5)
+    t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), 3)
+
+    def ours():
+        return mlcm_confusion_matrix(y_true, y_pred, sparse_output=True)
+
+    t_ours = median_time(ours, 3)
+    table.row("extreme", t_ours, "sparse 10^6 x 10^5 / sklearn",
+              t_ours, t_sk, "s", t_ours / t_sk, "<= 12")  # fmt: skip
+    peak = peak_mib(ours)
+    table.row("extreme peak", peak, "sparse 10^6 x 10^5, peak MiB",
+              peak, None, "MiB", None, "<= 1024")  # fmt: skip
+
+
+def suite_dense(args, rng, results):
+    table = Table(
+        "dense: ours vs scikit-learn's multilabel_confusion_matrix vs floor",
+        [("n", 9, ""), ("q", 5, ""), ("dens", 5, ".2f"), ("dtype", 7, ""),
+         ("method", 10, ""), ("ours s", 8, ".4f"), ("sklearn s", 9, ".4f"),
+         ("floor s", 8, ".4f"), ("/sklearn", 8, ".3f"), ("/floor", 7, ".1f"),
+         ("peak MiB", 9, ".1f"), ("input MiB", 9, ".1f")],  # fmt: skip
+        results,
+    )
     dtypes = args.dtypes or ["bool"]
     for n in args.n:
         for q in args.q:
@@ -108,22 +263,25 @@ def suite_dense(args, rng):
                             return mlcm_confusion_matrix(t, p, method=method)
 
                         t_ours = median_time(ours, args.repeat)
-                        print(
-                            f"{n:>9} {q:>5} {density:>5.2f} {dtype:>7} {method:>10} "
-                            f"{t_ours:>8.4f} {t_sk:>9.4f} {t_floor:>8.4f} "
-                            f"{t_ours / t_sk:>8.3f} {t_ours / t_floor:>7.1f} "
-                            f"{peak_mib(ours):>9.1f} {size:>9.1f}"
-                        )
+                        table.row(
+                            f"dense {n} {q} {density} {dtype} {method}",
+                            t_ours, n, q, density, dtype, method, t_ours, t_sk,
+                            t_floor, t_ours / t_sk, t_ours / t_floor, peak_mib(ours),
+                            size,
+                        )  # fmt: skip
 
 
-def suite_sparse(args, rng):
-    print("\n## sparse: 10^5 x 10^4 CSR, ~5 true and ~5 predicted labels each")
+def suite_sparse(args, rng, results):
     n, q = 100_000, 10_000
     y_true = random_sparse(rng, n, q, 5)
     y_pred = random_sparse(rng, n, q, 5)
     t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), args.repeat)
-    header([("method", 10), ("output", 7), ("ours s", 8), ("sklearn s", 9),
-            ("/sklearn", 8), ("peak MiB", 9)])  # fmt: skip
+    table = Table(
+        "sparse: 10^5 x 10^4 CSR, ~5 true and ~5 predicted labels each",
+        [("method", 10, ""), ("output", 7, ""), ("ours s", 8, ".3f"),
+         ("sklearn s", 9, ".4f"), ("/sklearn", 8, ".1f"), ("peak MiB", 9, ".1f")],  # fmt: skip
+        results,
+    )
     for method in ("heydarian", "krstinic"):
         for sparse_output in (True, False):
 
@@ -133,22 +291,23 @@ def suite_sparse(args, rng):
                 )
 
             t_ours = median_time(ours, args.repeat)
-            print(
-                f"{method:>10} {'sparse' if sparse_output else 'dense':>7} "
-                f"{t_ours:>8.3f} {t_sk:>9.4f} {t_ours / t_sk:>8.1f} "
-                f"{peak_mib(ours):>9.1f}"
-            )
+            output = "sparse" if sparse_output else "dense"
+            table.row(f"sparse {method} {output}", t_ours, method, output, t_ours,
+                      t_sk, t_ours / t_sk, peak_mib(ours))  # fmt: skip
 
 
-def suite_extreme(args, rng):
-    print("\n## extreme: 10^6 x 10^5 CSR, density 5e-5, sparse_output=True")
+def suite_extreme(args, rng, results):
     n, q = 1_000_000, 100_000
     y_true = random_sparse(rng, n, q, 5)
     y_pred = random_sparse(rng, n, q, 5)
-    print(f"input: {y_true.nnz} and {y_pred.nnz} stored labels")
-    header([("method", 10), ("ours s", 8), ("sklearn s", 9), ("peak MiB", 9),
-            ("result nnz", 11)])  # fmt: skip
-    t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), 1)
+    print(f"\ninput: {y_true.nnz} and {y_pred.nnz} stored labels")
+    table = Table(
+        "extreme: 10^6 x 10^5 CSR, density 5e-5, sparse_output=True",
+        [("method", 10, ""), ("ours s", 8, ".2f"), ("sklearn s", 9, ".3f"),
+         ("/sklearn", 8, ".1f"), ("peak MiB", 9, ".0f"), ("result nnz", 11, "")],  # fmt: skip
+        results,
+    )
+    t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), 3)
     for method in ("heydarian", "krstinic"):
         result = {}
 
@@ -157,23 +316,25 @@ def suite_extreme(args, rng):
                 y_true, y_pred, method=method, sparse_output=True
             )
 
-        t_ours = median_time(ours, 1)
-        print(
-            f"{method:>10} {t_ours:>8.2f} {t_sk:>9.3f} {peak_mib(ours):>9.0f} "
-            f"{result['cm'].nnz:>11}"
-        )
+        t_ours = median_time(ours, 3)
+        table.row(f"extreme {method}", t_ours, method, t_ours, t_sk, t_ours / t_sk,
+                  peak_mib(ours), result["cm"].nnz)  # fmt: skip
 
 
-def suite_stream(args, rng):
+def suite_stream(args, rng, results):
     total, batch, q = args.stream_rows, 1_000_000, 20
-    print(f"\n## stream: MLCMAccumulator, {total:.0e} rows (q = {q}) in batches of "
-          f"{batch:.0e}")  # fmt: skip
     # a pool of pre-drawn batches, so that the stream measures the metric and
     # not the random number generator
     pool = [
         (rng.random((batch, q)) < 0.15, rng.random((batch, q)) < 0.15) for _ in range(4)
     ]
-    header([("method", 10), ("seconds", 8), ("rows/s", 12), ("peak MiB", 9)])
+    table = Table(
+        f"stream: MLCMAccumulator, {total:.0e} rows (q = {q}) in batches of "
+        f"{batch:.0e}",
+        [("method", 10, ""), ("seconds", 8, ".1f"), ("rows/s", 12, ".3e"),
+         ("peak MiB", 9, ".1f")],  # fmt: skip
+        results,
+    )
     for method in ("heydarian", "krstinic"):
         acc = MLCMAccumulator(q, method=method)
 
@@ -189,16 +350,13 @@ def suite_stream(args, rng):
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         assert acc.n_samples_ == total // batch * batch
-        print(
-            f"{method:>10} {seconds:>8.1f} {acc.n_samples_ / seconds:>12.3e} "
-            f"{peak / 2**20:>9.1f}"
-        )
+        table.row(f"stream {method} total", seconds, method, seconds,
+                  acc.n_samples_ / seconds, peak / 2**20)  # fmt: skip
 
 
-def suite_fixed(args, rng):
-    print("\n## fixed: against the reference package mlcm-fixed (10^5 x 50)")
+def suite_fixed(args, rng, results):
     if importlib.util.find_spec("mlcm_fixed") is None:
-        print("mlcm-fixed is not installed (pip install mlcm-fixed); skipped")
+        print("\nmlcm-fixed is not installed (pip install mlcm-fixed); skipped")
         return
     from mlcm_fixed import cm as reference
 
@@ -210,22 +368,25 @@ def suite_fixed(args, rng):
     start = time.perf_counter()
     expected, _ = reference(y_true, y_pred)
     t_ref = time.perf_counter() - start
-    header([("package", 12), ("input", 6), ("seconds", 9), ("ratio", 8),
-            ("same matrix", 11)])  # fmt: skip
-    print(f"{'mlcm-fixed':>12} {'int64':>6} {t_ref:>9.3f} {1.0:>8.1f} {'':>11}")
+    table = Table(
+        "fixed: against the reference package mlcm-fixed (10^5 x 50)",
+        [("package", 12, ""), ("input", 6, ""), ("seconds", 9, ".4f"),
+         ("ratio", 8, ".0f"), ("same matrix", 11, "")],  # fmt: skip
+        results,
+    )
+    table.row("fixed reference", t_ref, "mlcm-fixed", "int64", t_ref, 1.0, "")
     for name, t, p in (
         ("int64", y_true, y_pred),
         ("bool", y_true.astype(bool), y_pred.astype(bool)),
     ):
         t_ours = median_time(lambda t=t, p=p: mlcm_confusion_matrix(t, p), args.repeat)
         same = np.array_equal(mlcm_confusion_matrix(t, p), expected)
-        print(
-            f"{'sklearn-mlcm':>12} {name:>6} {t_ours:>9.4f} {t_ref / t_ours:>8.0f} "
-            f"{str(same):>11}"
-        )
+        table.row(f"fixed {name}", t_ours, "sklearn-mlcm", name, t_ours,
+                  t_ref / t_ours, str(same))  # fmt: skip
 
 
 SUITES = {
+    "targets": suite_targets,
     "dense": suite_dense,
     "sparse": suite_sparse,
     "extreme": suite_extreme,
@@ -234,14 +395,41 @@ SUITES = {
 }
 
 
+def run_baseline(argv, folder):
+    """Run this script on the sklearn_mlcm of ``folder``; its row times."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "baseline.json")
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(folder)}
+        print(f"# baseline: sklearn_mlcm from {os.path.abspath(folder)}")
+        subprocess.run(
+            [sys.executable, __file__, *argv, "--json-out", out], env=env, check=True
+        )
+        with open(out) as f:
+            return json.load(f)
+
+
+def compare(old, new):
+    print("\n## baseline vs this checkout, measured in this run (seconds, "
+          "or MiB / rows/s where the row says)")  # fmt: skip
+    line = f"{'row':>44} {'old':>11} {'new':>11} {'new/old':>8}"
+    print(line)
+    print("-" * len(line))
+    for key, value in new.items():
+        before = old.get(key)
+        ratio = f"{value / before:>8.2f}" if before else f"{'':>8}"
+        shown = f"{before:>11.4g}" if before is not None else f"{'-':>11}"
+        print(f"{key:>44} {shown} {value:>11.4g} {ratio}")
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="\n".join(__doc__.splitlines()[2:]),
     )
     parser.add_argument(
-        "--suite", nargs="+", choices=SUITES, default=["dense", "sparse"]
+        "--suite", nargs="+", choices=SUITES, default=["targets", "dense", "sparse"]
     )
     parser.add_argument("--n", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--q", type=int, nargs="+", default=[20])
@@ -252,15 +440,33 @@ def main(argv=None):
     parser.add_argument("--stream-rows", type=int, default=100_000_000)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--baseline", metavar="DIR")
+    parser.add_argument("--json-out", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
+    old = None
+    if args.baseline:
+        rest = [a for i, a in enumerate(argv) if not _is_baseline_arg(argv, i)]
+        old = run_baseline(rest, args.baseline)
     print(
         f"# {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {np.__version__}"
+        f"Python {platform.python_version()}, numpy {np.__version__}, scipy "
+        f"{scipy.__version__}, scikit-learn {sklearn.__version__}, sklearn_mlcm "
+        f"from {os.path.dirname(sklearn_mlcm.__file__)}"
     )
     rng = np.random.default_rng(args.seed)
+    results = {}
     for name in args.suite:
-        SUITES[name](args, rng)
+        SUITES[name](args, rng, results)
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump(results, f)
+    if old is not None:
+        compare(old, results)
+
+
+def _is_baseline_arg(argv, i):
+    return argv[i] == "--baseline" or (i > 0 and argv[i - 1] == "--baseline")
 
 
 if __name__ == "__main__":

@@ -49,7 +49,13 @@ from ._chunking import (
     map_row_blocks,
     split_total,
 )
-from ._sparse import pair_product, rows_scaled, sparse_supports, split_sparse
+from ._sparse import (
+    outer_sum,
+    rows_scaled,
+    sparse_supports,
+    split_sparse,
+    with_unknown,
+)
 
 __all__ = ["diagonal_true_negatives", "heydarian_matrix"]
 
@@ -202,19 +208,19 @@ def _float_matrix(y_true, y_pred, sample_weight):
 def _sparse_matrix(y_true, y_pred, sample_weight):
     # unweighted counts as int64 all through: the product is the result
     dtype = np.int64 if sample_weight is None else np.float64
-    t, _, tp, fn, fp, n = split_sparse(y_true, y_pred, dtype)
-    w = np.ones(t.shape[0], dtype) if sample_weight is None else sample_weight
+    tp, fn, fp, n = split_sparse(y_true, y_pred, dtype)
+    w = np.ones(tp.shape[0], dtype) if sample_weight is None else sample_weight
     no_fp = n["fp"] == 0
-    true_empty = n["t"] == 0
+    diag = tp.T @ w
     # instance i adds L_i (x) R_i: A (x) P2 (categories 2 and 3), T2 (x) NPL
-    # (category 1), NTL (x) P2 with T empty, NTL (x) NPL with both empty
-    return pair_product(
-        rows_scaled(fn, w) + rows_scaled(tp, w * ((n["fn"] == 0) & ~no_fp)),
-        w * true_empty,
-        fp,
-        no_fp.astype(dtype),
-        diag=tp.T @ w,
-    )
+    # (category 1), NTL (x) P2 with T empty, NTL (x) NPL with both empty;
+    # each part is dropped once used, to keep the peak memory low
+    left = rows_scaled(fn, w) + rows_scaled(tp, w * ((n["fn"] == 0) & ~no_fp))
+    del tp, fn
+    left = with_unknown(left, w * (n["t"] == 0), diag, diag)
+    right = with_unknown(fp, no_fp.astype(dtype), diag, np.ones_like(diag))
+    del fp
+    return outer_sum(left, right)
 
 
 def diagonal_true_negatives(tp):

@@ -50,7 +50,13 @@ from ._chunking import (
     map_row_blocks,
     split_total,
 )
-from ._sparse import pair_product, rows_scaled, sparse_supports, split_sparse
+from ._sparse import (
+    outer_sum,
+    rows_scaled,
+    sparse_supports,
+    split_sparse,
+    with_unknown,
+)
 
 __all__ = ["krstinic_matrix"]
 
@@ -199,20 +205,20 @@ def _float_block(y_true, y_pred, w, start, stop):
 
 
 def _sparse_matrix(y_true, y_pred, sample_weight):
-    t, p, tp, fn, fp, n = split_sparse(y_true, y_pred)
-    w = np.ones(t.shape[0]) if sample_weight is None else sample_weight
+    tp, fn, fp, n = split_sparse(y_true, y_pred)
+    w = np.ones(tp.shape[0]) if sample_weight is None else sample_weight
     n_true, n_pred = n["t"], n["p"]
     diag_scale, scale, safe_pred = _scales(n_true, n_pred, n["fn"], n["fp"])
     pred_empty = n_pred == 0
+    diag = tp.T @ (w * diag_scale)
     # instance i adds L_i (x) R_i: s * A (x) B (scenarios ii-iv), Y (x) unknown
-    # when Z is empty, unknown (x) Z / |Z| when Y is empty, the corner for both
+    # when Z is empty, unknown (x) Z / |Z| when Y is empty, the corner for both;
+    # each part is dropped once used, to keep the peak memory low
     ws = w * scale
     left = rows_scaled(fn, ws + w * pred_empty) + rows_scaled(tp, ws * (n["fn"] == 0))
+    del fn
+    left = with_unknown(left, w * (n_true == 0) / safe_pred, diag, diag)
     right = fp + rows_scaled(tp, (n["fp"] == 0).astype(np.float64))
-    return pair_product(
-        left,
-        w * (n_true == 0) / safe_pred,
-        right,
-        pred_empty.astype(np.float64),
-        diag=tp.T @ (w * diag_scale),
-    )
+    del tp, fp
+    right = with_unknown(right, pred_empty.astype(np.float64), diag, np.ones_like(diag))
+    return outer_sum(left, right)

@@ -1,19 +1,25 @@
 """CSR helpers shared by the sparse kernels of both papers.
 
 The sparse kernels split each instance's label sets into the correct, missed
-and wrong labels, scale rows by per-instance factors and assemble the
-(q+1, q+1) result from its diagonal, NPL column, NTL row and off-diagonal
-block. Nothing here is specific to one paper.
+and wrong labels, scale rows by per-instance factors and compute the (q+1, q+1)
+result as one sparse product of two arrays that carry the NTL/NPL index as a
+last column (:func:`with_unknown`). Nothing here is specific to one paper.
 """
 
 import numpy as np
 from scipy import sparse
 
-__all__ = ["pair_product", "rows_scaled", "sparse_supports", "split_sparse"]
+__all__ = [
+    "outer_sum",
+    "rows_scaled",
+    "sparse_supports",
+    "split_sparse",
+    "with_unknown",
+]
 
 
 def split_sparse(y_true, y_pred, dtype=np.float64):
-    """``(t, p, tp, fn, fp)`` as CSR arrays of ``dtype``, and the per-row set sizes."""
+    """``(tp, fn, fp)`` as CSR arrays of ``dtype``, and the per-row set sizes."""
     t = sparse.csr_array(y_true, dtype=dtype)
     p = sparse.csr_array(y_pred, dtype=dtype)
     tp = t.multiply(p).tocsr()
@@ -25,11 +31,10 @@ def split_sparse(y_true, y_pred, dtype=np.float64):
     sizes = {
         "t": np.diff(t.indptr),
         "p": np.diff(p.indptr),
-        "tp": np.diff(tp.indptr),
         "fn": np.diff(fn.indptr),
         "fp": np.diff(fp.indptr),
     }
-    return t, p, tp, fn, fp, sizes
+    return tp, fn, fp, sizes
 
 
 def rows_scaled(x, scale):
@@ -40,44 +45,46 @@ def rows_scaled(x, scale):
     return x
 
 
-def pair_product(left, left_last, right, right_last, diag):
-    """The (q+1, q+1) CSR sum of per-instance outer products, plus a diagonal.
+def with_unknown(x, last, diag, values):
+    """CSR ``[[x, last], [unit rows]]`` of shape (n + k, q + 1).
 
-    Instance i contributes ``L_i (x) R_i`` with ``L_i = [left_i, left_last_i]``
-    and ``R_i = [right_i, right_last_i]`` (index q is the NTL row / NPL
-    column), and ``diag`` (q,) is added on the diagonal. Everything is one
-    sparse product ``L^T @ R``: the diagonal comes in as at most q extra rows
-    ``diag[r] e_r (x) e_r``, so that the (missed x wrong) pairs, the bulk of a
-    sparse result, are written once, by the product, and never copied again.
+    ``x`` (n, q) gains column q (the NTL row / NPL column index) holding
+    ``last``, then one row per non-zero of ``diag`` (q,), with ``values`` at
+    that label's column. The matrix of a kernel is ``L^T @ R`` of two such
+    arrays: instance i adds ``L_i (x) R_i``, and the unit rows ``diag[r] e_r``
+    and ``e_r`` put the diagonal in the same product, so that the (missed x
+    wrong) pairs, the bulk of a sparse result, are written once, by the
+    product, and never copied again. Indices are int32 when they fit.
     """
-    labels = np.flatnonzero(diag)
-    big_left = _stack_rows(left, left_last, labels, diag[labels])
-    big_right = _stack_rows(right, right_last, labels, np.ones_like(diag[labels]))
-    return sparse.csr_array(big_left.T.tocsr() @ big_right)
-
-
-def _stack_rows(x, last, labels, values):
-    """CSR ``[[x, last], [unit rows]]``: x (n, q) gains column q = ``last``,
-    then one row per label with ``values`` at its column."""
     n, q = x.shape
+    labels = np.flatnonzero(diag)
     lengths = np.diff(x.indptr)
     has_last = last != 0
     indptr = np.zeros(n + len(labels) + 1, dtype=np.int64)
     np.cumsum(lengths + has_last, out=indptr[1 : n + 1])
     indptr[n + 1 :] = indptr[n] + np.arange(1, len(labels) + 1)
-    data = np.empty(indptr[-1], dtype=np.result_type(x.dtype, last, values))
-    indices = np.empty(indptr[-1], dtype=np.int64)
+    index = np.int32 if max(indptr[-1], q + 1) < 2**31 else np.int64
+    data = np.empty(indptr[-1], dtype=np.result_type(x.dtype, last, diag))
+    indices = np.empty(indptr[-1], dtype=index)
     # x's entries keep their order, shifted by the last-column cells before them
-    where = np.arange(x.nnz, dtype=np.int64)
-    where += np.repeat(indptr[:n] - x.indptr[:n], lengths)
+    where = np.repeat(indptr[:n] - x.indptr[:n], lengths)
+    where += np.arange(x.nnz, dtype=np.int64)
     data[where] = x.data
     indices[where] = x.indices
+    del where
     rows = np.flatnonzero(has_last)
     data[indptr[rows + 1] - 1] = last[rows]
     indices[indptr[rows + 1] - 1] = q
-    data[indptr[n] :] = values
+    data[indptr[n] :] = values[labels]
     indices[indptr[n] :] = labels
-    return sparse.csr_array((data, indices, indptr), shape=(n + len(labels), q + 1))
+    return sparse.csr_array(
+        (data, indices, indptr.astype(index)), shape=(n + len(labels), q + 1)
+    )
+
+
+def outer_sum(left, right):
+    """``left^T @ right``: the (q+1, q+1) CSR sum of the rows' outer products."""
+    return sparse.csr_array(left.T.tocsr() @ right)
 
 
 def sparse_supports(y_true, weight):
