@@ -7,8 +7,11 @@
 - ``_krstinic``: Krstinić et al. (2020), Algorithm 1;
 - ``_single_label``: 1-D class labels, where both papers add one cell per
   instance: a histogram of the (true, predicted) pairs;
-- ``_sparse``: CSR helpers shared by both kernels;
-- ``_chunking``: row blocks and the thread pool;
+- ``_bits``: bit-sliced popcounts (and their NumPy 1.x fallback), rows grouped
+  by an integer key, per-row set sizes: the integer engine of the dense kernels;
+- ``_sparse``: CSR helpers shared by both kernels: the matrix as one product;
+- ``_chunking``: row blocks, the thread pool, per-thread work buffers, BLAS
+  held to one thread;
 - ``_dask``: dask arrays, one count per chunk of rows.
 
 This package imports nothing from the public modules above it.

@@ -97,15 +97,17 @@ def _swar_popcount(words):
     return (x * _BYTES_ONE) >> np.uint64(56)
 
 
-def and_counts(a, b, word_bounds=None):
+def and_counts(a, b, word_bounds=None, scratch=None):
     """(len(a), len(b)) int64: popcount of ``a[r] & b[c]`` over the words.
 
     ``a`` and ``b`` are (rows, words) bit vectors of the same rows. With
     ``word_bounds``, one count per group: (len(a), len(b), groups). Without
     ``np.bitwise_count`` the bits are unpacked and multiplied as float32.
+    ``scratch`` (a ``_chunking.Scratch``) lends the (rows, columns, words)
+    temporaries.
     """
     if word_bounds is None:
-        return and_counts(a, b, _whole(a.shape[1]))[..., 0]
+        return and_counts(a, b, _whole(a.shape[1]), scratch)[..., 0]
     if not NATIVE_POPCOUNT:
         return np.stack(
             [
@@ -114,13 +116,20 @@ def and_counts(a, b, word_bounds=None):
             ],
             axis=-1,
         )
+    scratch = _Buffers() if scratch is None else scratch
     n_a, n_b, words = a.shape[0], b.shape[0], a.shape[1]
     out = np.empty((n_a, n_b, len(word_bounds) - 1), dtype=np.int64)
     step = max(1, _STEP_WORDS // max(n_b * words, 1))
+    both = scratch.get("and_counts", (step, n_b, words), WORD)
+    bits = scratch.get("and_counts_bits", (step, n_b, words), np.uint8)
     for r in range(0, n_a, step):
         stop = min(r + step, n_a)
-        both = np.bitwise_count(a[r:stop, None, :] & b[None, :, :])
-        out[r:stop] = np.add.reduceat(both, word_bounds[:-1], axis=-1, dtype=np.int64)
+        rows = stop - r
+        np.bitwise_and(a[r:stop, None, :], b[None, :, :], out=both[:rows])
+        np.bitwise_count(both[:rows], out=bits[:rows])
+        out[r:stop] = np.add.reduceat(
+            bits[:rows], word_bounds[:-1], axis=-1, dtype=np.int64
+        )
     return out
 
 

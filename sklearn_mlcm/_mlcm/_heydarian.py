@@ -97,7 +97,7 @@ def heydarian_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False)
     return split_total(total, with_supports)
 
 
-def _packed_counts(T, P, word_bounds, sizes):
+def _packed_counts(T, P, word_bounds, sizes, scratch=None):
     """Algorithms 2-5 on packed rows, per group: (q+2, q+1, groups) int64.
 
     ``T`` and ``P`` are (q, words) bit vectors; group g has ``sizes[g]`` rows
@@ -126,7 +126,7 @@ def _packed_counts(T, P, word_bounds, sizes):
     out[:q, q] = count(FN & ~any_fp)  # category 1
     out[q, :q] = count(FP & no_t)  # category 2 with T empty
     # categories 2 and 3: A (x) P2, A = T2, or T when T2 is empty
-    out[:q, :q] += and_counts(FN | (T & ~any_fn), FP, word_bounds)
+    out[:q, :q] += and_counts(FN | (T & ~any_fn), FP, word_bounds, scratch)
     out[q + 1, :q] = count(T)
     out[q + 1, q] = count(no_t) - pads
     return out
@@ -137,7 +137,7 @@ def _bit_block(y_true, y_pred, start, stop, scratch):
     p = dense_block(y_pred, start, stop)
     T, P = pack_columns(t, scratch), pack_columns(p, scratch)
     whole = np.array([0, T.shape[1]])
-    return _packed_counts(T, P, whole, np.array([t.shape[0]]))[..., 0]
+    return _packed_counts(T, P, whole, np.array([t.shape[0]]), scratch)[..., 0]
 
 
 def _bit_matrix(y_true, y_pred):
@@ -157,7 +157,8 @@ def _grouped_block(y_true, y_pred, keys, start, stop, scratch):
     T = pack_columns(t, scratch)
     p = gather_rows(dense_block(y_pred, start, stop), source, scratch)
     P = pack_columns(p, scratch)
-    return _packed_counts(T, P, word_bounds, sizes) @ weights.astype(np.float64)
+    counts = _packed_counts(T, P, word_bounds, sizes, scratch)
+    return counts @ weights.astype(np.float64)
 
 
 def _grouped_matrix(y_true, y_pred, keys):

@@ -145,7 +145,7 @@ def _grouped_block(y_true, y_pred, start, stop, scratch):
     out = np.zeros((q + 2, q + 1))
     # each group's pairs counted in integers, divided once by its denominator
     # (group 0, the rows without an off-diagonal part, counts nothing here)
-    pairs = and_counts(A, B, word_bounds)
+    pairs = and_counts(A, B, word_bounds, scratch)
     scale = np.divide(1.0, groups, out=np.zeros(len(groups)), where=groups > 0)
     out[:q, :q] = pairs @ scale
     pad = 64 * T.shape[1] - t.shape[0]  # zero bits that are no rows
