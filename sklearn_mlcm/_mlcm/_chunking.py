@@ -63,7 +63,8 @@ def single_threaded_blas():
     spin-waiting made a weighted 10**6 x 20 matrix 30x slower (4.7 s instead of
     0.14 s) when another process used the cores. The limit is counted, so that
     kernels running in several threads at once lift it only when the last one
-    ends.
+    ends. (OpenBLAS 0.3.31 honours a limit set in the main thread, for every
+    thread; set from another thread it had no effect, measured.)
     """
     with _BLAS_LOCK:
         if _BLAS["users"] == 0:

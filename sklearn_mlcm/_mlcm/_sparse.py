@@ -97,7 +97,7 @@ def sparse_supports(y_true, weight):
     w = np.ones(y.shape[0]) if weight is None else weight
     supports = np.bincount(
         y.indices, weights=np.repeat(w, np.diff(y.indptr)), minlength=y.shape[1]
-    )
+    ).astype(np.float64)  # np.bincount of no indices is int64, weights or not
     no_label = float(w[np.diff(y.indptr) == 0].sum())
     if weight is None:
         return np.rint(supports).astype(np.int64), int(no_label)
