@@ -28,17 +28,18 @@ def _bits(mask, q):
 
 
 @st.composite
-def multilabel_targets(draw, max_samples=12, max_labels=6):
+def multilabel_targets(draw, max_samples=12, max_labels=6, label_counts=None):
     """``(y_true, y_pred)``: bool indicator arrays of one shape (n, q).
 
     A true row is random, empty or full; a predicted row is random, empty,
     full, or the true row itself, a subset, a superset or a mix (some true
     labels kept, some wrong ones added) of it, so that all three Heydarian
     categories and all four Krstinic scenarios turn up for every q. Shrinks
-    towards n = 1, q = 1 and empty rows.
+    towards n = 1, q = 1 and empty rows. ``label_counts``, a strategy, draws q
+    instead of ``1..max_labels``.
     """
     n = draw(st.integers(1, max_samples))
-    q = draw(st.integers(1, max_labels))
+    q = draw(st.integers(1, max_labels) if label_counts is None else label_counts)
     full = (1 << q) - 1
     masks = st.integers(0, full)
     true_rows, pred_rows = [], []

@@ -129,17 +129,18 @@ def dense_block(y, start, stop):
     return block
 
 
-def float_parts(t, p):
-    """``(tp, fn, fp)`` of two bool blocks as 0/1 float64 arrays.
+def float_parts(y_true, y_pred, start, stop):
+    """``(tp, fn, fp)`` of rows ``start:stop`` as 0/1 float64, and their row sizes.
 
     ``tp = t & p``, ``fn = t & ~p`` (t > p on bools), ``fp = p & ~t``; the
-    uint8 view makes each conversion a plain widening copy.
+    uint8 view makes each conversion a plain widening copy. The sizes are
+    float64 (rows,) arrays, as matrix-vector products.
     """
-    return (
-        (t & p).view(np.uint8).astype(np.float64),
-        (t > p).view(np.uint8).astype(np.float64),
-        (p > t).view(np.uint8).astype(np.float64),
-    )
+    t = dense_block(y_true, start, stop)
+    p = dense_block(y_pred, start, stop)
+    parts = tuple(x.view(np.uint8).astype(np.float64) for x in (t & p, t > p, p > t))
+    ones = np.ones(t.shape[1])
+    return (*parts, tuple(part @ ones for part in parts))
 
 
 def split_total(total, with_supports):

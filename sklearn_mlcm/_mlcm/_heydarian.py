@@ -172,15 +172,10 @@ def _grouped_matrix(y_true, y_pred, keys):
 
 def _float_block(y_true, y_pred, w, start, stop):
     """Weighted sums as float64 matrix products, block by block."""
-    t = dense_block(y_true, start, stop)
-    p = dense_block(y_pred, start, stop)
+    tp, fn, fp, (n_tp, n_fn, n_fp) = float_parts(y_true, y_pred, start, stop)
     w = w[start:stop]
-    tp, fn, fp = float_parts(t, p)
-    q = t.shape[1]
-    ones = np.ones(q)
-    n_fn = fn @ ones
-    n_fp = fp @ ones
-    no_t = (tp @ ones + n_fn) == 0
+    q = tp.shape[1]
+    no_t = (n_tp + n_fn) == 0
     out = np.zeros((q + 2, q + 1))
     diag = np.arange(q)
     out[diag, diag] = w @ tp

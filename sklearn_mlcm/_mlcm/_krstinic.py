@@ -172,15 +172,9 @@ def _grouped_block(y_true, y_pred, start, stop, scratch):
 
 def _float_block(y_true, y_pred, w, start, stop):
     """Weighted sums as float64 matrix products, block by block."""
-    t = dense_block(y_true, start, stop)
-    p = dense_block(y_pred, start, stop)
+    tp, fn, fp, (n_tp, n_fn, n_fp) = float_parts(y_true, y_pred, start, stop)
     w = w[start:stop]
-    tp, fn, fp = float_parts(t, p)
-    q = t.shape[1]
-    ones = np.ones(q)
-    n_tp = tp @ ones
-    n_fn = fn @ ones
-    n_fp = fp @ ones
+    q = tp.shape[1]
     n_true = n_tp + n_fn
     n_pred = n_tp + n_fp
     diag_scale, scale, safe_pred = _scales(n_true, n_pred, n_fn, n_fp)

@@ -64,51 +64,11 @@ EDGE_LABELS = [1, 7, 8, 9, 15, 16, 17, 63, 64, 65]
 FLOAT_ONLY_WEIGHTS = [0.5, 0.1, 3.75, 1e-3, 255.5, 256.0, 1000.0]
 
 
-def _bits_row(mask, q):
-    return [bool(mask >> j & 1) for j in range(q)]
-
-
-@st.composite
-def wide_targets(draw, max_samples=40, max_labels=70):
-    """``(y_true, y_pred)`` of up to 70 labels, every category and scenario.
-
-    As the shared strategy, but wide enough for row_counts' 8-byte lanes
-    (8 <= q < 256) and for several words of labels: a true row is random,
-    empty or full; a predicted row is random, empty, full, the true row, a
-    subset, a superset or a mix of it.
-    """
-    n = draw(st.integers(1, max_samples))
-    q = draw(
-        st.one_of(
-            st.integers(1, 12),
-            st.integers(1, max_labels),
-            st.sampled_from(EDGE_LABELS),
-        )
-    )
-    full = (1 << q) - 1
-    masks = st.integers(0, full)
-    true_rows, pred_rows = [], []
-    for _ in range(n):
-        kind = draw(st.sampled_from(("random", "random", "empty", "full")))
-        t = {"random": draw(masks), "empty": 0, "full": full}[kind]
-        kind = draw(
-            st.sampled_from(
-                ("random", "same", "subset", "superset", "mixed", "empty", "full")
-            )
-        )
-        if kind == "mixed":  # some true labels kept, some wrong ones added
-            p = (t & draw(masks)) | (~t & full & draw(masks))
-        elif kind in ("random", "subset", "superset"):
-            r = draw(masks)
-            p = {"random": r, "subset": t & r, "superset": t | r}[kind]
-        else:
-            p = {"same": t, "empty": 0, "full": full}[kind]
-        true_rows.append(_bits_row(t, q))
-        pred_rows.append(_bits_row(p, q))
-    return (
-        np.array(true_rows, dtype=bool).reshape(n, q),
-        np.array(pred_rows, dtype=bool).reshape(n, q),
-    )
+# q for the paths: small ones, up to 70 (several words of labels, row_counts'
+# 8-byte lanes from 8 on), and the edges of lanes and words
+WIDE_LABELS = st.one_of(
+    st.integers(1, 12), st.integers(1, 70), st.sampled_from(EDGE_LABELS)
+)
 
 
 @st.composite
@@ -219,10 +179,13 @@ def check_path(path, y_true, y_pred, weight, expected, block_rows=None):
 @pytest.mark.parametrize("path", list(PATHS))
 @settings(max_examples=250, deadline=None)
 @given(data=st.data())
-def test_kernel_path_matches_oracle(path, data):
+def test_kernel_path_matches_oracle(path, data, mlcm_strategies):
     """Each path equals the oracle, also on rows repeated into several words."""
     method, _, _, weights, _ = PATHS[path]
-    y_true, y_pred = data.draw(wide_targets(), label="targets")
+    y_true, y_pred = data.draw(
+        mlcm_strategies.targets(max_samples=40, label_counts=WIDE_LABELS),
+        label="targets",
+    )
     weight = data.draw(path_weights(weights, len(y_true)), label="weight")
     expected = ORACLES[method](y_true, y_pred, weight)
     # repeated and shuffled rows: groups of several words, interleaved
@@ -238,10 +201,12 @@ def test_kernel_path_matches_oracle(path, data):
 @pytest.mark.parametrize("path", BLOCK_PATHS)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_kernel_path_small_row_blocks_match_oracle(path, data):
+def test_kernel_path_small_row_blocks_match_oracle(path, data, mlcm_strategies):
     """Blocks of 1, 5, 64 or 100 rows add up to the oracle's matrix."""
     method, _, _, weights, _ = PATHS[path]
-    y_true, y_pred = data.draw(wide_targets(max_samples=150, max_labels=20))
+    y_true, y_pred = data.draw(
+        mlcm_strategies.targets(max_samples=150, label_counts=st.integers(1, 20))
+    )
     weight = data.draw(path_weights(weights, len(y_true)))
     block_rows = data.draw(st.sampled_from([1, 5, 64, 100]))
     expected = ORACLES[method](y_true, y_pred, weight)
