@@ -119,19 +119,27 @@ class Table:
 
 
 def suite_targets(args, rng, results):
-    n, q, density, repeat = 1_000_000, 20, 0.15, args.repeat
+    n, density, repeat = 1_000_000, 0.15, args.repeat
     table = Table(
         "targets: each path beside its reference (10^6 rows, q = 20, density "
         "0.15 unless said)",
-        [("path", 38, ""), ("ours", 10, ".4f"), ("reference", 10, ".4f"),
-         ("unit", 5, ""), ("ratio", 7, ".2f"), ("target", 8, "")],  # fmt: skip
+        [
+            ("path", 38, ""),
+            ("ours", 10, ".4f"),
+            ("reference", 10, ".4f"),
+            ("unit", 5, ""),
+            ("ratio", 7, ".2f"),
+            ("target", 8, ""),
+        ],  # fmt: skip
         results,
     )
 
     def versus(key, label, ours, reference, target, unit="s"):
         t_ours = median_time(ours, repeat)
-        t_ref = reference if isinstance(reference, float) else median_time(
-            reference, repeat
+        t_ref = (
+            reference
+            if isinstance(reference, float)
+            else median_time(reference, repeat)
         )
         table.row(key, t_ours, label, t_ours, t_ref, unit, t_ours / t_ref, target)
 
@@ -141,12 +149,14 @@ def suite_targets(args, rng, results):
         t_floor = floor_time(y_true, y_pred, repeat)
         if q_ == 50:
             versus("heydarian q=50", "Heydarian, q = 50 / floor",
-                   lambda: mlcm_confusion_matrix(y_true, y_pred), t_floor, "<= 10")  # fmt: skip
+                   lambda: mlcm_confusion_matrix(y_true, y_pred),
+                   t_floor, "<= 10")  # fmt: skip
             continue
         weights = rng.random(n)
         counts = rng.integers(1, 6, n).astype(float)
         versus("heydarian", "Heydarian, bool / floor",
-               lambda: mlcm_confusion_matrix(y_true, y_pred), t_floor, "<= 6")  # fmt: skip
+               lambda: mlcm_confusion_matrix(y_true, y_pred),
+               t_floor, "<= 6")  # fmt: skip
         versus("krstinic", "Krstinic / floor",
                lambda: mlcm_confusion_matrix(y_true, y_pred, method="krstinic"),
                t_floor, "<= 20")  # fmt: skip
@@ -158,7 +168,8 @@ def suite_targets(args, rng, results):
                t_floor, "<= 20")  # fmt: skip
         t_matrix = median_time(lambda: mlcm_confusion_matrix(y_true, y_pred), repeat)
         versus("report", "report / matrix alone",
-               lambda: mlcm_classification_report(y_true, y_pred), t_matrix, "<= 1.5")  # fmt: skip
+               lambda: mlcm_classification_report(y_true, y_pred),
+               t_matrix, "<= 1.5")  # fmt: skip
         t_matrix = median_time(
             lambda: mlcm_confusion_matrix(y_true, y_pred, method="krstinic"), repeat
         )
@@ -169,7 +180,9 @@ def suite_targets(args, rng, results):
         if fallback is not None:
             fallback.NATIVE_POPCOUNT = False
             try:
-                t_slow = median_time(lambda: mlcm_confusion_matrix(y_true, y_pred), repeat)
+                t_slow = median_time(
+                    lambda: mlcm_confusion_matrix(y_true, y_pred), repeat
+                )
             finally:
                 fallback.NATIVE_POPCOUNT = True
             native = median_time(lambda: mlcm_confusion_matrix(y_true, y_pred), repeat)
@@ -236,10 +249,20 @@ def _extreme_row(table, rng):
 def suite_dense(args, rng, results):
     table = Table(
         "dense: ours vs scikit-learn's multilabel_confusion_matrix vs floor",
-        [("n", 9, ""), ("q", 5, ""), ("dens", 5, ".2f"), ("dtype", 7, ""),
-         ("method", 10, ""), ("ours s", 8, ".4f"), ("sklearn s", 9, ".4f"),
-         ("floor s", 8, ".4f"), ("/sklearn", 8, ".3f"), ("/floor", 7, ".1f"),
-         ("peak MiB", 9, ".1f"), ("input MiB", 9, ".1f")],  # fmt: skip
+        [
+            ("n", 9, ""),
+            ("q", 5, ""),
+            ("dens", 5, ".2f"),
+            ("dtype", 7, ""),
+            ("method", 10, ""),
+            ("ours s", 8, ".4f"),
+            ("sklearn s", 9, ".4f"),
+            ("floor s", 8, ".4f"),
+            ("/sklearn", 8, ".3f"),
+            ("/floor", 7, ".1f"),
+            ("peak MiB", 9, ".1f"),
+            ("input MiB", 9, ".1f"),
+        ],  # fmt: skip
         results,
     )
     dtypes = args.dtypes or ["bool"]
@@ -278,8 +301,14 @@ def suite_sparse(args, rng, results):
     t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), args.repeat)
     table = Table(
         "sparse: 10^5 x 10^4 CSR, ~5 true and ~5 predicted labels each",
-        [("method", 10, ""), ("output", 7, ""), ("ours s", 8, ".3f"),
-         ("sklearn s", 9, ".4f"), ("/sklearn", 8, ".1f"), ("peak MiB", 9, ".1f")],  # fmt: skip
+        [
+            ("method", 10, ""),
+            ("output", 7, ""),
+            ("ours s", 8, ".3f"),
+            ("sklearn s", 9, ".4f"),
+            ("/sklearn", 8, ".1f"),
+            ("peak MiB", 9, ".1f"),
+        ],  # fmt: skip
         results,
     )
     for method in ("heydarian", "krstinic"):
@@ -303,8 +332,14 @@ def suite_extreme(args, rng, results):
     print(f"\ninput: {y_true.nnz} and {y_pred.nnz} stored labels")
     table = Table(
         "extreme: 10^6 x 10^5 CSR, density 5e-5, sparse_output=True",
-        [("method", 10, ""), ("ours s", 8, ".2f"), ("sklearn s", 9, ".3f"),
-         ("/sklearn", 8, ".1f"), ("peak MiB", 9, ".0f"), ("result nnz", 11, "")],  # fmt: skip
+        [
+            ("method", 10, ""),
+            ("ours s", 8, ".2f"),
+            ("sklearn s", 9, ".3f"),
+            ("/sklearn", 8, ".1f"),
+            ("peak MiB", 9, ".0f"),
+            ("result nnz", 11, ""),
+        ],  # fmt: skip
         results,
     )
     t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), 3)
@@ -331,8 +366,12 @@ def suite_stream(args, rng, results):
     table = Table(
         f"stream: MLCMAccumulator, {total:.0e} rows (q = {q}) in batches of "
         f"{batch:.0e}",
-        [("method", 10, ""), ("seconds", 8, ".1f"), ("rows/s", 12, ".3e"),
-         ("peak MiB", 9, ".1f")],  # fmt: skip
+        [
+            ("method", 10, ""),
+            ("seconds", 8, ".1f"),
+            ("rows/s", 12, ".3e"),
+            ("peak MiB", 9, ".1f"),
+        ],  # fmt: skip
         results,
     )
     for method in ("heydarian", "krstinic"):
@@ -370,8 +409,13 @@ def suite_fixed(args, rng, results):
     t_ref = time.perf_counter() - start
     table = Table(
         "fixed: against the reference package mlcm-fixed (10^5 x 50)",
-        [("package", 12, ""), ("input", 6, ""), ("seconds", 9, ".4f"),
-         ("ratio", 8, ".0f"), ("same matrix", 11, "")],  # fmt: skip
+        [
+            ("package", 12, ""),
+            ("input", 6, ""),
+            ("seconds", 9, ".4f"),
+            ("ratio", 8, ".0f"),
+            ("same matrix", 11, ""),
+        ],  # fmt: skip
         results,
     )
     table.row("fixed reference", t_ref, "mlcm-fixed", "int64", t_ref, 1.0, "")

@@ -39,8 +39,8 @@ WORD = np.dtype("<u8")
 # can run the NumPy 1.x fallback on NumPy 2 by setting it to False.
 NATIVE_POPCOUNT = hasattr(np, "bitwise_count")
 
-# Cap on the words of one (rows x columns x words) AND in and_counts: 1 MiB,
-# which stays in the cache (measured on 10**5 x 50).
+# Cap on the words of one (rows x columns x words) AND in and_counts: 1 MiB
+# per thread (2 MiB was faster on one thread, slower on two: the cache).
 _STEP_WORDS = 1 << 17
 
 # float32 sums of 0/1 products are exact below 2**24: at most 2**18 words
@@ -56,6 +56,8 @@ def pack_columns(y, scratch=None):
     ``scratch`` (a ``_chunking.Scratch``) lends the transposed copy.
     """
     rows, q = y.shape
+    if rows % 64 == 0 and q >= 32:
+        return _pack_by_words(np.ascontiguousarray(y), scratch or _Buffers())
     shape = (q, rows + (-rows % 64))
     if scratch is None:
         columns = np.empty(shape, dtype=bool)
@@ -64,6 +66,34 @@ def pack_columns(y, scratch=None):
     columns[:, rows:] = False
     columns[:, :rows] = y.T
     return np.packbits(columns, axis=1, bitorder="little").view(WORD)
+
+
+_SHIFTS = [np.uint64(i) for i in range(8)]
+
+
+def _pack_by_words(y, scratch):
+    """:func:`pack_columns` of whole words of rows, without a bytewise transpose.
+
+    Eight labels of a row are one 8-byte word (one 0/1 byte each), read in
+    place as a strided view; ORing the words of 8 consecutive rows shifted by
+    0..7 puts those rows' bits of the 8 labels into the 8 bytes of one word,
+    and only those bytes (an eighth of the data) are transposed. The last word
+    of a row ends at the row's end and may overlap the one before it: it
+    writes the same bytes again. 3x faster than the transpose at q = 50 on
+    one thread, 1.15x on two; at q = 20 it was 1.3x slower on two threads.
+    """
+    rows, q = y.shape
+    out = np.empty((q, rows // 8), dtype=np.uint8)
+    packed = scratch.get("pack_words", (rows // 8,), WORD)
+    shifted = scratch.get("pack_words_shifted", (rows // 8,), WORD)
+    for offset in [*range(0, q - 8, 8), q - 8]:
+        words = _lanes(y, offset).reshape(rows // 8, 8)  # [8 rows, 8 labels]
+        np.copyto(packed, words[:, 0])
+        for i in range(1, 8):
+            np.left_shift(words[:, i], _SHIFTS[i], out=shifted)
+            packed |= shifted
+        out[offset : offset + 8] = packed.view(np.uint8).reshape(rows // 8, 8).T
+    return out.view(WORD)
 
 
 def _whole(words):
@@ -127,9 +157,12 @@ def and_counts(a, b, word_bounds=None, scratch=None):
         rows = stop - r
         np.bitwise_and(a[r:stop, None, :], b[None, :, :], out=both[:rows])
         np.bitwise_count(both[:rows], out=bits[:rows])
-        out[r:stop] = np.add.reduceat(
-            bits[:rows], word_bounds[:-1], axis=-1, dtype=np.int64
-        )
+        if len(word_bounds) == 2:  # one group: a plain sum is 10% faster
+            out[r:stop, :, 0] = bits[:rows].sum(axis=-1, dtype=np.int64)
+        else:
+            out[r:stop] = np.add.reduceat(
+                bits[:rows], word_bounds[:-1], axis=-1, dtype=np.int64
+            )
     return out
 
 

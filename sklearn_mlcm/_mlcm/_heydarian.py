@@ -132,18 +132,19 @@ def _packed_counts(T, P, word_bounds, sizes, scratch=None):
     return out
 
 
-def _bit_block(y_true, y_pred, start, stop, scratch):
+def _bit_block(y_true, y_pred, start, stop):
+    # fresh temporaries: reusing per-thread buffers here measured 3-7% slower on
+    # two threads (10**6 x 20), unlike the grouped kernels, which have more
     t = dense_block(y_true, start, stop)
     p = dense_block(y_pred, start, stop)
-    T, P = pack_columns(t, scratch), pack_columns(p, scratch)
+    T, P = pack_columns(t), pack_columns(p)
     whole = np.array([0, T.shape[1]])
-    return _packed_counts(T, P, whole, np.array([t.shape[0]]), scratch)[..., 0]
+    return _packed_counts(T, P, whole, np.array([t.shape[0]]))[..., 0]
 
 
 def _bit_matrix(y_true, y_pred):
-    scratch = Scratch()
     return map_row_blocks(
-        lambda start, stop: _bit_block(y_true, y_pred, start, stop, scratch),
+        lambda start, stop: _bit_block(y_true, y_pred, start, stop),
         y_true.shape[0],
         BIT_ROWS,
     )
