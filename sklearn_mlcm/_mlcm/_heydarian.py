@@ -87,7 +87,7 @@ def heydarian_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False)
             return matrix
         return (matrix, *sparse_supports(y_true, sample_weight))
     if sample_weight is None:
-        total = _bit_matrix(y_true, y_pred)
+        total = _bit_matrix(y_true, y_pred, with_supports)
     else:
         keys = small_integer_keys(sample_weight)
         if keys is None:
@@ -97,13 +97,14 @@ def heydarian_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False)
     return split_total(total, with_supports)
 
 
-def _packed_counts(T, P, word_bounds, sizes, scratch=None):
+def _packed_counts(T, P, word_bounds, sizes, scratch=None, with_supports=True):
     """Algorithms 2-5 on packed rows, per group: (q+2, q+1, groups) int64.
 
     ``T`` and ``P`` are (q, words) bit vectors; group g has ``sizes[g]`` rows
     in the words ``word_bounds[g]:word_bounds[g + 1]``, and the other bits of
     those words are zero. Rows 0..q are the matrix; row q+1 holds the label
-    supports and the count of rows with no true label.
+    supports and the count of rows with no true label (zeros unless
+    ``with_supports``).
     """
     q = T.shape[0]
     pads = 64 * np.diff(word_bounds) - sizes  # zero bits that are no rows
@@ -127,24 +128,26 @@ def _packed_counts(T, P, word_bounds, sizes, scratch=None):
     out[q, :q] = count(FP & no_t)  # category 2 with T empty
     # categories 2 and 3: A (x) P2, A = T2, or T when T2 is empty
     out[:q, :q] += and_counts(FN | (T & ~any_fn), FP, word_bounds, scratch)
-    out[q + 1, :q] = count(T)
-    out[q + 1, q] = count(no_t) - pads
+    if with_supports:
+        out[q + 1, :q] = count(T)
+        out[q + 1, q] = count(no_t) - pads
     return out
 
 
-def _bit_block(y_true, y_pred, start, stop):
+def _bit_block(y_true, y_pred, start, stop, with_supports):
     # fresh temporaries: reusing per-thread buffers here measured 3-7% slower on
     # two threads (10**6 x 20), unlike the grouped kernels, which have more
     t = dense_block(y_true, start, stop)
     p = dense_block(y_pred, start, stop)
     T, P = pack_columns(t), pack_columns(p)
     whole = np.array([0, T.shape[1]])
-    return _packed_counts(T, P, whole, np.array([t.shape[0]]))[..., 0]
+    sizes = np.array([t.shape[0]])
+    return _packed_counts(T, P, whole, sizes, with_supports=with_supports)[..., 0]
 
 
-def _bit_matrix(y_true, y_pred):
+def _bit_matrix(y_true, y_pred, with_supports):
     return map_row_blocks(
-        lambda start, stop: _bit_block(y_true, y_pred, start, stop),
+        lambda start, stop: _bit_block(y_true, y_pred, start, stop, with_supports),
         y_true.shape[0],
         BIT_ROWS,
     )
