@@ -21,6 +21,8 @@ per product).
 
 import numpy as np
 
+from ._chunking import Scratch
+
 __all__ = [
     "and_counts",
     "gather_rows",
@@ -56,13 +58,10 @@ def pack_columns(y, scratch=None):
     ``scratch`` (a ``_chunking.Scratch``) lends the transposed copy.
     """
     rows, q = y.shape
+    scratch = Scratch() if scratch is None else scratch
     if rows % 64 == 0 and q >= 32:
-        return _pack_by_words(np.ascontiguousarray(y), scratch or _Buffers())
-    shape = (q, rows + (-rows % 64))
-    if scratch is None:
-        columns = np.empty(shape, dtype=bool)
-    else:
-        columns = scratch.get("pack_columns", shape, bool)
+        return _pack_by_words(np.ascontiguousarray(y), scratch)
+    columns = scratch.get("pack_columns", (q, rows + (-rows % 64)), bool)
     columns[:, rows:] = False
     columns[:, :rows] = y.T
     return np.packbits(columns, axis=1, bitorder="little").view(WORD)
@@ -148,7 +147,7 @@ def and_counts(a, b, word_bounds=None, scratch=None):
             ],
             axis=-1,
         )
-    scratch = _Buffers() if scratch is None else scratch
+    scratch = Scratch() if scratch is None else scratch
     n_a, n_b, words = a.shape[0], b.shape[0], a.shape[1]
     out = np.empty((n_a, n_b, len(word_bounds) - 1), dtype=np.int64)
     step = max(1, _STEP_WORDS // max(n_b * words, 1))
@@ -208,11 +207,8 @@ def group_layout(keys, n_keys, scratch=None):
     np.cumsum(sizes[:-1], out=ranks[1:])
     target = np.repeat(64 * word_bounds[:-1] - ranks, sizes)
     target += np.arange(n)
-    size = 64 * word_bounds[-1]
-    if scratch is None:
-        source = np.empty(size, dtype=np.intp)
-    else:
-        source = scratch.get("group_layout", (size,), np.intp)
+    scratch = Scratch() if scratch is None else scratch
+    source = scratch.get("group_layout", (64 * word_bounds[-1],), np.intp)
     source.fill(n)
     source[target] = order
     return source, groups, word_bounds, sizes
@@ -221,15 +217,12 @@ def group_layout(keys, n_keys, scratch=None):
 def gather_rows(y, source, scratch=None):
     """Rows ``source`` of the (rows, q) block ``y``; index ``rows`` is empty.
 
-    With ``scratch`` the result is a buffer of it, valid until the next call.
+    The result is a buffer of ``scratch``, valid until its next call.
     """
     rows, q = y.shape
-    if scratch is None:
-        padded = np.empty((rows + 1, q), dtype=y.dtype)
-        out = None
-    else:
-        padded = scratch.get("gather_rows_in", (rows + 1, q), y.dtype)
-        out = scratch.get("gather_rows_out", (len(source), q), y.dtype)
+    scratch = Scratch() if scratch is None else scratch
+    padded = scratch.get("gather_rows_in", (rows + 1, q), y.dtype)
+    out = scratch.get("gather_rows_out", (len(source), q), y.dtype)
     padded[:-1] = y
     padded[-1] = False
     return padded.take(source, axis=0, out=out)
@@ -263,7 +256,7 @@ def row_counts(t, p, scratch=None):
         return tuple(
             np.add.reduce(x.view(np.uint8), axis=1, dtype=small) for x in (t, p, t & p)
         )
-    scratch = _Buffers() if scratch is None else scratch
+    scratch = Scratch() if scratch is None else scratch
     t = np.ascontiguousarray(t)
     p = np.ascontiguousarray(p)
     # lanes: bytes 8l..8l+7 of each row; the last lane ends at the row's end
@@ -294,13 +287,6 @@ def row_counts(t, p, scratch=None):
         total *= _BYTES_ONE
         total >>= np.uint64(56)
     return tuple(total.astype(np.int16) for total in sums)
-
-
-class _Buffers:
-    """Fresh buffers, where no ``_chunking.Scratch`` is given."""
-
-    def get(self, name, shape, dtype):
-        return np.empty(shape, dtype=dtype)
 
 
 # Multiplying by it adds the eight bytes of a word into its top byte.

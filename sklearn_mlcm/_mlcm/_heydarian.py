@@ -161,8 +161,13 @@ def _grouped_block(y_true, y_pred, keys, start, stop, scratch):
     T = pack_columns(t, scratch)
     p = gather_rows(dense_block(y_pred, start, stop), source, scratch)
     P = pack_columns(p, scratch)
-    counts = _packed_counts(T, P, word_bounds, sizes, scratch)
-    return counts @ weights.astype(np.float64)
+    first = int(weights[0] == 0)  # the rows of weight 0 add nothing: left out
+    if first == len(weights):
+        return np.zeros((t.shape[1] + 2, t.shape[1] + 1))
+    words = slice(word_bounds[first], None)
+    bounds = word_bounds[first:] - word_bounds[first]
+    counts = _packed_counts(T[:, words], P[:, words], bounds, sizes[first:], scratch)
+    return counts @ weights[first:].astype(np.float64)
 
 
 def _grouped_matrix(y_true, y_pred, keys):

@@ -89,7 +89,9 @@ def krstinic_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False):
     if sample_weight is None:
         scratch = Scratch()
         total = map_row_blocks(
-            lambda start, stop: _grouped_block(y_true, y_pred, start, stop, scratch),
+            lambda start, stop: _grouped_block(
+                y_true, y_pred, start, stop, scratch, with_supports
+            ),
             y_true.shape[0],
             BIT_ROWS,
         )
@@ -124,8 +126,9 @@ def _scales(n_true, n_pred, n_fn, n_fp):
     return diag_scale, scale, safe_pred
 
 
-def _grouped_block(y_true, y_pred, start, stop, scratch):
-    """One block without weights: the (q+2, q+1) total, supports in the last row."""
+def _grouped_block(y_true, y_pred, start, stop, scratch, with_supports):
+    """One block without weights: the (q+2, q+1) total, supports in the last row
+    (zeros unless ``with_supports``)."""
     t = dense_block(y_true, start, stop)
     p = dense_block(y_pred, start, stop)
     q = t.shape[1]
@@ -140,14 +143,17 @@ def _grouped_block(y_true, y_pred, start, stop, scratch):
     TP = T & P
     FN = T ^ TP
     FP = P ^ TP
-    A = FN | (TP & ~np.bitwise_or.reduce(FN, axis=0))
-    B = FP | (TP & ~np.bitwise_or.reduce(FP, axis=0))
     out = np.zeros((q + 2, q + 1))
-    # each group's pairs counted in integers, divided once by its denominator
-    # (group 0, the rows without an off-diagonal part, counts nothing here)
-    pairs = and_counts(A, B, word_bounds, scratch)
-    scale = np.divide(1.0, groups, out=np.zeros(len(groups)), where=groups > 0)
-    out[:q, :q] = pairs @ scale
+    # each group's pairs counted in integers, divided once by its denominator;
+    # the words of group 0 (rows without an off-diagonal part) are left out
+    first = int(groups[0] == 0)
+    if first < len(groups):
+        words = slice(word_bounds[first], None)
+        fn, fp, tp = FN[:, words], FP[:, words], TP[:, words]
+        A = fn | (tp & ~np.bitwise_or.reduce(fn, axis=0))
+        B = fp | (tp & ~np.bitwise_or.reduce(fp, axis=0))
+        bounds = word_bounds[first:] - word_bounds[first]
+        out[:q, :q] = and_counts(A, B, bounds, scratch) @ (1.0 / groups[first:])
     pad = 64 * T.shape[1] - t.shape[0]  # zero bits that are no rows
     any_t = np.bitwise_or.reduce(T, axis=0)
     any_p = np.bitwise_or.reduce(P, axis=0)
@@ -155,8 +161,9 @@ def _grouped_block(y_true, y_pred, start, stop, scratch):
     out[diag, diag] = popcount(TP)
     out[:q, q] = popcount(T & ~any_p)  # Z empty: each true label to "unknown"
     out[q, q] = popcount(~(any_t | any_p)) - pad
-    out[q + 1, :q] = popcount(T)
-    out[q + 1, q] = popcount(~any_t) - pad
+    if with_supports:
+        out[q + 1, :q] = popcount(T)
+        out[q + 1, q] = popcount(~any_t) - pad
     # the fractions outside the groups, on the few rows that have them:
     # scenario (ii) puts |Y|/|Z| on the diagonal (Y & Z = Y there), and an
     # empty truth spreads 1/|Z| over the predicted labels in the unknown row
