@@ -36,6 +36,7 @@ __all__ = [
     "check_square_matrix",
     "check_target_names",
     "frame_columns",
+    "read_frame",
 ]
 
 
@@ -122,26 +123,56 @@ def _sum_sparse_duplicates(y, name, func_name, *, indicators=True):
 
 
 def _frame_to_numpy(frame):
-    """A DataFrame as a NumPy array; numeric and boolean columns, including
-    pandas' nullable dtypes, become float64 with NaN for missing values."""
-    kinds = {getattr(dtype, "kind", "O") for dtype in frame.dtypes}
-    plain = all(isinstance(dtype, np.dtype) for dtype in frame.dtypes)
+    """A pandas DataFrame or Series as a NumPy array; numeric and boolean
+    columns, including pandas' nullable dtypes, become float64 with NaN for
+    missing values."""
+    dtypes = list(frame.dtypes) if frame.ndim == 2 else [frame.dtype]
+    kinds = {getattr(dtype, "kind", "O") for dtype in dtypes}
+    plain = all(isinstance(dtype, np.dtype) for dtype in dtypes)
     if kinds <= set("biuf") and not (plain and len(kinds) == 1):
         return frame.to_numpy(dtype=np.float64, na_value=np.nan)
     return frame.to_numpy()
 
 
-def _read_frame(y, name, func_name):
-    """``(values, column names)`` of a 2-D dataframe of any library, else None.
+def _library(y):
+    """The top-level module of an object's type ("pandas", "polars", ...)."""
+    return type(y).__module__.split(".")[0]
 
-    pandas, polars, pyarrow (Table, RecordBatch) and xarray (a 2-D DataArray,
-    named by the coordinate of its second dimension) are read directly; any
-    other library through the dataframe interchange protocol (with pandas).
+
+def _is_arrow_table(y):
+    """A pyarrow Table or RecordBatch (not its interchange object, whose
+    ``column_names`` is a method)."""
+    return _library(y) == "pyarrow" and type(y).__name__ in ("Table", "RecordBatch")
+
+
+def _is_arrow_array(y):
+    """A pyarrow Array (of any type) or ChunkedArray: one column."""
+    if _library(y) != "pyarrow":
+        return False
+    pyarrow = importlib.import_module("pyarrow")
+    return isinstance(y, (pyarrow.Array, pyarrow.ChunkedArray))
+
+
+def read_frame(y, name, func_name=None):
+    """The one frame reader: ``(values, column names)`` of a frame, else None.
+
+    2-D frames of pandas, polars, pyarrow (Table, RecordBatch) and xarray (a
+    2-D DataArray, named by the coordinate of its second dimension) are read
+    directly, any other library through the Arrow PyCapsule stream (with
+    pyarrow) or the dataframe interchange protocol (with pandas); the names
+    are the column names. 1-D objects of these libraries (pandas and polars
+    Series, pyarrow Array and ChunkedArray, a 1-D DataArray, a non-table
+    Arrow stream) are one column of values, class labels: their names are
+    None. NumPy arrays, lists and sparse matrices are no frames: None.
+    Missing values become NaN (or None in object columns).
     """
-    library = type(y).__module__.split(".")[0]
-    if library == "pandas":
-        if getattr(y, "ndim", None) != 2:
-            return None  # a Series: 1-D class labels
+    if isinstance(y, np.ndarray) or sparse.issparse(y):
+        return None
+    func_name = func_name or current_function()
+    library, ndim = _library(y), getattr(y, "ndim", None)
+    if library == "pandas" and ndim in (1, 2):
+        if ndim == 1:  # a Series or an Index
+            return _frame_to_numpy(y), None
         return _frame_to_numpy(y), list(y.columns)
     if library == "polars" and type(y).__name__ in ("DataFrame", "LazyFrame"):
         if type(y).__name__ == "LazyFrame":
@@ -150,20 +181,30 @@ def _read_frame(y, name, func_name):
                 "(lazy_frame.collect())."
             )
         return y.to_numpy(), list(y.columns)
-    if library == "pyarrow" and hasattr(y, "column_names"):
+    if library == "polars" and type(y).__name__ == "Series":
+        return y.to_numpy(), None
+    if _is_arrow_table(y):
         columns = [
             y.column(i).to_numpy(zero_copy_only=False) for i in range(y.num_columns)
         ]
         values = np.column_stack(columns) if columns else np.empty((y.num_rows, 0))
         return values, list(y.column_names)
-    if library == "xarray" and getattr(y, "ndim", None) == 2:
-        dim = y.dims[1]
-        names = y.coords[dim].values.tolist() if dim in y.coords else None
+    if _is_arrow_array(y):
+        return y.to_numpy(zero_copy_only=False), None
+    if library == "xarray" and ndim in (1, 2):
+        names = None
+        if ndim == 2:
+            dim = y.dims[1]
+            names = y.coords[dim].values.tolist() if dim in y.coords else None
         return np.asarray(y.values), names
-    if hasattr(y, "__arrow_c_stream__") and not isinstance(y, np.ndarray):
+    if hasattr(y, "__arrow_c_stream__"):
         pyarrow = _import_frame_reader("pyarrow", y, name, func_name)
-        return _read_frame(pyarrow.table(y), name, func_name)
-    if hasattr(y, "__dataframe__") and not isinstance(y, np.ndarray):
+        try:
+            table = pyarrow.table(y)
+        except (pyarrow.ArrowInvalid, TypeError):  # a stream of one column
+            return read_frame(pyarrow.chunked_array(y), name, func_name)
+        return read_frame(table, name, func_name)
+    if hasattr(y, "__dataframe__"):
         _import_frame_reader("pandas", y, name, func_name)
         from pandas.api.interchange import from_dataframe
 
@@ -209,11 +250,9 @@ def _as_array(y, name, func_name):
             f"scalar. Got {y!r} instead."
         )
     columns = None
-    frame = _read_frame(y, name, func_name)
+    frame = read_frame(y, name, func_name)
     if frame is not None:
         y, columns = frame
-    elif hasattr(y, "to_numpy"):  # a pandas or polars Series
-        y = y.to_numpy()
     try:
         array = np.asarray(y)
     except ValueError as exc:  # ragged nested sequences
@@ -732,25 +771,34 @@ def check_batch_shape(y_true, n_labels, func_name=None):
 def frame_columns(y):
     """The column names of a 2-D frame of any library, or None.
 
-    Reads only the names (no values are converted): pandas, polars, pyarrow,
-    xarray and the dataframe interchange protocol, as :func:`_read_frame`.
+    Reads only the names (no values are converted) of the frames
+    :func:`read_frame` reads; None for 1-D objects (class labels) and arrays.
     """
-    library = type(y).__module__.split(".")[0]
+    if isinstance(y, np.ndarray) or sparse.issparse(y):
+        return None
+    library = _library(y)
     if library == "pandas" or (library == "polars" and type(y).__name__ == "DataFrame"):
         columns = getattr(y, "columns", None) if getattr(y, "ndim", 2) == 2 else None
         return None if columns is None else list(columns)
-    if library == "pyarrow" and hasattr(y, "column_names"):
+    if _is_arrow_table(y):
         return list(y.column_names)
-    if library == "xarray" and getattr(y, "ndim", None) == 2:
+    if library in ("polars", "pyarrow") or (
+        library == "xarray" and getattr(y, "ndim", None) != 2
+    ):
+        return None  # a Series, an Array: 1-D
+    if library == "xarray":
         dim = y.dims[1]
         return y.coords[dim].values.tolist() if dim in y.coords else None
-    if hasattr(y, "__arrow_c_stream__") and not isinstance(y, np.ndarray):
+    if hasattr(y, "__arrow_c_stream__"):
         try:
             import pyarrow
         except ImportError:  # the values cannot be read either: said later
             return None
-        return list(pyarrow.table(y).column_names)
-    if hasattr(y, "__dataframe__") and not isinstance(y, np.ndarray):
+        try:
+            return list(pyarrow.table(y).column_names)
+        except (pyarrow.ArrowInvalid, TypeError):  # a stream of one column
+            return None
+    if hasattr(y, "__dataframe__"):
         return list(y.__dataframe__().column_names())
     return None
 
