@@ -435,15 +435,63 @@ def _integer_class_codes(y_true, y_pred):
     return (lookup[t], lookup[p]), [str(c) for c in (present + low).tolist()]
 
 
+def _exact_numbers(y_true, y_pred):
+    """Numeric class labels that NumPy's common type would not hold exactly,
+    as object arrays of Python numbers; None for every other input.
+
+    Whole-number floats beyond int64 (1e19, -1e300) are class labels that
+    ``type_of_target`` casts to int64 and calls continuous; integers beyond
+    2**53 beside floats, or uint64 beside signed integers, share float64 as
+    common type, which merges neighbouring labels (2**62 and 2**62 + 1).
+    Python ints and floats compare exactly instead.
+    """
+    arrays = (y_true, y_pred)
+    if any(y.dtype.kind not in "biuf" or not y.size for y in arrays):
+        return None
+    huge_float = any(
+        y.dtype.kind == "f" and np.abs(y).max() >= 2.0**63 for y in arrays
+    )
+    rounded = np.result_type(y_true, y_pred).kind == "f" and any(
+        y.dtype.kind in "iu" and max(abs(int(y.min())), abs(int(y.max()))) > 2**53
+        for y in arrays
+    )
+    if not (huge_float or rounded):
+        return None
+    return _python_numbers(y_true), _python_numbers(y_pred)
+
+
+def _python_numbers(values):
+    """A 1-D array of Python ints and floats (dtype object)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values.tolist()
+    return out
+
+
+def _raise_continuous(y, name, func_name):
+    """The error for 1-D float labels with a fraction: scores, not classes."""
+    raise ValueError(
+        f"{name} of {func_name} holds continuous values (for example "
+        f"{y[y != np.trunc(y)][0].item()!r}); it looks like scores; threshold "
+        "them first, or pass class labels."
+    )
+
+
 def _check_multiclass(y_true, y_pred, labels, func_name):
     if labels is None and y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu":
         # integer class labels are never continuous: no type_of_target needed
         fast = _integer_class_codes(y_true, y_pred)
         if fast is not None:
             return fast
+    exact = _exact_numbers(y_true, y_pred)
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
+        if exact is not None and y.dtype.kind in "iu":
+            continue  # integers: class labels, at any size
+        if exact is not None and np.array_equal(y, np.trunc(y)):
+            continue  # whole numbers: class labels, at any size (not int64)
+        if exact is not None:  # type_of_target would cast them to int64
+            _raise_continuous(y, name, func_name)
         try:
             kind = type_of_target(y, input_name=name)
         except (TypeError, ValueError) as exc:
@@ -451,24 +499,28 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
                 f"{name} of {func_name} could not be read as 1-D class labels: {exc}"
             ) from None
         if kind == "continuous":
-            raise ValueError(
-                f"{name} of {func_name} holds continuous values (for example "
-                f"{y[y != np.round(y)][0]!r}); it looks like scores; threshold "
-                "them first, or pass class labels."
-            )
+            _raise_continuous(y, name, func_name)
         if kind not in ("binary", "multiclass"):
             raise ValueError(
                 f"{name} of {func_name} is 1-D but its target type is {kind!r}; "
                 "expected binary or multiclass class labels."
             )
-    try:
-        present = unique_labels(y_true, y_pred)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"y_true and y_pred of {func_name}: {exc}") from None
+    if exact is not None:  # Python numbers compare exactly
+        y_true, y_pred = exact
+        present = _python_numbers(
+            np.array(sorted(set(y_true.tolist()) | set(y_pred.tolist())), dtype=object)
+        )
+    else:
+        try:
+            present = unique_labels(y_true, y_pred)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"y_true and y_pred of {func_name}: {exc}") from None
     if labels is None:
         classes = present
     else:
         classes = np.asarray(labels)
+        if exact is not None and classes.dtype.kind in "iuf":
+            classes = _python_numbers(classes)
         if classes.ndim != 1 or classes.size == 0:
             raise ValueError(
                 f"The 'labels' parameter of {func_name} must be a non-empty 1-D "

@@ -416,3 +416,61 @@ def test_target_names_set_refused():
     """A set has no order: refused, as scikit-learn does."""
     with pytest.raises(TypeError, match="'target_names' parameter .*a list or None"):
         mlcm_classification_report(Y, Y, target_names={"a", "b", "c"})
+
+
+def _coded(y_true, y_pred, classes):
+    """The matrix of ``y_true``, ``y_pred`` once each class is replaced by its
+    index in ``classes`` (small integers, read exactly by every path)."""
+    index = {c: i for i, c in enumerate(classes)}
+    return mlcm_confusion_matrix(
+        np.array([index[v] for v in y_true]), np.array([index[v] for v in y_pred])
+    )
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [
+        ([1e19, 0.0, 1e19], [0.0, 1e19, 1e19]),
+        ([1e300, -1e300, 0.0, 1e300], [-1e300, 1e300, 0.0, 0.0]),
+        ([-1e300, -1e300], [-1e300, 1e19]),
+    ],
+)
+def test_targets_huge_whole_number_floats_are_class_labels(y_true, y_pred):
+    """Whole-number floats beyond int64 (1e19, +-1e300) are class labels: the
+    matrix of their class indices, the classes named in sorted order."""
+    classes = sorted(set(y_true) | set(y_pred))
+    assert_array_equal(
+        mlcm_confusion_matrix(np.array(y_true), np.array(y_pred)),
+        _coded(y_true, y_pred, classes),
+    )
+    report = mlcm_classification_report(
+        y_true, y_pred, output_dict=True, zero_division=0.0
+    )
+    assert list(report)[: len(classes)] == [str(c) for c in classes]
+    kept = classes[::-1]
+    assert_array_equal(
+        mlcm_confusion_matrix(y_true, y_pred, labels=kept),
+        _coded(y_true, y_pred, kept),
+    )
+
+
+def test_targets_huge_integers_beside_floats_stay_distinct():
+    """Integers beyond 2**53 beside floats (or uint64 beside int64) are not
+    rounded into one class by a float64 common type."""
+    big = np.array([2**64 - 1, 2**64 - 2, 0], dtype=np.uint64)
+    small = np.array([0, 0, 1], dtype=np.int64)
+    classes = [0, 1, 2**64 - 2, 2**64 - 1]
+    expected = _coded(big.tolist(), small.tolist(), classes)
+    assert_array_equal(mlcm_confusion_matrix(big, small), expected)
+    wide = np.array([2**62, 2**62 + 1, 3], dtype=np.int64)
+    halves = np.array([3.0, 3.0, 2**62])
+    classes = [3, 2**62, 2**62 + 1]
+    expected = _coded(wide.tolist(), [3, 3, 2**62], classes)
+    assert_array_equal(mlcm_confusion_matrix(wide, halves), expected)
+
+
+@pytest.mark.parametrize("bad", [[1e19, 0.5], [1e300, 2.5, 0.0]])
+def test_targets_huge_floats_with_fractions_are_refused(bad):
+    """Huge floats beside a fraction are scores, refused with the fraction."""
+    with pytest.raises(ValueError, match=r"y_true of .* continuous values"):
+        mlcm_confusion_matrix(np.array(bad), np.zeros(len(bad)))
