@@ -260,6 +260,13 @@ def _as_array(y, name, func_name):
             f"{name} of {func_name} could not be read as a rectangular array "
             f"(rows of different lengths?): {exc}"
         ) from None
+    if array.dtype.names is not None:
+        raise TypeError(
+            f"{name} of {func_name} is a structured array with the fields "
+            f"{', '.join(map(repr, array.dtype.names))}; pass plain values: one "
+            "field for class labels (y['field']), or the fields as label columns "
+            "(numpy.lib.recfunctions.structured_to_unstructured(y))."
+        )
     if (
         array.dtype == object
         and array.ndim == 1

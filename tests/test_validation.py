@@ -474,3 +474,16 @@ def test_targets_huge_floats_with_fractions_are_refused(bad):
     """Huge floats beside a fraction are scores, refused with the fraction."""
     with pytest.raises(ValueError, match=r"y_true of .* continuous values"):
         mlcm_confusion_matrix(np.array(bad), np.zeros(len(bad)))
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+@pytest.mark.parametrize("target", ["y_true", "y_pred"])
+@pytest.mark.parametrize("shape", [(3,), (3, 1)])
+def test_targets_structured_array_is_refused(func, target, shape):
+    """A structured (record) array is refused, naming the parameter and a way
+    out, not with "unhashable type: 'writeable void-scalar'"."""
+    record = np.zeros(shape, dtype=[("a", np.int64), ("b", np.int64)])
+    inputs = {"y_true": np.zeros(3, dtype=int), "y_pred": np.zeros(3, dtype=int)}
+    inputs[target] = record
+    with pytest.raises(TypeError, match=rf"{target} of .* structured array.*'a', 'b'"):
+        func(inputs["y_true"], inputs["y_pred"])
