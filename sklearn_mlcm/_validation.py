@@ -25,6 +25,7 @@ __all__ = [
     "align_columns",
     "check_batch_shape",
     "check_batch_columns",
+    "check_batch_kinds",
     "check_dask_kinds",
     "check_dask_targets",
     "check_empty_batch",
@@ -36,6 +37,7 @@ __all__ = [
     "check_square_matrix",
     "check_target_names",
     "frame_columns",
+    "mixed_frame",
     "read_frame",
 ]
 
@@ -166,10 +168,10 @@ def read_frame(y, name, func_name=None):
     None. NumPy arrays, lists and sparse matrices are no frames: None.
     Missing values become NaN (or None in object columns).
     """
-    if isinstance(y, np.ndarray) or sparse.issparse(y):
-        return None
-    func_name = func_name or current_function()
     library, ndim = _library(y), getattr(y, "ndim", None)
+    if isinstance(y, np.ndarray) or sparse.issparse(y) or library == "dask":
+        return None  # dask input has checks of its own (check_dask_kinds)
+    func_name = func_name or current_function()
     if library == "pandas" and ndim in (1, 2):
         if ndim == 1:  # a Series or an Index
             return _frame_to_numpy(y), None
@@ -455,9 +457,7 @@ def _exact_numbers(y_true, y_pred):
     arrays = (y_true, y_pred)
     if any(y.dtype.kind not in "biuf" or not y.size for y in arrays):
         return None
-    huge_float = any(
-        y.dtype.kind == "f" and np.abs(y).max() >= 2.0**63 for y in arrays
-    )
+    huge_float = any(y.dtype.kind == "f" and np.abs(y).max() >= 2.0**63 for y in arrays)
     rounded = np.result_type(y_true, y_pred).kind == "f" and any(
         y.dtype.kind in "iu" and max(abs(int(y.min())), abs(int(y.max()))) > 2**53
         for y in arrays
@@ -619,6 +619,12 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
             f"y_true and y_pred of {func_name} have no label columns; at least "
             "one label is required."
         )
+    if (true_columns is None) != (pred_columns is None):
+        if true_columns is not None:
+            y_true = mixed_frame(y_true, true_columns, "y_true", labels, func_name)
+        else:
+            y_pred = mixed_frame(y_pred, pred_columns, "y_pred", labels, func_name)
+        true_columns = pred_columns = list(labels)
     if true_columns is not None and pred_columns is not None:
         y_pred = align_columns(y_pred, pred_columns, true_columns, func_name)
         pred_columns = true_columns
@@ -635,6 +641,36 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
         p = p[:, kept]
         names = [names[i] for i in kept]
     return LabelSpace(_finish(t), _finish(p), names)
+
+
+def mixed_frame(values, columns, name, labels, func_name, *, other=None):
+    """A frame's values beside an array without column names: its columns in
+    the order ``labels`` gives the array's columns, or a ValueError.
+
+    The array's columns cannot be matched by name: taking them in the frame's
+    order would silently mislabel them, so the mix is refused unless
+    ``labels`` names every column, in the array's order. ``other`` is the
+    array's parameter; a function without ``labels`` passes ``labels=False``.
+    """
+    if other is None:
+        other = "y_pred" if name == "y_true" else "y_true"
+    named = labels is not None and labels is not False
+    if named and not isinstance(labels, (str, bytes)) and hasattr(labels, "__len__"):
+        if (
+            len(labels) == len(columns)
+            and len(set(map(repr, labels))) == len(labels)
+            and all(label in columns for label in labels)
+        ):
+            return align_columns(values, columns, list(labels), func_name, name=name)
+    how = "both as arrays"
+    if labels is not False:
+        how += f", or name every column in 'labels', in the order of {other}'s columns"
+    raise ValueError(
+        f"{name} of {func_name} is a frame with the columns {list(columns)} and "
+        f"{other} an array without column names, whose columns cannot be "
+        f"matched by name. Pass both as frames with the label names as "
+        f"columns, {how}."
+    )
 
 
 def align_columns(y_pred, pred_columns, true_columns, func_name=None, *, name="y_pred"):
@@ -858,24 +894,74 @@ def frame_columns(y):
         except (pyarrow.ArrowInvalid, TypeError):  # a stream of one column
             return None
     if hasattr(y, "__dataframe__"):
-        return list(y.__dataframe__().column_names())
+        with warnings.catch_warnings():  # pandas 3 deprecates the protocol
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return list(y.__dataframe__().column_names())
     return None
 
 
-def check_batch_columns(names, known, func_name=None):
-    """A frame batch has the accumulator's label names (in any order).
+def check_batch_columns(names, known, func_name=None, *, what="the batch"):
+    """A frame batch (or ``what`` else) has the accumulator's label names,
+    in any order, compared exactly (0 is not '0').
 
     Returns ``known``, to select and order the batch's columns by name.
     """
     func_name = func_name or current_function()
-    if sorted(map(str, names)) != sorted(map(str, known)) or len(set(names)) != len(
-        names
-    ):
-        raise ValueError(
-            f"The columns of the batch of {func_name} must be the accumulator's "
-            f"labels {list(known)} (in any order). Got {list(names)}."
+    names, known = list(names), list(known)
+    if len(set(names)) == len(names) and set(names) == set(known):
+        return known
+    hint = ""
+    if sorted(map(str, names)) == sorted(map(str, known)):
+        hint = (
+            f" The names differ only in type ({names[0]!r} against "
+            f"{known[_known_index(known, names[0])]!r}); give every batch label "
+            "names of one type."
         )
-    return list(known)
+    raise ValueError(
+        f"The columns of {what} of {func_name} must be the accumulator's "
+        f"labels {known} (in any order). Got {names}.{hint}"
+    )
+
+
+def _known_index(known, name):
+    """The position of the name of ``known`` that reads as ``name``."""
+    return [str(k) for k in known].index(str(name))
+
+
+def check_batch_kinds(true_names, pred_names, known, n_seen, func_name=None):
+    """A batch is two frames or two arrays, of the kind of the batches before.
+
+    ``true_names`` and ``pred_names`` are the batch's column names (None for
+    an array), ``known`` the accumulator's label names (None before any frame)
+    and ``n_seen`` its number of instances. An array's columns cannot be
+    matched by name, so arrays and frames are not mixed, within a batch or
+    across batches. Returns the batch's names (None for arrays).
+    """
+    func_name = func_name or current_function()
+    if (true_names is None) != (pred_names is None):
+        name = "y_true" if true_names is not None else "y_pred"
+        other = "y_pred" if name == "y_true" else "y_true"
+        raise ValueError(
+            f"{name} of {func_name} is a frame with the columns "
+            f"{list(true_names or pred_names)} and {other} an array without "
+            "column names, whose columns cannot be matched by name. Pass both "
+            "as frames with the label names as columns, or both as arrays."
+        )
+    names = true_names if true_names is not None else pred_names
+    if names is None and known is not None:
+        raise ValueError(
+            f"The batches of {func_name} so far are frames with the columns "
+            f"{list(known)}; this batch is two arrays without column names, whose "
+            "columns cannot be matched by name. Pass frames with these columns."
+        )
+    if names is not None and known is None and n_seen:
+        raise ValueError(
+            f"The accumulator of {func_name} has added {n_seen} instances of "
+            f"array batches, whose columns have no names; this batch is frames "
+            f"with the columns {list(names)}, which cannot be matched to them. "
+            "Pass arrays, or reset() first."
+        )
+    return names
 
 
 def check_empty_batch(y_pred, sample_weight, n_labels, func_name=None):

@@ -238,3 +238,72 @@ def test_frames_polars_series_with_nulls_are_refused():
     pl = pytest.importorskip("polars")
     with pytest.raises(ValueError, match="y_pred of mlcm_confusion_matrix"):
         mlcm_confusion_matrix(pl.Series([0, 1, 1]), pl.Series([0, None, 1]))
+
+
+def _mix_functions():
+    """Every public function that takes y_true and y_pred, as f(y_true, y_pred)."""
+    from sklearn_mlcm import (
+        MLCMDisplay,
+        labelset_confusions,
+        mlcm_f1_score,
+        mlcm_multilabel_confusion_matrix,
+        mlcm_precision_score,
+        mlcm_recall_score,
+        mlcm_specificity_score,
+        multilabel_measures,
+    )
+
+    def display(t, p):
+        pytest.importorskip("matplotlib")
+        import matplotlib
+
+        matplotlib.use("Agg")
+        return MLCMDisplay.from_predictions(t, p).confusion_matrix
+
+    return {
+        "mlcm_confusion_matrix": mlcm_confusion_matrix,
+        "mlcm_multilabel_confusion_matrix": mlcm_multilabel_confusion_matrix,
+        "mlcm_classification_report": mlcm_classification_report,
+        "mlcm_f1_score": mlcm_f1_score,
+        "mlcm_precision_score": mlcm_precision_score,
+        "mlcm_recall_score": mlcm_recall_score,
+        "mlcm_specificity_score": mlcm_specificity_score,
+        "labelset_confusions": labelset_confusions,
+        "multilabel_measures": lambda t, p: multilabel_measures(
+            t, p, measures=["hamming_loss"]
+        ),
+        "MLCMDisplay.from_predictions": display,
+        "MLCMAccumulator.update": lambda t, p: MLCMAccumulator(3).update(t, p),
+    }
+
+
+MIX_FUNCTIONS = _mix_functions()
+
+
+@pytest.mark.parametrize("func", MIX_FUNCTIONS)
+@pytest.mark.parametrize("library", FRAMES)
+@pytest.mark.parametrize("frame_side", ["y_true", "y_pred"])
+def test_frames_mixed_with_arrays_are_refused(func, library, frame_side):
+    """A frame beside an array without names is refused (its column order
+    would be applied to the array silently), naming both parameters."""
+    order = [2, 0, 1]
+    frame = FRAMES[library](P[:, order], [NAMES[i] for i in order])
+    t, p = (frame, T) if frame_side == "y_true" else (T, frame)
+    with pytest.raises(ValueError, match=rf"{frame_side} of .* is a frame .* array"):
+        MIX_FUNCTIONS[func](t, p)
+
+
+@pytest.mark.parametrize("library", FRAMES)
+def test_frames_mixed_with_arrays_by_labels(library):
+    """``labels`` naming every column, in the array's order, allows the mix:
+    the frame's columns are matched to them by name."""
+    order = [2, 0, 1]
+    frame = FRAMES[library](P[:, order], [NAMES[i] for i in order])
+    expected = mlcm_confusion_matrix(T, P)
+    assert_array_equal(mlcm_confusion_matrix(T, frame, labels=NAMES), expected)
+    report = mlcm_classification_report(frame, T, labels=NAMES, output_dict=True)
+    assert list(report)[:3] == NAMES
+    with pytest.raises(ValueError, match="name every column in 'labels'"):
+        mlcm_confusion_matrix(T, frame, labels=["a", "b"])
+    with pytest.raises(ValueError, match="name every column in 'labels'"):
+        mlcm_confusion_matrix(T, frame, labels=[0, 1, 2])
