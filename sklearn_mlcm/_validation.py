@@ -37,6 +37,7 @@ __all__ = [
     "check_square_matrix",
     "check_target_names",
     "frame_columns",
+    "input_error",
     "mixed_frame",
     "read_frame",
 ]
@@ -79,6 +80,17 @@ class LabelSpace:
         if self._y_pred is None:
             self._y_pred = _one_hot(self.codes[1], self.n_labels)
         return self._y_pred
+
+
+def input_error(name, expected, got, error=ValueError, func_name=None):
+    """The one message format of refused data, as an exception to raise:
+    ``The 'name' parameter of f must be <expected>. Got <got> instead.``,
+    ``got`` already described (a shape, a value, a type)."""
+    func_name = func_name or current_function()
+    return error(
+        f"The {name!r} parameter of {func_name} must be {expected}. "
+        f"Got {got} instead."
+    )
 
 
 def _describe(y):
@@ -189,6 +201,8 @@ def read_frame(y, name, func_name=None):
         columns = [
             y.column(i).to_numpy(zero_copy_only=False) for i in range(y.num_columns)
         ]
+        if len({c.dtype.kind in "biuf" for c in columns}) > 1:  # numbers and text
+            columns = [c.astype(object) for c in columns]
         values = np.column_stack(columns) if columns else np.empty((y.num_rows, 0))
         return values, list(y.column_names)
     if _is_arrow_array(y):
