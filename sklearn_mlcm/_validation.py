@@ -455,7 +455,7 @@ def _integer_class_codes(y_true, y_pred):
     )
     lookup = np.empty(span, dtype=np.int64)
     lookup[present] = np.arange(len(present))
-    return (lookup[t], lookup[p]), [str(c) for c in (present + low).tolist()]
+    return (lookup[t], lookup[p]), [str(c + low) for c in present.tolist()]
 
 
 def _exact_numbers(y_true, y_pred):

@@ -257,8 +257,14 @@ def test_digits_bad():
 
 
 @pytest.mark.parametrize(
-    "bad, error", [("yes", ValueError), (0.5, ValueError), (2, ValueError),
-                   (None, TypeError), (True, TypeError)]
+    "bad, error",
+    [
+        ("yes", ValueError),
+        (0.5, ValueError),
+        (2, ValueError),
+        (None, TypeError),
+        (True, TypeError),
+    ],
 )
 def test_zero_division_bad(bad, error):
     """zero_division must be "warn", 0, 1 or nan; a wrong type is a TypeError."""
@@ -487,3 +493,13 @@ def test_targets_structured_array_is_refused(func, target, shape):
     inputs[target] = record
     with pytest.raises(TypeError, match=rf"{target} of .* structured array.*'a', 'b'"):
         func(inputs["y_true"], inputs["y_pred"])
+
+
+def test_targets_uint64_labels_beyond_int64_in_a_narrow_range():
+    """uint64 class labels beyond int64 but close together (the lookup-table
+    path) are named by their values, not an OverflowError."""
+    y = np.array([2**63 + 5, 2**63, 2**63], dtype=np.uint64)
+    report = mlcm_classification_report(y, y[::-1], output_dict=True, zero_division=0.0)
+    assert list(report)[:2] == [str(2**63), str(2**63 + 5)]
+    expected = _coded(y.tolist(), y[::-1].tolist(), [2**63, 2**63 + 5])
+    assert_array_equal(mlcm_confusion_matrix(y, y[::-1]), expected)
