@@ -11,6 +11,7 @@ downstream assume what these functions guarantee and check nothing themselves.
 """
 
 import importlib
+import math
 import numbers
 import warnings
 
@@ -88,8 +89,7 @@ def input_error(name, expected, got, error=ValueError, func_name=None):
     ``got`` already described (a shape, a value, a type)."""
     func_name = func_name or current_function()
     return error(
-        f"The {name!r} parameter of {func_name} must be {expected}. "
-        f"Got {got} instead."
+        f"The {name!r} parameter of {func_name} must be {expected}. Got {got} instead."
     )
 
 
@@ -271,6 +271,8 @@ def _as_array(y, name, func_name):
         y, columns = frame
     try:
         array = np.asarray(y)
+        if array.dtype.kind == "f" and array.ndim == 1 and isinstance(y, list):
+            array = _exact_list(y, array)
     except ValueError as exc:  # ragged nested sequences
         raise ValueError(
             f"{name} of {func_name} could not be read as a rectangular array "
@@ -299,6 +301,15 @@ def _as_array(y, name, func_name):
             f"indicator matrix). Got an array with {array.ndim} dimensions."
         )
     return array, columns
+
+
+def _exact_list(y, array):
+    """A list of class labels with integers beyond 2**53, which NumPy makes
+    float64 (merging neighbours, 2**64 - 2 into 2**64), as an object array of
+    the Python numbers; ``array`` otherwise."""
+    if any(isinstance(v, numbers.Integral) and abs(int(v)) > 2**53 for v in y):
+        return _python_numbers(np.array(y, dtype=object))
+    return array
 
 
 def _indicator_to_bool(y, name, func_name):
@@ -469,8 +480,15 @@ def _exact_numbers(y_true, y_pred):
     Python ints and floats compare exactly instead.
     """
     arrays = (y_true, y_pred)
-    if any(y.dtype.kind not in "biuf" or not y.size for y in arrays):
+    numbers_only = [
+        y.dtype.kind in "biuf"
+        or (y.dtype == object and all(isinstance(v, numbers.Real) for v in y.tolist()))
+        for y in arrays
+    ]
+    if not all(numbers_only) or not all(y.size for y in arrays):
         return None
+    if any(y.dtype == object for y in arrays):  # Python numbers already
+        return _python_numbers(y_true), _python_numbers(y_pred)
     huge_float = any(y.dtype.kind == "f" and np.abs(y).max() >= 2.0**63 for y in arrays)
     rounded = np.result_type(y_true, y_pred).kind == "f" and any(
         y.dtype.kind in "iu" and max(abs(int(y.min())), abs(int(y.max()))) > 2**53
@@ -488,12 +506,21 @@ def _python_numbers(values):
     return out
 
 
+def _fractions(y):
+    """The values of 1-D numbers (a float or an object array) that are not
+    whole numbers (NaN and infinity included)."""
+    return [v for v in y.tolist() if isinstance(v, float) and not v.is_integer()]
+
+
 def _raise_continuous(y, name, func_name):
     """The error for 1-D float labels with a fraction: scores, not classes."""
+    example = _fractions(y)[0]
+    if not math.isfinite(example):
+        raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
     raise ValueError(
         f"{name} of {func_name} holds continuous values (for example "
-        f"{y[y != np.trunc(y)][0].item()!r}); it looks like scores; threshold "
-        "them first, or pass class labels."
+        f"{example!r}); it looks like scores; threshold them first, or pass "
+        "class labels."
     )
 
 
@@ -507,12 +534,14 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
-        if exact is not None and y.dtype.kind in "iu":
-            continue  # integers: class labels, at any size
-        if exact is not None and np.array_equal(y, np.trunc(y)):
-            continue  # whole numbers: class labels, at any size (not int64)
-        if exact is not None:  # type_of_target would cast them to int64
-            _raise_continuous(y, name, func_name)
+        huge = y.dtype.kind == "f" and y.size and np.abs(y).max() >= 2.0**63
+        big = y.dtype == object and all(
+            isinstance(v, numbers.Real) for v in y.tolist()
+        )  # Python ints beyond 2**53 (_exact_list)
+        if exact is not None or huge or big:  # type_of_target casts to int64
+            if _fractions(y):
+                _raise_continuous(y, name, func_name)
+            continue  # whole numbers: class labels, at any size
         try:
             kind = type_of_target(y, input_name=name)
         except (TypeError, ValueError) as exc:

@@ -503,3 +503,16 @@ def test_targets_uint64_labels_beyond_int64_in_a_narrow_range():
     assert list(report)[:2] == [str(2**63), str(2**63 + 5)]
     expected = _coded(y.tolist(), y[::-1].tolist(), [2**63, 2**63 + 5])
     assert_array_equal(mlcm_confusion_matrix(y, y[::-1]), expected)
+
+
+def test_targets_list_of_integers_beyond_2_53_stays_exact():
+    """A list of integers beyond 2**53 (which NumPy makes float64, merging
+    2**64 - 2 into 2**64 - 1) gives the classes of the uint64 array."""
+    values = [0, 2**64 - 2, 2**64 - 1]
+    array = np.array(values, dtype=np.uint64)
+    expected = _coded(values, values[::-1], values)
+    assert_array_equal(mlcm_confusion_matrix(values, array[::-1]), expected)
+    assert_array_equal(mlcm_confusion_matrix(values, values[::-1]), expected)
+    mixed = [-1, 2**63, 2**63 + 1]  # no NumPy integer holds both
+    expected = _coded(mixed, mixed[::-1], mixed)
+    assert_array_equal(mlcm_confusion_matrix(mixed, mixed[::-1]), expected)
