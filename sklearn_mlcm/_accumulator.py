@@ -196,13 +196,17 @@ class MLCMAccumulator:
             sample_weight=sample_weight,
             with_supports=True,
         )
+        matrix, supports = computed.matrix, computed.supports
         # all or nothing: the state changes only once the batch is counted
         with self._lock:
             self._check_unchanged(known, n_seen, names)
             if labels is not None and self.label_names_ is None:
                 self.label_names_ = list(labels)
-            self._add(computed.matrix)
-            self._supports = self._supports + computed.supports
+            elif labels is not None and self.label_names_ != labels:
+                # another thread's first frame named the labels meanwhile
+                matrix, supports = _reorder(matrix, supports, labels, self.label_names_)
+            self._add(matrix)
+            self._supports = self._supports + supports
             self._no_label_support = self._no_label_support + computed.no_label_support
             self.n_samples_ += n_samples if n_samples is not None else len(y_true)
         return self
@@ -247,10 +251,7 @@ class MLCMAccumulator:
             check_batch_kinds(names, names, known, n_seen)
         if names is not None and known is not None:
             order = check_batch_columns(names, known, what="'other'")
-            position = {name: i for i, name in enumerate(names)}
-            index = [*(position[name] for name in order), len(names)]
-            matrix = matrix[index][:, index]
-            supports = supports[index[:-1]]
+            matrix, supports = _reorder(matrix, supports, names, order)
         with self._lock:
             if (self.label_names_, self.n_samples_) != (known, n_seen):
                 raise RuntimeError(
@@ -394,6 +395,14 @@ class MLCMAccumulator:
             f"{', sparse_output=True' if self.sparse_output else ''}) "
             f"with {self.n_samples_} samples"
         )
+
+
+def _reorder(matrix, supports, names, order):
+    """A (q+1, q+1) matrix and its supports, labelled ``names``, in the label
+    order ``order`` (the same names); the no-label index stays last."""
+    position = {name: i for i, name in enumerate(names)}
+    index = [*(position[name] for name in order), len(names)]
+    return matrix[index][:, index], supports[index[:-1]]
 
 
 def _read_batch(y, name):

@@ -368,3 +368,25 @@ def test_mlcm_accumulator_frames_and_arrays_are_not_mixed():
     # a fresh accumulator takes either, and so does an empty one in a merge
     assert MLCMAccumulator(3).merge(frames).label_names_ == list("abc")
     assert frames.merge(MLCMAccumulator(3)).n_samples_ == 4
+
+
+def test_mlcm_accumulator_first_frames_racing_are_aligned(monkeypatch):
+    """Two first frame batches in other column orders, the second named while
+    the first is being counted (as by another thread), add up by name."""
+    import sklearn_mlcm._accumulator as module
+
+    acc = MLCMAccumulator(3)
+    compute = module.compute
+    order = [2, 0, 1]
+    names = [list("abc")[i] for i in order]
+
+    def racing_compute(*args, **kwargs):
+        monkeypatch.setattr(module, "compute", compute)
+        acc.update(_frame(T3[4:], list("abc")), _frame(P3[4:], list("abc")))
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(module, "compute", racing_compute)
+    acc.update(_frame(T3[:4, order], names), _frame(P3[:4, order], names))
+    assert acc.label_names_ == list("abc")
+    assert_array_equal(acc.confusion_matrix, TABLE_4J)
+    assert acc.n_samples_ == len(T3)
