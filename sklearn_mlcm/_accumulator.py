@@ -156,7 +156,10 @@ class MLCMAccumulator:
             (zero rows) is validated and adds nothing. The columns of a frame
             (pandas, polars, pyarrow, xarray) are label names: the first
             frame's names are kept in :attr:`label_names_`, and the columns
-            of later frames are matched to them by name.
+            of later frames are matched to them by name (exactly: ``0`` is not
+            ``"0"``). Frames and arrays are not mixed, within a batch or
+            across batches, as an array's columns have no names to match. A
+            refused batch changes nothing.
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels of the batch.

@@ -390,3 +390,15 @@ def test_mlcm_accumulator_first_frames_racing_are_aligned(monkeypatch):
     assert acc.label_names_ == list("abc")
     assert_array_equal(acc.confusion_matrix, TABLE_4J)
     assert acc.n_samples_ == len(T3)
+
+
+@pytest.mark.parametrize(
+    "other", [MLCMAccumulator(2), MLCMAccumulator(3, method="krstinic")]
+)
+def test_mlcm_accumulator_refused_merge_changes_nothing(other):
+    """A merge refused for its n_labels or method leaves the state as it was."""
+    acc = BEFORE["frames"]()
+    state = _state(acc)
+    with pytest.raises(ValueError, match="same n_labels and method"):
+        acc.merge(other)
+    assert _state(acc) == state
