@@ -17,12 +17,14 @@ from ._param_validation import (
 )
 from ._report import MAX_DIGITS, build_report
 from ._validation import (
+    align_columns,
     check_batch_columns,
+    check_batch_kinds,
     check_batch_shape,
     check_dense_size,
     check_empty_batch,
     check_same_accumulator,
-    frame_columns,
+    read_frame,
 )
 
 __all__ = ["MLCMAccumulator"]
@@ -154,7 +156,10 @@ class MLCMAccumulator:
             (zero rows) is validated and adds nothing. The columns of a frame
             (pandas, polars, pyarrow, xarray) are label names: the first
             frame's names are kept in :attr:`label_names_`, and the columns
-            of later frames are matched to them by name.
+            of later frames are matched to them by name (exactly: ``0`` is not
+            ``"0"``). Frames and arrays are not mixed, within a batch or
+            across batches, as an array's columns have no names to match. A
+            refused batch changes nothing.
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels of the batch.
@@ -167,34 +172,57 @@ class MLCMAccumulator:
         -------
         self : MLCMAccumulator
         """
+        y_true, true_names = _read_batch(y_true, "y_true")
+        y_pred, pred_names = _read_batch(y_pred, "y_pred")
         n_samples = check_batch_shape(y_true, self.n_labels)
-        names = frame_columns(y_true)
-        if names is None:
-            names = frame_columns(y_pred)
+        with self._lock:
+            known, n_seen = self.label_names_, self.n_samples_
+        names = check_batch_kinds(true_names, pred_names, known, n_seen)
         labels = None
-        if names is not None:
-            with self._lock:
-                if self.label_names_ is None:
-                    self.label_names_ = list(names)
-                known = self.label_names_
-            labels = check_batch_columns(names, known)
+        if names is not None:  # the columns in the order of the known names
+            labels = check_batch_columns(names, names if known is None else known)
+            y_true = align_columns(y_true, true_names, labels, name="y_true")
+            check_batch_columns(pred_names, labels)
+            y_pred = align_columns(y_pred, pred_names, labels)
         if n_samples == 0:
             check_empty_batch(y_pred, sample_weight, self.n_labels)
+            with self._lock:  # a valid empty frame batch names the labels
+                self._check_unchanged(known, n_seen, names)
+                if labels is not None and self.label_names_ is None:
+                    self.label_names_ = list(labels)
             return self
         computed = compute(
             y_true,
             y_pred,
             method=self.method,
-            labels=labels,
+            labels=None,
             sample_weight=sample_weight,
             with_supports=True,
         )
+        matrix, supports = computed.matrix, computed.supports
+        # all or nothing: the state changes only once the batch is counted
         with self._lock:
-            self._add(computed.matrix)
-            self._supports = self._supports + computed.supports
+            self._check_unchanged(known, n_seen, names)
+            if labels is not None and self.label_names_ is None:
+                self.label_names_ = list(labels)
+            elif labels is not None and self.label_names_ != labels:
+                # another thread's first frame named the labels meanwhile
+                matrix, supports = _reorder(matrix, supports, labels, self.label_names_)
+            self._add(matrix)
+            self._supports = self._supports + supports
             self._no_label_support = self._no_label_support + computed.no_label_support
             self.n_samples_ += n_samples if n_samples is not None else len(y_true)
         return self
+
+    def _check_unchanged(self, known, n_seen, names):
+        """Another thread may have added batches since this one was checked:
+        check it again against the state it is added to (the caller holds
+        the lock)."""
+        if (self.label_names_, bool(self.n_samples_)) == (known, bool(n_seen)):
+            return
+        check_batch_kinds(names, names, self.label_names_, self.n_samples_)
+        if names is not None and self.label_names_ is not None:
+            check_batch_columns(names, self.label_names_)
 
     def _add(self, cm):
         """Add a matrix to the running one; the caller holds the lock."""
@@ -220,13 +248,19 @@ class MLCMAccumulator:
         """
         check_same_accumulator(self, other)
         matrix, supports, no_label, n_samples, names = other._snapshot()
-        if names is not None and self.label_names_ is not None:
-            order = check_batch_columns(names, self.label_names_)
-            position = {name: i for i, name in enumerate(names)}
-            index = [*(position[name] for name in order), len(names)]
-            matrix = matrix[index][:, index]
-            supports = supports[index[:-1]]
         with self._lock:
+            known, n_seen = self.label_names_, self.n_samples_
+        if n_samples or names is not None:
+            check_batch_kinds(names, names, known, n_seen)
+        if names is not None and known is not None:
+            order = check_batch_columns(names, known, what="'other'")
+            matrix, supports = _reorder(matrix, supports, names, order)
+        with self._lock:
+            if (self.label_names_, self.n_samples_) != (known, n_seen):
+                raise RuntimeError(
+                    "MLCMAccumulator.merge: the accumulator changed while 'other' "
+                    "was being merged; merge again."
+                )
             if self.label_names_ is None and names is not None:
                 self.label_names_ = list(names)
             self._add(matrix)
@@ -364,6 +398,23 @@ class MLCMAccumulator:
             f"{', sparse_output=True' if self.sparse_output else ''}) "
             f"with {self.n_samples_} samples"
         )
+
+
+def _reorder(matrix, supports, names, order):
+    """A (q+1, q+1) matrix and its supports, labelled ``names``, in the label
+    order ``order`` (the same names); the no-label index stays last."""
+    position = {name: i for i, name in enumerate(names)}
+    index = [*(position[name] for name in order), len(names)]
+    return matrix[index][:, index], supports[index[:-1]]
+
+
+def _read_batch(y, name):
+    """``(values, column names)`` of a frame batch, ``(y, None)`` otherwise
+    (arrays, sparse and dask input are validated as they are)."""
+    frame = read_frame(y, name)
+    if frame is None:
+        return y, None
+    return frame
 
 
 # The constraint names the class, so it is declared once the class exists.

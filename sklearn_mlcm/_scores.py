@@ -20,6 +20,7 @@ from ._param_validation import (
     validate_keywords,
     validate_params,
 )
+from ._validation import frame_columns, read_frame
 
 __all__ = [
     "make_mlcm_scorer",
@@ -509,6 +510,17 @@ _SCORE_FUNCTIONS = {
 }
 
 
+def _estimator_score(y_true, y_pred, *, metric, **kwargs):
+    """A scorer's call of the score ``metric``: ``y_pred`` comes from ``predict``,
+    whose columns are y_true's by position (scikit-learn's contract), so a
+    frame ``y_true`` is read as its values, in its column order, and not
+    refused as a frame mixed with an array without names."""
+    score_func = _SCORE_FUNCTIONS[metric]
+    if frame_columns(y_true) is not None and frame_columns(y_pred) is None:
+        y_true = read_frame(y_true, "y_true", score_func.__name__)[0]
+    return score_func(y_true, y_pred, **kwargs)
+
+
 def _check_scorer_keywords(arguments):
     """The keywords must be options of the chosen score, and fbeta needs beta."""
     metric, kwargs = arguments["metric"], arguments["kwargs"]
@@ -588,7 +600,11 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
     {'n_neighbors': 9}
     """
     return make_scorer(
-        _SCORE_FUNCTIONS[metric], average=average, method=method, **kwargs
+        _estimator_score,
+        metric=metric,
+        average=average,
+        method=method,
+        **kwargs,
     )
 
 

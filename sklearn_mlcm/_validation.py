@@ -11,6 +11,7 @@ downstream assume what these functions guarantee and check nothing themselves.
 """
 
 import importlib
+import math
 import numbers
 import warnings
 
@@ -25,6 +26,7 @@ __all__ = [
     "align_columns",
     "check_batch_shape",
     "check_batch_columns",
+    "check_batch_kinds",
     "check_dask_kinds",
     "check_dask_targets",
     "check_empty_batch",
@@ -36,6 +38,9 @@ __all__ = [
     "check_square_matrix",
     "check_target_names",
     "frame_columns",
+    "input_error",
+    "mixed_frame",
+    "read_frame",
 ]
 
 
@@ -76,6 +81,16 @@ class LabelSpace:
         if self._y_pred is None:
             self._y_pred = _one_hot(self.codes[1], self.n_labels)
         return self._y_pred
+
+
+def input_error(name, expected, got, error=ValueError, func_name=None):
+    """The one message format of refused data, as an exception to raise:
+    ``The 'name' parameter of f must be <expected>. Got <got> instead.``,
+    ``got`` already described (a shape, a value, a type)."""
+    func_name = func_name or current_function()
+    return error(
+        f"The {name!r} parameter of {func_name} must be {expected}. Got {got} instead."
+    )
 
 
 def _describe(y):
@@ -122,26 +137,56 @@ def _sum_sparse_duplicates(y, name, func_name, *, indicators=True):
 
 
 def _frame_to_numpy(frame):
-    """A DataFrame as a NumPy array; numeric and boolean columns, including
-    pandas' nullable dtypes, become float64 with NaN for missing values."""
-    kinds = {getattr(dtype, "kind", "O") for dtype in frame.dtypes}
-    plain = all(isinstance(dtype, np.dtype) for dtype in frame.dtypes)
+    """A pandas DataFrame or Series as a NumPy array; numeric and boolean
+    columns, including pandas' nullable dtypes, become float64 with NaN for
+    missing values."""
+    dtypes = list(frame.dtypes) if frame.ndim == 2 else [frame.dtype]
+    kinds = {getattr(dtype, "kind", "O") for dtype in dtypes}
+    plain = all(isinstance(dtype, np.dtype) for dtype in dtypes)
     if kinds <= set("biuf") and not (plain and len(kinds) == 1):
         return frame.to_numpy(dtype=np.float64, na_value=np.nan)
     return frame.to_numpy()
 
 
-def _read_frame(y, name, func_name):
-    """``(values, column names)`` of a 2-D dataframe of any library, else None.
+def _library(y):
+    """The top-level module of an object's type ("pandas", "polars", ...)."""
+    return type(y).__module__.split(".")[0]
 
-    pandas, polars, pyarrow (Table, RecordBatch) and xarray (a 2-D DataArray,
-    named by the coordinate of its second dimension) are read directly; any
-    other library through the dataframe interchange protocol (with pandas).
+
+def _is_arrow_table(y):
+    """A pyarrow Table or RecordBatch (not its interchange object, whose
+    ``column_names`` is a method)."""
+    return _library(y) == "pyarrow" and type(y).__name__ in ("Table", "RecordBatch")
+
+
+def _is_arrow_array(y):
+    """A pyarrow Array (of any type) or ChunkedArray: one column."""
+    if _library(y) != "pyarrow":
+        return False
+    pyarrow = importlib.import_module("pyarrow")
+    return isinstance(y, (pyarrow.Array, pyarrow.ChunkedArray))
+
+
+def read_frame(y, name, func_name=None):
+    """The one frame reader: ``(values, column names)`` of a frame, else None.
+
+    2-D frames of pandas, polars, pyarrow (Table, RecordBatch) and xarray (a
+    2-D DataArray, named by the coordinate of its second dimension) are read
+    directly, any other library through the Arrow PyCapsule stream (with
+    pyarrow) or the dataframe interchange protocol (with pandas); the names
+    are the column names. 1-D objects of these libraries (pandas and polars
+    Series, pyarrow Array and ChunkedArray, a 1-D DataArray, a non-table
+    Arrow stream) are one column of values, class labels: their names are
+    None. NumPy arrays, lists and sparse matrices are no frames: None.
+    Missing values become NaN (or None in object columns).
     """
-    library = type(y).__module__.split(".")[0]
-    if library == "pandas":
-        if getattr(y, "ndim", None) != 2:
-            return None  # a Series: 1-D class labels
+    library, ndim = _library(y), getattr(y, "ndim", None)
+    if isinstance(y, np.ndarray) or sparse.issparse(y) or library == "dask":
+        return None  # dask input has checks of its own (check_dask_kinds)
+    func_name = func_name or current_function()
+    if library == "pandas" and ndim in (1, 2):
+        if ndim == 1:  # a Series or an Index
+            return _frame_to_numpy(y), None
         return _frame_to_numpy(y), list(y.columns)
     if library == "polars" and type(y).__name__ in ("DataFrame", "LazyFrame"):
         if type(y).__name__ == "LazyFrame":
@@ -150,20 +195,32 @@ def _read_frame(y, name, func_name):
                 "(lazy_frame.collect())."
             )
         return y.to_numpy(), list(y.columns)
-    if library == "pyarrow" and hasattr(y, "column_names"):
+    if library == "polars" and type(y).__name__ == "Series":
+        return y.to_numpy(), None
+    if _is_arrow_table(y):
         columns = [
             y.column(i).to_numpy(zero_copy_only=False) for i in range(y.num_columns)
         ]
+        if len({c.dtype.kind in "biuf" for c in columns}) > 1:  # numbers and text
+            columns = [c.astype(object) for c in columns]
         values = np.column_stack(columns) if columns else np.empty((y.num_rows, 0))
         return values, list(y.column_names)
-    if library == "xarray" and getattr(y, "ndim", None) == 2:
-        dim = y.dims[1]
-        names = y.coords[dim].values.tolist() if dim in y.coords else None
+    if _is_arrow_array(y):
+        return y.to_numpy(zero_copy_only=False), None
+    if library == "xarray" and ndim in (1, 2):
+        names = None
+        if ndim == 2:
+            dim = y.dims[1]
+            names = y.coords[dim].values.tolist() if dim in y.coords else None
         return np.asarray(y.values), names
-    if hasattr(y, "__arrow_c_stream__") and not isinstance(y, np.ndarray):
+    if hasattr(y, "__arrow_c_stream__"):
         pyarrow = _import_frame_reader("pyarrow", y, name, func_name)
-        return _read_frame(pyarrow.table(y), name, func_name)
-    if hasattr(y, "__dataframe__") and not isinstance(y, np.ndarray):
+        try:
+            table = pyarrow.table(y)
+        except (pyarrow.ArrowInvalid, TypeError):  # a stream of one column
+            return read_frame(pyarrow.chunked_array(y), name, func_name)
+        return read_frame(table, name, func_name)
+    if hasattr(y, "__dataframe__"):
         _import_frame_reader("pandas", y, name, func_name)
         from pandas.api.interchange import from_dataframe
 
@@ -209,18 +266,25 @@ def _as_array(y, name, func_name):
             f"scalar. Got {y!r} instead."
         )
     columns = None
-    frame = _read_frame(y, name, func_name)
+    frame = read_frame(y, name, func_name)
     if frame is not None:
         y, columns = frame
-    elif hasattr(y, "to_numpy"):  # a pandas or polars Series
-        y = y.to_numpy()
     try:
         array = np.asarray(y)
+        if array.dtype.kind == "f" and array.ndim == 1 and isinstance(y, list):
+            array = _exact_list(y, array)
     except ValueError as exc:  # ragged nested sequences
         raise ValueError(
             f"{name} of {func_name} could not be read as a rectangular array "
             f"(rows of different lengths?): {exc}"
         ) from None
+    if array.dtype.names is not None:
+        raise TypeError(
+            f"{name} of {func_name} is a structured array with the fields "
+            f"{', '.join(map(repr, array.dtype.names))}; pass plain values: one "
+            "field for class labels (y['field']), or the fields as label columns "
+            "(numpy.lib.recfunctions.structured_to_unstructured(y))."
+        )
     if (
         array.dtype == object
         and array.ndim == 1
@@ -237,6 +301,15 @@ def _as_array(y, name, func_name):
             f"indicator matrix). Got an array with {array.ndim} dimensions."
         )
     return array, columns
+
+
+def _exact_list(y, array):
+    """A list of class labels with integers beyond 2**53, which NumPy makes
+    float64 (merging neighbours, 2**64 - 2 into 2**64), as an object array of
+    the Python numbers; ``array`` otherwise."""
+    if any(isinstance(v, numbers.Integral) and abs(int(v)) > 2**53 for v in y):
+        return _python_numbers(np.array(y, dtype=object))
+    return array
 
 
 def _indicator_to_bool(y, name, func_name):
@@ -393,7 +466,62 @@ def _integer_class_codes(y_true, y_pred):
     )
     lookup = np.empty(span, dtype=np.int64)
     lookup[present] = np.arange(len(present))
-    return (lookup[t], lookup[p]), [str(c) for c in (present + low).tolist()]
+    return (lookup[t], lookup[p]), [str(c + low) for c in present.tolist()]
+
+
+def _exact_numbers(y_true, y_pred):
+    """Numeric class labels that NumPy's common type would not hold exactly,
+    as object arrays of Python numbers; None for every other input.
+
+    Whole-number floats beyond int64 (1e19, -1e300) are class labels that
+    ``type_of_target`` casts to int64 and calls continuous; integers beyond
+    2**53 beside floats, or uint64 beside signed integers, share float64 as
+    common type, which merges neighbouring labels (2**62 and 2**62 + 1).
+    Python ints and floats compare exactly instead.
+    """
+    arrays = (y_true, y_pred)
+    numbers_only = [
+        y.dtype.kind in "biuf"
+        or (y.dtype == object and all(isinstance(v, numbers.Real) for v in y.tolist()))
+        for y in arrays
+    ]
+    if not all(numbers_only) or not all(y.size for y in arrays):
+        return None
+    if any(y.dtype == object for y in arrays):  # Python numbers already
+        return _python_numbers(y_true), _python_numbers(y_pred)
+    huge_float = any(y.dtype.kind == "f" and np.abs(y).max() >= 2.0**63 for y in arrays)
+    rounded = np.result_type(y_true, y_pred).kind == "f" and any(
+        y.dtype.kind in "iu" and max(abs(int(y.min())), abs(int(y.max()))) > 2**53
+        for y in arrays
+    )
+    if not (huge_float or rounded):
+        return None
+    return _python_numbers(y_true), _python_numbers(y_pred)
+
+
+def _python_numbers(values):
+    """A 1-D array of Python ints and floats (dtype object)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values.tolist()
+    return out
+
+
+def _fractions(y):
+    """The values of 1-D numbers (a float or an object array) that are not
+    whole numbers (NaN and infinity included)."""
+    return [v for v in y.tolist() if isinstance(v, float) and not v.is_integer()]
+
+
+def _raise_continuous(y, name, func_name):
+    """The error for 1-D float labels with a fraction: scores, not classes."""
+    example = _fractions(y)[0]
+    if not math.isfinite(example):
+        raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
+    raise ValueError(
+        f"{name} of {func_name} holds continuous values (for example "
+        f"{example!r}); it looks like scores; threshold them first, or pass "
+        "class labels."
+    )
 
 
 def _check_multiclass(y_true, y_pred, labels, func_name):
@@ -402,9 +530,18 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
         fast = _integer_class_codes(y_true, y_pred)
         if fast is not None:
             return fast
+    exact = _exact_numbers(y_true, y_pred)
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
+        huge = y.dtype.kind == "f" and y.size and np.abs(y).max() >= 2.0**63
+        big = y.dtype == object and all(
+            isinstance(v, numbers.Real) for v in y.tolist()
+        )  # Python ints beyond 2**53 (_exact_list)
+        if exact is not None or huge or big:  # type_of_target casts to int64
+            if _fractions(y):
+                _raise_continuous(y, name, func_name)
+            continue  # whole numbers: class labels, at any size
         try:
             kind = type_of_target(y, input_name=name)
         except (TypeError, ValueError) as exc:
@@ -412,24 +549,28 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
                 f"{name} of {func_name} could not be read as 1-D class labels: {exc}"
             ) from None
         if kind == "continuous":
-            raise ValueError(
-                f"{name} of {func_name} holds continuous values (for example "
-                f"{y[y != np.round(y)][0]!r}); it looks like scores; threshold "
-                "them first, or pass class labels."
-            )
+            _raise_continuous(y, name, func_name)
         if kind not in ("binary", "multiclass"):
             raise ValueError(
                 f"{name} of {func_name} is 1-D but its target type is {kind!r}; "
                 "expected binary or multiclass class labels."
             )
-    try:
-        present = unique_labels(y_true, y_pred)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"y_true and y_pred of {func_name}: {exc}") from None
+    if exact is not None:  # Python numbers compare exactly
+        y_true, y_pred = exact
+        present = _python_numbers(
+            np.array(sorted(set(y_true.tolist()) | set(y_pred.tolist())), dtype=object)
+        )
+    else:
+        try:
+            present = unique_labels(y_true, y_pred)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"y_true and y_pred of {func_name}: {exc}") from None
     if labels is None:
         classes = present
     else:
         classes = np.asarray(labels)
+        if exact is not None and classes.dtype.kind in "iuf":
+            classes = _python_numbers(classes)
         if classes.ndim != 1 or classes.size == 0:
             raise ValueError(
                 f"The 'labels' parameter of {func_name} must be a non-empty 1-D "
@@ -521,6 +662,12 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
             f"y_true and y_pred of {func_name} have no label columns; at least "
             "one label is required."
         )
+    if (true_columns is None) != (pred_columns is None):
+        if true_columns is not None:
+            y_true = mixed_frame(y_true, true_columns, "y_true", labels, func_name)
+        else:
+            y_pred = mixed_frame(y_pred, pred_columns, "y_pred", labels, func_name)
+        true_columns = pred_columns = list(labels)
     if true_columns is not None and pred_columns is not None:
         y_pred = align_columns(y_pred, pred_columns, true_columns, func_name)
         pred_columns = true_columns
@@ -537,6 +684,36 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
         p = p[:, kept]
         names = [names[i] for i in kept]
     return LabelSpace(_finish(t), _finish(p), names)
+
+
+def mixed_frame(values, columns, name, labels, func_name, *, other=None):
+    """A frame's values beside an array without column names: its columns in
+    the order ``labels`` gives the array's columns, or a ValueError.
+
+    The array's columns cannot be matched by name: taking them in the frame's
+    order would silently mislabel them, so the mix is refused unless
+    ``labels`` names every column, in the array's order. ``other`` is the
+    array's parameter; a function without ``labels`` passes ``labels=False``.
+    """
+    if other is None:
+        other = "y_pred" if name == "y_true" else "y_true"
+    named = labels is not None and labels is not False
+    if named and not isinstance(labels, (str, bytes)) and hasattr(labels, "__len__"):
+        if (
+            len(labels) == len(columns)
+            and len(set(map(repr, labels))) == len(labels)
+            and all(label in columns for label in labels)
+        ):
+            return align_columns(values, columns, list(labels), func_name, name=name)
+    how = "both as arrays"
+    if labels is not False:
+        how += f", or name every column in 'labels', in the order of {other}'s columns"
+    raise ValueError(
+        f"{name} of {func_name} is a frame with the columns {list(columns)} and "
+        f"{other} an array without column names, whose columns cannot be "
+        f"matched by name. Pass both as frames with the label names as "
+        f"columns, {how}."
+    )
 
 
 def align_columns(y_pred, pred_columns, true_columns, func_name=None, *, name="y_pred"):
@@ -732,43 +909,102 @@ def check_batch_shape(y_true, n_labels, func_name=None):
 def frame_columns(y):
     """The column names of a 2-D frame of any library, or None.
 
-    Reads only the names (no values are converted): pandas, polars, pyarrow,
-    xarray and the dataframe interchange protocol, as :func:`_read_frame`.
+    Reads only the names (no values are converted) of the frames
+    :func:`read_frame` reads; None for 1-D objects (class labels) and arrays.
     """
-    library = type(y).__module__.split(".")[0]
+    if isinstance(y, np.ndarray) or sparse.issparse(y):
+        return None
+    library = _library(y)
     if library == "pandas" or (library == "polars" and type(y).__name__ == "DataFrame"):
         columns = getattr(y, "columns", None) if getattr(y, "ndim", 2) == 2 else None
         return None if columns is None else list(columns)
-    if library == "pyarrow" and hasattr(y, "column_names"):
+    if _is_arrow_table(y):
         return list(y.column_names)
-    if library == "xarray" and getattr(y, "ndim", None) == 2:
+    if library in ("polars", "pyarrow") or (
+        library == "xarray" and getattr(y, "ndim", None) != 2
+    ):
+        return None  # a Series, an Array: 1-D
+    if library == "xarray":
         dim = y.dims[1]
         return y.coords[dim].values.tolist() if dim in y.coords else None
-    if hasattr(y, "__arrow_c_stream__") and not isinstance(y, np.ndarray):
+    if hasattr(y, "__arrow_c_stream__"):
         try:
             import pyarrow
         except ImportError:  # the values cannot be read either: said later
             return None
-        return list(pyarrow.table(y).column_names)
-    if hasattr(y, "__dataframe__") and not isinstance(y, np.ndarray):
-        return list(y.__dataframe__().column_names())
+        try:
+            return list(pyarrow.table(y).column_names)
+        except (pyarrow.ArrowInvalid, TypeError):  # a stream of one column
+            return None
+    if hasattr(y, "__dataframe__"):
+        with warnings.catch_warnings():  # pandas 3 deprecates the protocol
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return list(y.__dataframe__().column_names())
     return None
 
 
-def check_batch_columns(names, known, func_name=None):
-    """A frame batch has the accumulator's label names (in any order).
+def check_batch_columns(names, known, func_name=None, *, what="the batch"):
+    """A frame batch (or ``what`` else) has the accumulator's label names,
+    in any order, compared exactly (0 is not '0').
 
     Returns ``known``, to select and order the batch's columns by name.
     """
     func_name = func_name or current_function()
-    if sorted(map(str, names)) != sorted(map(str, known)) or len(set(names)) != len(
-        names
-    ):
-        raise ValueError(
-            f"The columns of the batch of {func_name} must be the accumulator's "
-            f"labels {list(known)} (in any order). Got {list(names)}."
+    names, known = list(names), list(known)
+    if len(set(names)) == len(names) and set(names) == set(known):
+        return known
+    hint = ""
+    if sorted(map(str, names)) == sorted(map(str, known)):
+        hint = (
+            f" The names differ only in type ({names[0]!r} against "
+            f"{known[_known_index(known, names[0])]!r}); give every batch label "
+            "names of one type."
         )
-    return list(known)
+    raise ValueError(
+        f"The columns of {what} of {func_name} must be the accumulator's "
+        f"labels {known} (in any order). Got {names}.{hint}"
+    )
+
+
+def _known_index(known, name):
+    """The position of the name of ``known`` that reads as ``name``."""
+    return [str(k) for k in known].index(str(name))
+
+
+def check_batch_kinds(true_names, pred_names, known, n_seen, func_name=None):
+    """A batch is two frames or two arrays, of the kind of the batches before.
+
+    ``true_names`` and ``pred_names`` are the batch's column names (None for
+    an array), ``known`` the accumulator's label names (None before any frame)
+    and ``n_seen`` its number of instances. An array's columns cannot be
+    matched by name, so arrays and frames are not mixed, within a batch or
+    across batches. Returns the batch's names (None for arrays).
+    """
+    func_name = func_name or current_function()
+    if (true_names is None) != (pred_names is None):
+        name = "y_true" if true_names is not None else "y_pred"
+        other = "y_pred" if name == "y_true" else "y_true"
+        raise ValueError(
+            f"{name} of {func_name} is a frame with the columns "
+            f"{list(true_names or pred_names)} and {other} an array without "
+            "column names, whose columns cannot be matched by name. Pass both "
+            "as frames with the label names as columns, or both as arrays."
+        )
+    names = true_names if true_names is not None else pred_names
+    if names is None and known is not None:
+        raise ValueError(
+            f"The batches of {func_name} so far are frames with the columns "
+            f"{list(known)}; this batch is two arrays without column names, whose "
+            "columns cannot be matched by name. Pass frames with these columns."
+        )
+    if names is not None and known is None and n_seen:
+        raise ValueError(
+            f"The accumulator of {func_name} has added {n_seen} instances of "
+            f"array batches, whose columns have no names; this batch is frames "
+            f"with the columns {list(names)}, which cannot be matched to them. "
+            "Pass arrays, or reset() first."
+        )
+    return names
 
 
 def check_empty_batch(y_pred, sample_weight, n_labels, func_name=None):

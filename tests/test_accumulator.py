@@ -1,5 +1,7 @@
 """MLCMAccumulator: any split of the batches gives the one-shot matrix."""
 
+import re
+
 import numpy as np
 import pytest
 from _oracles import assert_matches_oracle, heydarian_oracle, krstinic_oracle
@@ -87,7 +89,6 @@ def test_mlcm_accumulator_errors():
     assert acc.__add__(1) is NotImplemented
 
 
-
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
@@ -100,9 +101,7 @@ def test_mlcm_accumulator_report_equals_one_shot_report(method, data, mlcm_strat
     bounds = [0, *cuts, n]
     acc = MLCMAccumulator(y_true.shape[1], method=method)
     for a, b in zip(bounds, bounds[1:]):
-        acc.update(
-            y_true[a:b], y_pred[a:b], None if weight is None else weight[a:b]
-        )
+        acc.update(y_true[a:b], y_pred[a:b], None if weight is None else weight[a:b])
     options = {
         "zero_division": data.draw(st.sampled_from([0.0, 1.0])),
         "include_no_label": data.draw(st.booleans()),
@@ -202,7 +201,9 @@ def test_mlcm_accumulator_pickles_and_merges_names():
     pd = pytest.importorskip("pandas")
     names = ["a", "b", "c"]
     t, p = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
-    first = MLCMAccumulator(3).update(pd.DataFrame(t[:4], columns=names), p[:4])
+    first = MLCMAccumulator(3).update(
+        pd.DataFrame(t[:4], columns=names), pd.DataFrame(p[:4], columns=names)
+    )
     second = MLCMAccumulator(3).update(
         pd.DataFrame(t[4:, ::-1], columns=names[::-1]),
         pd.DataFrame(p[4:, ::-1], columns=names[::-1]),
@@ -212,3 +213,192 @@ def test_mlcm_accumulator_pickles_and_merges_names():
     assert_array_equal(copy.confusion_matrix, TABLE_4J)
     assert copy.label_names_ == names
     assert first.n_samples_ == 4  # the original is untouched
+
+
+def _state(acc):
+    """Everything an update may change, as comparable values."""
+    matrix = acc.confusion_matrix
+    matrix = matrix.toarray() if sparse.issparse(matrix) else matrix
+    return (
+        matrix.tolist(),
+        str(matrix.dtype),
+        acc._supports.tolist(),
+        acc._no_label_support,
+        acc.n_samples_,
+        acc.label_names_,
+    )
+
+
+def _frame(y, names):
+    pd = pytest.importorskip("pandas")
+    return pd.DataFrame(np.asarray(y), columns=names)
+
+
+T3, P3 = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
+# Refused updates: (name, args of update, message), on 3 labels.
+REFUSED_UPDATES = {
+    "bad_value": (lambda: (np.where(T3 == 1, 2, 0), P3), "only 0 and 1"),
+    "bad_value_frame": (
+        lambda: (_frame(np.where(T3 == 1, 2, 0), list("abc")), _frame(P3, list("abc"))),
+        "only 0 and 1",
+    ),
+    "nan_frame": (
+        lambda: (
+            _frame(np.where(T3 == 1, np.nan, 0), list("abc")),
+            _frame(P3, list("abc")),
+        ),
+        "NaN",
+    ),
+    "other_names": (
+        lambda: (_frame(T3, list("abz")), _frame(P3, list("abz"))),
+        "different columns|accumulator's labels",
+    ),
+    "str_names": (
+        lambda: (_frame(T3, ["0", "1", "2"]), _frame(P3, ["0", "1", "2"])),
+        "differ only in type|accumulator's labels",
+    ),
+    "mixed_frame_array": (
+        lambda: (_frame(T3, list("abc")), P3),
+        "is a frame .* array",
+    ),
+    "short_pred": (lambda: (T3, P3[:-1]), "same number of samples"),
+    "bad_weight": (lambda: (T3, P3, -np.ones(len(T3))), "non-negative"),
+    "weight_length": (lambda: (T3, P3, np.ones(2)), "n_samples"),
+    "wrong_columns": (lambda: (T3[:, :2], P3[:, :2]), "3 label columns"),
+    "class_labels": (lambda: (T3[:, 0], P3[:, 0]), "2-D"),
+    "empty_bad_pred": (lambda: (T3[:0], np.zeros((0, 2))), "shape of y_true"),
+    "empty_bad_weight": (lambda: (T3[:0], P3[:0], np.ones(1)), "n_samples"),
+}
+# The accumulator before the refused update: fresh, after arrays, after frames.
+BEFORE = {
+    "fresh": lambda: MLCMAccumulator(3),
+    "arrays": lambda: MLCMAccumulator(3).update(T3[:4], P3[:4], np.full(4, 2)),
+    "frames": lambda: MLCMAccumulator(3).update(
+        _frame(T3[:4], list("abc")), _frame(P3[:4], list("abc"))
+    ),
+    "int_frames": lambda: MLCMAccumulator(3).update(
+        _frame(T3[:4], [0, 1, 2]), _frame(P3[:4], [0, 1, 2])
+    ),
+}
+
+
+# Valid on a fresh accumulator: the first frame batch names the labels.
+VALID_UPDATES = {("other_names", "fresh"), ("str_names", "fresh")}
+
+
+@pytest.mark.parametrize(
+    "before, refused",
+    [
+        (before, refused)
+        for before in BEFORE
+        for refused in REFUSED_UPDATES
+        if (refused, before) not in VALID_UPDATES
+    ],
+)
+@pytest.mark.parametrize("sparse_output", [False, True])
+def test_mlcm_accumulator_refused_update_changes_nothing(
+    before, refused, sparse_output
+):
+    """All or nothing: an update that raises leaves the matrix, the supports,
+    the count and the label names as they were (a refused first frame batch
+    does not fix label_names_)."""
+    acc = BEFORE[before]()
+    if sparse_output:
+        acc = MLCMAccumulator(3, sparse_output=True).merge(acc)
+    make, match = REFUSED_UPDATES[refused]
+    args = make()
+    state = _state(acc)
+    try:
+        acc.update(*args)
+    except (ValueError, TypeError) as exc:
+        assert "'labels' parameter" not in str(exc)
+        assert re.search(match, str(exc)) or re.search(
+            "frame|array|accumulator", str(exc)
+        ), str(exc)
+    else:
+        pytest.fail(f"{refused} was accepted after {before}")
+    assert _state(acc) == state
+
+
+def test_mlcm_accumulator_refused_first_frame_keeps_no_names():
+    """A refused first frame batch leaves label_names_ None: a later frame
+    batch of other names is accepted."""
+    acc = MLCMAccumulator(3)
+    with pytest.raises(ValueError, match="only 0 and 1"):
+        acc.update(_frame(T3 * 2, list("abc")), _frame(P3, list("abc")))
+    assert acc.label_names_ is None
+    acc.update(_frame(T3, list("xyz")), _frame(P3, list("xyz")))
+    assert acc.label_names_ == list("xyz")
+    assert_array_equal(acc.confusion_matrix, TABLE_4J)
+
+
+def test_mlcm_accumulator_names_differing_in_type_are_refused():
+    """Label names [0, 1, 2] against ['0', '1', '2']: a clear error (merge
+    raised KeyError; update blamed a 'labels' parameter never passed)."""
+    ints = MLCMAccumulator(3).update(_frame(T3, [0, 1, 2]), _frame(P3, [0, 1, 2]))
+    strs = MLCMAccumulator(3).update(
+        _frame(T3, ["0", "1", "2"]), _frame(P3, ["0", "1", "2"])
+    )
+    state = _state(ints)
+    match = r"differ only in type \('0' against 0\)"
+    with pytest.raises(ValueError, match=match) as info:
+        ints.merge(strs)
+    assert "'labels' parameter" not in str(info.value)
+    assert _state(ints) == state
+    with pytest.raises(ValueError, match=r"differ only in type") as info:
+        ints.update(_frame(T3, ["0", "1", "2"]), _frame(P3, ["0", "1", "2"]))
+    assert "'labels' parameter" not in str(info.value)
+    assert _state(ints) == state
+
+
+def test_mlcm_accumulator_frames_and_arrays_are_not_mixed():
+    """Array batches after frame batches (or the reverse, or in a merge) are
+    refused: an array's columns cannot be matched to the label names."""
+    frames = BEFORE["frames"]()
+    arrays = BEFORE["arrays"]()
+    with pytest.raises(ValueError, match="frames with the columns"):
+        frames.update(T3, P3)
+    with pytest.raises(ValueError, match="array batches"):
+        arrays.update(_frame(T3, list("abc")), _frame(P3, list("abc")))
+    for mine, other in ((frames, arrays), (arrays, frames)):
+        state = _state(mine)
+        with pytest.raises(ValueError, match="array batches|frames with the columns"):
+            mine.merge(other)
+        assert _state(mine) == state
+    # a fresh accumulator takes either, and so does an empty one in a merge
+    assert MLCMAccumulator(3).merge(frames).label_names_ == list("abc")
+    assert frames.merge(MLCMAccumulator(3)).n_samples_ == 4
+
+
+def test_mlcm_accumulator_first_frames_racing_are_aligned(monkeypatch):
+    """Two first frame batches in other column orders, the second named while
+    the first is being counted (as by another thread), add up by name."""
+    import sklearn_mlcm._accumulator as module
+
+    acc = MLCMAccumulator(3)
+    compute = module.compute
+    order = [2, 0, 1]
+    names = [list("abc")[i] for i in order]
+
+    def racing_compute(*args, **kwargs):
+        monkeypatch.setattr(module, "compute", compute)
+        acc.update(_frame(T3[4:], list("abc")), _frame(P3[4:], list("abc")))
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(module, "compute", racing_compute)
+    acc.update(_frame(T3[:4, order], names), _frame(P3[:4, order], names))
+    assert acc.label_names_ == list("abc")
+    assert_array_equal(acc.confusion_matrix, TABLE_4J)
+    assert acc.n_samples_ == len(T3)
+
+
+@pytest.mark.parametrize(
+    "other", [MLCMAccumulator(2), MLCMAccumulator(3, method="krstinic")]
+)
+def test_mlcm_accumulator_refused_merge_changes_nothing(other):
+    """A merge refused for its n_labels or method leaves the state as it was."""
+    acc = BEFORE["frames"]()
+    state = _state(acc)
+    with pytest.raises(ValueError, match="same n_labels and method"):
+        acc.merge(other)
+    assert _state(acc) == state

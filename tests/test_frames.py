@@ -150,3 +150,160 @@ def test_accumulator_krstinic_frames():
     acc.update(_pandas(T[4:, ::-1], NAMES[::-1]), _pandas(P[4:, ::-1], NAMES[::-1]))
     expected = mlcm_confusion_matrix(T, P, method="krstinic")
     assert_allclose(acc.confusion_matrix, expected)
+
+
+# 1-D objects of every library: class labels, never a one-column indicator.
+def _labels_pandas(values):
+    return pytest.importorskip("pandas").Series(values)
+
+
+def _labels_polars(values):
+    return pytest.importorskip("polars").Series(values)
+
+
+def _labels_pyarrow_array(values):
+    return pytest.importorskip("pyarrow").array(values)
+
+
+def _labels_pyarrow_chunked(values):
+    pa = pytest.importorskip("pyarrow")
+    return pa.chunked_array([values[:2], values[2:]])
+
+
+def _labels_xarray(values):
+    return pytest.importorskip("xarray").DataArray(values, dims="sample")
+
+
+def _labels_arrow_stream(values):
+    """Class labels known to the package only through the Arrow PyCapsule
+    stream (a non-struct stream: one column, not a table)."""
+    chunked = _labels_pyarrow_chunked(values)
+
+    class Foreign:
+        def __arrow_c_stream__(self, requested_schema=None):
+            return chunked.__arrow_c_stream__(requested_schema)
+
+    return Foreign()
+
+
+LABELS_1D = {
+    "pandas": _labels_pandas,
+    "polars": _labels_polars,
+    "pyarrow_array": _labels_pyarrow_array,
+    "pyarrow_chunked": _labels_pyarrow_chunked,
+    "xarray": _labels_xarray,
+    "arrow_stream": _labels_arrow_stream,
+}
+
+
+@pytest.mark.parametrize("library", LABELS_1D)
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [
+        ([0, 1, 1, 0, 2], [0, 1, 0, 0, 2]),
+        ([0, 1, 1, 0], [0, 1, 0, 0]),  # two classes: still a 3x3 matrix
+        (["a", "b", "b", "c"], ["a", "c", "b", "b"]),
+        ([0.0, 2.0, 1.0, 2.0], [2.0, 2.0, 1.0, 0.0]),
+    ],
+)
+def test_frames_1d_objects_are_class_labels(library, y_true, y_pred):
+    """A 1-D object of any library gives the matrix of the NumPy 1-D input
+    (class labels), never that of a one-column indicator matrix."""
+    make = LABELS_1D[library]
+    expected = mlcm_confusion_matrix(np.array(y_true), np.array(y_pred))
+    assert expected.shape == (len(set(y_true) | set(y_pred)) + 1,) * 2
+    assert_array_equal(mlcm_confusion_matrix(make(y_true), make(y_pred)), expected)
+    # and mixed with a NumPy array or a list
+    assert_array_equal(mlcm_confusion_matrix(make(y_true), list(y_pred)), expected)
+    report = mlcm_classification_report(make(y_true), make(y_pred), output_dict=True)
+    assert list(report)[: expected.shape[0] - 1] == [
+        str(c) for c in np.unique(np.array(y_true + y_pred))
+    ]
+
+
+def test_frames_pyarrow_interchange_object():
+    """An object of the dataframe interchange protocol made by pyarrow
+    (``table.__dataframe__()``) is read as the frame it describes."""
+    pa = pytest.importorskip("pyarrow")
+    pytest.importorskip("pandas")
+    y_true = pa.table({n: T[:, i] for i, n in enumerate(NAMES)}).__dataframe__()
+    order = [2, 0, 1]
+    y_pred = pa.table({NAMES[i]: P[:, i] for i in order}).__dataframe__()
+    expected = mlcm_confusion_matrix(T, P)
+    assert_array_equal(mlcm_confusion_matrix(y_true, y_pred), expected)
+
+
+def test_frames_polars_series_with_nulls_are_refused():
+    """A missing class label is refused, naming the parameter."""
+    pl = pytest.importorskip("polars")
+    with pytest.raises(ValueError, match="y_pred of mlcm_confusion_matrix"):
+        mlcm_confusion_matrix(pl.Series([0, 1, 1]), pl.Series([0, None, 1]))
+
+
+def _mix_functions():
+    """Every public function that takes y_true and y_pred, as f(y_true, y_pred)."""
+    from sklearn_mlcm import (
+        MLCMDisplay,
+        labelset_confusions,
+        mlcm_f1_score,
+        mlcm_multilabel_confusion_matrix,
+        mlcm_precision_score,
+        mlcm_recall_score,
+        mlcm_specificity_score,
+        multilabel_measures,
+    )
+
+    def display(t, p):
+        pytest.importorskip("matplotlib")
+        import matplotlib
+
+        matplotlib.use("Agg")
+        return MLCMDisplay.from_predictions(t, p).confusion_matrix
+
+    return {
+        "mlcm_confusion_matrix": mlcm_confusion_matrix,
+        "mlcm_multilabel_confusion_matrix": mlcm_multilabel_confusion_matrix,
+        "mlcm_classification_report": mlcm_classification_report,
+        "mlcm_f1_score": mlcm_f1_score,
+        "mlcm_precision_score": mlcm_precision_score,
+        "mlcm_recall_score": mlcm_recall_score,
+        "mlcm_specificity_score": mlcm_specificity_score,
+        "labelset_confusions": labelset_confusions,
+        "multilabel_measures": lambda t, p: multilabel_measures(
+            t, p, measures=["hamming_loss"]
+        ),
+        "MLCMDisplay.from_predictions": display,
+        "MLCMAccumulator.update": lambda t, p: MLCMAccumulator(3).update(t, p),
+    }
+
+
+MIX_FUNCTIONS = _mix_functions()
+
+
+@pytest.mark.parametrize("func", MIX_FUNCTIONS)
+@pytest.mark.parametrize("library", FRAMES)
+@pytest.mark.parametrize("frame_side", ["y_true", "y_pred"])
+def test_frames_mixed_with_arrays_are_refused(func, library, frame_side):
+    """A frame beside an array without names is refused (its column order
+    would be applied to the array silently), naming both parameters."""
+    order = [2, 0, 1]
+    frame = FRAMES[library](P[:, order], [NAMES[i] for i in order])
+    t, p = (frame, T) if frame_side == "y_true" else (T, frame)
+    with pytest.raises(ValueError, match=rf"{frame_side} of .* is a frame .* array"):
+        MIX_FUNCTIONS[func](t, p)
+
+
+@pytest.mark.parametrize("library", FRAMES)
+def test_frames_mixed_with_arrays_by_labels(library):
+    """``labels`` naming every column, in the array's order, allows the mix:
+    the frame's columns are matched to them by name."""
+    order = [2, 0, 1]
+    frame = FRAMES[library](P[:, order], [NAMES[i] for i in order])
+    expected = mlcm_confusion_matrix(T, P)
+    assert_array_equal(mlcm_confusion_matrix(T, frame, labels=NAMES), expected)
+    report = mlcm_classification_report(frame, T, labels=NAMES, output_dict=True)
+    assert list(report)[:3] == NAMES
+    with pytest.raises(ValueError, match="name every column in 'labels'"):
+        mlcm_confusion_matrix(T, frame, labels=["a", "b"])
+    with pytest.raises(ValueError, match="name every column in 'labels'"):
+        mlcm_confusion_matrix(T, frame, labels=[0, 1, 2])

@@ -2,11 +2,15 @@
 
 Hypothesis draws a multi-label case, then a container (lists, NumPy arrays of
 every dtype, every scipy sparse format with explicit zeros and duplicate
-entries, pandas and polars frames, dask arrays) and maybe a corruption (a
-value that is not 0/1, a NaN, a string, a ragged row, a shape mismatch, bad
-weights). A valid input must give exactly the naive oracle's matrix; an
-invalid one must raise ValueError or TypeError naming the parameter at fault.
-Any other exception, or a number for an invalid input, fails.
+entries, pandas, polars, pyarrow and xarray frames, dask arrays) and maybe a
+corruption (a value that is not 0/1, a huge finite value, a NaN, a string, a
+structured array, a ragged row, a shape mismatch, bad weights, a frame beside
+an array). 1-D class labels come in every library's 1-D object (lists, NumPy
+arrays, pandas and polars Series, pyarrow Array and ChunkedArray, xarray
+DataArray), with class values of every kind, huge finite ones included. A
+valid input must give exactly the naive oracle's matrix; an invalid one must
+raise ValueError or TypeError naming the parameter at fault. Any other
+exception, or a number for an invalid input, fails.
 """
 
 import re
@@ -70,8 +74,14 @@ def _sparse(y, fmt, dtype, duplicates, explicit_zeros):
 def containers(draw, y, dask=False):
     """``y`` (bool, n x q) in some container the library accepts (a dask
     array when ``dask``: dask input is two dask arrays)."""
-    kind = "dask" if dask else draw(
-        st.sampled_from(["list", "ndarray", "sparse", "pandas", "polars"])
+    kind = (
+        "dask"
+        if dask
+        else draw(
+            st.sampled_from(
+                ["list", "ndarray", "sparse", "pandas", "polars", "pyarrow", "xarray"]
+            )
+        )
     )
     dtype = draw(st.sampled_from(NUMERIC_DTYPES))
     if kind == "list":
@@ -96,11 +106,28 @@ def containers(draw, y, dask=False):
     if kind == "polars":
         pl = pytest.importorskip("polars")
         dtype = dtype if dtype not in (np.float16,) else np.float32
-        return pl.DataFrame(
-            {f"l{j}": y[:, j].astype(dtype) for j in range(y.shape[1])}
+        return pl.DataFrame({f"l{j}": y[:, j].astype(dtype) for j in range(y.shape[1])})
+    if kind == "pyarrow":
+        pa = pytest.importorskip("pyarrow")
+        dtype = dtype if dtype not in (np.float16,) else np.float32
+        return pa.table({f"l{j}": y[:, j].astype(dtype) for j in range(y.shape[1])})
+    if kind == "xarray":
+        xr = pytest.importorskip("xarray")
+        names = [f"l{j}" for j in range(y.shape[1])]
+        return xr.DataArray(
+            y.astype(dtype), dims=("sample", "label"), coords={"label": names}
         )
     da = pytest.importorskip("dask.array")
     return da.from_array(y.astype(dtype), chunks=(max(1, y.shape[0] // 2), -1))
+
+
+FRAME_LIBRARIES = {"pandas", "polars", "pyarrow", "xarray"}
+
+
+def _is_frame(y):
+    """A 2-D object of a frame library (its columns have names)."""
+    library = type(y).__module__.split(".")[0]
+    return library in FRAME_LIBRARIES and getattr(y, "ndim", 2) == 2
 
 
 # Corruptions of one target: (name, function of the bool array, parameter named).
@@ -113,8 +140,20 @@ def _with_value(value):
     return corrupt
 
 
+def _structured(y):
+    """The rows of ``y`` as a structured array, one field per label."""
+    fields = [(f"l{j}", np.int64) for j in range(y.shape[1])]
+    return np.array([tuple(row) for row in y.astype(int).tolist()], dtype=fields)
+
+
 CORRUPTIONS = {
     "two": _with_value(2),
+    "huge": _with_value(1e300),
+    "huge_negative": _with_value(-1e19),
+    "huge_integer": lambda y: np.where(
+        np.arange(y.size).reshape(y.shape) == 0, np.uint64(2**64 - 1), y
+    ).astype(np.uint64),
+    "structured": _structured,
     "minus_one": _with_value(-1),
     "half": _with_value(0.5),
     "nan": _with_value(np.nan),
@@ -200,6 +239,9 @@ def test_any_input_gives_the_oracle_or_a_clear_error(
         "sample_weight": weight,
     }
     at_fault = None
+    mixed = _is_frame(inputs["y_true"]) != _is_frame(inputs["y_pred"])
+    if mixed:
+        at_fault = "mix"  # a frame beside an array: columns cannot be matched
     if corruption is not None and corruption.startswith("weight:"):
         base = np.ones(len(y_true)) if weight is None else weight
         inputs["sample_weight"] = WEIGHT_CORRUPTIONS[corruption[7:]](base)
@@ -224,7 +266,7 @@ def test_any_input_gives_the_oracle_or_a_clear_error(
         names = {"y_true", "y_pred", "sample_weight"}
         mentioned = {n for n in names if re.search(rf"\b{n}\b", message)}
         assert mentioned, f"the message names no parameter: {message!r}"
-        if corruption.startswith("weight:"):
+        if corruption is not None and corruption.startswith("weight:") and not mixed:
             assert "sample_weight" in mentioned, message
         return
     if at_fault is not None:
@@ -239,6 +281,111 @@ def test_any_input_gives_the_oracle_or_a_clear_error(
         assert_array_equal(result, expected)
     else:
         assert_allclose(result, expected, rtol=1e-9, atol=1e-9)
+
+
+# Class values of every kind, in increasing order (class index i -> value i):
+# small integers, strings, whole-number floats of any size (beyond int64),
+# uint64 beyond int64.
+CLASS_VALUES = {
+    "int": np.array([0, 1, 2, 3, 4]),
+    "str": np.array(["a", "b", "c", "d", "e"]),
+    "whole_float": np.array([-2.0, 0.0, 1.0, 3.0, 1e15]),
+    "huge_float": np.array([-1e300, -1e19, 0.0, 1e19, 1e300]),
+    "huge_uint": np.array([0, 1, 2**63, 2**64 - 2, 2**64 - 1], dtype=np.uint64),
+}
+
+
+@st.composite
+def labels_1d(draw, values):
+    """1-D class labels ``values`` in some library's 1-D object (``values``
+    themselves when the library cannot hold them, corrupted as they are)."""
+    kind = draw(
+        st.sampled_from(
+            ["list", "ndarray", "pandas", "polars", "pyarrow", "chunked", "xarray"]
+        )
+    )
+    if kind == "list":
+        return values.tolist()
+    if kind == "ndarray":
+        return values
+    if kind == "pandas":
+        return pytest.importorskip("pandas").Series(values)
+    if kind == "polars":
+        return pytest.importorskip("polars").Series(values)
+    if kind in ("pyarrow", "chunked"):
+        pa = pytest.importorskip("pyarrow")
+        if kind == "pyarrow":
+            return pa.array(values)
+        cut = draw(st.integers(0, len(values)))
+        return pa.chunked_array(
+            [values[:cut], values[cut:]], type=pa.array(values).type
+        )
+    return pytest.importorskip("xarray").DataArray(values, dims="sample")
+
+
+# Corruptions of 1-D class labels (of the values, before the container).
+def _numbers(v):
+    """``v`` as floats (numbers) or objects (strings), to append a number to."""
+    return v.astype(float if v.dtype.kind in "iuf" else object)
+
+
+CORRUPTIONS_1D = {
+    "nan": lambda v: np.append(_numbers(v[1:]), np.nan),
+    "inf": lambda v: np.append(_numbers(v[1:]), np.inf),
+    "fraction": lambda v: np.append(_numbers(v[1:]), 0.5),
+    "none": lambda v: np.append(v[1:].astype(object), None),
+    "structured": lambda v: np.zeros(len(v), dtype=[("a", np.int64), ("b", float)]),
+    "extra": lambda v: np.append(v, v[:1]),
+    "2d": lambda v: np.eye(len(v), 2, dtype=int),
+}
+
+
+@pytest.mark.parametrize("metric", ["matrix", "report"])
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(data=st.data())
+def test_any_1d_input_gives_the_oracle_or_a_clear_error(metric, data, mlcm_strategies):
+    """1-D class labels of every library and every kind of class value (huge
+    finite ones included) give the oracle's matrix of their class indices;
+    corrupted ones a ValueError/TypeError naming the parameter."""
+    codes_true, codes_pred, weight = data.draw(mlcm_strategies.multiclass())
+    values = CLASS_VALUES[data.draw(st.sampled_from(sorted(CLASS_VALUES)))]
+    raw = {"y_true": values[codes_true], "y_pred": values[codes_pred]}
+    corruption = data.draw(
+        st.one_of(st.none(), st.sampled_from(sorted(CORRUPTIONS_1D)))
+    )
+    target = data.draw(st.sampled_from(["y_true", "y_pred"]))
+    if corruption in ("nan", "inf", "fraction") and values.dtype.kind == "U":
+        corruption = "none"  # a list of strings and a number is strings
+    if corruption is not None:
+        raw[target] = CORRUPTIONS_1D[corruption](raw[target])
+    inputs = {}
+    for name, v in raw.items():
+        try:
+            inputs[name] = v
+            if v.ndim == 1 and v.dtype.names is None:
+                inputs[name] = data.draw(labels_1d(v))
+        except (TypeError, ValueError, OverflowError, ArithmeticError):
+            # the library cannot hold these corrupted values: pass the array
+            assert corruption is not None, "a library refused valid labels"
+    try:
+        result = _run(
+            metric, "heydarian", inputs["y_true"], inputs["y_pred"], weight, 0
+        )
+    except (ValueError, TypeError) as exc:
+        assert corruption is not None, f"valid input refused: {exc!r}"
+        assert re.search(rf"\b{target}\b|y_true and y_pred", str(exc)), str(exc)
+        return
+    assert corruption is None, f"{corruption} of {target} gave a number: {result!r}"
+    present = np.union1d(codes_true, codes_pred)  # classes in increasing order
+    one_hot = np.eye(len(present), dtype=bool)
+    y_true = one_hot[np.searchsorted(present, codes_true)]
+    y_pred = one_hot[np.searchsorted(present, codes_pred)]
+    expected = _expected(metric, "heydarian", y_true, y_pred, weight)
+    assert_allclose(np.asarray(result), expected, rtol=1e-9, atol=1e-9)
 
 
 def _run_limited(code, limit_bytes=1 << 30, timeout=60):

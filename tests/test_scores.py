@@ -395,3 +395,24 @@ def test_mlcm_scores_micro_labels_multiclass_is_sklearn_micro():
     ) == pytest.approx(precision_score(y_true, y_pred, average="micro"))
     scorer = make_mlcm_scorer("f1", average="micro_labels")
     assert callable(scorer)
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_mlcm_scorer_frame_targets_are_read_by_position(multilabel_data, library):
+    """A scorer's y_pred is predict()'s array, whose columns are y's by
+    position (scikit-learn's contract): a frame y is scored as its values,
+    not refused as a frame mixed with an array."""
+    X, y = multilabel_data
+    names = [f"label_{j}" for j in range(y.shape[1])]
+    if library == "pandas":
+        frame = pytest.importorskip("pandas").DataFrame(y, columns=names)
+    else:
+        frame = pytest.importorskip("polars").DataFrame(
+            {n: y[:, j] for j, n in enumerate(names)}
+        )
+    model = KNeighborsClassifier().fit(X, y)
+    expected = mlcm_f1_score(y, model.predict(X), average="macro")
+    scorer = make_mlcm_scorer("f1", average="macro")
+    assert scorer(model, X, frame) == pytest.approx(expected)
+    for name, scorer in mlcm_scorers().items():
+        assert np.isfinite(scorer(model, X, frame)), name

@@ -257,8 +257,14 @@ def test_digits_bad():
 
 
 @pytest.mark.parametrize(
-    "bad, error", [("yes", ValueError), (0.5, ValueError), (2, ValueError),
-                   (None, TypeError), (True, TypeError)]
+    "bad, error",
+    [
+        ("yes", ValueError),
+        (0.5, ValueError),
+        (2, ValueError),
+        (None, TypeError),
+        (True, TypeError),
+    ],
 )
 def test_zero_division_bad(bad, error):
     """zero_division must be "warn", 0, 1 or nan; a wrong type is a TypeError."""
@@ -416,3 +422,97 @@ def test_target_names_set_refused():
     """A set has no order: refused, as scikit-learn does."""
     with pytest.raises(TypeError, match="'target_names' parameter .*a list or None"):
         mlcm_classification_report(Y, Y, target_names={"a", "b", "c"})
+
+
+def _coded(y_true, y_pred, classes):
+    """The matrix of ``y_true``, ``y_pred`` once each class is replaced by its
+    index in ``classes`` (small integers, read exactly by every path)."""
+    index = {c: i for i, c in enumerate(classes)}
+    return mlcm_confusion_matrix(
+        np.array([index[v] for v in y_true]), np.array([index[v] for v in y_pred])
+    )
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [
+        ([1e19, 0.0, 1e19], [0.0, 1e19, 1e19]),
+        ([1e300, -1e300, 0.0, 1e300], [-1e300, 1e300, 0.0, 0.0]),
+        ([-1e300, -1e300], [-1e300, 1e19]),
+    ],
+)
+def test_targets_huge_whole_number_floats_are_class_labels(y_true, y_pred):
+    """Whole-number floats beyond int64 (1e19, +-1e300) are class labels: the
+    matrix of their class indices, the classes named in sorted order."""
+    classes = sorted(set(y_true) | set(y_pred))
+    assert_array_equal(
+        mlcm_confusion_matrix(np.array(y_true), np.array(y_pred)),
+        _coded(y_true, y_pred, classes),
+    )
+    report = mlcm_classification_report(
+        y_true, y_pred, output_dict=True, zero_division=0.0
+    )
+    assert list(report)[: len(classes)] == [str(c) for c in classes]
+    kept = classes[::-1]
+    assert_array_equal(
+        mlcm_confusion_matrix(y_true, y_pred, labels=kept),
+        _coded(y_true, y_pred, kept),
+    )
+
+
+def test_targets_huge_integers_beside_floats_stay_distinct():
+    """Integers beyond 2**53 beside floats (or uint64 beside int64) are not
+    rounded into one class by a float64 common type."""
+    big = np.array([2**64 - 1, 2**64 - 2, 0], dtype=np.uint64)
+    small = np.array([0, 0, 1], dtype=np.int64)
+    classes = [0, 1, 2**64 - 2, 2**64 - 1]
+    expected = _coded(big.tolist(), small.tolist(), classes)
+    assert_array_equal(mlcm_confusion_matrix(big, small), expected)
+    wide = np.array([2**62, 2**62 + 1, 3], dtype=np.int64)
+    halves = np.array([3.0, 3.0, 2**62])
+    classes = [3, 2**62, 2**62 + 1]
+    expected = _coded(wide.tolist(), [3, 3, 2**62], classes)
+    assert_array_equal(mlcm_confusion_matrix(wide, halves), expected)
+
+
+@pytest.mark.parametrize("bad", [[1e19, 0.5], [1e300, 2.5, 0.0]])
+def test_targets_huge_floats_with_fractions_are_refused(bad):
+    """Huge floats beside a fraction are scores, refused with the fraction."""
+    with pytest.raises(ValueError, match=r"y_true of .* continuous values"):
+        mlcm_confusion_matrix(np.array(bad), np.zeros(len(bad)))
+
+
+@pytest.mark.parametrize("func", TARGET_FUNCTIONS)
+@pytest.mark.parametrize("target", ["y_true", "y_pred"])
+@pytest.mark.parametrize("shape", [(3,), (3, 1)])
+def test_targets_structured_array_is_refused(func, target, shape):
+    """A structured (record) array is refused, naming the parameter and a way
+    out, not with "unhashable type: 'writeable void-scalar'"."""
+    record = np.zeros(shape, dtype=[("a", np.int64), ("b", np.int64)])
+    inputs = {"y_true": np.zeros(3, dtype=int), "y_pred": np.zeros(3, dtype=int)}
+    inputs[target] = record
+    with pytest.raises(TypeError, match=rf"{target} of .* structured array.*'a', 'b'"):
+        func(inputs["y_true"], inputs["y_pred"])
+
+
+def test_targets_uint64_labels_beyond_int64_in_a_narrow_range():
+    """uint64 class labels beyond int64 but close together (the lookup-table
+    path) are named by their values, not an OverflowError."""
+    y = np.array([2**63 + 5, 2**63, 2**63], dtype=np.uint64)
+    report = mlcm_classification_report(y, y[::-1], output_dict=True, zero_division=0.0)
+    assert list(report)[:2] == [str(2**63), str(2**63 + 5)]
+    expected = _coded(y.tolist(), y[::-1].tolist(), [2**63, 2**63 + 5])
+    assert_array_equal(mlcm_confusion_matrix(y, y[::-1]), expected)
+
+
+def test_targets_list_of_integers_beyond_2_53_stays_exact():
+    """A list of integers beyond 2**53 (which NumPy makes float64, merging
+    2**64 - 2 into 2**64 - 1) gives the classes of the uint64 array."""
+    values = [0, 2**64 - 2, 2**64 - 1]
+    array = np.array(values, dtype=np.uint64)
+    expected = _coded(values, values[::-1], values)
+    assert_array_equal(mlcm_confusion_matrix(values, array[::-1]), expected)
+    assert_array_equal(mlcm_confusion_matrix(values, values[::-1]), expected)
+    mixed = [-1, 2**63, 2**63 + 1]  # no NumPy integer holds both
+    expected = _coded(mixed, mixed[::-1], mixed)
+    assert_array_equal(mlcm_confusion_matrix(mixed, mixed[::-1]), expected)

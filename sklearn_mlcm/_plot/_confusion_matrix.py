@@ -21,7 +21,13 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._plot._support import check_matplotlib_support
-from sklearn_mlcm._validation import check_square_matrix, check_target_names
+from sklearn_mlcm._validation import (
+    check_indicator_labels,
+    check_square_matrix,
+    check_target_names,
+    frame_columns,
+    read_frame,
+)
 
 __all__ = ["MLCMDisplay"]
 
@@ -800,9 +806,20 @@ im_kw, text_kw, include_no_label, top_k, order
         display : MLCMDisplay
         """
         check_matplotlib_support("MLCMDisplay.from_estimator")
+        y_pred = estimator.predict(X)
+        columns = frame_columns(y)
+        if columns is not None and frame_columns(y_pred) is None:
+            # predict's columns are y's by position (scikit-learn's contract):
+            # y is read as its values, its column names name the labels
+            y = read_frame(y, "y")[0]
+            if labels is not None:
+                labels = check_indicator_labels(labels, len(columns), columns)
+            if display_labels is None:
+                kept = range(len(columns)) if labels is None else labels
+                display_labels = [str(columns[i]) for i in kept]
         return cls.from_predictions(
             y,
-            estimator.predict(X),
+            y_pred,
             method=method,
             labels=labels,
             sample_weight=sample_weight,

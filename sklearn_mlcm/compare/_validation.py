@@ -11,7 +11,6 @@ The computations downstream assume what these functions guarantee.
 """
 
 import numbers
-import sys
 import warnings
 
 import numpy as np
@@ -19,7 +18,14 @@ from scipy import sparse
 from scipy.stats import rankdata
 
 from sklearn_mlcm._param_validation import current_function
-from sklearn_mlcm._validation import align_columns, check_mlcm_targets, frame_columns
+from sklearn_mlcm._validation import (
+    align_columns,
+    check_mlcm_targets,
+    frame_columns,
+    mixed_frame,
+    read_frame,
+)
+from sklearn_mlcm._validation import input_error as _refuse
 
 __all__ = [
     "check_average_ranks",
@@ -42,38 +48,19 @@ _VISIBLE_DEPRECATION = getattr(np, "exceptions", np).VisibleDeprecationWarning
 LONG_COLUMNS = ("dataset", "method", "measure", "value")
 
 
-def _refuse(name, expected, got, error=ValueError):
-    """The package's message format, with ``got`` already described."""
-    return error(
-        f"The {name!r} parameter of {current_function()} must be {expected}. "
-        f"Got {got} instead."
-    )
+def split_frame(obj, name):
+    """``(values, column names)`` of a frame; ``(obj, None)`` otherwise.
 
-
-def _is_dataframe(obj):
-    """True for a pandas DataFrame, without importing pandas."""
-    pandas = sys.modules.get("pandas")
-    return pandas is not None and isinstance(obj, pandas.DataFrame)
-
-
-def _frame_values(frame):
-    """A DataFrame or Series as NumPy; numeric and boolean columns, pandas'
-    nullable ones included, become float64 with NaN for missing values."""
-    dtypes = frame.dtypes if frame.ndim == 2 else [frame.dtype]
-    if all(getattr(dtype, "kind", "O") in "biuf" for dtype in dtypes):
-        return frame.to_numpy(dtype=np.float64, na_value=np.nan)
-    return frame.to_numpy()
-
-
-def split_frame(obj):
-    """``(values, column names)`` of a DataFrame; ``(obj, None)`` otherwise.
-
-    The one DataFrame check of the comparison half: decision matrices, rank
-    tables, correlation matrices and label scores name their columns this way.
+    The comparison half reads frames with the package's one frame reader
+    (:func:`~sklearn_mlcm._validation.read_frame`): pandas, polars, pyarrow,
+    xarray and the Arrow stream and interchange protocols. Decision matrices,
+    rank tables, correlation matrices and label scores name their columns
+    this way; a 1-D object (a Series) has values and no names.
     """
-    if _is_dataframe(obj):
-        return _frame_values(obj), list(obj.columns)
-    return obj, None
+    frame = read_frame(obj, name)
+    if frame is None:
+        return obj, None
+    return frame
 
 
 def _real_array(values, name, what="real numbers"):
@@ -119,7 +106,7 @@ def check_decision_matrix(decision_matrix):
 
     At least 2 methods and 1 measure, every value finite.
     """
-    values, names = split_frame(decision_matrix)
+    values, names = split_frame(decision_matrix, "decision_matrix")
     matrix = _real_array(values, "decision_matrix")
     if matrix.ndim != 2 or matrix.shape[0] < 2 or matrix.shape[1] < 1:
         raise _refuse(
@@ -139,55 +126,68 @@ def check_decision_matrix(decision_matrix):
     return matrix, names
 
 
-def _long_frame_to_cube(frame):
-    """A long DataFrame -> (cube, datasets, methods, measures), by ``pivot``.
+def _first_seen(column):
+    """``(codes, names)`` of a key column, the names in order of appearance."""
+    index = {}
+    codes = np.fromiter(
+        (index.setdefault(v, len(index)) for v in column.tolist()),
+        np.int64,
+        len(column),
+    )
+    return codes, list(index)
+
+
+def _is_missing(value):
+    """None, NaN, or pandas' NA and NaT (without importing pandas)."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(value, numbers.Real) and value != value
+
+
+def _long_frame_to_cube(values, columns):
+    """A long frame's values and columns -> (cube, datasets, methods, measures).
 
     ``cube[d, i, j]`` is the value of measure j for method i on dataset d; the
     names keep their order of first appearance.
     """
-    import pandas as pd
-
-    missing = [column for column in LONG_COLUMNS if column not in frame.columns]
+    missing = [column for column in LONG_COLUMNS if column not in columns]
     if missing:
         raise _refuse(
             "results",
             f"a long DataFrame with the columns {list(LONG_COLUMNS)}",
-            f"one without {missing} (columns {list(frame.columns)})",
+            f"one without {missing} (columns {list(columns)})",
         )
+    values = np.asarray(values, dtype=object)
+    column = {name: values[:, columns.index(name)] for name in LONG_COLUMNS}
     keys = list(LONG_COLUMNS[:3])
-    unnamed = frame[keys].isna().any()
-    if unnamed.any():
-        column = unnamed.index[unnamed.to_numpy()][0]
-        raise _refuse(
-            "results",
-            "a long DataFrame naming every dataset, method and measure",
-            f"a missing name in its {column!r} column",
-        )
-    duplicated = frame.duplicated(keys)
-    if duplicated.any():
-        row = tuple(frame.loc[duplicated, keys].iloc[0].tolist())
+    for key in keys:
+        if any(_is_missing(v) for v in column[key].tolist()):
+            raise _refuse(
+                "results",
+                "a long DataFrame naming every dataset, method and measure",
+                f"a missing name in its {key!r} column",
+            )
+    (d, datasets), (m, methods), (j, measures) = (_first_seen(column[k]) for k in keys)
+    shape = (len(datasets), len(methods), len(measures))
+    flat = np.ravel_multi_index((d, m, j), shape) if len(d) else d
+    _, first = np.unique(flat, return_index=True)
+    if len(first) < len(flat):
+        repeated = np.ones(len(flat), dtype=bool)
+        repeated[first] = False
+        row = int(np.argmax(repeated))
         raise _refuse(
             "results",
             "a long DataFrame with one value per (dataset, method, measure)",
-            f"more than one value for {row}",
+            f"more than one value for {tuple(column[k][row] for k in keys)}",
         )
-    values = _real_array(
-        _frame_values(frame["value"]), "results", "real numbers in its 'value' column"
+    value = [np.nan if _is_missing(v) else v for v in column["value"].tolist()]
+    value = _real_array(  # NumPy infers the column's type: complex, strings
+        np.array(value), "results", "real numbers in its 'value' column"
     )
-    datasets, methods, measures = (list(pd.unique(frame[key])) for key in keys)
-    wide = (
-        frame[keys]
-        .assign(value=values, present=1.0)
-        .pivot(index=keys[:2], columns="measure")
-    )
-    full = pd.MultiIndex.from_product([datasets, methods], names=keys[:2])
-    shape = (len(datasets), len(methods), len(measures))
-
-    def table(column):
-        cells = wide[column].reindex(index=full, columns=measures)
-        return cells.to_numpy(dtype=np.float64, na_value=np.nan).reshape(shape)
-
-    absent = np.isnan(table("present"))
+    cube = np.full(shape, np.nan)
+    cube.flat[flat] = value
+    absent = np.ones(shape, dtype=bool)
+    absent.flat[flat] = False
     if absent.any():
         dataset, method, measure = _first_bad(absent, datasets, methods, measures)
         raise _refuse(
@@ -196,7 +196,7 @@ def _long_frame_to_cube(frame):
             f"{int(absent.sum())} missing values, for example method {method!r} "
             f"has no {measure!r} on dataset {dataset!r}",
         )
-    return table("value"), datasets, methods, measures
+    return cube, datasets, methods, measures
 
 
 def check_results(results):
@@ -205,8 +205,9 @@ def check_results(results):
     The names are None for an array. At least 2 methods, 1 dataset and 1
     measure, every value finite.
     """
-    if _is_dataframe(results):
-        cube, datasets, methods, measures = _long_frame_to_cube(results)
+    frame = read_frame(results, "results")
+    if frame is not None and frame[1] is not None:
+        cube, datasets, methods, measures = _long_frame_to_cube(*frame)
     else:
         cube = _real_array(results, "results")
         if cube.ndim != 3:
@@ -245,7 +246,7 @@ def check_rank_table(rank_table):
     each row is its own ``scipy.stats.rankdata``. The rows are returned as
     those exact ranks (within 1e-9 of the input).
     """
-    values, names = split_frame(rank_table)
+    values, names = split_frame(rank_table, "rank_table")
     ranks = _real_array(values, "rank_table", "ranks")
     if ranks.ndim != 2 or ranks.shape[0] < 2 or ranks.shape[1] < 2:
         raise _refuse(
@@ -279,7 +280,7 @@ def check_correlation_matrix(correlations, atol=1e-8):
     transpose is NaN), with values in [-1, 1] or NaN (undefined). The names
     are the columns of a DataFrame, else the column indices.
     """
-    values, names = split_frame(correlations)
+    values, names = split_frame(correlations, "correlations")
     matrix = _real_array(values, "correlations")
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.size == 0:
         raise _refuse(
@@ -449,7 +450,7 @@ def check_label_score(y_score, shape, label_names=None):
         )
     if sparse.issparse(y_score):
         y_score = y_score.toarray()
-    values, _ = split_frame(y_score)
+    values, _ = split_frame(y_score, "y_score")
     score = _real_array(values, "y_score", "real scores")
     if score.shape != shape:
         raise _refuse(
@@ -459,6 +460,12 @@ def check_label_score(y_score, shape, label_names=None):
         )
     if label_names is not None and score_names is not None:
         score = align_columns(score, score_names, label_names, name="y_score")
+    elif score_names is not None:
+        mixed_frame(score, score_names, "y_score", False, current_function())
+    elif label_names is not None:
+        mixed_frame(
+            score, label_names, "y_true", False, current_function(), other="y_score"
+        )
     if not np.all(np.isfinite(score)):
         raise _refuse("y_score", "finite", "NaN or infinity")
     return score

@@ -304,7 +304,7 @@ def test_mlcm_display_from_estimator_with_dataframe_names():
     y = pd.DataFrame(y, columns=["red", "green", "blue"])
     model = KNeighborsClassifier().fit(X, y)
     disp = MLCMDisplay.from_estimator(model, X, y, normalize="pred", cmap="Blues")
-    expected = mlcm_confusion_matrix(y, model.predict(X), normalize="pred")
+    expected = mlcm_confusion_matrix(y.to_numpy(), model.predict(X), normalize="pred")
     assert_allclose(disp.im_.get_array(), expected)
     assert _ticks(disp.ax_.get_yticklabels()) == ["red", "green", "blue", "NTL"]
     assert disp.im_.get_cmap().name == "Blues"
@@ -916,3 +916,18 @@ def test_mlcm_display_from_predictions_top_k_and_order():
     assert_array_equal(from_model.shown_labels_, expected.shown_labels_)
     assert_array_equal(from_model.im_.get_array(), expected.im_.get_array())
     assert len(from_model.shown_labels_) == 3
+
+
+def test_mlcm_display_from_estimator_dataframe_labels_subset():
+    """With a frame y, labels= names columns and predict's array is matched
+    to them by position (predict's columns are y's)."""
+    pd = pytest.importorskip("pandas")
+    X, y = make_multilabel_classification(n_samples=60, n_classes=3, random_state=0)
+    frame = pd.DataFrame(y, columns=["red", "green", "blue"])
+    model = KNeighborsClassifier().fit(X, frame)
+    disp = MLCMDisplay.from_estimator(model, X, frame, labels=["blue", "red"])
+    expected = mlcm_confusion_matrix(y, model.predict(X), labels=[2, 0])
+    assert_allclose(disp.im_.get_array(), expected)
+    assert _ticks(disp.ax_.get_yticklabels()) == ["blue", "red", "NTL"]
+    with pytest.raises(ValueError, match="'labels' parameter .* not in the DataFrame"):
+        MLCMDisplay.from_estimator(model, X, frame, labels=["pink"])

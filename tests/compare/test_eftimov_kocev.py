@@ -624,12 +624,12 @@ def test_fuse_measures_constant_measure_gets_no_weight():
         (
             lambda f: f.assign(value=pd.Timestamp("2019-01-01")),
             TypeError,
-            "dtype datetime64",
+            "dtype datetime64|type Timestamp",
         ),
         (
             lambda f: f.assign(value=pd.Timedelta("1s")),
             TypeError,
-            "dtype timedelta64",
+            "dtype timedelta64|type Timedelta",
         ),
         (
             lambda f: f.assign(method=f.method.where(f.index > 0)),

@@ -302,10 +302,23 @@ def test_multilabel_measures_named_measures_do_not_warn():
 def test_multilabel_measures_input_formats(convert):
     """Sparse, DataFrame, list and bool input give the same values."""
     expected = multilabel_measures(Y_TRUE, Y_PRED, Y_SCORE)
-    values = multilabel_measures(
-        convert(Y_TRUE), convert(Y_PRED), pd.DataFrame(Y_SCORE)
-    )
+    score = pd.DataFrame(Y_SCORE) if convert is pd.DataFrame else Y_SCORE
+    values = multilabel_measures(convert(Y_TRUE), convert(Y_PRED), score)
     assert values == expected
+
+
+@pytest.mark.parametrize("frame_side", ["targets", "y_score"])
+def test_multilabel_measures_score_frame_mixed_with_arrays_is_refused(frame_side):
+    """Frame targets beside an array y_score (or the reverse) are refused:
+    the array's columns cannot be matched to the label names."""
+    t = pd.DataFrame(Y_TRUE, columns=list("abc"))
+    p = pd.DataFrame(Y_PRED, columns=list("abc"))
+    s = Y_SCORE
+    if frame_side == "y_score":
+        t, p, s = Y_TRUE, Y_PRED, pd.DataFrame(Y_SCORE, columns=list("cab"))
+    name = "y_true" if frame_side == "targets" else "y_score"
+    with pytest.raises(ValueError, match=rf"{name} of multilabel_measures is a frame"):
+        multilabel_measures(t, p, s)
 
 
 def test_multilabel_measures_zero_division_warns_like_sklearn():
