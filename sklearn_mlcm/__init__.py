@@ -10,12 +10,14 @@ Friedman and Nemenyi tests across datasets.
 
 from ._accumulator import MLCMAccumulator
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
+from ._param_validation import InvalidInputError, InvalidParameterError
 from ._plot._confusion_matrix import MLCMDisplay
 from ._report import mlcm_classification_report
 from ._scores import (
     make_mlcm_scorer,
     mlcm_f1_score,
     mlcm_fbeta_score,
+    mlcm_precision_recall_fscore_support,
     mlcm_precision_score,
     mlcm_recall_score,
     mlcm_scorers,
@@ -40,6 +42,8 @@ __version__ = "0.1.0"
 __all__ = [
     "CriticalDifferenceDisplay",
     "FriedmanResult",
+    "InvalidInputError",
+    "InvalidParameterError",
     "MLCMAccumulator",
     "MLCMDisplay",
     "NemenyiResult",
@@ -59,6 +63,7 @@ __all__ = [
     "mlcm_f1_score",
     "mlcm_fbeta_score",
     "mlcm_multilabel_confusion_matrix",
+    "mlcm_precision_recall_fscore_support",
     "mlcm_precision_score",
     "mlcm_recall_score",
     "mlcm_scorers",

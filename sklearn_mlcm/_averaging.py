@@ -1,69 +1,116 @@
-"""Per-label values and their averages, the way Heydarian et al. (2022) do.
+"""Per-label ratios of an MLCM and their averages: the one engine behind the
+scores, the report and :func:`mlcm_precision_recall_fscore_support`.
 
-Table 12 of the paper: "micro" pools the counts of all q+1 indices (so that
-micro precision, recall and F-beta all equal trace / sum), "macro" is the mean
-over the labels and "weighted" the mean weighted by the MLCM row sums. The
-report and the scores both read their numbers from here, so a score and its
-report row cannot differ.
+Every function here takes one (q+1, q+1) matrix (dense or sparse) or a dense
+stack of them, shape (..., q+1, q+1), and works along the last axes, so that
+B resampled matrices are scored in one call. The averages:
+
+- "micro" pools the counts of the scored indices (the q labels, and the
+  no-label index too with ``include_no_label``), as scikit-learn's micro
+  average pools its labels;
+- "micro_all" pools the counts of all q+1 indices whatever is scored, so that
+  micro precision, recall and F-beta all equal trace / sum (Heydarian et al.,
+  Table 12);
+- "macro" is the mean of the per-label values, "weighted" their mean weighted
+  by the MLCM row sums (the report's "weight").
 """
 
 import numpy as np
+from scipy import sparse
 
-from ._statistics import line_sums, one_vs_rest_counts, ratio_metric, safe_ratio
+from ._statistics import one_vs_rest_counts, ratio_metric
 
-__all__ = ["label_values", "nan_average", "summarize"]
+__all__ = ["AVERAGES", "matrix_scores", "nan_average", "row_sums"]
+
+#: The values of ``average`` besides None, in the order the report shows them.
+AVERAGES = ("micro", "micro_all", "macro", "weighted")
+
+
+def row_sums(cm):
+    """Row sums of a matrix or a stack, shape (..., q+1)."""
+    if sparse.issparse(cm):
+        return np.asarray(cm.sum(axis=1)).ravel()
+    return np.asarray(cm).sum(axis=-1)
 
 
 def nan_average(values, weights=None):
-    """Mean (or weighted mean) of per-class values, leaving NaN out.
+    """Mean (or weighted mean) along the last axis, leaving NaN out.
 
     NaN values come from ``zero_division=np.nan`` and are left out of the
-    average, as scikit-learn does; an average of nothing is NaN. When every
+    average, as scikit-learn does; an average of nothing is NaN. Where every
     weight is zero the weights are ignored (scikit-learn's ``_nanaverage``).
+    Weights are scaled by their largest value first, so that huge finite
+    weights (1e308) cannot overflow the sums. Returns a Python float for 1-D
+    ``values``, else an array of the leading shape.
     """
     values = np.asarray(values, dtype=np.float64)
     keep = ~np.isnan(values)
-    if not keep.any():
-        return float("nan")
-    if weights is not None:
-        weights = np.asarray(weights, dtype=np.float64)[keep]
-        if weights.sum() > 0:
-            return float(np.average(values[keep], weights=weights))
-    return float(values[keep].mean())
+    kept = np.where(keep, values, 0.0)
+    if weights is None:
+        w = keep.astype(np.float64)
+    else:
+        w = np.where(keep, np.broadcast_to(weights, values.shape), 0.0)
+        top = w.max(axis=-1, keepdims=True, initial=0.0)
+        w = np.divide(w, top, out=np.zeros_like(w), where=top > 0)
+        w = np.where(w.sum(axis=-1, keepdims=True) > 0, w, keep)
+    total = w.sum(axis=-1)
+    result = np.divide(
+        (kept * w).sum(axis=-1),
+        total,
+        out=np.full(total.shape, np.nan),
+        where=total > 0,
+    )
+    return float(result) if result.ndim == 0 else result
 
 
-def label_values(cm, metric, *, beta, include_no_label, zero_division, tn="diagonal"):
-    """Per-label values of one metric: the q labels, and the no-label index too
-    when ``include_no_label``."""
-    shown = cm.shape[0] if include_no_label else cm.shape[0] - 1
-    tp, fp, fn, tn_ = (x[:shown] for x in one_vs_rest_counts(cm, tn))
-    return ratio_metric(metric, tp, fp, fn, tn_, beta=beta, zero_division=zero_division)
+def matrix_scores(
+    cm,
+    metrics,
+    *,
+    average=None,
+    beta=1.0,
+    include_no_label=False,
+    zero_division="warn",
+    tn="complement",
+    warn_for=None,
+):
+    """Per-label values, or their average, of several ratios of ``cm``.
 
+    Parameters
+    ----------
+    cm : ndarray or sparse matrix of shape (q+1, q+1), or ndarray (..., q+1, q+1)
+        An MLCM, or a stack of MLCMs (dense only).
+    metrics : sequence of {"precision", "recall", "fbeta", "specificity"}
+    average : {"micro", "micro_all", "macro", "weighted"} or None
+    warn_for : container of metric names, default=None (all of them)
+        Only these warn for ``zero_division="warn"``; the others take its value
+        (0.0) silently, as scikit-learn's ``warn_for``.
 
-def summarize(cm, metric, values, average, *, beta, zero_division, tn="diagonal"):
-    """Average per-label ``values`` the paper's way (Heydarian et al., Table 12).
-
-    "micro" pools the counts of all q+1 indices, so that micro precision,
-    recall and F-beta all equal trace / sum; "micro_labels" pools those of
-    the q labels only (the corner C[NTL, NPL], instances with no true and no
-    predicted label, counts for nothing), as scikit-learn's micro average
-    does; "macro" is the mean of ``values`` and "weighted" their mean
-    weighted by the MLCM row sums.
+    Returns
+    -------
+    dict of metric name to values
+        With ``average=None`` arrays of shape (..., shown), shown = q (q+1 with
+        ``include_no_label``); otherwise a Python float per metric for one
+        matrix and an array of the leading shape for a stack.
     """
-    if average == "micro_labels":
-        q = cm.shape[0] - 1
-        counts = (x[:q].sum(keepdims=True) for x in one_vs_rest_counts(cm, tn))
-        return float(
-            ratio_metric(metric, *counts, beta=beta, zero_division=zero_division)[0]
-        )
-    if average == "micro":
-        if cm.sum() == 0:  # every weight zero: nothing to pool
-            return float(
-                safe_ratio(0.0, 0.0, zero_division, "Micro average", "an empty matrix")
-            )
-        counts = (x.sum(keepdims=True) for x in one_vs_rest_counts(cm, tn))
-        return float(
-            ratio_metric(metric, *counts, beta=beta, zero_division=zero_division)[0]
-        )
-    weights = line_sums(cm, 1)[: len(values)] if average == "weighted" else None
-    return nan_average(values, weights)
+    counts = one_vs_rest_counts(cm, tn)
+    shown = counts[0].shape[-1] - (0 if include_no_label else 1)
+    scored = tuple(x[..., :shown] for x in counts)
+    weights = row_sums(cm)[..., :shown] if average == "weighted" else None
+    results = {}
+    for metric in metrics:
+        division = zero_division
+        if zero_division == "warn" and warn_for is not None and metric not in warn_for:
+            division = 0.0
+        if average in ("micro", "micro_all"):
+            pooled = scored if average == "micro" else counts
+            pooled = (x.sum(axis=-1) for x in pooled)
+            value = ratio_metric(metric, *pooled, beta=beta, zero_division=division)
+            results[metric] = float(value) if value.ndim == 0 else value
+            continue
+        values = ratio_metric(metric, *scored, beta=beta, zero_division=division)
+        if average is None:
+            results[metric] = values
+        else:
+            results[metric] = nan_average(values, weights)
+    return results

@@ -190,7 +190,7 @@ def mlcm_confusion_matrix(
     return normalize_matrix(cm, normalize)
 
 
-@validate_params({**TARGET_CONSTRAINTS, "tn": [Options("diagonal", "complement")]})
+@validate_params({**TARGET_CONSTRAINTS, "tn": [Options("complement", "diagonal")]})
 def mlcm_multilabel_confusion_matrix(
     y_true,
     y_pred,
@@ -198,7 +198,7 @@ def mlcm_multilabel_confusion_matrix(
     method="heydarian",
     labels=None,
     sample_weight=None,
-    tn="diagonal",
+    tn="complement",
 ):
     """Compute one-vs-rest 2x2 matrices derived from the MLCM.
 
@@ -207,9 +207,9 @@ def mlcm_multilabel_confusion_matrix(
     multi-label confusion matrix, so that the FN and FP totals agree: each
     missed label is a false positive of the label it went to. Two differences
     to mind when swapping it in: there is one more matrix than there are
-    labels, for the "no label" index (NTL row / NPL column), and TN is by
-    default Heydarian's eq. 16. With ``tn="complement"`` and the last matrix
-    dropped, 1-D multi-class input gives exactly scikit-learn's matrices.
+    labels, for the "no label" index (NTL row / NPL column). With the last
+    matrix dropped, 1-D multi-class input gives exactly scikit-learn's
+    matrices; ``tn="diagonal"`` gives Heydarian's eq. 16 (Tables 7 and 9).
 
     Read more in the :ref:`User Guide <mlcm>`.
 
@@ -231,11 +231,11 @@ def mlcm_multilabel_confusion_matrix(
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
 
-    tn : {"diagonal", "complement"}, default="diagonal"
-        ``"diagonal"``: Heydarian's eq. 16, TN of label k is the trace minus
-        ``C[k, k]`` (Tables 7 and 9); then the TN total is q times the TP total.
+    tn : {"complement", "diagonal"}, default="complement"
         ``"complement"``: the usual multi-class TN, every cell outside row k
-        and column k.
+        and column k (scikit-learn's). ``"diagonal"``: Heydarian's eq. 16, TN
+        of label k is the trace minus ``C[k, k]`` (Tables 7 and 9); then the
+        TN total is q times the TP total.
 
     Returns
     -------
@@ -262,14 +262,15 @@ def mlcm_multilabel_confusion_matrix(
 
     Examples
     --------
-    Heydarian et al., Table 1 gives Table 7 (FN and FP both total 12):
+    Heydarian et al., Table 1 gives Table 7 (FN and FP both total 12) with
+    the paper's TN:
 
     >>> from sklearn_mlcm import mlcm_multilabel_confusion_matrix
     >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
     ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
     >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
     ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
-    >>> mcm = mlcm_multilabel_confusion_matrix(y_true, y_pred)
+    >>> mcm = mlcm_multilabel_confusion_matrix(y_true, y_pred, tn="diagonal")
     >>> mcm[0]
     array([[4, 0],
            [6, 5]])

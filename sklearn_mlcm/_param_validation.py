@@ -12,13 +12,15 @@ A constraint is a type (``str``, ``numbers.Real``), one of the strings
 ``"array-like"``, ``"sparse matrix"``, ``"boolean"``, ``"callable"``, ``None``,
 or an object of this module (:class:`Options`, :class:`Interval`,
 :class:`HasMethods`, :class:`Sequence`, :data:`ZERO_DIVISION`'s parts).
-A value that none of the constraints accepts raises a **TypeError** when its
-type is not one any constraint takes, and a **ValueError** when its type is
-right but its value is not (an option not in the list, a number out of range).
+A value that none of the constraints accepts raises
+:class:`InvalidParameterError`, which is both a ValueError and a TypeError (as
+scikit-learn's is), so that code written against scikit-learn (``except
+ValueError``) works whatever was wrong: the type or the value.
 
 Only the parameters' own values are checked here. What depends on the data
 (shapes, 0/1 values, label names, weights of the right length) is checked in
-:mod:`._validation`, whose messages name the same public function: the
+:mod:`._validation`, which raises :class:`InvalidInputError` (also both a
+ValueError and a TypeError), whose messages name the same public function: the
 decorator records the name of the outermost public call in a context
 variable that :func:`current_function` reads.
 """
@@ -35,6 +37,8 @@ from scipy import sparse
 __all__ = [
     "HasMethods",
     "Interval",
+    "InvalidInputError",
+    "InvalidParameterError",
     "Options",
     "Sequence",
     "ZERO_DIVISION",
@@ -43,6 +47,47 @@ __all__ = [
     "validate_keywords",
     "validate_params",
 ]
+
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter of a public function has a wrong type or value.
+
+    Raised by the declarative checks of every public function and of the
+    display and comparison classes. It is both a ValueError and a TypeError, as
+    scikit-learn's ``InvalidParameterError`` is, so ``except ValueError`` and
+    ``except TypeError`` both catch it.
+
+    Examples
+    --------
+    >>> from sklearn_mlcm import InvalidParameterError, mlcm_confusion_matrix
+    >>> try:
+    ...     mlcm_confusion_matrix([0, 1], [0, 1], normalize="rows")
+    ... except InvalidParameterError as exc:
+    ...     print(exc)
+    The 'normalize' parameter of mlcm_confusion_matrix must be one of {'all', \
+'pred', 'true'} or None. Got 'rows' instead.
+    """
+
+
+class InvalidInputError(ValueError, TypeError):
+    """The data given to a public function cannot be read as asked.
+
+    Raised when targets, scores, weights, label names or matrices are refused:
+    values other than 0 and 1, shapes that do not match, label names that
+    differ, NaN, a result larger than the memory bound. Like
+    :class:`InvalidParameterError` it is both a ValueError and a TypeError; the
+    command line prints it as one line (exit status 2), where any other
+    exception is a bug.
+
+    Examples
+    --------
+    >>> from sklearn_mlcm import InvalidInputError, mlcm_confusion_matrix
+    >>> try:
+    ...     mlcm_confusion_matrix([[0, 2]], [[0, 1]])
+    ... except InvalidInputError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, ValueError))
+    InvalidInputError True
+    """
+
 
 _CURRENT = contextvars.ContextVar("sklearn_mlcm_public_call", default=None)
 
@@ -68,10 +113,6 @@ class _Constraint:
     def is_satisfied_by(self, value):
         raise NotImplementedError
 
-    def accepts_type_of(self, value):
-        """True when ``value`` has a type this constraint takes (so that a
-        refusal is about its value, a ValueError, not its type)."""
-        return self.is_satisfied_by(value)
 
 
 class _InstanceOf(_Constraint):
@@ -173,13 +214,6 @@ class Options(_Constraint):
                 and value == option
             ):
                 return True
-        return False
-
-    def accepts_type_of(self, value):
-        if isinstance(value, str):
-            return any(isinstance(o, str) for o in self.options)
-        if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
-            return any(not isinstance(o, str) for o in self.options)
         return False
 
     def __str__(self):
@@ -330,10 +364,10 @@ def _make_constraint(spec):
     raise TypeError(f"Unknown constraint {spec!r}")
 
 
-def invalid_parameter(name, expected, value, *, caller=None, error=ValueError):
+def invalid_parameter(name, expected, value, *, caller=None):
     """The one message format of a refused parameter, as an exception."""
     caller = caller or current_function()
-    return error(
+    return InvalidParameterError(
         f"The {name!r} parameter of {caller} must be {expected}. Got "
         f"{_short_repr(value)} instead."
     )
@@ -348,18 +382,12 @@ def _describe(constraints):
 
 
 def check_parameter(value, constraints, name, caller):
-    """Raise TypeError or ValueError unless a constraint accepts ``value``."""
+    """Raise :class:`InvalidParameterError` unless a constraint accepts
+    ``value``."""
     constraints = [_make_constraint(c) for c in constraints]
     if any(c.is_satisfied_by(value) for c in constraints):
         return
-    right_type = any(c.accepts_type_of(value) for c in constraints)
-    raise invalid_parameter(
-        name,
-        _describe(constraints),
-        value,
-        caller=caller,
-        error=ValueError if right_type else TypeError,
-    )
+    raise invalid_parameter(name, _describe(constraints), value, caller=caller)
 
 
 def _public_name(func):
@@ -436,6 +464,5 @@ def validate_keywords(func, keywords, *, caller, exclude=()):
                 f"{allowed})",
                 value,
                 caller=caller,
-                error=TypeError,
             )
         check_parameter(value, constraints[name], name, caller)

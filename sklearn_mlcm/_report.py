@@ -4,18 +4,18 @@ from numbers import Integral
 
 import numpy as np
 
-from ._averaging import label_values, summarize
+from ._averaging import matrix_scores, row_sums
 from ._confusion import TARGET_CONSTRAINTS
 from ._mlcm._dispatch import compute
 from ._param_validation import ZERO_DIVISION, Interval, Sequence, validate_params
-from ._statistics import line_sums
 from ._validation import check_target_names
 
 __all__ = ["mlcm_classification_report"]
 
 NO_LABEL_NAME = "no label"
 _HEADERS = ("precision", "recall", "f1-score", "weight", "support")
-_AVERAGES = ("micro avg", "macro avg", "weighted avg")
+#: The averages the report shows, as scikit-learn's multi-label report does.
+REPORT_AVERAGES = ("micro", "macro", "weighted")
 # More decimals than a float64 holds only pad with zeros (and cost memory).
 MAX_DIGITS = 20
 
@@ -25,34 +25,28 @@ def report_table(cm, supports, no_label_support, *, include_no_label, zero_divis
 
     ``cm`` is the (q+1, q+1) matrix; the shown rows are the q labels, and the
     no-label index too when ``include_no_label``. The numbers come from
-    :func:`label_values` and :func:`summarize`, as the scores' do.
+    :func:`matrix_scores`, as the scores' do; every average runs over the
+    shown rows ("micro" pools their counts, as scikit-learn's does).
     """
     metrics = ("precision", "recall", "fbeta")
-    values = [
-        label_values(
-            cm,
-            metric,
-            beta=1.0,
-            include_no_label=include_no_label,
-            zero_division=zero_division,
-        )
-        for metric in metrics
-    ]
+    options = {
+        "include_no_label": include_no_label,
+        "zero_division": zero_division,
+        "beta": 1.0,
+    }
+    values = matrix_scores(cm, metrics, **options)
+    values = [values[m] for m in metrics]
     shown = len(values[0])
-    weight = line_sums(cm, 1)[:shown]
-    all_supports = np.append(supports, no_label_support)
-    support = all_supports[:shown]
+    weight = row_sums(cm)[:shown]
+    support = np.append(supports, no_label_support)[:shown]
     averages = {}
-    for average in ("micro", "macro", "weighted"):
-        scores = [
-            summarize(cm, m, v, average, beta=1.0, zero_division=zero_division)
-            for m, v in zip(metrics, values)
-        ]
-        if average == "micro":  # pools all q+1 indices, shown or not
-            totals = (cm.sum(), all_supports.sum())
-        else:
-            totals = (weight.sum(), support.sum())
-        averages[f"{average} avg"] = (*scores, *totals)
+    for average in REPORT_AVERAGES:
+        scores = matrix_scores(cm, metrics, average=average, **options)
+        averages[f"{average} avg"] = (
+            *(scores[m] for m in metrics),
+            weight.sum(),
+            support.sum(),
+        )
     rows = list(zip(*values, weight, support))
     return rows, averages
 
@@ -171,20 +165,17 @@ def mlcm_classification_report(
     every true label when none was missed (category 2), and a missed label once
     per wrong prediction (category 3); "support" is the number of true
     instances per label,
-    as in scikit-learn. The micro average runs over all q+1 indices, so micro
-    precision, recall and F1 are all ``trace(C) / sum(C)``. The macro average
-    is the plain mean and the weighted average the mean weighted by "weight",
-    over the q labels (q+1 with ``include_no_label=True``).
+    as in scikit-learn. The three averages run over the shown rows, the q
+    labels (q+1 with ``include_no_label=True``): the micro average pools their
+    counts, as scikit-learn's does, the macro average is the plain mean and
+    the weighted average the mean weighted by "weight".
 
-    What the micro average counts: the corner ``C[NTL, NPL]`` holds the
-    instances with no true and no predicted label, and it is on the diagonal,
-    so each of them counts as correct (the paper's Table 12 convention). On
-    data where many instances have no label this lifts the micro average: a
-    classifier that predicts nothing at all scores the share of unlabelled
-    instances among all labels and empty instances (see the example below).
-    The micro average over the q labels only, as scikit-learn computes it, is
-    ``mlcm_f1_score(..., average="micro_labels")`` (and likewise for
-    precision and recall).
+    Heydarian et al.'s Table 12 prints another micro average, which pools all
+    q+1 indices: the corner ``C[NTL, NPL]`` (instances with no true and no
+    predicted label) is then on the diagonal and each of them counts as
+    correct, and micro precision, recall and F1 are all ``trace(C) / sum(C)``.
+    That number is ``average="micro_all"`` of the scores and of
+    :func:`mlcm_precision_recall_fscore_support` (see the example below).
 
     References
     ----------
@@ -206,24 +197,24 @@ def mlcm_classification_report(
               C1       0.40      0.33      0.36         6         5
               C2       0.11      1.00      0.20         1         1
     <BLANKLINE>
-       micro avg       0.43      0.43      0.43        21        15
+       micro avg       0.42      0.44      0.43        18        13
        macro avg       0.50      0.60      0.40        18        13
     weighted avg       0.75      0.44      0.51        18        13
     <BLANKLINE>
 
     Predicting nothing on data where two of four instances have no label: the
-    micro average counts the two empty instances as correct, the average over
-    the labels does not.
+    micro average over the labels is 0, while Table 12's convention counts the
+    two empty instances as correct.
 
     >>> from sklearn_mlcm import mlcm_f1_score
     >>> y_true = [[0, 0], [0, 0], [1, 0], [1, 1]]
     >>> nothing = [[0, 0]] * 4
     >>> report = mlcm_classification_report(y_true, nothing, output_dict=True,
     ...                                     zero_division=0.0)
-    >>> report["micro avg"]["f1-score"]  # 2 empty instances / (2 + 3 labels)
-    0.4
-    >>> mlcm_f1_score(y_true, nothing, average="micro_labels", zero_division=0.0)
+    >>> report["micro avg"]["f1-score"]
     0.0
+    >>> mlcm_f1_score(y_true, nothing, average="micro_all", zero_division=0.0)
+    0.4
     """
     computed = compute(
         y_true,
@@ -263,7 +254,7 @@ def build_report(
     Shared by :func:`mlcm_classification_report` and
     :meth:`MLCMAccumulator.classification_report`, so both print one report.
     """
-    reserved = {f"{a} avg" for a in ("micro", "macro", "weighted")}
+    reserved = {f"{a} avg" for a in REPORT_AVERAGES}
     if include_no_label:
         reserved.add(NO_LABEL_NAME)
     names = check_target_names(

@@ -1,17 +1,21 @@
-"""Scalar scores read off the MLCM, and scorers for model selection.
+"""Scores read off the MLCM, their engine, and scorers for model selection.
 
-Each score validates its parameters, computes the matrix once and reads one
-ratio per label off it (:mod:`._averaging`, which the report shares): one
-implementation of every number.
+:func:`mlcm_precision_recall_fscore_support` is the engine, as scikit-learn's
+``precision_recall_fscore_support``: it computes the matrix once and reads
+every ratio off it (:mod:`._averaging`, which the report shares). The scores
+are thin wrappers that keep one of its results: one implementation of every
+number.
 """
 
 from numbers import Real
 
+import numpy as np
+
 from sklearn.metrics import make_scorer
 
-from ._averaging import label_values, summarize
-from ._confusion import TARGET_CONSTRAINTS, _compute_matrix
-from ._mlcm._dispatch import METHODS
+from ._averaging import AVERAGES, matrix_scores
+from ._confusion import TARGET_CONSTRAINTS
+from ._mlcm._dispatch import METHODS, compute
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -24,6 +28,7 @@ from ._validation import frame_columns, read_frame
 
 __all__ = [
     "make_mlcm_scorer",
+    "mlcm_precision_recall_fscore_support",
     "mlcm_f1_score",
     "mlcm_fbeta_score",
     "mlcm_precision_score",
@@ -35,12 +40,12 @@ __all__ = [
 #: The constraints of every score function; fbeta adds beta, specificity tn.
 SCORE_CONSTRAINTS = {
     **TARGET_CONSTRAINTS,
-    "average": [Options("micro", "micro_labels", "macro", "weighted"), None],
+    "average": [Options(*AVERAGES), None],
     "zero_division": ZERO_DIVISION,
     "include_no_label": ["boolean"],
 }
 _BETA = {"beta": [Interval(Real, 0, None, closed="left")]}
-_TN = {"tn": [Options("diagonal", "complement")]}
+_TN = {"tn": [Options("complement", "diagonal")]}
 
 
 def _substitute(**texts):
@@ -61,18 +66,19 @@ _DOC = {
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.""",
-    "options": """average : {"micro", "micro_labels", "macro", "weighted"} or None, \
+    "options": """average : {"micro", "micro_all", "macro", "weighted"} or None, \
             default="macro"
-        None returns the score of each label. "micro" pools the counts of all
-        q+1 indices of the MLCM (the labels and the no-label index), as in
-        Heydarian et al., Table 12, so an instance with no true and no
-        predicted label counts as correct: on data where half the instances
-        have no label, a classifier that predicts nothing scores a micro F1
-        near 1/3. "micro_labels" pools the counts of the q labels only, as
-        scikit-learn's micro average does (that classifier scores 0).
-        "macro" is the mean over the labels and "weighted" the mean weighted
-        by the MLCM row sums ("weight" in the report). The numbers are those
-        of :func:`mlcm_classification_report`.
+        None returns the score of each label. "micro" pools the counts of the
+        scored labels, as scikit-learn's micro average does (with
+        ``include_no_label`` the no-label index is one of them). "micro_all"
+        pools the counts of all q+1 indices of the MLCM whatever is scored, as
+        Heydarian et al., Table 12 do: an instance with no true and no
+        predicted label then counts as correct, so on data where half the
+        instances have no label, a classifier that predicts nothing scores a
+        "micro_all" F1 near 1/3 and a "micro" F1 of 0. "macro" is the mean
+        over the labels and "weighted" the mean weighted by the MLCM row sums
+        ("weight" in the report). The numbers are those of
+        :func:`mlcm_classification_report`.
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read; see :func:`mlcm_confusion_matrix`.
@@ -105,38 +111,192 @@ _DOC = {
 }
 
 
-def _score(
+#: scikit-learn's names of the ratios in ``warn_for``, and the engine's.
+_WARN_NAMES = {"precision": "precision", "recall": "recall", "f-score": "fbeta"}
+
+
+def _prfs(
     y_true,
     y_pred,
-    metric,
     *,
+    beta,
+    labels,
     average,
     method,
-    labels,
     sample_weight,
     zero_division,
     include_no_label,
-    beta=1.0,
-    tn="diagonal",
+    warn_for,
+    metrics=("precision", "recall", "fbeta"),
+    tn="complement",
 ):
-    """Compute the matrix, one ratio per label, and their average."""
-    beta = float(beta)
-    cm = _compute_matrix(
-        y_true, y_pred, method=method, labels=labels, sample_weight=sample_weight
+    """Compute the matrix once and the ratios ``metrics`` off it; the support
+    (true instances per scored label) when ``average`` is None, else None.
+    Only the ratios named in ``warn_for`` warn for ``zero_division="warn"``."""
+    computed = compute(
+        y_true,
+        y_pred,
+        method=method,
+        labels=labels,
+        sample_weight=sample_weight,
+        with_supports=average is None,
     )
-    values = label_values(
-        cm,
-        metric,
-        beta=beta,
+    values = matrix_scores(
+        computed.matrix,
+        metrics,
+        average=average,
+        beta=float(beta),
         include_no_label=bool(include_no_label),
         zero_division=zero_division,
         tn=tn,
+        warn_for={_WARN_NAMES.get(name, name) for name in warn_for},
     )
+    support = None
     if average is None:
-        return values
-    return summarize(
-        cm, metric, values, average, beta=beta, zero_division=zero_division, tn=tn
+        support = np.asarray(computed.supports)
+        if include_no_label:
+            support = np.append(support, computed.no_label_support)
+    return values, support
+
+
+@validate_params({**SCORE_CONSTRAINTS, **_BETA})
+@_substitute(**_DOC)
+def mlcm_precision_recall_fscore_support(
+    y_true,
+    y_pred,
+    *,
+    beta=1.0,
+    labels=None,
+    average=None,
+    method="heydarian",
+    sample_weight=None,
+    zero_division="warn",
+    include_no_label=False,
+):
+    """Compute precision, recall, F-beta and support from the MLCM, at once.
+
+    The engine of the scores, as scikit-learn's
+    :func:`~sklearn.metrics.precision_recall_fscore_support` is of theirs:
+    the multi-label confusion matrix is computed once and every ratio is read
+    off it, so a caller who wants precision, recall and F1 pays for one
+    matrix. A wrongly predicted label counts against the label it replaced,
+    and a missed label with nothing predicted in its place against the
+    no-label index.
+
+    Read more in the :ref:`User Guide <scores>`.
+
+    Parameters
+    ----------
+    %(targets)s
+
+    beta : float, default=1.0
+        Weight of recall in the F-score, ``beta >= 0``.
+
+    labels : array-like of shape (n_kept,), default=None
+        The labels to score, in that order; the matrix is computed on this
+        restricted label space (see :func:`mlcm_confusion_matrix`).
+
+    average : {"micro", "micro_all", "macro", "weighted"} or None, \
+            default=None
+        None returns the values of each label; otherwise as in
+        :func:`mlcm_f1_score`.
+
+    method : {"heydarian", "krstinic"}, default="heydarian"
+        Which 2-D matrix to read; see :func:`mlcm_confusion_matrix`.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of a ratio whose denominator is zero. "warn" acts as 0.0 and
+        raises an :class:`~sklearn.exceptions.UndefinedMetricWarning`; NaN
+        values are left out of the averages.
+
+    include_no_label : bool, default=False
+        Also score the no-label index (the NTL row and NPL column), and take
+        it into the averages.
+
+    Returns
+    -------
+    precision : float or ndarray of shape (n_labels,) or (n_labels + 1,)
+        A Python float when ``average`` is not None, else float64 per label
+        (plus the no-label index with ``include_no_label``).
+
+    recall : float or ndarray of the same shape
+        Likewise.
+
+    fbeta_score : float or ndarray of the same shape
+        Likewise.
+
+    support : None or ndarray of the same shape
+        The number (or weighted number) of true instances of each label, the
+        instances with no true label last with ``include_no_label``; None when
+        ``average`` is not None, as scikit-learn's. int64 without weights
+        (for ``method="heydarian"``), float64 otherwise.
+
+    See Also
+    --------
+    sklearn.metrics.precision_recall_fscore_support : The one-vs-rest
+        counterpart; its counts ignore which label a missed label went to.
+    mlcm_classification_report : The same numbers, and the MLCM row sums, as
+        a report.
+
+    Notes
+    -----
+    With C the MLCM and k a label: precision ``C[k, k] / sum_j C[j, k]``,
+    recall ``C[k, k] / sum_j C[k, j]``, F-beta ``(1 + b²) TP / ((1 + b²) TP +
+    b² FN + FP)`` with FP the rest of column k and FN the rest of row k.
+    Because every missed label lands in some column, the FN and FP totals
+    agree, so "micro_all" precision, recall and F-beta are all ``trace(C) /
+    sum(C)``.
+
+    References
+    ----------
+    %(reference)s
+
+    Examples
+    --------
+    Heydarian et al. (2022), Table 1, whose MLCM is Table 4 (j),
+    ``[[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]``:
+
+    >>> from sklearn_mlcm import mlcm_precision_recall_fscore_support
+    %(example_data)s
+    >>> p, r, f, s = mlcm_precision_recall_fscore_support(y_true, y_pred)
+    >>> p.round(4), r.round(4), f.round(4), s
+    (array([1.    , 0.4   , 0.1111]), array([0.4545, 0.3333, 1.    ]), \
+array([0.625 , 0.3636, 0.2   ]), array([7, 5, 1]))
+    >>> p, r, f, s = mlcm_precision_recall_fscore_support(
+    ...     y_true, y_pred, average="micro_all")
+    >>> round(p, 4), round(r, 4), s  # 9 / 21, the trace over the sum
+    (0.4286, 0.4286, None)
+    """
+    values, support = _prfs(
+        y_true,
+        y_pred,
+        beta=beta,
+        labels=labels,
+        average=average,
+        method=method,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+        include_no_label=include_no_label,
+        warn_for=("precision", "recall", "f-score"),
     )
+    return values["precision"], values["recall"], values["fbeta"], support
+
+
+def _score(metric, y_true, y_pred, *, tn="complement", beta=1.0, **options):
+    """One ratio of the engine: the matrix once, one warning source."""
+    values, _ = _prfs(
+        y_true,
+        y_pred,
+        beta=beta,
+        metrics=(metric,),
+        warn_for=(metric,),
+        tn=tn,
+        **options,
+    )
+    return values[metric]
 
 
 @validate_params(SCORE_CONSTRAINTS)
@@ -195,13 +355,15 @@ def mlcm_precision_score(
     %(example_data)s
     >>> mlcm_precision_score(y_true, y_pred, average=None).round(4)
     array([1.    , 0.4   , 0.1111])
-    >>> round(mlcm_precision_score(y_true, y_pred, average="micro"), 4)  # 9 / 21
+    >>> round(mlcm_precision_score(y_true, y_pred, average="micro_all"), 4)  # 9 / 21
     0.4286
+    >>> round(mlcm_precision_score(y_true, y_pred, average="micro"), 4)  # 8 / 19
+    0.4211
     """
     return _score(
+        "precision",
         y_true,
         y_pred,
-        "precision",
         average=average,
         method=method,
         labels=labels,
@@ -269,9 +431,9 @@ def mlcm_recall_score(
     array([0.4545, 0.3333, 1.    ])
     """
     return _score(
+        "recall",
         y_true,
         y_pred,
-        "recall",
         average=average,
         method=method,
         labels=labels,
@@ -341,9 +503,9 @@ def mlcm_f1_score(
     0.3962
     """
     return _score(
+        "fbeta",
         y_true,
         y_pred,
-        "fbeta",
         average=average,
         method=method,
         labels=labels,
@@ -397,8 +559,8 @@ def mlcm_fbeta_score(
     -----
     With C the MLCM and k a label: ``(1 + b²) TP / ((1 + b²) TP + b² FN +
     FP)`` with ``TP = C[k, k]``, FP the rest of column k and FN the rest of
-    row k. The micro average is trace / sum for every beta, because FN and
-    FP totals are equal.
+    row k. The "micro_all" average is trace / sum for every beta, because FN
+    and FP totals are equal.
 
     References
     ----------
@@ -415,9 +577,9 @@ def mlcm_fbeta_score(
     array([0.5102, 0.3448, 0.3846])
     """
     return _score(
+        "fbeta",
         y_true,
         y_pred,
-        "fbeta",
         average=average,
         method=method,
         labels=labels,
@@ -440,7 +602,7 @@ def mlcm_specificity_score(
     sample_weight=None,
     zero_division="warn",
     include_no_label=False,
-    tn="diagonal",
+    tn="complement",
 ):
     """Compute specificity (true negative rate) from the multi-label confusion matrix.
 
@@ -456,6 +618,11 @@ def mlcm_specificity_score(
 
     %(options)s
 
+    tn : {"complement", "diagonal"}, default="complement"
+        The true negatives of label k: every cell outside row k and column k
+        (scikit-learn's and Kandza-Tadi's), or the other diagonal cells
+        (Heydarian's eq. 16).
+
     Returns
     -------
     %(returns)s
@@ -470,8 +637,9 @@ def mlcm_specificity_score(
     Notes
     -----
     With C the MLCM and k a label: ``TN / (TN + FP)``, FP the rest of
-    column k and TN, by default, the other diagonal cells (Heydarian's eq.
-    16).
+    column k and TN, by default, every cell outside row k and column k (the
+    usual multi-class TN, scikit-learn's and Kandza-Tadi's); with
+    ``tn="diagonal"``, the other diagonal cells (Heydarian's eq. 16).
 
     References
     ----------
@@ -488,9 +656,9 @@ def mlcm_specificity_score(
     array([1. , 0.7, 0.5])
     """
     return _score(
+        "specificity",
         y_true,
         y_pred,
-        "specificity",
         average=average,
         method=method,
         labels=labels,
@@ -529,7 +697,6 @@ def _check_scorer_keywords(arguments):
             "beta",
             "given with metric='fbeta', as mlcm_fbeta_score requires it",
             None,
-            error=TypeError,
         )
     validate_keywords(
         _SCORE_FUNCTIONS[metric],
@@ -542,7 +709,7 @@ def _check_scorer_keywords(arguments):
 @validate_params(
     {
         "metric": [Options(*_SCORE_FUNCTIONS)],
-        "average": [Options("micro", "micro_labels", "macro", "weighted")],
+        "average": [Options(*AVERAGES)],
         "method": [Options(*METHODS)],
     },
     rules=(_check_scorer_keywords,),
@@ -565,7 +732,7 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
         :func:`mlcm_recall_score`, :func:`mlcm_fbeta_score` (give ``beta``)
         or :func:`mlcm_specificity_score`.
 
-    average : {"micro", "micro_labels", "macro", "weighted"}, default="macro"
+    average : {"micro", "micro_all", "macro", "weighted"}, default="macro"
         How the per-label scores are combined (see :func:`mlcm_f1_score`); a
         scorer needs one number, so None is refused.
 

@@ -9,7 +9,6 @@ import numpy as np
 from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._mlcm._heydarian import diagonal_true_negatives
 from ._param_validation import ZERO_DIVISION, Interval, Options, validate_params
 from ._validation import check_square_matrix
 
@@ -22,7 +21,8 @@ def line_sums(cm, axis):
 
 
 def one_vs_rest_counts(cm, tn="complement"):
-    """TP, FP, FN and TN of every index of a square matrix.
+    """TP, FP, FN and TN of every index of a square matrix, or of a dense
+    stack of them (shape (..., n, n); the counts are then (..., n)).
 
     ``tn="complement"`` counts every cell outside row k and column k;
     ``tn="diagonal"`` is Heydarian's eq. 16, the trace minus ``cm[k, k]``.
@@ -31,13 +31,20 @@ def one_vs_rest_counts(cm, tn="complement"):
     if exact is not None:  # whole-number amounts: count in int64, exactly
         counts = one_vs_rest_counts(exact, tn)
         return tuple(c.astype(np.float64) for c in counts)
-    tp = cm.diagonal().copy()
-    fp = line_sums(cm, 0) - tp
-    fn = line_sums(cm, 1) - tp
-    if tn == "diagonal":
-        tn_ = diagonal_true_negatives(tp)
-    else:
+    if sparse.issparse(cm):
+        tp = cm.diagonal().copy()
+        fp = line_sums(cm, 0) - tp
+        fn = line_sums(cm, 1) - tp
         total = cm.sum()
+    else:
+        cm = np.asarray(cm)
+        tp = np.diagonal(cm, axis1=-2, axis2=-1).copy()
+        fp = cm.sum(axis=-2) - tp
+        fn = cm.sum(axis=-1) - tp
+        total = cm.sum(axis=(-2, -1))[..., np.newaxis]
+    if tn == "diagonal":
+        tn_ = tp.sum(axis=-1, keepdims=True) - tp
+    else:
         tn_ = total - tp - fp - fn
         if cm.dtype.kind == "f":
             # The subtraction leaves rounding error where the true count is 0

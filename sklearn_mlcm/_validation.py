@@ -19,7 +19,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.utils.multiclass import type_of_target, unique_labels
 
-from ._param_validation import current_function
+from ._param_validation import InvalidInputError, current_function
 
 __all__ = [
     "LabelSpace",
@@ -83,12 +83,12 @@ class LabelSpace:
         return self._y_pred
 
 
-def input_error(name, expected, got, error=ValueError, func_name=None):
+def input_error(name, expected, got, func_name=None):
     """The one message format of refused data, as an exception to raise:
     ``The 'name' parameter of f must be <expected>. Got <got> instead.``,
     ``got`` already described (a shape, a value, a type)."""
     func_name = func_name or current_function()
-    return error(
+    return InvalidInputError(
         f"The {name!r} parameter of {func_name} must be {expected}. Got {got} instead."
     )
 
@@ -124,7 +124,7 @@ def _sum_sparse_duplicates(y, name, func_name, *, indicators=True):
     canonical = y.format in ("csr", "csc") and y.has_canonical_format
     data = y.data if canonical else sparse.coo_array(y).data
     if indicators and data.dtype.kind in "if" and data.size and (data < 0).any():
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} has a negative stored entry "
             f"({data[data < 0][0].item()!r}); every entry must be 0 or 1."
         )
@@ -190,7 +190,7 @@ def read_frame(y, name, func_name=None):
         return _frame_to_numpy(y), list(y.columns)
     if library == "polars" and type(y).__name__ in ("DataFrame", "LazyFrame"):
         if type(y).__name__ == "LazyFrame":
-            raise TypeError(
+            raise InvalidInputError(
                 f"{name} of {func_name} is a polars LazyFrame; collect it first "
                 "(lazy_frame.collect())."
             )
@@ -248,20 +248,20 @@ def _as_array(y, name, func_name):
     Returns ``(array, column_labels_or_None)``.
     """
     if y is None:
-        raise TypeError(
+        raise InvalidInputError(
             f"{name} of {func_name} must be an array-like or a scipy sparse "
             "matrix of 0/1 label indicators, or a 1-D array of class labels. "
             "Got None instead."
         )
     if sparse.issparse(y):
         if y.ndim != 2:
-            raise ValueError(
+            raise InvalidInputError(
                 f"{name} of {func_name} must be a 2-D sparse indicator matrix. "
                 f"Got {_describe(y)}."
             )
         return _sum_sparse_duplicates(y, name, func_name), None
     if isinstance(y, (str, bytes, numbers.Number)):
-        raise TypeError(
+        raise InvalidInputError(
             f"{name} of {func_name} must be an array-like of labels, not a "
             f"scalar. Got {y!r} instead."
         )
@@ -274,12 +274,12 @@ def _as_array(y, name, func_name):
         if array.dtype.kind == "f" and array.ndim == 1 and isinstance(y, list):
             array = _exact_list(y, array)
     except ValueError as exc:  # ragged nested sequences
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} could not be read as a rectangular array "
             f"(rows of different lengths?): {exc}"
         ) from None
     if array.dtype.names is not None:
-        raise TypeError(
+        raise InvalidInputError(
             f"{name} of {func_name} is a structured array with the fields "
             f"{', '.join(map(repr, array.dtype.names))}; pass plain values: one "
             "field for class labels (y['field']), or the fields as label columns "
@@ -291,12 +291,12 @@ def _as_array(y, name, func_name):
         and array.size
         and all(isinstance(row, (list, tuple, np.ndarray)) for row in array)
     ):
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} has rows of different lengths; an indicator "
             "matrix needs one 0/1 column per label in every row."
         )
     if array.ndim not in (1, 2):
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} must be 1-D (class labels) or 2-D (a 0/1 "
             f"indicator matrix). Got an array with {array.ndim} dimensions."
         )
@@ -323,7 +323,7 @@ def _indicator_to_bool(y, name, func_name):
     if values.dtype == object and all(isinstance(v, numbers.Real) for v in values.flat):
         y = values = values.astype(np.float64)  # e.g. lists mixing bool and int
     if values.dtype.kind not in "biuf":
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} must be a 0/1 indicator matrix of numbers or "
             f"booleans; got values of dtype {values.dtype} (strings or objects?). "
             "Use a 1-D array for class labels, or encode label sets with "
@@ -351,7 +351,7 @@ def _indicator_to_bool(y, name, func_name):
 def _raise_not_binary(values, name, func_name):
     """The error for an indicator matrix with other values than 0 and 1."""
     if values.dtype.kind == "f" and np.isnan(values).any():
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} contains NaN; an indicator matrix must "
             "hold only 0 and 1."
         )
@@ -363,7 +363,7 @@ def _raise_not_binary(values, name, func_name):
             " It looks like scores, probabilities or counts; threshold "
             "them first (for example y_score >= 0.5)."
         )
-    raise ValueError(
+    raise InvalidInputError(
         f"{name} of {func_name} must contain only 0 and 1; found {example!r}.{hint}"
     )
 
@@ -372,12 +372,12 @@ def _check_unique(labels, func_name):
     try:
         uniq, counts = np.unique(labels, return_counts=True)
     except TypeError:  # None among numbers, or other values that do not sort
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'labels' parameter of {func_name} must hold class values of "
             f"one kind (all numbers or all strings). Got {list(labels)!r} instead."
         ) from None
     if (counts > 1).any():
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'labels' parameter of {func_name} has duplicates: "
             f"{uniq[counts > 1].tolist()}. Each label may appear once."
         )
@@ -388,12 +388,12 @@ def check_indicator_labels(labels, n_columns, columns, func_name=None):
     labels (``columns``); otherwise integer column indices."""
     func_name = func_name or current_function()
     if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
-        raise TypeError(
+        raise InvalidInputError(
             f"The 'labels' parameter of {func_name} must be a list or array of "
             f"labels. Got {labels!r} instead."
         )
     if len(labels) == 0:
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'labels' parameter of {func_name} must be a non-empty list of "
             "labels. Got an empty one."
         )
@@ -401,7 +401,7 @@ def check_indicator_labels(labels, n_columns, columns, func_name=None):
         lookup = {c: i for i, c in enumerate(columns)}
         unknown = [v for v in labels if v not in lookup]
         if unknown:
-            raise ValueError(
+            raise InvalidInputError(
                 f"The 'labels' parameter of {func_name} names columns that are not "
                 f"in the DataFrame: {unknown}. Its columns are {columns}."
             )
@@ -410,7 +410,7 @@ def check_indicator_labels(labels, n_columns, columns, func_name=None):
         return positions
     positions = np.asarray(labels)
     if positions.ndim != 1 or positions.dtype.kind not in "iu":
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'labels' parameter of {func_name} must hold integer column "
             "indices for indicator input (column labels for a DataFrame). Got "
             f"{positions.tolist()!r} instead."
@@ -418,7 +418,7 @@ def check_indicator_labels(labels, n_columns, columns, func_name=None):
     positions = positions.astype(np.int64)
     out_of_range = positions[(positions < 0) | (positions >= n_columns)]
     if out_of_range.size:
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'labels' parameter of {func_name} has indices out of range for "
             f"{n_columns} label columns: {out_of_range.tolist()}. Expected "
             f"integers in [0, {n_columns - 1}]."
@@ -516,8 +516,8 @@ def _raise_continuous(y, name, func_name):
     """The error for 1-D float labels with a fraction: scores, not classes."""
     example = _fractions(y)[0]
     if not math.isfinite(example):
-        raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
-    raise ValueError(
+        raise InvalidInputError(f"{name} of {func_name} contains NaN or infinity.")
+    raise InvalidInputError(
         f"{name} of {func_name} holds continuous values (for example "
         f"{example!r}); it looks like scores; threshold them first, or pass "
         "class labels."
@@ -533,7 +533,7 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
     exact = _exact_numbers(y_true, y_pred)
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-            raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
+            raise InvalidInputError(f"{name} of {func_name} contains NaN or infinity.")
         huge = y.dtype.kind == "f" and y.size and np.abs(y).max() >= 2.0**63
         big = y.dtype == object and all(
             isinstance(v, numbers.Real) for v in y.tolist()
@@ -545,13 +545,13 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
         try:
             kind = type_of_target(y, input_name=name)
         except (TypeError, ValueError) as exc:
-            raise ValueError(
+            raise InvalidInputError(
                 f"{name} of {func_name} could not be read as 1-D class labels: {exc}"
             ) from None
         if kind == "continuous":
             _raise_continuous(y, name, func_name)
         if kind not in ("binary", "multiclass"):
-            raise ValueError(
+            raise InvalidInputError(
                 f"{name} of {func_name} is 1-D but its target type is {kind!r}; "
                 "expected binary or multiclass class labels."
             )
@@ -564,7 +564,7 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
         try:
             present = unique_labels(y_true, y_pred)
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"y_true and y_pred of {func_name}: {exc}") from None
+            raise InvalidInputError(f"y_true and y_pred of {func_name}: {exc}") from None
     if labels is None:
         classes = present
     else:
@@ -572,7 +572,7 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
         if exact is not None and classes.dtype.kind in "iuf":
             classes = _python_numbers(classes)
         if classes.ndim != 1 or classes.size == 0:
-            raise ValueError(
+            raise InvalidInputError(
                 f"The 'labels' parameter of {func_name} must be a non-empty 1-D "
                 f"list of class labels. Got {classes.tolist()!r} instead."
             )
@@ -583,13 +583,13 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
                 warnings.simplefilter("error", FutureWarning)
                 unknown = np.setdiff1d(classes, present)
         except (TypeError, FutureWarning):  # numbers among strings, or the reverse
-            raise ValueError(
+            raise InvalidInputError(
                 f"The 'labels' parameter of {func_name} must hold values of the "
                 f"kind of the classes {present.tolist()}. Got "
                 f"{classes.tolist()!r} instead."
             ) from None
         if unknown.size == classes.size:
-            raise ValueError(
+            raise InvalidInputError(
                 f"The 'labels' parameter of {func_name}: none of "
                 f"{classes.tolist()} occurs in y_true or y_pred (classes present: "
                 f"{present.tolist()})."
@@ -601,12 +601,12 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
 def _check_samples(n_true, n_pred, func_name):
     """The two targets have the same number of samples, at least one."""
     if n_true != n_pred:
-        raise ValueError(
+        raise InvalidInputError(
             f"y_true and y_pred of {func_name} must have the same number of "
             f"samples. Got {n_true} and {n_pred}."
         )
     if n_true == 0:
-        raise ValueError(
+        raise InvalidInputError(
             f"y_true and y_pred of {func_name} are empty (0 samples); at least "
             "one sample is required."
         )
@@ -615,7 +615,7 @@ def _check_samples(n_true, n_pred, func_name):
 def _check_columns(q_true, q_pred, func_name):
     """The two indicator matrices have the same number of label columns."""
     if q_true != q_pred:
-        raise ValueError(
+        raise InvalidInputError(
             f"y_true and y_pred of {func_name} must have the same number of label "
             f"columns. Got {q_true} for y_true and {q_pred} for y_pred."
         )
@@ -645,7 +645,7 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
     y_pred, pred_columns = _as_array(y_pred, "y_pred", func_name)
     if y_true.ndim != y_pred.ndim:
         kinds = {1: "1-D class labels", 2: "a 2-D indicator matrix"}
-        raise ValueError(
+        raise InvalidInputError(
             f"y_true and y_pred of {func_name} must be the same kind of target: "
             f"both 2-D 0/1 indicator matrices or both 1-D class labels. Got "
             f"{kinds[y_true.ndim]} for y_true and {kinds[y_pred.ndim]} for y_pred."
@@ -658,7 +658,7 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
     _check_columns(y_true.shape[1], y_pred.shape[1], func_name)
     n_columns = y_true.shape[1]
     if n_columns == 0:
-        raise ValueError(
+        raise InvalidInputError(
             f"y_true and y_pred of {func_name} have no label columns; at least "
             "one label is required."
         )
@@ -708,7 +708,7 @@ def mixed_frame(values, columns, name, labels, func_name, *, other=None):
     how = "both as arrays"
     if labels is not False:
         how += f", or name every column in 'labels', in the order of {other}'s columns"
-    raise ValueError(
+    raise InvalidInputError(
         f"{name} of {func_name} is a frame with the columns {list(columns)} and "
         f"{other} an array without column names, whose columns cannot be "
         f"matched by name. Pass both as frames with the label names as "
@@ -725,7 +725,7 @@ def align_columns(y_pred, pred_columns, true_columns, func_name=None, *, name="y
     missing = [c for c in true_columns if c not in pred_columns]
     extra = [c for c in pred_columns if c not in true_columns]
     if missing or extra or len(set(pred_columns)) != len(pred_columns):
-        raise ValueError(
+        raise InvalidInputError(
             f"y_true and {name} of {func_name} are frames with different "
             f"columns: {true_columns} and {pred_columns} (missing from {name}: "
             f"{missing}; not in y_true: {extra}). Give them the same label names; "
@@ -748,28 +748,28 @@ def check_sample_weight(sample_weight, n_samples, func_name=None):
         return None
     raw = np.asarray(sample_weight)
     if raw.dtype.kind not in "biuf":
-        raise TypeError(
+        raise InvalidInputError(
             f"The 'sample_weight' parameter of {func_name} must be an array-like "
             f"of real numbers. Got values of dtype {raw.dtype} instead."
         )
     weight = raw.astype(np.float64)
     if weight.ndim == 0:
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'sample_weight' parameter of {func_name} must be a 1-D array of "
             f"length n_samples={n_samples}. Got the scalar {sample_weight!r}."
         )
     if weight.ndim != 1 or weight.shape[0] != n_samples:
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'sample_weight' parameter of {func_name} must be a 1-D array of "
             f"length n_samples={n_samples}. Got shape {weight.shape}."
         )
     if not np.all(np.isfinite(weight)):
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'sample_weight' parameter of {func_name} must be finite; it "
             "contains NaN or infinity."
         )
     if (weight < 0).any():
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'sample_weight' parameter of {func_name} must be non-negative; "
             f"found {weight[weight < 0][0].item()!r}."
         )
@@ -793,17 +793,17 @@ def check_square_matrix(cm, func_name=None, name="cm"):
         try:
             matrix = values = np.asarray(cm)
         except ValueError:
-            raise ValueError(
+            raise InvalidInputError(
                 f"{name} of {func_name} must be a square 2-D array of counts; it "
                 "could not be read as a rectangular array."
             ) from None
     if values.dtype.kind not in "biuf":
-        raise TypeError(
+        raise InvalidInputError(
             f"{name} of {func_name} must hold real numbers; got dtype {values.dtype}."
         )
     shape = matrix.shape
     if len(shape) != 2 or shape[0] != shape[1] or shape[0] == 0:
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} must be a non-empty square 2-D matrix. Got "
             f"shape {shape}."
         )
@@ -812,14 +812,14 @@ def check_square_matrix(cm, func_name=None, name="cm"):
         and values.size
         and values.max() > np.uint64(np.iinfo(np.int64).max)
     ):
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} holds counts too large for int64; found "
             f"{values.max().item()!r}."
         )
     if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} of {func_name} contains NaN or infinity.")
+        raise InvalidInputError(f"{name} of {func_name} contains NaN or infinity.")
     if (values < 0).any():
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} must be non-negative; found "
             f"{values[values < 0][0].item()!r}."
         )
@@ -838,7 +838,7 @@ def _check_int64_sums(values, name, func_name):
         return  # no sum of these cells can overflow
     total = sum(int(v) for v in values.ravel().tolist())
     if total >= 2**63:
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} holds counts whose total, {total}, does not "
             "fit in int64 (at most 2**63 - 1); its row, column and total sums "
             "would overflow. Pass the counts as float64 to work in floating point."
@@ -857,7 +857,7 @@ def check_target_names(
     func_name = func_name or current_function()
     names = [str(label) for label in names]
     if len(names) != n_labels:
-        raise ValueError(
+        raise InvalidInputError(
             f"The {name!r} parameter of {func_name} must have one name "
             f"per label: {n_labels} expected, got {len(names)}."
         )
@@ -868,7 +868,7 @@ def check_target_names(
             rule = "unique"
             if reserved:
                 rule += f" and differ from the summary rows {sorted(reserved)}"
-            raise ValueError(
+            raise InvalidInputError(
                 f"The label names of {func_name} must be {rule}; {label!r} is "
                 f"used {what}. Pass distinct {name}."
             )
@@ -891,13 +891,13 @@ def check_batch_shape(y_true, n_labels, func_name=None):
     if shape == (0,):  # an empty list: an empty batch
         return 0
     if len(shape) != 2:
-        raise ValueError(
+        raise InvalidInputError(
             f"The batches of {func_name} must be 2-D indicator matrices (class "
             "labels would not share one label space across batches). Got "
             f"y_true of shape {tuple(shape)}."
         )
     if shape[1] != n_labels:
-        raise ValueError(
+        raise InvalidInputError(
             f"y_true of {func_name} must have the accumulator's {n_labels} label "
             f"columns. Got {shape[1]}."
         )
@@ -960,7 +960,7 @@ def check_batch_columns(names, known, func_name=None, *, what="the batch"):
             f"{known[_known_index(known, names[0])]!r}); give every batch label "
             "names of one type."
         )
-    raise ValueError(
+    raise InvalidInputError(
         f"The columns of {what} of {func_name} must be the accumulator's "
         f"labels {known} (in any order). Got {names}.{hint}"
     )
@@ -984,7 +984,7 @@ def check_batch_kinds(true_names, pred_names, known, n_seen, func_name=None):
     if (true_names is None) != (pred_names is None):
         name = "y_true" if true_names is not None else "y_pred"
         other = "y_pred" if name == "y_true" else "y_true"
-        raise ValueError(
+        raise InvalidInputError(
             f"{name} of {func_name} is a frame with the columns "
             f"{list(true_names or pred_names)} and {other} an array without "
             "column names, whose columns cannot be matched by name. Pass both "
@@ -992,13 +992,13 @@ def check_batch_kinds(true_names, pred_names, known, n_seen, func_name=None):
         )
     names = true_names if true_names is not None else pred_names
     if names is None and known is not None:
-        raise ValueError(
+        raise InvalidInputError(
             f"The batches of {func_name} so far are frames with the columns "
             f"{list(known)}; this batch is two arrays without column names, whose "
             "columns cannot be matched by name. Pass frames with these columns."
         )
     if names is not None and known is None and n_seen:
-        raise ValueError(
+        raise InvalidInputError(
             f"The accumulator of {func_name} has added {n_seen} instances of "
             f"array batches, whose columns have no names; this batch is frames "
             f"with the columns {list(names)}, which cannot be matched to them. "
@@ -1013,7 +1013,7 @@ def check_empty_batch(y_pred, sample_weight, n_labels, func_name=None):
     func_name = func_name or current_function()
     y_pred, _ = _as_array(y_pred, "y_pred", func_name)
     if y_pred.shape not in ((0,), (0, n_labels)):
-        raise ValueError(
+        raise InvalidInputError(
             f"y_pred of {func_name} must have the shape of y_true, (0, {n_labels}) "
             f"for this empty batch. Got {_describe(y_pred)}."
         )
@@ -1025,7 +1025,7 @@ def check_same_accumulator(mine, other, func_name=None):
     """Two accumulators can be merged: same ``n_labels`` and ``method``."""
     func_name = func_name or current_function()
     if (other.n_labels, other.method) != (mine.n_labels, mine.method):
-        raise ValueError(
+        raise InvalidInputError(
             f"The 'other' parameter of {func_name} must have the same n_labels "
             f"and method. Got n_labels={other.n_labels}, method={other.method!r} "
             f"for n_labels={mine.n_labels}, method={mine.method!r}."
@@ -1052,7 +1052,7 @@ def check_dense_size(n_labels, *, hint, itemsize=8, func_name=None):
     func_name = func_name or current_function()
     size = dense_bytes(n_labels, itemsize)
     if size > MAX_DENSE_BYTES:
-        raise ValueError(
+        raise InvalidInputError(
             f"The result of {func_name} is a {n_labels + 1} x {n_labels + 1} "
             f"matrix, {size / 2**30:.1f} GiB as a dense array (at most "
             f"{MAX_DENSE_BYTES / 2**30:.0f} GiB). {hint}"
@@ -1067,7 +1067,7 @@ def check_dask_kinds(y_true, y_pred, func_name=None):
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         library = type(y).__module__.split(".")[0]
         if library in ("dask", "dask_expr") and hasattr(y, "to_dask_array"):
-            raise TypeError(
+            raise InvalidInputError(
                 f"{name} of {func_name} is a dask DataFrame; pass a dask array "
                 f"of its label columns: {name}.to_dask_array(lengths=True)."
             )
@@ -1075,7 +1075,7 @@ def check_dask_kinds(y_true, y_pred, func_name=None):
     if kinds["y_true"] != kinds["y_pred"]:
         dask_name = "y_true" if kinds["y_true"] else "y_pred"
         other = "y_pred" if kinds["y_true"] else "y_true"
-        raise TypeError(
+        raise InvalidInputError(
             f"y_true and y_pred of {func_name} must both be dask arrays or "
             f"neither; {dask_name} is a dask array and {other} a "
             f"{type(y_pred if kinds['y_true'] else y_true).__name__}. Convert "
@@ -1092,14 +1092,14 @@ def check_dask_targets(y_true, y_pred, labels, sample_weight, func_name=None):
     """
     func_name = func_name or current_function()
     if y_true.ndim != 2 or y_pred.ndim != 2:
-        raise ValueError(
+        raise InvalidInputError(
             f"Dask input of {func_name} must be 2-D indicator matrices chunked "
             f"along the rows. Got arrays of {y_true.ndim} and {y_pred.ndim} "
             "dimensions."
         )
     _check_columns(y_true.shape[1], y_pred.shape[1], func_name)
     if np.isnan(y_true.shape[0]) or np.isnan(y_pred.shape[0]):
-        raise ValueError(
+        raise InvalidInputError(
             f"Dask input of {func_name} must have known chunk sizes; call "
             "y.compute_chunk_sizes() first."
         )
@@ -1109,7 +1109,7 @@ def check_dask_targets(y_true, y_pred, labels, sample_weight, func_name=None):
     if sample_weight is not None:
         shape = getattr(sample_weight, "shape", np.shape(sample_weight))
         if len(shape) != 1 or shape[0] != y_true.shape[0]:
-            raise ValueError(
+            raise InvalidInputError(
                 f"The 'sample_weight' parameter of {func_name} must be a 1-D array "
                 f"of length n_samples={y_true.shape[0]}. Got shape {tuple(shape)}."
             )

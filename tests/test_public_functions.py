@@ -5,8 +5,11 @@ found by walking ``sklearn_mlcm.__all__`` (functions, constructors and public
 methods), so a new public name or parameter is swept without editing this file;
 only a valid call of each new callable has to be added to ``VALID_CALLS``, and
 the test says so when one is missing. For each parameter, an object of the
-wrong type must raise a TypeError and a value of the right type outside its
-constraints a ValueError, each naming the parameter and the callable.
+wrong type, and a value of the right type outside its constraints, must raise
+:class:`~sklearn_mlcm.InvalidParameterError` (a ValueError and a TypeError, as
+scikit-learn's), naming the parameter and the callable. Only parameters that
+have a value out of range are swept for it, so that every case checks
+something.
 """
 
 import inspect
@@ -45,6 +48,7 @@ def _valid_calls():
         name: (getattr(sklearn_mlcm, name), (T, P), {})
         for name in (
             "mlcm_precision_score",
+            "mlcm_precision_recall_fscore_support",
             "mlcm_recall_score",
             "mlcm_f1_score",
             "mlcm_specificity_score",
@@ -143,6 +147,8 @@ def _public_callables():
         obj = getattr(sklearn_mlcm, name)
         if name == "__version__" or name in RESULT_RECORDS:
             continue
+        if inspect.isclass(obj) and issubclass(obj, Exception):
+            continue  # raised by the library, not called by users
         if inspect.isclass(obj):
             names.append(name)
             for attr, value in vars(obj).items():
@@ -237,31 +243,62 @@ def test_public_callable_is_validated(name):
     ],
 )
 def test_public_callable_parameter_wrong_type(name, parameter):
-    """An object of the wrong type raises a TypeError naming the parameter."""
+    """An object of the wrong type raises InvalidParameterError naming it."""
     func, args, kwargs = _valid_calls()[name]
     call = _call_with(func, args, kwargs, parameter, object())
     caller = name.replace(".__init__", "")
-    with pytest.raises(TypeError, match=f"'{parameter}' parameter of {caller}"):
+    with pytest.raises(
+        sklearn_mlcm.InvalidParameterError,
+        match=f"'{parameter}' parameter of {caller}",
+    ):
         call()
 
 
-@pytest.mark.parametrize(
-    "name, parameter",
-    [
-        (name, parameter)
+def _out_of_range_cases():
+    """``(name, parameter, value)`` for every parameter that has a value of a
+    right type outside its constraints; the others have nothing to check."""
+    calls = _valid_calls()
+    return [
+        (name, parameter, value)
         for name in PUBLIC
-        for parameter in _parameters(_valid_calls()[name][0])
-    ],
-)
-def test_public_callable_parameter_out_of_range(name, parameter):
-    """A value of the right type outside the constraints raises a ValueError."""
+        for parameter in _parameters(calls[name][0])
+        for value in _values_out_of_range(_constraints_of(calls[name][0])[parameter])
+    ]
+
+
+OUT_OF_RANGE = _out_of_range_cases()
+
+
+@pytest.mark.parametrize("name, parameter, value", OUT_OF_RANGE)
+def test_public_callable_parameter_out_of_range(name, parameter, value):
+    """A value of the right type outside the constraints raises
+    InvalidParameterError, which is a ValueError, naming the parameter."""
     func, args, kwargs = _valid_calls()[name]
-    constraints = _constraints_of(func)
-    values = _values_out_of_range(constraints[parameter])
-    for value in values:
-        call = _call_with(func, args, kwargs, parameter, value)
-        with pytest.raises(ValueError, match=f"'{parameter}' parameter of {name}"):
-            call()
+    call = _call_with(func, args, kwargs, parameter, value)
+    with pytest.raises(ValueError, match=f"'{parameter}' parameter of {name}") as info:
+        call()
+    assert isinstance(info.value, sklearn_mlcm.InvalidParameterError)
+
+
+def test_public_callable_out_of_range_sweep_is_not_vacuous():
+    """Every swept case has a value to refuse, and the sweep reaches the
+    parameters with ranges or options of every kind of callable."""
+    assert all(
+        not any(
+            _make_constraint(c).is_satisfied_by(value)
+            for c in _constraints_of(_valid_calls()[name][0])[parameter]
+        )
+        for name, parameter, value in OUT_OF_RANGE
+    )
+    swept = {(name, parameter) for name, parameter, _ in OUT_OF_RANGE}
+    for case in [
+        ("mlcm_confusion_matrix", "normalize"),
+        ("mlcm_f1_score", "average"),
+        ("mlcm_fbeta_score", "beta"),
+        ("mlcm_classification_report", "digits"),
+        ("most_confused", "k"),
+    ]:
+        assert case in swept
 
 
 def _call_with(func, args, kwargs, parameter, value):
@@ -283,5 +320,8 @@ def test_make_mlcm_scorer_keywords_are_swept():
     """The scorer's keywords are validated with the score function's own
     constraints, when the scorer is made."""
     for parameter in ("labels", "zero_division", "include_no_label"):
-        with pytest.raises(TypeError, match=f"'{parameter}' parameter of make_mlcm"):
+        with pytest.raises(
+            sklearn_mlcm.InvalidParameterError,
+            match=f"'{parameter}' parameter of make_mlcm",
+        ):
             sklearn_mlcm.make_mlcm_scorer("f1", **{parameter: object()})

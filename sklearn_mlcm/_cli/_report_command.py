@@ -126,9 +126,9 @@ def report_command(args):
         "Classification report, computed from the MLCM:",
         report.rstrip(),
         _wrap(
-            f"micro avg pools all {n_labels + 1} rows and columns (NTL and NPL "
-            "too), so instances with no true and no predicted label count as "
-            "correct (Heydarian et al., Table 12)."
+            f"micro avg pools the counts of the {n_labels} labels, as "
+            "scikit-learn's does; Heydarian et al.'s Table 12 pools NTL and NPL "
+            "too (average='micro_all' in the library)."
         ),
     ]
     print("\n\n".join(sections))

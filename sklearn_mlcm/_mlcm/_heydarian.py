@@ -57,7 +57,7 @@ from ._sparse import (
     with_unknown,
 )
 
-__all__ = ["diagonal_true_negatives", "heydarian_matrix"]
+__all__ = ["heydarian_matrix"]
 
 
 def heydarian_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False):
@@ -226,12 +226,3 @@ def _sparse_matrix(y_true, y_pred, sample_weight):
     right = with_unknown(fp, no_fp.astype(dtype), diag, np.ones_like(diag))
     del fp
     return outer_sum(left, right)
-
-
-def diagonal_true_negatives(tp):
-    """Heydarian's eq. 16: TN of index k is the trace minus ``C[k, k]``.
-
-    ``tp`` is the diagonal of the MLCM. Then the TN total is q times the TP
-    total (Tables 7 and 9 of the paper).
-    """
-    return tp.sum() - tp

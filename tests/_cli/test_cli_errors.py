@@ -1,41 +1,47 @@
 """Input errors told from bugs (sklearn_mlcm._cli._errors): the library's data
-validation refuses the user's labels in one line; every other exception, a
-ValueError included, propagates as the bug it is."""
+validation refuses the user's labels (InvalidInputError) in one line; every
+other exception, a ValueError included, propagates as the bug it is."""
 
 import pytest
 from cli_helpers import assert_error, table_1_csv
 
 import sklearn_mlcm._cli._report_command as report_command
-from sklearn_mlcm import mlcm_confusion_matrix
-from sklearn_mlcm._cli import main
-from sklearn_mlcm._cli._errors import (
-    InputError,
-    library_refusals,
-    raised_by_validation,
+from sklearn_mlcm import (
+    InvalidInputError,
+    InvalidParameterError,
+    mlcm_confusion_matrix,
 )
+from sklearn_mlcm._cli import main
+from sklearn_mlcm._cli._errors import InputError, library_refusals
 
 
-def _raised(call, *args, **kwargs):
-    with pytest.raises((ValueError, TypeError)) as info:
-        call(*args, **kwargs)
-    return info.value
+def test_library_refusals_data_refusals_are_input_errors():
+    """The library's refusals of the targets are InvalidInputError, by type."""
+    for args in ([[2, 0]], [[1, 0]]), ([[1, 0]], [[1]]), ([["a"]], [["b"]]):
+        with pytest.raises(InvalidInputError):
+            mlcm_confusion_matrix(*args)
+        with pytest.raises(InputError):
+            with library_refusals(str):
+                mlcm_confusion_matrix(*args)
 
 
-def test_raised_by_validation_data_refusals():
-    """The library's refusals of the targets come from its data validation."""
-    assert raised_by_validation(_raised(mlcm_confusion_matrix, [[2, 0]], [[1, 0]]))
-    assert raised_by_validation(_raised(mlcm_confusion_matrix, [[1, 0]], [[1]]))
-    assert raised_by_validation(_raised(mlcm_confusion_matrix, [["a"]], [["b"]]))
-
-
-def test_raised_by_validation_not_other_errors():
+def test_library_refusals_not_other_errors():
     """Errors of other code, and refusals of options, are not data refusals."""
-    assert not raised_by_validation(_raised(int, "x"))
-    assert not raised_by_validation(ValueError("never raised"))
+    with pytest.raises(ValueError, match="never raised"):
+        with library_refusals(str):
+            raise ValueError("never raised")
     # an option is argparse's to check: the library refusing one is a CLI bug
-    option = _raised(mlcm_confusion_matrix, [[1]], [[1]], method="foo")
-    assert "'method' parameter" in str(option)
-    assert not raised_by_validation(option)
+    with pytest.raises(InvalidParameterError, match="'method' parameter"):
+        with library_refusals(str):
+            mlcm_confusion_matrix([[1]], [[1]], method="foo")
+
+
+def test_library_refusals_a_refusal_raised_anywhere_is_an_input_error():
+    """The type decides, not the module that raised it: a refusal raised by a
+    helper outside the validation module is still one line."""
+    with pytest.raises(InputError, match="^moved: somewhere else$"):
+        with library_refusals(lambda text: f"moved: {text}"):
+            raise InvalidInputError("somewhere else")
 
 
 def test_library_refusals_rewrites_refusals_only():
