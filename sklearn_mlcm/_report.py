@@ -41,7 +41,11 @@ def report_table(cm, supports, no_label_support, *, include_no_label, zero_divis
     support = np.append(supports, no_label_support)[:shown]
     averages = {}
     for average in REPORT_AVERAGES:
-        scores = matrix_scores(cm, metrics, average=average, **options)
+        # the per-label values have warned already; a pooled ratio has not
+        warn_for = metrics if average == "micro" else ()
+        scores = matrix_scores(
+            cm, metrics, average=average, warn_for=warn_for, **options
+        )
         averages[f"{average} avg"] = (
             *(scores[m] for m in metrics),
             weight.sum(),

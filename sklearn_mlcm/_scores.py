@@ -653,6 +653,8 @@ def mlcm_specificity_score(
     >>> from sklearn_mlcm import mlcm_specificity_score
     %(example_data)s
     >>> mlcm_specificity_score(y_true, y_pred, average=None).round(4)
+    array([1. , 0.8, 0.6])
+    >>> mlcm_specificity_score(y_true, y_pred, average=None, tn="diagonal")
     array([1. , 0.7, 0.5])
     """
     return _score(

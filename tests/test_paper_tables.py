@@ -19,6 +19,7 @@ from sklearn_mlcm import (
     mlcm_classification_report,
     mlcm_confusion_matrix,
     mlcm_multilabel_confusion_matrix,
+    mlcm_precision_recall_fscore_support,
 )
 
 # Heydarian et al. (2022), Table 1: nine instances, three classes.
@@ -113,8 +114,9 @@ def test_multilabel_confusion_matrix_heydarian_table_2():
 
 
 def test_mlcm_multilabel_confusion_matrix_heydarian_table_7():
-    """Heydarian et al. (2022), Table 7: FN = FP = 12, TP 9, TN 27 (= 3 x 9)."""
-    mcm = mlcm_multilabel_confusion_matrix(H_TRUE, H_PRED)
+    """Heydarian et al. (2022), Table 7: FN = FP = 12, TP 9, TN 27 (= 3 x 9),
+    with the paper's TN (eq. 16, ``tn="diagonal"``)."""
+    mcm = mlcm_multilabel_confusion_matrix(H_TRUE, H_PRED, tn="diagonal")
     assert mcm.shape == (4, 2, 2)
     assert_array_equal(mcm[0], [[4, 0], [6, 5]])
     assert_array_equal(mcm[1], [[7, 3], [4, 2]])
@@ -193,19 +195,28 @@ TABLE_12 = """\
            7       0.81      0.53      0.64        79        79
            8       0.90      0.83      0.86       195       195
 
-   micro avg       0.68      0.68      0.68       754       754
+   micro avg       0.79      0.68      0.73       754       754
    macro avg       0.73      0.62      0.67       754       754
 weighted avg       0.79      0.68      0.72       754       754
 """
 
 
 def test_mlcm_classification_report_heydarian_table_12():
-    """Heydarian et al. (2022), Table 12: every number, micro = 511/754 = 0.68.
+    """Heydarian et al. (2022), Table 12: every per-class, macro and weighted
+    number, and the paper's micro average, 511/754 = 0.68, as
+    ``average="micro_all"`` (it pools all q+1 indices).
 
-    The support column is not in Table 12 (the paper's instances are not
+    The report's own micro line is scikit-learn's (the q labels pooled: 511 /
+    647 precision, 511 / 754 recall), which Table 12 does not print. The
+    support column is not in Table 12 (the paper's instances are not
     published); for the single-label realisation it equals the weight.
     """
     assert mlcm_classification_report(ECG_TRUE, ECG_PRED) == TABLE_12
+    p, r, f, support = mlcm_precision_recall_fscore_support(
+        ECG_TRUE, ECG_PRED, average="micro_all"
+    )
+    assert (p, r, f) == pytest.approx((511 / 754,) * 3)
+    assert (round(p, 2), round(r, 2), round(f, 2), support) == (0.68, 0.68, 0.68, None)
 
 
 def test_mlcm_classification_report_heydarian_table_12_dict():
@@ -221,9 +232,10 @@ def test_mlcm_classification_report_heydarian_table_12_dict():
         assert round(row["recall"], 2) == recall[k]
         assert round(row["f1-score"], 2) == f1[k]
         assert row["weight"] == weight[k]
-    assert report["micro avg"]["precision"] == pytest.approx(511 / 754)
+    assert report["micro avg"]["precision"] == pytest.approx(511 / 647)
+    assert report["micro avg"]["recall"] == pytest.approx(511 / 754)
     expected_avgs = {
-        "micro avg": (0.68, 0.68, 0.68),
+        "micro avg": (0.79, 0.68, 0.73),
         "macro avg": (0.73, 0.62, 0.67),
         "weighted avg": (0.79, 0.68, 0.72),
     }

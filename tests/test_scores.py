@@ -85,21 +85,26 @@ def test_scores_table_1_by_hand():
     assert_allclose(mlcm_precision_score(T, P, average=None), [1, 2 / 5, 1 / 9])
     assert_allclose(mlcm_recall_score(T, P, average=None), [5 / 11, 2 / 6, 1])
     assert_allclose(mlcm_f1_score(T, P, average=None), [10 / 16, 4 / 11, 2 / 10])
-    assert_allclose(mlcm_specificity_score(T, P, average=None), [4 / 4, 7 / 10, 8 / 16])
-    spec = mlcm_specificity_score(T, P, average=None, tn="complement")
-    # complement TN: 21 - TP - FP - FN per label
-    assert_allclose(spec, [10 / 10, 12 / 15, 12 / 20])
-    assert mlcm_precision_score(T, P, average="micro") == pytest.approx(9 / 21)
+    spec = mlcm_specificity_score(T, P, average=None, tn="diagonal")
+    assert_allclose(spec, [4 / 4, 7 / 10, 8 / 16])  # Heydarian's eq. 16
+    # complement TN (the default): 21 - TP - FP - FN per label
+    assert_allclose(mlcm_specificity_score(T, P, average=None), [10 / 10, 12 / 15, 12 / 20])
+    assert mlcm_precision_score(T, P, average="micro_all") == pytest.approx(9 / 21)
+    # the q labels pooled: TP 8, FP 11 (columns 5 + 5 + 9 less 8), FN 10
+    assert mlcm_precision_score(T, P, average="micro") == pytest.approx(8 / 19)
+    assert mlcm_recall_score(T, P, average="micro") == pytest.approx(8 / 18)
+    assert mlcm_f1_score(T, P, average="micro") == pytest.approx(16 / 37)
     assert mlcm_f1_score(T, P, average="weighted") == pytest.approx(
         (11 * 10 / 16 + 6 * 4 / 11 + 1 * 2 / 10) / 18
     )
 
 
 @pytest.mark.parametrize("beta", [0.5, 1.0, 2.0])
-def test_mlcm_fbeta_score_micro_is_trace_over_sum(beta):
-    """Micro F-beta is trace / sum for every beta (FN and FP totals agree)."""
+def test_mlcm_fbeta_score_micro_all_is_trace_over_sum(beta):
+    """Heydarian's micro F-beta (all q+1 indices) is trace / sum for every
+    beta (FN and FP totals agree)."""
     cm = mlcm_confusion_matrix(T, P)
-    micro = mlcm_fbeta_score(T, P, beta=beta, average="micro")
+    micro = mlcm_fbeta_score(T, P, beta=beta, average="micro_all")
     assert micro == pytest.approx(np.trace(cm) / cm.sum())
 
 
@@ -368,32 +373,35 @@ def test_emotions_mlcm_and_sklearn_macro_f1_model_selection():
     assert (sk_pick, mlcm_pick) == (0.3, 0.4)
 
 
-def test_mlcm_scores_micro_labels_leaves_out_empty_instances():
-    """average="micro_labels" pools the q labels only: predicting nothing
-    scores 0, while "micro" counts the two empty instances as correct."""
+def test_mlcm_scores_micro_leaves_out_empty_instances():
+    """average="micro" pools the q labels only: predicting nothing scores 0,
+    while "micro_all" counts the two empty instances as correct."""
     y_true = [[0, 0], [0, 0], [1, 0], [1, 1]]
     nothing = [[0, 0]] * 4
-    assert mlcm_f1_score(y_true, nothing, average="micro", zero_division=0.0) == 0.4
-    labels_only = mlcm_f1_score(
-        y_true, nothing, average="micro_labels", zero_division=0.0
+    paper = mlcm_f1_score(y_true, nothing, average="micro_all", zero_division=0.0)
+    assert paper == 0.4
+    assert mlcm_f1_score(y_true, nothing, average="micro", zero_division=0.0) == 0.0
+    assert mlcm_recall_score(y_true, nothing, average="micro") == 0.0
+    # with the no-label index scored, "micro" pools it too: Heydarian's number
+    with_no_label = mlcm_f1_score(
+        y_true, nothing, average="micro", include_no_label=True, zero_division=0.0
     )
-    assert labels_only == 0.0
-    assert mlcm_recall_score(y_true, nothing, average="micro_labels") == 0.0
+    assert with_no_label == paper
 
 
-def test_mlcm_scores_micro_labels_multiclass_is_sklearn_micro():
-    """On 1-D class labels the label micro average is scikit-learn's."""
+def test_mlcm_scores_micro_multiclass_is_sklearn_micro():
+    """On 1-D class labels the micro average is scikit-learn's."""
     from sklearn.metrics import f1_score, precision_score
 
     rng = np.random.default_rng(0)
     y_true, y_pred = rng.integers(0, 4, 50), rng.integers(0, 4, 50)
-    assert mlcm_f1_score(y_true, y_pred, average="micro_labels") == pytest.approx(
+    assert mlcm_f1_score(y_true, y_pred, average="micro") == pytest.approx(
         f1_score(y_true, y_pred, average="micro")
     )
-    assert mlcm_precision_score(
-        y_true, y_pred, average="micro_labels"
-    ) == pytest.approx(precision_score(y_true, y_pred, average="micro"))
-    scorer = make_mlcm_scorer("f1", average="micro_labels")
+    assert mlcm_precision_score(y_true, y_pred, average="micro") == pytest.approx(
+        precision_score(y_true, y_pred, average="micro")
+    )
+    scorer = make_mlcm_scorer("f1", average="micro_all")
     assert callable(scorer)
 
 

@@ -28,7 +28,7 @@ def example(args=None):
     names = TABLE_1_NAMES
     cm = mlcm_confusion_matrix(y_true, y_pred)
     sklearn_sum = multilabel_confusion_matrix(y_true, y_pred).sum(axis=0)
-    mlcm_sum = mlcm_multilabel_confusion_matrix(y_true, y_pred).sum(axis=0)
+    mlcm_sum = mlcm_multilabel_confusion_matrix(y_true, y_pred, tn="diagonal").sum(0)
     report = mlcm_classification_report(y_true, y_pred, target_names=names)
 
     counts = format_table(
@@ -60,12 +60,15 @@ The one-vs-rest counts, summed over the labels. scikit-learn's
 multilabel_confusion_matrix looks at one label at a time, so its 5 false
 negatives and 9 false positives do not pair up (Table 2 (d)). The MLCM
 charges each missed label to the label predicted in its place: FN = FP
-(Table 7 (e), from mlcm_multilabel_confusion_matrix).
+(Table 7 (e), from mlcm_multilabel_confusion_matrix with the paper's
+TN, tn="diagonal").
 
 {indent(counts)}
 
 The classification report read off the MLCM. "weight" is the MLCM row sum
-(Table 12), "support" the number of instances with the label.
+(Table 12), "support" the number of instances with the label. "micro avg"
+pools the three labels, as scikit-learn's does; the paper's micro average
+also pools NTL and NPL (average="micro_all" of the scores).
 
 {indent(report.rstrip())}
 

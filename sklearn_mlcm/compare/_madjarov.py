@@ -376,10 +376,10 @@ def multilabel_measures(
 
     Without ``y_score``, name the measures wanted. The MLCM counts the missed
     label of the first instance and the wrong label of the third against the
-    true labels, so its micro F1 is trace / sum = 4 / 7:
+    true labels, so its micro F1 (the labels pooled) is 8 / 13:
 
     >>> multilabel_measures(y_true, y_pred, measures=["micro_f1", "mlcm_micro_f1"])
-    {'micro_f1': 0.8, 'mlcm_micro_f1': 0.5714285714285714}
+    {'micro_f1': 0.8, 'mlcm_micro_f1': 0.6153846153846154}
     """
     names = MADJAROV_MEASURES if measures is None else tuple(measures)
     t, p = check_multilabel_indicators(y_true, y_pred)

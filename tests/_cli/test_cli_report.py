@@ -59,10 +59,10 @@ def test_report_command_csv_with_header(capsys, tmp_path):
         "\n"
         f"{report.rstrip()}\n"
         "\n"
-        "micro avg pools all 4 rows and columns (NTL and NPL too), so instances "
-        "with no\n"
-        "true and no predicted label count as correct (Heydarian et al., Table "
-        "12).\n"
+        "micro avg pools the counts of the 3 labels, as scikit-learn's does; "
+        "Heydarian\n"
+        "et al.'s Table 12 pools NTL and NPL too (average='micro_all' in the "
+        "library).\n"
     )
 
 
