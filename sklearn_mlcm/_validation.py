@@ -747,6 +747,11 @@ def check_sample_weight(sample_weight, n_samples, func_name=None):
     if sample_weight is None:
         return None
     raw = np.asarray(sample_weight)
+    if raw.dtype == object and all(
+        isinstance(v, numbers.Real) for v in raw.ravel().tolist()
+    ):
+        # numbers held as objects (a pandas object Series): as scikit-learn
+        raw = raw.astype(np.float64)
     if raw.dtype.kind not in "biuf":
         raise InvalidInputError(
             f"The 'sample_weight' parameter of {func_name} must be an array-like "
