@@ -10,7 +10,6 @@ number.
 from numbers import Real
 
 import numpy as np
-
 from sklearn.metrics import make_scorer
 
 from ._averaging import AVERAGES, matrix_scores

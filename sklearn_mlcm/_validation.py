@@ -564,7 +564,8 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
         try:
             present = unique_labels(y_true, y_pred)
         except (ValueError, TypeError) as exc:
-            raise InvalidInputError(f"y_true and y_pred of {func_name}: {exc}") from None
+            message = f"y_true and y_pred of {func_name}: {exc}"
+            raise InvalidInputError(message) from None
     if labels is None:
         classes = present
     else:

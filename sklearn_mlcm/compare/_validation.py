@@ -64,7 +64,7 @@ def split_frame(obj, name):
 
 
 def _real_array(values, name, what="real numbers"):
-    """``values`` -> a float64 array; TypeError unless they are real numbers.
+    """``values`` -> a float64 array; InvalidInputError unless real numbers.
 
     Booleans, integers and floats are accepted; strings, complex numbers,
     datetimes, timedeltas and other objects are refused (a complex value
@@ -86,11 +86,10 @@ def _real_array(values, name, what="real numbers"):
                 name,
                 f"an array of {what}",
                 f"a value of type {type(wrong[0]).__name__}",
-                TypeError,
             )
     elif array.dtype.kind not in "biuf":
         raise _refuse(
-            name, f"an array of {what}", f"values of dtype {array.dtype}", TypeError
+            name, f"an array of {what}", f"values of dtype {array.dtype}"
         )
     return array.astype(np.float64)
 
@@ -323,7 +322,6 @@ def check_directions(maximize, n, names):
                 "True, False or one bool per measure when the measures have no "
                 "names (a NumPy array has none; a DataFrame does)",
                 "a dict",
-                TypeError,
             )
         missing = [name for name in names if name not in maximize]
         if missing:
@@ -344,7 +342,7 @@ def check_directions(maximize, n, names):
         values = list(maximize)
     wrong = [v for v in values if not isinstance(v, (bool, np.bool_))]
     if wrong:
-        raise _refuse("maximize", "made of bools", f"the entry {wrong[0]!r}", TypeError)
+        raise _refuse("maximize", "made of bools", f"the entry {wrong[0]!r}")
     return np.array(values, dtype=bool)
 
 
@@ -356,7 +354,7 @@ def check_weight_vector(weights, n):
     """
     if np.asarray(weights).dtype.kind == "b":
         raise _refuse(
-            "weights", "'entropy', 'equal' or an array of numbers", "bools", TypeError
+            "weights", "'entropy', 'equal' or an array of numbers", "bools"
         )
     values = _real_array(weights, "weights")
     if values.shape != (n,):
