@@ -24,7 +24,12 @@ from ._scores import (
     mlcm_specificity_score,
 )
 from ._statistics import confusion_matrix_statistics
-from ._top_confusions import labelset_confusions, most_confused
+from ._top_confusions import (
+    Confusion,
+    LabelSetConfusion,
+    labelset_confusions,
+    most_confused,
+)
 from .compare._cd_diagram import CriticalDifferenceDisplay
 from .compare._demsar import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
 from .compare._eftimov_kocev import (
@@ -40,10 +45,12 @@ from .compare._madjarov import measure_directions, multilabel_measures
 __version__ = "0.1.0"
 
 __all__ = [
+    "Confusion",
     "CriticalDifferenceDisplay",
     "FriedmanResult",
     "InvalidInputError",
     "InvalidParameterError",
+    "LabelSetConfusion",
     "MLCMAccumulator",
     "MLCMDisplay",
     "NemenyiResult",

@@ -41,7 +41,7 @@ class Confusion(NamedTuple):
     Attributes
     ----------
     true : str or int
-        The row: a label name (``display_labels``), else its index; the last
+        The row: a label name (``target_names``), else its index; the last
         row is ``ntl_label`` ("no true label").
 
     predicted : str or int
@@ -87,8 +87,8 @@ class LabelSetConfusion(NamedTuple):
 @validate_params(
     {
         "cm": ["array-like", "sparse matrix"],
-        "k": [Interval(Integral, 1, None)],
-        "display_labels": [Sequence(), None],
+        "top_k": [Interval(Integral, 1, None)],
+        "target_names": [Sequence(), None],
         "ntl_label": [str],
         "npl_label": [str],
         "include_no_label": ["boolean"],
@@ -98,21 +98,22 @@ class LabelSetConfusion(NamedTuple):
 def most_confused(
     cm,
     *,
-    k=10,
-    display_labels=None,
+    top_k=10,
+    target_names=None,
     ntl_label="NTL",
     npl_label="NPL",
-    include_no_label=True,
+    include_no_label=False,
     as_frame=False,
 ):
     """List the largest off-diagonal cells of a multi-label confusion matrix.
 
-    The k confusions a classifier makes most, read off the 2-D multi-label
-    confusion matrix (MLCM): each is a true label, the label predicted in its
-    place and the cell's value, largest first. Any square matrix will do:
-    counts, Krstinić's fractions or a normalised matrix, as a NumPy array or
-    as a scipy sparse matrix (for very many labels, read without densifying),
-    such as the ``confusion_matrix`` of an :class:`MLCMAccumulator`.
+    The ``top_k`` confusions a classifier makes most, read off the 2-D
+    multi-label confusion matrix (MLCM): each is a true label, the label
+    predicted in its place and the cell's value, largest first. Any square
+    matrix will do: counts, Krstinić's fractions or a normalised matrix, as a
+    NumPy array or as a scipy sparse matrix (for very many labels, read
+    without densifying), such as the ``confusion_matrix`` of an
+    :class:`MLCMAccumulator`.
 
     Read more in the :ref:`User Guide <mlcm>`.
 
@@ -123,11 +124,11 @@ def most_confused(
         columns predicted labels, and the last row and column the "no label"
         index (NTL row, NPL column). Finite, non-negative numbers.
 
-    k : int, default=10
+    top_k : int, default=10
         How many cells to list, at most. Fewer are listed when the matrix has
         fewer non-zero off-diagonal cells.
 
-    display_labels : array-like of shape (n_labels,), default=None
+    target_names : array-like of shape (n_labels,), default=None
         Names of the labels, unique, as str. By default the cells are named by
         the label indices, as Python ints.
 
@@ -139,9 +140,12 @@ def most_confused(
         Name of the last column: no predicted label (true labels missed with
         nothing wrong predicted in their place).
 
-    include_no_label : bool, default=True
-        List the cells of the last row and column too. False keeps to
-        confusions between two labels.
+    include_no_label : bool, default=False
+        List the cells of the last row and column too: true labels missed with
+        nothing predicted in their place (NPL) and labels predicted for
+        instances with no true label (NTL). By default the list keeps to
+        confusions between two labels, which the report's recall and precision
+        do not show.
 
     as_frame : bool, default=False
         Return a pandas DataFrame with columns ``true``, ``predicted`` and
@@ -150,7 +154,7 @@ def most_confused(
     Returns
     -------
     confusions : list of Confusion, or DataFrame
-        Up to k named tuples ``Confusion(true, predicted, value)``, largest
+        Up to ``top_k`` named tuples ``Confusion(true, predicted, value)``, largest
         value first; ``value`` is a Python int for an integer matrix and a
         float otherwise. A DataFrame of the same rows with ``as_frame=True``.
 
@@ -196,7 +200,9 @@ def most_confused(
     ...       [0, 2, 3, 1],
     ...       [0, 0, 1, 0],
     ...       [0, 1, 1, 1]]
-    >>> for confusion in most_confused(cm, display_labels=["C0", "C1", "C2"]):
+    >>> names = ["C0", "C1", "C2"]
+    >>> for confusion in most_confused(cm, target_names=names,
+    ...                                include_no_label=True):
     ...     print(confusion)
     Confusion(true='C0', predicted='C2', value=4)
     Confusion(true='C1', predicted='C2', value=3)
@@ -205,21 +211,23 @@ def most_confused(
     Confusion(true='NTL', predicted='C1', value=1)
     Confusion(true='NTL', predicted='C2', value=1)
 
-    Between labels only, by index, the two largest:
+    Between labels only (the default), by index, the two largest:
 
-    >>> most_confused(cm, k=2, include_no_label=False)
+    >>> most_confused(cm, top_k=2)
     [Confusion(true=0, predicted=2, value=4), Confusion(true=1, predicted=2, value=3)]
     """
     cm = check_square_matrix(cm)
     n_labels = cm.shape[0] - 1
     names = None
-    if display_labels is not None:
+    if target_names is not None:
         reserved = (ntl_label, npl_label) if include_no_label else ()
         names = check_target_names(
-            display_labels, n_labels, reserved, name="display_labels"
+            target_names, n_labels, reserved, name="target_names"
         )
 
-    rows, columns, values = _largest_off_diagonal(cm, int(k), bool(include_no_label))
+    rows, columns, values = _largest_off_diagonal(
+        cm, int(top_k), bool(include_no_label)
+    )
 
     row_names = _index_names(names, n_labels, ntl_label)
     column_names = _index_names(names, n_labels, npl_label)
@@ -236,20 +244,26 @@ def most_confused(
     {
         "y_true": TARGET_CONSTRAINTS["y_true"],
         "y_pred": TARGET_CONSTRAINTS["y_pred"],
-        "k": [Interval(Integral, 1, None)],
+        "top_k": [Interval(Integral, 1, None)],
         "sample_weight": TARGET_CONSTRAINTS["sample_weight"],
         "target_names": [Sequence(), None],
         "as_frame": ["boolean"],
     }
 )
 def labelset_confusions(
-    y_true, y_pred, *, k=10, sample_weight=None, target_names=None, as_frame=False
+    y_true,
+    y_pred,
+    *,
+    top_k=10,
+    sample_weight=None,
+    target_names=None,
+    as_frame=False,
 ):
     """List the most frequent (true label set, predicted label set) pairs.
 
     Over the instances whose predicted label set differs from their true
-    label set, count each pair of sets and list the k most frequent, largest
-    count first. Where :func:`most_confused` says which *label* went to which,
+    label set, count each pair of sets and list the ``top_k`` most frequent,
+    largest count first. Where :func:`most_confused` says which *label* went to which,
     this says which whole *sets* were mixed up: that ``{C0, C1}`` is often
     predicted as ``{C2}``, say, or ``{C0}`` as ``{C0, C1, C2}``.
 
@@ -265,7 +279,7 @@ def labelset_confusions(
     y_pred : same kind and shape as ``y_true``
         Predicted labels.
 
-    k : int, default=10
+    top_k : int, default=10
         How many pairs to list, at most. Fewer are listed when fewer distinct
         pairs occur.
 
@@ -284,7 +298,7 @@ def labelset_confusions(
     Returns
     -------
     confusions : list of LabelSetConfusion, or DataFrame
-        Up to k named tuples ``LabelSetConfusion(true, predicted, count)``,
+        Up to ``top_k`` named tuples ``LabelSetConfusion(true, predicted, count)``,
         largest count first. ``true`` and ``predicted`` are tuples of labels
         in ascending index order, ``()`` for an empty set; ``count`` is a
         Python int, or a float with ``sample_weight``. A DataFrame of the same
@@ -349,7 +363,7 @@ def labelset_confusions(
 
     >>> weight = [1, 2, 1, 1, 3, 1, 1, 1, 1]
     >>> for confusion in labelset_confusions(
-    ...     y_true, y_pred, k=3, sample_weight=weight,
+    ...     y_true, y_pred, top_k=3, sample_weight=weight,
     ...     target_names=["C0", "C1", "C2"]):
     ...     print(confusion)
     LabelSetConfusion(true=('C0', 'C1'), predicted=('C0', 'C1', 'C2'), count=3.0)
@@ -362,7 +376,7 @@ def labelset_confusions(
     if target_names is not None:
         names = check_target_names(target_names, space.n_labels)
 
-    pairs = _top_labelset_pairs(space.y_true, space.y_pred, weight, int(k))
+    pairs = _top_labelset_pairs(space.y_true, space.y_pred, weight, int(top_k))
 
     if names is not None:
         pairs = [

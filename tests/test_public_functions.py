@@ -35,7 +35,13 @@ RANKS = np.array([[1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [1.0, 2.0, 
 CORRELATIONS = np.array([[1.0, 0.5, -0.2], [0.5, 1.0, 0.9], [-0.2, 0.9, 1.0]])
 
 # Result records the library returns: not built by users, nothing to validate.
-RESULT_RECORDS = {"FriedmanResult", "NemenyiResult", "PrometheeResult"}
+RESULT_RECORDS = {
+    "Confusion",
+    "FriedmanResult",
+    "LabelSetConfusion",
+    "NemenyiResult",
+    "PrometheeResult",
+}
 
 
 def _estimator():
@@ -296,7 +302,7 @@ def test_public_callable_out_of_range_sweep_is_not_vacuous():
         ("mlcm_f1_score", "average"),
         ("mlcm_fbeta_score", "beta"),
         ("mlcm_classification_report", "digits"),
-        ("most_confused", "k"),
+        ("most_confused", "top_k"),
     ]:
         assert case in swept
 

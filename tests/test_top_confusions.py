@@ -65,7 +65,7 @@ def _widened(y, n_labels, columns):
 
 def test_most_confused_table_4j():
     """Heydarian et al., Table 4 (j): every non-zero off-diagonal cell, named."""
-    result = most_confused(TABLE_4J, display_labels=TABLE_1_NAMES)
+    result = most_confused(TABLE_4J, target_names=TABLE_1_NAMES, include_no_label=True)
     assert result == [
         ("C0", "C2", 4),
         ("C1", "C2", 3),
@@ -89,12 +89,18 @@ def test_most_confused_table_4j_by_index_without_no_label():
 def test_most_confused_table_1_predictions():
     """The matrix computed from Table 1 gives the same list as Table 4 (j)."""
     cm = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED)
-    assert most_confused(cm, k=3) == [(0, 2, 4), (1, 2, 3), (0, 1, 2)]
+    assert most_confused(cm, top_k=3, include_no_label=True) == [
+        (0, 2, 4),
+        (1, 2, 3),
+        (0, 1, 2),
+    ]
 
 
 def test_most_confused_custom_no_label_names():
     """ntl_label and npl_label name the last row and the last column."""
-    result = most_confused(TABLE_4J, ntl_label="none true", npl_label="none pred")
+    result = most_confused(
+        TABLE_4J, ntl_label="none true", npl_label="none pred", include_no_label=True
+    )
     assert result[3:] == [
         (1, "none pred", 1),
         ("none true", 1, 1),
@@ -105,7 +111,7 @@ def test_most_confused_custom_no_label_names():
 @pytest.mark.parametrize("k, expected", [(1, 1), (4, 4), (6, 6), (7, 6), (100, 6)])
 def test_most_confused_k_limits_the_list(k, expected):
     """At most k cells; fewer when fewer cells are non-zero."""
-    assert len(most_confused(TABLE_4J, k=k)) == expected
+    assert len(most_confused(TABLE_4J, top_k=k, include_no_label=True)) == expected
 
 
 def test_most_confused_ties_in_row_major_order():
@@ -120,41 +126,59 @@ def test_most_confused_ties_in_row_major_order():
         ("NTL", 0, 1),
         ("NTL", 1, 1),
     ]
-    assert most_confused(cm) == expected
-    assert most_confused(cm, k=3) == expected[:3]
-    assert most_confused(sparse.csr_array(cm), k=3) == expected[:3]
+    assert most_confused(cm, include_no_label=True) == expected
+    assert most_confused(cm, top_k=3, include_no_label=True) == expected[:3]
+    assert (
+        most_confused(sparse.csr_array(cm), top_k=3, include_no_label=True)
+        == expected[:3]
+    )
     cm[2, 1] = 5
-    assert most_confused(cm, k=2) == [("NTL", 1, 5), (0, 1, 1)]
+    assert most_confused(cm, top_k=2, include_no_label=True) == [
+        ("NTL", 1, 5),
+        (0, 1, 1),
+    ]
 
 
 def test_most_confused_zero_and_diagonal_cells_never_listed():
     """A diagonal matrix has no confusion; zeros are left out."""
-    assert most_confused(np.diag([3, 1, 2])) == []
-    assert most_confused(sparse.csr_array(np.diag([3, 1, 2]))) == []
-    assert most_confused(np.zeros((4, 4))) == []
+    assert most_confused(np.diag([3, 1, 2]), include_no_label=True) == []
+    assert (
+        most_confused(sparse.csr_array(np.diag([3, 1, 2])), include_no_label=True) == []
+    )
+    assert most_confused(np.zeros((4, 4)), include_no_label=True) == []
 
 
 def test_most_confused_value_types():
     """int values for an integer matrix, floats for fractions or normalised."""
-    counts = most_confused(TABLE_4J)
+    counts = most_confused(TABLE_4J, include_no_label=True)
     assert all(type(c.value) is int for c in counts)
     fractions = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED, method="krstinic")
-    values = [c.value for c in most_confused(fractions)]
+    values = [c.value for c in most_confused(fractions, include_no_label=True)]
     assert all(type(v) is float for v in values)
     assert values == sorted(values, reverse=True)
     normalised = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED, normalize="true")
-    first = most_confused(normalised, k=1)[0]
+    first = most_confused(normalised, top_k=1, include_no_label=True)[0]
     assert first == (1, 2, 0.5)  # C1 -> C2: 3 of the 6 in row C1
-    assert type(most_confused(np.array(TABLE_4J, dtype=np.uint8))[0].value) is int
+    assert (
+        type(
+            most_confused(np.array(TABLE_4J, dtype=np.uint8), include_no_label=True)[
+                0
+            ].value
+        )
+        is int
+    )
 
 
 def test_most_confused_one_label_and_no_label():
     """A 2x2 matrix (one label) and a 1x1 matrix (no label at all)."""
     cm = np.array([[3, 2], [1, 0]])
-    assert most_confused(cm, display_labels=["a"]) == [("a", "NPL", 2), ("NTL", "a", 1)]
+    assert most_confused(cm, target_names=["a"], include_no_label=True) == [
+        ("a", "NPL", 2),
+        ("NTL", "a", 1),
+    ]
     assert most_confused(cm, include_no_label=False) == []
-    assert most_confused([[7]]) == []
-    assert most_confused([[7]], display_labels=[]) == []
+    assert most_confused([[7]], include_no_label=True) == []
+    assert most_confused([[7]], target_names=[], include_no_label=True) == []
 
 
 @pytest.mark.parametrize("include_no_label", [True, False])
@@ -172,7 +196,7 @@ def test_most_confused_matches_oracle(matrix_format, include_no_label, data):
     k = data.draw(st.integers(1, 12))
     expected = most_confused_oracle(cm, k, include_no_label)
     result = most_confused(
-        MATRIX_FORMATS[matrix_format](cm), k=k, include_no_label=include_no_label
+        MATRIX_FORMATS[matrix_format](cm), top_k=k, include_no_label=include_no_label
     )
     q = n - 1
     named = [(q if t == "NTL" else t, q if p == "NPL" else p, v) for t, p, v in result]
@@ -195,7 +219,9 @@ def test_most_confused_accumulator_matrix_matches_oracle(
     assert sparse.issparse(cm) == sparse_output
     dense = cm.toarray() if sparse_output else cm
     k = data.draw(st.integers(1, 10))
-    result = most_confused(cm, k=k, ntl_label="q", npl_label="q")
+    result = most_confused(
+        cm, top_k=k, ntl_label="q", npl_label="q", include_no_label=True
+    )
     q = y_true.shape[1]
     named = [(q if t == "q" else t, q if p == "q" else p, v) for t, p, v in result]
     assert named == most_confused_oracle(dense, k)
@@ -211,7 +237,7 @@ def test_most_confused_sparse_is_not_densified():
     cm = sparse.csr_array((counts, (rows, cols)), shape=(q + 1, q + 1))
     tracemalloc.start()
     try:
-        result = most_confused(cm, k=5)
+        result = most_confused(cm, top_k=5, include_no_label=True)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -234,14 +260,16 @@ def test_most_confused_sparse_is_not_densified():
 
 def test_most_confused_as_frame():
     """as_frame=True gives a DataFrame of the same rows, value dtype kept."""
-    frame = most_confused(TABLE_4J, display_labels=TABLE_1_NAMES, as_frame=True)
+    frame = most_confused(
+        TABLE_4J, target_names=TABLE_1_NAMES, as_frame=True, include_no_label=True
+    )
     assert isinstance(frame, pd.DataFrame)
     assert list(frame.columns) == ["true", "predicted", "value"]
     assert frame["value"].dtype == np.int64
     assert list(frame.itertuples(index=False, name=None)) == most_confused(
-        TABLE_4J, display_labels=TABLE_1_NAMES
+        TABLE_4J, target_names=TABLE_1_NAMES, include_no_label=True
     )
-    empty = most_confused(np.eye(3), as_frame=True)
+    empty = most_confused(np.eye(3), as_frame=True, include_no_label=True)
     assert empty.shape == (0, 3) and empty["value"].dtype == np.float64
 
 
@@ -249,8 +277,8 @@ def test_most_confused_as_frame_without_pandas(monkeypatch):
     """Without pandas, as_frame=True raises an ImportError with the pip hint."""
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match="pip install pandas"):
-        most_confused(TABLE_4J, as_frame=True)
-    assert most_confused(TABLE_4J, k=1) == [(0, 2, 4)]
+        most_confused(TABLE_4J, as_frame=True, include_no_label=True)
+    assert most_confused(TABLE_4J, top_k=1, include_no_label=True) == [(0, 2, 4)]
 
 
 @pytest.mark.parametrize(
@@ -271,18 +299,18 @@ def test_most_confused_as_frame_without_pandas(monkeypatch):
 def test_most_confused_invalid_matrix(cm, error, match):
     """A matrix that is not square, finite, non-negative and numeric is refused."""
     with pytest.raises(error, match=match):
-        most_confused(cm)
+        most_confused(cm, include_no_label=True)
 
 
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        ({"k": 0}, ValueError, "'k' parameter of most_confused"),
-        ({"k": 2.0}, TypeError, "'k' parameter of most_confused"),
-        ({"display_labels": ["a", "b"]}, ValueError, "'display_labels' parameter"),
-        ({"display_labels": "abc"}, TypeError, "'display_labels' parameter"),
-        ({"display_labels": ["a", "a", "b"]}, ValueError, "'a' is used twice"),
-        ({"display_labels": ["a", "NTL", "b"]}, ValueError, "'NTL' is used as"),
+        ({"top_k": 0}, ValueError, "'top_k' parameter of most_confused"),
+        ({"top_k": 2.0}, TypeError, "'top_k' parameter of most_confused"),
+        ({"target_names": ["a", "b"]}, ValueError, "'target_names' parameter"),
+        ({"target_names": "abc"}, TypeError, "'target_names' parameter"),
+        ({"target_names": ["a", "a", "b"]}, ValueError, "'a' is used twice"),
+        ({"target_names": ["a", "NTL", "b"]}, ValueError, "'NTL' is used as"),
         ({"ntl_label": 0}, TypeError, "'ntl_label' parameter of most_confused"),
         ({"npl_label": None}, TypeError, "'npl_label' parameter of most_confused"),
         ({"include_no_label": 1}, TypeError, "'include_no_label' parameter"),
@@ -298,7 +326,7 @@ def test_most_confused_invalid_parameters(kwargs, error, match):
 def test_most_confused_reserved_names_only_with_no_label():
     """A label may be called "NTL" when the no-label index is left out."""
     result = most_confused(
-        TABLE_4J, display_labels=["NTL", "b", "c"], include_no_label=False, k=1
+        TABLE_4J, target_names=["NTL", "b", "c"], include_no_label=False, top_k=1
     )
     assert result == [("NTL", "c", 4)]
 
@@ -334,7 +362,7 @@ def test_labelset_confusions_table_1_weighted_with_names():
     result = labelset_confusions(
         TABLE_1_TRUE,
         TABLE_1_PRED,
-        k=3,
+        top_k=3,
         sample_weight=weight,
         target_names=TABLE_1_NAMES,
     )
@@ -350,7 +378,7 @@ def test_labelset_confusions_counts_repeated_pairs():
     """Table 1 stacked three times, with instance 9 once more: counts add up."""
     y_true = np.array(TABLE_1_TRUE * 3 + [TABLE_1_TRUE[8]])
     y_pred = np.array(TABLE_1_PRED * 3 + [TABLE_1_PRED[8]])
-    result = labelset_confusions(y_true, y_pred, k=2)
+    result = labelset_confusions(y_true, y_pred, top_k=2)
     assert result == [((0, 1), (2,), 4), ((), (1, 2), 3)]
 
 
@@ -389,9 +417,10 @@ def test_labelset_confusions_ties_in_tuple_order():
         ((0,), ()),
     ]
     for k in (1, 4, 5, 12):
-        assert labelset_confusions(y_true, y_pred, k=k) == expected[:k]
+        assert labelset_confusions(y_true, y_pred, top_k=k) == expected[:k]
         assert (
-            labelset_confusions(sparse.csr_array(y_true), y_pred, k=k) == (expected[:k])
+            labelset_confusions(sparse.csr_array(y_true), y_pred, top_k=k)
+            == (expected[:k])
         )
 
 
@@ -420,7 +449,7 @@ def test_labelset_confusions_multiclass_is_confusion_matrix():
     ]
     expected.sort(key=lambda pair: -pair[2])
     assert result == expected
-    named = labelset_confusions(y_true, y_pred, k=1, target_names=classes)
+    named = labelset_confusions(y_true, y_pred, top_k=1, target_names=classes)
     assert named == [(("cat",), ("dog",), 2)]
 
 
@@ -456,7 +485,7 @@ def test_labelset_confusions_matches_oracle(
     k = data.draw(st.integers(1, 10))
     convert = TARGET_FORMATS[target_format]
     result = labelset_confusions(
-        convert(y_true), convert(y_pred), k=k, sample_weight=weight
+        convert(y_true), convert(y_pred), top_k=k, sample_weight=weight
     )
     expected = labelset_confusions_oracle(y_true, y_pred, k, weight)
     assert result == expected
@@ -479,7 +508,7 @@ def test_labelset_confusions_hash_collisions_fall_back(
     weight = rng.integers(0, 3, 300) / 2
     for sample_weight in (None, weight):
         result = labelset_confusions(
-            convert(y_true), convert(y_pred), k=15, sample_weight=sample_weight
+            convert(y_true), convert(y_pred), top_k=15, sample_weight=sample_weight
         )
         assert result == labelset_confusions_oracle(y_true, y_pred, 15, sample_weight)
 
@@ -492,9 +521,9 @@ def test_labelset_confusions_dense_equals_sparse(n_labels):
     y_true = rng.random((2000, n_labels)) < 3 / n_labels
     y_pred = y_true ^ (rng.random((2000, n_labels)) < 1 / n_labels)
     expected = labelset_confusions_oracle(y_true, y_pred, 25)
-    assert labelset_confusions(y_true, y_pred, k=25) == expected
+    assert labelset_confusions(y_true, y_pred, top_k=25) == expected
     csr_true, csr_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
-    assert labelset_confusions(csr_true, csr_pred, k=25) == expected
+    assert labelset_confusions(csr_true, csr_pred, top_k=25) == expected
 
 
 def test_labelset_confusions_large_sparse_is_not_densified():
@@ -525,7 +554,7 @@ def test_labelset_confusions_large_sparse_is_not_densified():
     y_true, y_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
     tracemalloc.start()
     try:
-        result = labelset_confusions(y_true, y_pred, k=3)
+        result = labelset_confusions(y_true, y_pred, top_k=3)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -549,7 +578,7 @@ def test_labelset_confusions_as_frame():
     assert frame["count"].dtype == np.int64
     assert list(frame.itertuples(index=False, name=None)) == TABLE_1_PAIRS
     weighted = labelset_confusions(
-        TABLE_1_TRUE, TABLE_1_PRED, sample_weight=np.ones(9), as_frame=True, k=2
+        TABLE_1_TRUE, TABLE_1_PRED, sample_weight=np.ones(9), as_frame=True, top_k=2
     )
     assert weighted["count"].dtype == np.float64
     assert_array_equal(weighted["count"], [1.0, 1.0])
@@ -600,8 +629,14 @@ def test_labelset_confusions_as_frame_without_pandas(monkeypatch):
             ValueError,
             "'a' is used twice",
         ),
-        ([[1, 0]], [[0, 1]], {"k": 0}, ValueError, "'k' parameter of labelset"),
-        ([[1, 0]], [[0, 1]], {"k": None}, TypeError, "'k' parameter of labelset"),
+        ([[1, 0]], [[0, 1]], {"top_k": 0}, ValueError, "'top_k' parameter of labelset"),
+        (
+            [[1, 0]],
+            [[0, 1]],
+            {"top_k": None},
+            TypeError,
+            "'top_k' parameter of labelset",
+        ),
         (
             [[1, 0]],
             [[0, 1]],
@@ -633,3 +668,25 @@ def test_labelset_confusions_unsorted_csr_indices():
     assert not y_true.has_sorted_indices
     pairs = _top_confusions._top_labelset_pairs(y_true, y_pred, None, 5)
     assert pairs == [((0, 2), (), 1), ((1,), (), 1)]
+
+
+def test_most_confused_default_keeps_to_label_pairs():
+    """By default the list holds confusions between two labels only, as the
+    command line shows them; include_no_label=True adds NTL and NPL cells."""
+    between = most_confused(TABLE_4J)
+    assert all(
+        isinstance(c.true, int) and isinstance(c.predicted, int) for c in between
+    )
+    assert between == [(0, 2, 4), (1, 2, 3), (0, 1, 2)]
+    assert len(most_confused(TABLE_4J, include_no_label=True)) == 6
+
+
+def test_confusion_records_are_exported_named_tuples():
+    """The records are public named tuples that unpack."""
+    from sklearn_mlcm import Confusion, LabelSetConfusion
+
+    true, predicted, value = most_confused(TABLE_4J, top_k=1)[0]
+    assert most_confused(TABLE_4J, top_k=1)[0] == Confusion(0, 2, 4)
+    assert (true, predicted, value) == (0, 2, 4)
+    first = labelset_confusions(TABLE_1_TRUE, TABLE_1_PRED, top_k=1)[0]
+    assert isinstance(first, LabelSetConfusion) and len(first) == 3

@@ -189,7 +189,7 @@ if available:
     print()
     print("true tag         predicted tag    count")
     for true, predicted, count in most_confused(
-        C, k=15, display_labels=names, include_no_label=False
+        C, top_k=15, target_names=names, include_no_label=False
     ):
         print(f"{true:<16} {predicted:<16} {count:5d}")
 
@@ -229,7 +229,7 @@ if available:
     predicted = Y_pred.any(axis=1)
     print(f"{predicted.sum()} of {len(Y_pred)} test entries have a tag")
     for true, pred, count in labelset_confusions(
-        Y_test[predicted], Y_pred[predicted], k=8, target_names=names
+        Y_test[predicted], Y_pred[predicted], top_k=8, target_names=names
     ):
         true, pred = ", ".join(true), ", ".join(pred)
         print(f"{count:3d}  {{{true}}} -> {{{pred}}}")

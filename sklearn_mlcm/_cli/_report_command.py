@@ -143,7 +143,9 @@ def _confusions(args, true, pred, cm, names, k):
     if args.normalize:
         counts = mlcm_confusion_matrix(true.values, pred.values, method=args.method)
     pairs = _top_pairs(counts, k, names)
-    sets = labelset_confusions(true.values, pred.values, k=min(k, true.values.shape[0]))
+    sets = labelset_confusions(
+        true.values, pred.values, top_k=min(k, true.values.shape[0])
+    )
     sets = [
         ([names[j] for j in s.true], [names[j] for j in s.predicted], s.count)
         for s in sets
@@ -196,7 +198,7 @@ def _top_pairs(counts, k, names):
             c.value,
             float(c.value / row_sums[c.true]),
         )
-        for c in most_confused(counts, k=k, include_no_label=False)
+        for c in most_confused(counts, top_k=k)
     ]
 
 

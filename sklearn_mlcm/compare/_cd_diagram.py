@@ -66,8 +66,8 @@ class CriticalDifferenceDisplay:
     critical_difference : float
         The critical difference, >= 0, e.g. :func:`nemenyi_test`'s.
 
-    names : list of str of shape (n_methods,), default=None
-        The method names; by default their indices.
+    display_labels : list of str of shape (n_methods,), default=None
+        The method names drawn beside the axis; by default their indices.
 
     Attributes
     ----------
@@ -95,7 +95,7 @@ class CriticalDifferenceDisplay:
     >>> ranks = [[1, 2, 3, 4], [1, 3, 2, 4], [2, 1, 3, 4], [1, 2, 4, 3],
     ...          [1, 2, 3, 4], [2, 1, 3, 4]]
     >>> disp = CriticalDifferenceDisplay.from_rank_table(
-    ...     ranks, names=["RF", "kNN", "BR", "tree"])
+    ...     ranks, display_labels=["RF", "kNN", "BR", "tree"])
     >>> round(disp.critical_difference, 3)
     1.915
     >>> disp.cliques_
@@ -108,13 +108,13 @@ class CriticalDifferenceDisplay:
         {
             "average_ranks": ["array-like"],
             "critical_difference": [Interval(Real, 0, None, closed="left")],
-            "names": [Sequence(), None],
+            "display_labels": [Sequence(), None],
         }
     )
-    def __init__(self, average_ranks, critical_difference, *, names=None):
+    def __init__(self, average_ranks, critical_difference, *, display_labels=None):
         self.average_ranks = average_ranks
         self.critical_difference = critical_difference
-        self.names = names
+        self.display_labels = display_labels
 
     @validate_params(
         {**_PLOT_CONSTRAINTS, "line_kw": [dict, None], "clique_kw": [dict, None]}
@@ -148,7 +148,7 @@ class CriticalDifferenceDisplay:
         check_matplotlib_support("CriticalDifferenceDisplay.plot")
         import matplotlib.pyplot as plt
 
-        ranks, names = check_average_ranks(self.average_ranks, self.names)
+        ranks, names = check_average_ranks(self.average_ranks, self.display_labels)
         k = ranks.size
         cd = float(self.critical_difference)
 
@@ -224,12 +224,12 @@ class CriticalDifferenceDisplay:
         {
             "rank_table": ["array-like"],
             "alpha": [Interval(Real, MIN_ALPHA, 1, closed="left")],
-            "names": [Sequence(), None],
+            "display_labels": [Sequence(), None],
             **_PLOT_CONSTRAINTS,
         },
     )
     def from_rank_table(
-        cls, rank_table, *, alpha=0.05, names=None, ax=None, text_kw=None
+        cls, rank_table, *, alpha=0.05, display_labels=None, ax=None, text_kw=None
     ):
         """Run :func:`nemenyi_test` on a rank table and draw the diagram.
 
@@ -244,7 +244,7 @@ class CriticalDifferenceDisplay:
         alpha : float, default=0.05
             The significance level of the Nemenyi test, in [1e-10, 1).
 
-        names : list of str of shape (n_methods,), default=None
+        display_labels : list of str of shape (n_methods,), default=None
             The method names, one per column of the rank table; by default the
             columns of a DataFrame, else their indices.
 
@@ -265,6 +265,8 @@ class CriticalDifferenceDisplay:
         display = cls(
             result.average_ranks,
             result.critical_difference,
-            names=result.names if names is None else list(names),
+            display_labels=(
+                result.names if display_labels is None else list(display_labels)
+            ),
         )
         return display.plot(ax=ax, text_kw=text_kw)

@@ -12,6 +12,7 @@ from scipy import stats
 
 from sklearn_mlcm._param_validation import Interval, validate_params
 
+from ._results import unpackable
 from ._validation import check_rank_table
 
 __all__ = [
@@ -22,9 +23,14 @@ __all__ = [
 ]
 
 
+@unpackable("statistic", "pvalue")
 @dataclass(frozen=True)
 class FriedmanResult:
     """The outcome of :func:`friedman_test`, with k methods on N datasets.
+
+    It unpacks as ``(statistic, pvalue)``, as scipy's
+    ``FriedmanchisquareResult`` does: ``stat, p = friedman_test(ranks)``; the
+    other fields are attributes.
 
     Attributes
     ----------
@@ -61,9 +67,13 @@ class FriedmanResult:
     n_datasets: int
 
 
+@unpackable("critical_difference", "pvalues")
 @dataclass(frozen=True)
 class NemenyiResult:
     """The outcome of :func:`nemenyi_test`, with k methods on N datasets.
+
+    It unpacks as ``(critical_difference, pvalues)``: ``cd, p =
+    nemenyi_test(ranks)``; the other fields are attributes.
 
     Attributes
     ----------

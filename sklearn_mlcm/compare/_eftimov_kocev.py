@@ -26,6 +26,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 
+from ._results import unpackable
 from ._validation import (
     check_correlation_matrix,
     check_decision_matrix,
@@ -50,9 +51,13 @@ _TIE_TOLERANCE = 1e-12
 _PREFERENCES = ("usual", "v-shape")
 
 
+@unpackable("ranks", "net_flow")
 @dataclass(frozen=True)
 class PrometheeResult:
     """The outcome of :func:`promethee_ii` on one decision matrix.
+
+    It unpacks as ``(ranks, net_flow)``: ``ranks, flow = promethee_ii(X,
+    maximize=...)``; the other fields are attributes.
 
     With m methods and n measures:
 

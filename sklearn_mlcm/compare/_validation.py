@@ -486,7 +486,7 @@ def check_average_ranks(average_ranks, names):
         return ranks, [str(i) for i in range(k)]
     if len(names) != k:
         raise _refuse(
-            "names",
+            "display_labels",
             f"one name per method: {k} expected",
             f"{len(names)} names",
         )

@@ -685,8 +685,8 @@ def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
     ) in " ".join(out.split())
     expected = most_confused(
         mlcm_confusion_matrix(y_true, y_pred),
-        k=5,
-        display_labels=names,
+        top_k=5,
+        target_names=names,
         include_no_label=False,
     )
     for rank, pair in enumerate(expected, start=1):

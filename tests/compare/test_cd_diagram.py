@@ -42,7 +42,9 @@ def test_cd_diagram_eftimov_table_3(plt):
 
 def test_cd_diagram_layout(plt):
     """Best half on the left, names right-aligned there; the CD bar's text."""
-    disp = CriticalDifferenceDisplay([1.2, 3.5, 2.0, 3.3], 1.0, names=list("abcd"))
+    disp = CriticalDifferenceDisplay(
+        [1.2, 3.5, 2.0, 3.3], 1.0, display_labels=list("abcd")
+    )
     disp.plot()
     assert disp.cliques_ == [["a", "c"], ["d", "b"]]
     left = [t.get_text() for t in disp.text_ if t.get_ha() == "right"]
@@ -71,13 +73,13 @@ def test_cd_diagram_bad_input(plt):
     with pytest.raises(
         ValueError, match="one name per method: 2 expected. Got 3 names instead"
     ):
-        CriticalDifferenceDisplay([1.0, 2.0], 1.0, names=list("abc")).plot()
+        CriticalDifferenceDisplay([1.0, 2.0], 1.0, display_labels=list("abc")).plot()
     with pytest.raises(
         ValueError,
-        match="'names' parameter of CriticalDifferenceDisplay.from_rank_table must "
-        "be one name per method: 12 expected",
+        match="'display_labels' parameter of CriticalDifferenceDisplay.from_rank_table "
+        "must be one name per method: 12 expected",
     ):
-        CriticalDifferenceDisplay.from_rank_table(TABLE_3, names=["a"])
+        CriticalDifferenceDisplay.from_rank_table(TABLE_3, display_labels=["a"])
     with pytest.raises(TypeError, match="'average_ranks'.*Got values of dtype <U1"):
         CriticalDifferenceDisplay(["1", "2"], 1.0).plot()
 
@@ -88,7 +90,7 @@ def test_cd_diagram_bad_input(plt):
         ({"critical_difference": -1.0}, ValueError, r"range \[0, inf\). Got -1.0"),
         ({"critical_difference": "1"}, TypeError, r"range \[0, inf\). Got '1'"),
         ({"average_ranks": 1.0}, TypeError, "'average_ranks'.*an array-like"),
-        ({"names": "ab"}, TypeError, "'names'.*a list or None"),
+        ({"display_labels": "ab"}, TypeError, "'display_labels'.*a list or None"),
     ],
     ids=["negative_cd", "string_cd", "scalar_ranks", "string_names"],
 )
@@ -124,7 +126,11 @@ def test_cd_diagram_plot_checks_parameters(plt, kwargs, match):
     [
         ({"alpha": 1.5}, ValueError, r"'alpha' parameter.*\[1e-10, 1\)"),
         ({"alpha": "5%"}, TypeError, r"'alpha' parameter.*\[1e-10, 1\)"),
-        ({"names": {"a", "b"}}, TypeError, "'names' parameter.*a list or None"),
+        (
+            {"display_labels": {"a", "b"}},
+            TypeError,
+            "'display_labels' parameter.*a list or None",
+        ),
         ({"text_kw": "big"}, TypeError, "'text_kw' parameter.*a dict or None"),
     ],
     ids=["alpha", "alpha_string", "names_set", "text_kw"],

@@ -330,3 +330,23 @@ def test_nemenyi_test_bad_rank_table():
     """The rank table is checked under nemenyi_test's name."""
     with pytest.raises(ValueError, match="'rank_table' parameter of nemenyi_test"):
         nemenyi_test([[1, 2, 3], [3, 3, 3]])
+
+
+def test_friedman_and_nemenyi_results_unpack_like_scipy():
+    """``stat, p = friedman_test(r)`` as scipy's FriedmanchisquareResult;
+    ``cd, p = nemenyi_test(r)``; every field stays an attribute."""
+    from scipy.stats import friedmanchisquare
+
+    ranks = np.array(
+        [[1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [1.0, 2.0, 3.0]]
+    )
+    result = friedman_test(ranks)
+    statistic, pvalue = result
+    assert (statistic, pvalue) == (result.statistic, result.pvalue)
+    assert len(result) == 2 and result[1] == pvalue
+    scipy_stat, scipy_p = friedmanchisquare(*ranks.T)
+    assert (statistic, pvalue) == pytest.approx((scipy_stat, scipy_p))
+    assert "iman_davenport_statistic=" in repr(result)
+    cd, pvalues = nemenyi_test(ranks)
+    assert cd == nemenyi_test(ranks).critical_difference
+    assert pvalues.shape == (3, 3)

@@ -104,6 +104,9 @@ def test_promethee_ii_result_type_and_shapes():
         value = getattr(result, name)
         assert value.dtype == np.float64, name
         assert value.shape == shape, name
+    ranks, net_flow = result  # unpacks like a scipy result
+    assert_array_equal(ranks, result.ranks)
+    assert_array_equal(net_flow, result.net_flow)
 
 
 def test_promethee_ii_usual_hand_example():
