@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.utils import Bunch
 
 from ._param_validation import ZERO_DIVISION, Interval, Options, validate_params
 from ._validation import check_square_matrix
@@ -182,8 +183,10 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
 
     Returns
     -------
-    statistics : dict
-        With k = n_classes, arrays of shape (k,) unless said otherwise:
+    statistics : :class:`~sklearn.utils.Bunch`
+        A dict whose keys are also attributes (``stats.precision`` is
+        ``stats["precision"]``). With k = n_classes, arrays of shape (k,)
+        unless said otherwise:
 
         - ``"tp"``, ``"fp"``, ``"fn"``, ``"tn"``: the one-vs-rest counts, of the
           dtype of ``cm`` (int64 for integer input, float64 otherwise);
@@ -256,14 +259,14 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
         "Overall accuracy",
         "an empty matrix",
     )
-    return {
-        "tp": tp,
-        "fp": fp,
-        "fn": fn,
-        "tn": tn_,
+    return Bunch(
+        tp=tp,
+        fp=fp,
+        fn=fn,
+        tn=tn_,
         **ratios,
-        "accuracy": accuracy,
-        "row_sum": line_sums(cm, 1),
-        "column_sum": line_sums(cm, 0),
-        "overall_accuracy": float(overall),
-    }
+        accuracy=accuracy,
+        row_sum=line_sums(cm, 1),
+        column_sum=line_sums(cm, 0),
+        overall_accuracy=float(overall),
+    )

@@ -207,3 +207,13 @@ def test_sparse_duplicates_are_summed_without_wrapping():
         (np.array([255, 2], dtype=np.uint8), ([0, 0], [0, 0])), shape=(2, 2)
     )
     assert_array_equal(confusion_matrix_statistics(cm)["tp"], [257, 0])
+
+
+def test_confusion_matrix_statistics_is_a_bunch():
+    """The result is a dict whose keys are also attributes (sklearn's Bunch)."""
+    from sklearn.utils import Bunch
+
+    stats = confusion_matrix_statistics([[4, 1, 1], [6, 2, 2], [3, 0, 6]])
+    assert isinstance(stats, Bunch) and isinstance(stats, dict)
+    assert stats.precision is stats["precision"]
+    assert stats.overall_accuracy == 0.48
