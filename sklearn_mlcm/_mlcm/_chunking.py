@@ -43,6 +43,21 @@ _BLAS = {"controller": None, "users": 0, "limit": None}
 _BLAS_LOCK = threading.Lock()
 
 
+def _forget_threads_after_fork():
+    """In a forked child: the parent's pool threads and lock holders do not
+    exist there, so the pool and the locks start anew (a child that reused the
+    parent's pool waited forever for threads it does not have)."""
+    global _POOL, _POOL_LOCK, _BLAS_LOCK
+    _POOL = None
+    _POOL_LOCK = threading.Lock()
+    _BLAS_LOCK = threading.Lock()
+    _BLAS.update(controller=None, users=0, limit=None)
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_forget_threads_after_fork)
+
+
 def _pool():
     global _POOL
     with _POOL_LOCK:

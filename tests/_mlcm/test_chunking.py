@@ -1,8 +1,12 @@
 """Row blocks: the per-thread work buffers and BLAS held to one thread."""
 
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
+import pytest
 from threadpoolctl import threadpool_info
 
 from sklearn_mlcm import mlcm_confusion_matrix
@@ -95,3 +99,35 @@ def test_map_row_blocks_sums_every_block_once():
                 threads=threads,
             )
             assert total.tolist() == [1000, -(-1000 // rows)]
+
+
+_FORK_CHILD = """
+import multiprocessing
+import numpy as np
+from sklearn_mlcm import mlcm_confusion_matrix
+y = np.random.default_rng(0).random((200_000, 5)) < 0.3
+expected = int(mlcm_confusion_matrix(y, y).sum())  # the pool's threads start
+def child(_):
+    return int(mlcm_confusion_matrix(y, y).sum())
+with multiprocessing.get_context("fork").Pool(1) as pool:
+    assert pool.apply_async(child, (0,)).get(timeout=60) == expected
+from joblib import Parallel, delayed
+got = Parallel(n_jobs=2, backend="multiprocessing")(delayed(child)(i) for i in range(2))
+assert got == [expected, expected]
+print("forked children counted")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX only")
+def test_map_row_blocks_forked_child_does_not_hang():
+    """A child forked after the parent ran the threaded kernel (more than
+    65,536 rows) starts a pool of its own instead of waiting forever for the
+    parent's threads (issue #16, item 6); under a timeout, in a subprocess."""
+    result = subprocess.run(
+        [sys.executable, "-W", "ignore::DeprecationWarning", "-c", _FORK_CHILD],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "forked children counted" in result.stdout
