@@ -60,6 +60,7 @@ __all__ = [
     "STDIN_MEMORY_BYTES",
     "STDIN_NAME",
     "LabelFile",
+    "check_output_is_not_an_input",
     "read_labels",
     "write_matrix_csv",
 ]
@@ -209,10 +210,40 @@ def _open(path):
         raise InputError(f"{path}: no such file") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read the file ({exc.strerror})") from None
-    with open(fd, "rb") as file:
+    with open(fd, "rb", buffering=0) as raw:
         status = os.fstat(fd)
         _check_stat(path, status)
-        yield file, status.st_size
+        yield io.BufferedReader(_Bounded(raw, path), 2**20), status.st_size
+
+
+class _Bounded(io.RawIOBase):
+    """A file read no further than MAX_FILE_BYTES, whatever its size said when
+    it was opened: a file that keeps growing is refused as its bytes arrive."""
+
+    def __init__(self, raw, path):
+        self._raw, self._path = raw, path
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        return self._raw.seek(offset, whence)
+
+    def tell(self):
+        return self._raw.tell()
+
+    def readinto(self, buffer):
+        n = self._raw.readinto(buffer)
+        if n and self._raw.tell() > MAX_FILE_BYTES:
+            raise InputError(
+                f"{self._path}: grew past the {MAX_FILE_BYTES} bytes "
+                f"({MAX_FILE_BYTES / 2**30:g} GiB) this command reads while it "
+                "was read"
+            )
+        return n
 
 
 def _copy_stdin():
@@ -381,12 +412,19 @@ def _csv_records(path, delimiter=",", copy=None):
         csv.field_size_limit(previous)
 
 
+# A number as a CSV file writes it: ASCII digits, an optional sign, point and
+# exponent. Python's float() also takes "0_1", full-width digits, "inf" and
+# "nan", which no 0/1 file means.
+_NUMBER = re.compile(
+    r"[ \t]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t]*"
+)
+
+
 def _number(text):
-    """``text`` as a float, or None when it is not a number."""
-    try:
-        return float(text)
-    except ValueError:
+    """``text`` as a float, or None when it is not an ASCII decimal number."""
+    if _NUMBER.fullmatch(text) is None:
         return None
+    return float(text)
 
 
 def _column_numbers(row):
@@ -574,10 +612,45 @@ def write_matrix_csv(path, cm, names, delimiter=","):
             "--matrix-out -: the matrix is written to a file, not to standard "
             "output; name a file"
         )
+    # A temporary file beside the target, renamed over it once complete: an
+    # interrupted write never leaves half a matrix (nor half of an old file).
+    folder = os.path.dirname(os.path.abspath(path))
+    temporary = None
     try:
-        with open(path, "w", encoding="utf-8", newline="") as file:
+        with tempfile.NamedTemporaryFile(
+            "w",
+            encoding="utf-8",
+            newline="",
+            dir=folder,
+            prefix=".sklearn-mlcm-",
+            suffix=".csv.part",
+            delete=False,
+        ) as file:
+            temporary = file.name
             csv.writer(file, delimiter=delimiter, lineterminator="\n").writerows(rows)
+        os.replace(temporary, path)
     except OSError as exc:
+        if temporary is not None and os.path.exists(temporary):
+            os.unlink(temporary)
         raise InputError(
             f"{path}: cannot write the matrix ({exc.strerror or exc})"
         ) from None
+
+
+def check_output_is_not_an_input(output, inputs, option):
+    """Refuse an output path that is (or links to) one of the input files,
+    before anything is read or written: writing it would destroy the input."""
+    if output is None or output == STDIN:
+        return
+    target = os.path.realpath(output)
+    for path in inputs:
+        if path == STDIN:
+            continue
+        same = os.path.realpath(path) == target
+        if not same and os.path.exists(path) and os.path.exists(output):
+            same = os.path.samefile(path, output)
+        if same:
+            raise InputError(
+                f"{option} {output}: that is the input file {path}; writing the "
+                "matrix there would overwrite it. Name another file"
+            )

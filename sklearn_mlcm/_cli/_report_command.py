@@ -34,7 +34,12 @@ from ._format import (
     format_value,
     short_names,
 )
-from ._io import STDIN, read_labels, write_matrix_csv
+from ._io import (
+    STDIN,
+    check_output_is_not_an_input,
+    read_labels,
+    write_matrix_csv,
+)
 from ._parser import (
     MATRIX_MAX_LABELS,
     METHOD_NAMES,
@@ -55,6 +60,9 @@ def report_command(args):
         raise InputError(
             "TRUE and PRED are both -: only one of them can be read from standard input"
         )
+    check_output_is_not_an_input(
+        args.matrix_out, (args.true, args.pred), "--matrix-out"
+    )
     true = read_labels(args.true, args.header, args.delimiter)
     pred = read_labels(args.pred, args.header, args.delimiter)
     func = mlcm_confusion_matrix.__name__

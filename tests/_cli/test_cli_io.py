@@ -61,10 +61,10 @@ def test_read_labels_csv_other_numbers_are_kept(tmp_path):
     labels = read_labels(str(path))
     assert labels.values.dtype == np.int64
     assert_array_equal(labels.values, [[1, 0], [2, 1]])
-    path.write_text("1,0\n2,1\n0.5,nan\n")
+    path.write_text("1,0\n2,1\n0.5,1e0\n")
     labels = read_labels(str(path))
     assert labels.values.dtype == np.float64
-    assert_array_equal(labels.values, [[1, 0], [2, 1], [0.5, np.nan]])
+    assert_array_equal(labels.values, [[1, 0], [2, 1], [0.5, 1.0]])
 
 
 def test_read_labels_npy_keeps_the_array(tmp_path):
@@ -191,7 +191,9 @@ def test_report_csv_ragged_rows(capsys, tmp_path):
     assert_error(capsys, ["report", pred, true], message)
 
 
-@pytest.mark.parametrize("field", ["x", "", "true", "0x1"])
+@pytest.mark.parametrize(
+    "field", ["x", "", "true", "0x1", "0_1", "1_0", "\uff11", "nan", "inf"]
+)
 def test_report_csv_value_not_a_number(capsys, tmp_path, field):
     """A value that is not a number is named with its file, line and column."""
     true = write_csv(tmp_path / "true.csv", T, header=NAMES)
@@ -721,3 +723,82 @@ def test_report_csv_other_first_rows_are_not_ambiguous(tmp_path, first):
     labels = read_labels(str(path))
     assert labels.names is None
     assert_array_equal(labels.values, [[int(v) for v in first.split(",")]])
+
+
+@pytest.mark.parametrize("link", [False, True])
+@pytest.mark.parametrize("which", ["true", "pred"])
+def test_report_matrix_out_naming_an_input_is_refused(capsys, tmp_path, which, link):
+    """--matrix-out naming an input file, directly or through a symbolic link,
+    is refused before anything is written; the input is unchanged (#16 item 5)."""
+    true = write_csv(tmp_path / "true.csv", T, header=NAMES)
+    pred = write_csv(tmp_path / "pred.csv", P, header=NAMES)
+    target = {"true": true, "pred": pred}[which]
+    before = open(target, "rb").read()
+    out = target
+    if link:
+        out = str(tmp_path / "link.csv")
+        os.symlink(target, out)
+    message = (
+        f"--matrix-out {out}: that is the input file {target}; writing the "
+        "matrix there would overwrite it. Name another file"
+    )
+    assert_error(capsys, ["report", true, pred, "--matrix-out", out], message)
+    assert open(target, "rb").read() == before
+
+
+def test_report_matrix_out_is_written_whole_or_not_at_all(
+    capsys, tmp_path, monkeypatch
+):
+    """The matrix goes to a temporary file renamed over the target: a write that
+    fails midway leaves the old file as it was and no temporary behind."""
+    import sklearn_mlcm._cli._io as cli_io
+
+    true = write_csv(tmp_path / "true.csv", T, header=NAMES)
+    pred = write_csv(tmp_path / "pred.csv", P, header=NAMES)
+    out = tmp_path / "matrix.csv"
+    out.write_text("an older matrix\n")
+    status, _, _ = run(capsys, "report", true, pred, "--matrix-out", str(out))
+    assert status == 0
+    assert out.read_text().startswith("true\\predicted,C0,C1,C2,NPL\n")
+    out.write_text("an older matrix\n")
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli_io.os, "replace", fail)
+    assert_error(
+        capsys,
+        ["report", true, pred, "--matrix-out", str(out)],
+        f"{out}: cannot write the matrix (No space left on device)",
+    )
+    assert out.read_text() == "an older matrix\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "matrix.csv",
+        "pred.csv",
+        "true.csv",
+    ]
+
+
+def test_report_file_growing_past_the_limit_is_refused(capsys, tmp_path, monkeypatch):
+    """The read limit is counted as bytes arrive, not only when the file is
+    opened: a file that grows after its size was checked is refused at the
+    limit (here lowered to 4 KiB) instead of being read without bound (#16
+    item 7)."""
+    import sklearn_mlcm._cli._io as cli_io
+
+    limit = 4096
+    monkeypatch.setattr(cli_io, "MAX_FILE_BYTES", limit)
+    true = write_csv(tmp_path / "true.csv", T)
+    pred = write_csv(tmp_path / "pred.csv", P)
+    checked, calls = cli_io._check_stat, []
+
+    def check_then_grow(path, status):
+        checked(path, status)  # the size is fine when it is checked...
+        calls.append(path)
+        if calls.count(pred) == 2:  # ...by stat and fstat, then it grows
+            with open(pred, "a") as file:
+                file.write("1,0,1\n" * 2000)
+
+    monkeypatch.setattr(cli_io, "_check_stat", check_then_grow)
+    message = error_line(capsys, ["report", true, pred])
+    assert message.startswith(f"{pred}: grew past the {limit} bytes")

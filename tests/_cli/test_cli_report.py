@@ -239,7 +239,6 @@ def test_report_command_real_posters(capsys, shared_data):
         ("2", "must contain only 0 and 1; found 2."),
         ("-1", "must contain only 0 and 1; found -1."),
         ("0.7", "must contain only 0 and 1; found 0.7."),
-        ("nan", "contains NaN"),
     ],
 )
 def test_report_command_csv_number_not_0_or_1(capsys, tmp_path, field, found):
