@@ -112,8 +112,18 @@ def _values_formatter(cm, values_format):
     rather than printing every fraction rounded to 0 or 1.
     """
     integral = cm.dtype.kind in "biu" or bool(np.all(cm == np.round(cm)))
-    values = cm.astype(np.int64) if integral else cm
-    fmt = values_format or ("d" if integral else ".2f")
+    values, default = cm, ("d" if integral else ".2f")
+    if integral and cm.dtype.kind == "f" and cm.size and np.abs(cm).max() >= 2.0**63:
+        # whole numbers past int64 (weights of 1e19): a cast to int64 would
+        # print -9223372036854775808. Three significant digits fit a cell;
+        # "d" asked for prints the Python ints, exactly.
+        default = ".3g"
+        if values_format is not None:
+            values = np.array([int(v) for v in cm.ravel().tolist()], dtype=object)
+            values = values.reshape(cm.shape)
+    elif integral:
+        values = cm.astype(np.int64)
+    fmt = values_format or default
     try:
         format(values.flat[0], fmt)
     except (ValueError, TypeError):

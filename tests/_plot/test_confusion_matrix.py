@@ -146,6 +146,20 @@ def test_mlcm_display_integer_format_of_whole_floats():
     assert _texts(disp)[0] == ["10", "4", "8", "0"]
 
 
+def test_mlcm_display_whole_numbers_beyond_int64():
+    """Whole-number cells of 2**63 and more (weights 1e19) print as the numbers
+    they are, not as int64's wrapped -9223372036854775808 (#16 item 2)."""
+    disp = MLCMDisplay.from_predictions(T, P, sample_weight=np.full(9, 1e19))
+    assert _texts(disp)[0] == ["5e+19", "2e+19", "4e+19", "0"]  # fits a cell
+    disp = MLCMDisplay.from_predictions(
+        T, P, sample_weight=np.full(9, 1e19), values_format="d"
+    )
+    first = _texts(disp)[0]
+    assert first == [str(int(v)) for v in 1e19 * np.array([5, 2, 4, 0])]
+    assert first[0] == "50000000000000000000"
+    assert not any(text.startswith("-") for row in _texts(disp) for text in row)
+
+
 @pytest.mark.parametrize(
     "make, caller",
     [
