@@ -318,9 +318,10 @@ def test_most_confused_invalid_matrix(cm, error, match):
     ],
 )
 def test_most_confused_invalid_parameters(kwargs, error, match):
-    """Each refused parameter is named in the message."""
+    """Each refused parameter is named in the message (the no-label names are
+    reserved when the no-label index is listed)."""
     with pytest.raises(error, match=match):
-        most_confused(TABLE_4J, **kwargs)
+        most_confused(TABLE_4J, **{"include_no_label": True, **kwargs})
 
 
 def test_most_confused_reserved_names_only_with_no_label():
