@@ -1,5 +1,6 @@
 """Per-class statistics from any square confusion matrix (Kandza-Tadi 2020)."""
 
+import math
 import numbers
 import os
 import sys
@@ -10,7 +11,14 @@ from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import Bunch
 
-from ._param_validation import ZERO_DIVISION, Interval, Options, validate_params
+from ._param_validation import (
+    ZERO_DIVISION,
+    Interval,
+    InvalidInputError,
+    Options,
+    current_function,
+    validate_params,
+)
 from ._validation import check_square_matrix
 
 __all__ = ["confusion_matrix_statistics"]
@@ -145,6 +153,23 @@ def ratio_metric(metric, tp, fp, fn, tn, *, beta=1.0, zero_division="warn"):
     )
 
 
+def _check_sums_are_finite(cm):
+    """Refuse a matrix whose total overflows float64 (cells near 1e308): its
+    TN, row and column sums would be infinite and its ratios wrong."""
+    values = cm.data if sparse.issparse(cm) else cm
+    if values.size == 0 or values.dtype.kind != "f":
+        return
+    largest = float(values.max())
+    if largest == 0.0 or math.isfinite(largest * float((values / largest).sum())):
+        return
+    raise InvalidInputError(
+        f"The 'cm' parameter of {current_function()} must have a total within "
+        f"float64 (below {np.finfo(np.float64).max:.3g}). Got cells up to "
+        f"{largest:.3g} instead; divide the matrix by its largest cell: every "
+        "ratio is unchanged."
+    )
+
+
 @validate_params(
     {
         "cm": ["array-like", "sparse matrix"],
@@ -240,6 +265,7 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
     0.48
     """
     cm = check_square_matrix(cm)
+    _check_sums_are_finite(cm)
     beta = float(beta)
 
     tp, fp, fn, tn_ = one_vs_rest_counts(cm, tn)

@@ -35,6 +35,7 @@ __all__ = [
     "check_mlcm_targets",
     "check_same_accumulator",
     "check_sample_weight",
+    "check_weight_sums",
     "check_square_matrix",
     "check_target_names",
     "frame_columns",
@@ -780,6 +781,33 @@ def check_sample_weight(sample_weight, n_samples, func_name=None):
             f"found {weight[weight < 0][0].item()!r}."
         )
     return weight
+
+
+def check_weight_sums(weight, n_labels, func_name=None):
+    """Refuse weights whose sums could overflow float64 in the matrix.
+
+    A cell of the MLCM is at most the sum of the weights, a row or column sum
+    ``n_labels + 1`` times that, and the total ``(n_labels + 1)**2`` times:
+    past float64's largest number they would be infinite, and every ratio read
+    off them wrong (a recall of 0 for 0.5). Ratios do not change when every
+    weight is divided by the same number, so the message says so.
+    """
+    if weight is None or weight.size == 0:
+        return
+    largest = float(weight.max())
+    if largest == 0.0:
+        return
+    total = largest * math.fsum((weight / largest).tolist())
+    if math.isfinite(total * (n_labels + 1) ** 2):
+        return
+    func_name = func_name or current_function()
+    raise InvalidInputError(
+        f"The 'sample_weight' parameter of {func_name} must keep the matrix's "
+        f"sums within float64 (their total times (n_labels + 1)**2 below "
+        f"{np.finfo(np.float64).max:.3g}). Got weights up to {largest:.3g} "
+        f"summing to {total:.3g} instead; divide them by their largest value: "
+        "every ratio is unchanged."
+    )
 
 
 def check_square_matrix(cm, func_name=None, name="cm"):

@@ -1,15 +1,19 @@
 """Scores and scorers, with real scikit-learn model selection as the client."""
 
 import pickle
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 import sklearn
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import make_multilabel_classification
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import (
     GridSearchCV,
@@ -23,11 +27,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_mlcm import (
+    InvalidInputError,
     make_mlcm_scorer,
     mlcm_classification_report,
     mlcm_confusion_matrix,
     mlcm_f1_score,
     mlcm_fbeta_score,
+    mlcm_precision_recall_fscore_support,
     mlcm_precision_score,
     mlcm_recall_score,
     mlcm_scorers,
@@ -425,3 +431,42 @@ def test_mlcm_scorer_frame_targets_are_read_by_position(multilabel_data, library
     assert scorer(model, X, frame) == pytest.approx(expected)
     for name, scorer in mlcm_scorers().items():
         assert np.isfinite(scorer(model, X, frame)), name
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_mlcm_scores_huge_finite_weights_are_scale_free(mlcm_strategies, data):
+    """Weights near float64's limit give the scores of the same weights scaled
+    down (ratios do not depend on the scale), never an overflowed number
+    (#16 item 3)."""
+    y_true, y_pred = data.draw(mlcm_strategies.targets())
+    n = y_true.shape[0]
+    weight = np.asarray(
+        data.draw(st.lists(st.floats(0.5, 4.0), min_size=n, max_size=n))
+    )
+    huge = weight * 1e290
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        warnings.simplefilter("error", RuntimeWarning)  # no overflow anywhere
+        for average in (None, "micro", "micro_all", "macro", "weighted"):
+            options = {"average": average, "zero_division": 0.0}
+            got = mlcm_precision_recall_fscore_support(
+                y_true, y_pred, sample_weight=huge, **options
+            )
+            want = mlcm_precision_recall_fscore_support(
+                y_true, y_pred, sample_weight=weight, **options
+            )
+            for g, w in zip(got[:3], want[:3]):
+                assert_allclose(g, w, rtol=1e-9, atol=1e-12)
+
+
+def test_mlcm_scores_weights_overflowing_the_sums_are_refused():
+    """Weights whose sums overflow float64 are refused with a way out, where
+    the recall was 0 instead of 0.5 (#16 item 3)."""
+    y_true, y_pred = [[1, 0], [0, 1]], [[1, 0], [1, 0]]
+    assert mlcm_recall_score(y_true, y_pred, sample_weight=[1e300, 1e300]) == 0.5
+    message = "'sample_weight' parameter of mlcm_recall_score must keep the matrix"
+    with pytest.raises(InvalidInputError, match=message):
+        mlcm_recall_score(y_true, y_pred, sample_weight=[1e308, 1e308])
+    with pytest.raises(InvalidInputError, match="divide them by their largest"):
+        mlcm_confusion_matrix(y_true, y_pred, sample_weight=[1e308, 1e308])

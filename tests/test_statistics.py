@@ -217,3 +217,17 @@ def test_confusion_matrix_statistics_is_a_bunch():
     assert isinstance(stats, Bunch) and isinstance(stats, dict)
     assert stats.precision is stats["precision"]
     assert stats.overall_accuracy == 0.48
+
+
+def test_confusion_matrix_statistics_overflowing_total_is_refused():
+    """Cells whose total overflows float64 are refused with a way out (their
+    TN and sums would be infinite, every ratio wrong); near the limit the
+    ratios are those of the matrix scaled down (#16 item 3)."""
+    from sklearn_mlcm import InvalidInputError
+
+    with pytest.raises(InvalidInputError, match="'cm' parameter .* divide the matrix"):
+        confusion_matrix_statistics([[1e308, 1e308], [0.0, 1e308]])
+    big = confusion_matrix_statistics(np.array([[4.0, 1.0], [2.0, 3.0]]) * 1e307)
+    small = confusion_matrix_statistics([[4, 1], [2, 3]])
+    for key in ("precision", "recall", "specificity", "fbeta", "accuracy"):
+        assert_allclose(big[key], small[key], rtol=1e-12)

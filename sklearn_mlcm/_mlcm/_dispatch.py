@@ -8,6 +8,7 @@ from sklearn_mlcm._validation import (
     check_dense_size,
     check_mlcm_targets,
     check_sample_weight,
+    check_weight_sums,
     fits_dense,
 )
 
@@ -51,6 +52,7 @@ def compute(
         )
     space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
     weight = check_sample_weight(sample_weight, space.y_true.shape[0], func_name)
+    check_weight_sums(weight, space.n_labels, func_name)
     dense = fits_dense(space.n_labels)
     if space.codes is not None:  # 1-D class labels: one histogram of the pairs
         t, p = space.codes

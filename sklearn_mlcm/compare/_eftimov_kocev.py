@@ -118,8 +118,20 @@ def _resolve_weights(weights, n):
     return check_weight_vector(weights, n)
 
 
+def _overflow_scale(matrix):
+    """Per column, 1, or its largest magnitude where its span (max - min)
+    overflows float64 (values near +-1e308). Dividing a column by a positive
+    number changes no min-max normalisation, no sign of a difference and no
+    ratio of differences, and keeps the differences finite."""
+    with np.errstate(over="ignore"):
+        span = matrix.max(axis=0) - matrix.min(axis=0)
+    scale = np.abs(matrix).max(axis=0)
+    return np.where(np.isfinite(span) | (scale == 0), 1.0, scale)
+
+
 def _entropy_weights(matrix, maximize):
     """Eqs. 6-12 on clean input. A constant measure has entropy 1, weight 0."""
+    matrix = matrix / _overflow_scale(matrix)
     m = matrix.shape[0]
     low, high = matrix.min(axis=0), matrix.max(axis=0)
     span = high - low
@@ -225,6 +237,10 @@ def _ranks_descending(values):
 
 def _promethee(matrix, maximize, weights, preference, threshold):
     """PROMETHEE II on clean input: weights sum to 1 (or are all 0)."""
+    scale = _overflow_scale(matrix)
+    matrix = matrix / scale
+    if threshold is not None:
+        threshold = threshold / scale
     m = matrix.shape[0]
     signed = np.where(maximize, matrix, -matrix)
     # d[a, b, j] = q_j(a) - q_j(b) for a maximised measure, its negative if

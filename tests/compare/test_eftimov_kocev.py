@@ -857,3 +857,21 @@ def test_least_correlated_measures_nan_and_rounding():
     corr[0, 0] = 1 + 1e-15
     # 0 and 2 correlate at 0.95; 2 has the greater mean |r| (NaN counts as 0)
     assert least_correlated_measures(corr, threshold=0.9) == [0, 1]
+
+
+def test_entropy_weights_and_promethee_values_near_float64_limits():
+    """Measures spanning +-1e308 (whose max - min overflows) give the weights
+    and ranks of the same measures scaled down, not NaN weights and tied ranks
+    (#16 item 3)."""
+    small = np.array([[1.0, 1.0], [-1.0, 2.0], [0.0, 3.0]])
+    huge = small * np.array([1e308, 1.0])
+    assert_allclose(
+        entropy_weights(huge, maximize=[True, False]),
+        entropy_weights(small, maximize=[True, False]),
+    )
+    for preference in ("usual", "v-shape"):
+        got = promethee_ii(huge, maximize=[True, False], preference=preference)
+        want = promethee_ii(small, maximize=[True, False], preference=preference)
+        assert_array_equal(got.ranks, want.ranks)
+        assert_allclose(got.net_flow, want.net_flow)
+    assert len(set(promethee_ii(huge, maximize=[True, True]).ranks)) == 3
