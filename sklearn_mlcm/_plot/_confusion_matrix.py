@@ -97,6 +97,30 @@ def _tick_fontsize(ax, n_rows, n_cols):
     return float(np.clip(0.8 * _cell_points(ax, n_rows, n_cols), 6, 10))
 
 
+def _check_mathtext(names, parameter):
+    """Refuse, when ``plot()`` is called, a name that matplotlib would fail to
+    draw: text between two unescaped "$" is mathtext, and a wrong one (such
+    as ``"$\\foo$"``) raised only when the figure was drawn or saved."""
+    from matplotlib import cbook
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.mathtext import MathTextParser
+
+    parser = None
+    for name in names:
+        if not cbook.is_math_text(name):
+            continue
+        parser = parser or MathTextParser("path")
+        try:
+            parser.parse(name, 72, FontProperties())
+        except ValueError:
+            raise invalid_parameter(
+                parameter,
+                "names matplotlib can draw: valid mathtext between '$' signs, "
+                "or each '$' escaped as '\\$'",
+                name,
+            ) from None
+
+
 def _formats_fractions(fmt):
     try:
         format(0.5, fmt)
@@ -334,7 +358,9 @@ class MLCMDisplay:
         to 5,000 shown labels; with ``top_k`` only the shown block is.
 
     display_labels : array-like of shape (n_labels,), default=None
-        Names of the labels. By default their indices.
+        Names of the labels. By default their indices. As in matplotlib, text
+        between two "$" signs is mathtext: :meth:`plot` refuses a name that is
+        not valid mathtext (escape a "$" as ``"\\$"`` to draw it as is).
 
     ntl_label : str, default="NTL"
         Name of the last row, instances with no true label.
@@ -528,6 +554,9 @@ class MLCMDisplay:
             index = np.append(leaves, len(leaves)) if include_no_label else leaves
             cm = cm[np.ix_(index, index)]
         names = [names[i] for i in shown]
+        _check_mathtext(names, "display_labels")
+        _check_mathtext([self.ntl_label], "ntl_label")
+        _check_mathtext([self.npl_label], "npl_label")
         title = _subset_title(len(shown), n_labels, top_k, order)
         if include_no_label:
             row_names = [*names, self.ntl_label]

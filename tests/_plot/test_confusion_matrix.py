@@ -17,7 +17,7 @@ from sklearn.datasets import make_multilabel_classification
 from sklearn.linear_model import LinearRegression
 from sklearn.neighbors import KNeighborsClassifier
 
-from sklearn_mlcm import MLCMDisplay, mlcm_confusion_matrix
+from sklearn_mlcm import InvalidParameterError, MLCMDisplay, mlcm_confusion_matrix
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -945,3 +945,26 @@ def test_mlcm_display_from_estimator_dataframe_labels_subset():
     assert _ticks(disp.ax_.get_yticklabels()) == ["blue", "red", "NTL"]
     with pytest.raises(ValueError, match="'labels' parameter .* not in the DataFrame"):
         MLCMDisplay.from_estimator(model, X, frame, labels=["pink"])
+
+
+@pytest.mark.parametrize(
+    "parameter, value",
+    [("display_labels", ["$\\foo$", "b", "c"]), ("ntl_label", "$\\frac{1$")],
+)
+def test_mlcm_display_invalid_mathtext_is_refused_at_plot(parameter, value):
+    """A name that is invalid mathtext is refused when plot() is called, not
+    when the figure is drawn or saved later (#16 item 11)."""
+    disp = MLCMDisplay(np.array(TABLE_4J), **{parameter: value})
+    with pytest.raises(
+        InvalidParameterError,
+        match=f"'{parameter}' parameter of MLCMDisplay.plot must be names",
+    ):
+        disp.plot()
+
+
+def test_mlcm_display_valid_mathtext_and_escaped_dollars_draw():
+    """Valid mathtext and escaped or single dollar signs are drawn."""
+    names = ["$\\alpha$", "costs \\$5", "$5 or more"]
+    disp = MLCMDisplay(np.array(TABLE_4J), display_labels=names).plot()
+    disp.figure_.savefig(io.BytesIO(), format="png")
+    assert [t.get_text() for t in disp.ax_.get_xticklabels()][:3] == names
