@@ -1,5 +1,6 @@
 """MLCMAccumulator: the MLCM of a stream of batches, in constant memory."""
 
+import math
 import threading
 from numbers import Integral
 
@@ -11,6 +12,7 @@ from ._mlcm._dispatch import METHODS, as_output, compute
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
+    InvalidInputError,
     Options,
     Sequence,
     validate_params,
@@ -208,6 +210,7 @@ class MLCMAccumulator:
             elif labels is not None and self.label_names_ != labels:
                 # another thread's first frame named the labels meanwhile
                 matrix, supports = _reorder(matrix, supports, labels, self.label_names_)
+            self._check_total(matrix, "sample_weight")
             self._add(matrix)
             self._supports = self._supports + supports
             self._no_label_support = self._no_label_support + computed.no_label_support
@@ -223,6 +226,26 @@ class MLCMAccumulator:
         check_batch_kinds(names, names, self.label_names_, self.n_samples_)
         if names is not None and self.label_names_ is not None:
             check_batch_columns(names, self.label_names_)
+
+    def _check_total(self, cm, parameter):
+        """Refuse a batch after which the running matrix's total would
+        overflow float64 (every sum and ratio read off it would be wrong);
+        the caller holds the lock, and nothing has changed yet."""
+        if cm.dtype.kind != "f":
+            return
+        with np.errstate(over="ignore"):
+            total = float(self._matrix.sum()) + float(cm.sum())
+        if not math.isfinite(total):
+            raise InvalidInputError(
+                f"The {parameter!r} parameter of MLCMAccumulator.update must keep "
+                "the running matrix's total within float64: this batch would "
+                "make it overflow. Divide every weight by the same large number "
+                "(ratios are unchanged)."
+                if parameter == "sample_weight"
+                else f"The {parameter!r} parameter of MLCMAccumulator.merge must "
+                "keep the running matrix's total within float64: merging it "
+                "would make it overflow."
+            )
 
     def _add(self, cm):
         """Add a matrix to the running one; the caller holds the lock."""
@@ -261,6 +284,7 @@ class MLCMAccumulator:
                     "MLCMAccumulator.merge: the accumulator changed while 'other' "
                     "was being merged; merge again."
                 )
+            self._check_total(matrix, "other")
             if self.label_names_ is None and names is not None:
                 self.label_names_ = list(names)
             self._add(matrix)

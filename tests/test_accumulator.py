@@ -402,3 +402,24 @@ def test_mlcm_accumulator_refused_merge_changes_nothing(other):
     with pytest.raises(ValueError, match="same n_labels and method"):
         acc.merge(other)
     assert _state(acc) == state
+
+
+def test_mlcm_accumulator_running_total_overflow_is_refused():
+    """Batches whose running total would overflow float64 are refused, and the
+    refused batch changes nothing (#16 item 3)."""
+    from sklearn_mlcm import InvalidInputError
+
+    acc = MLCMAccumulator(2)
+    refused = False
+    for _ in range(40):  # 1e307 per batch: the 18th passes float64's limit
+        before = acc.confusion_matrix, acc.n_samples_
+        try:
+            acc.update([[1, 0]], [[1, 0]], sample_weight=[1e307])
+        except InvalidInputError as exc:
+            assert "running matrix's total within float64" in str(exc)
+            refused = True
+            break
+    assert refused
+    assert acc.n_samples_ == before[1] == 17
+    np.testing.assert_array_equal(acc.confusion_matrix, before[0])
+    assert np.isfinite(acc.confusion_matrix).all()
