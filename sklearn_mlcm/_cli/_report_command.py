@@ -67,9 +67,10 @@ def report_command(args):
     pred = read_labels(args.pred, args.header, args.delimiter)
     func = mlcm_confusion_matrix.__name__
     with library_refusals(lambda text: _about_data(text, func, true, pred)):
-        cm = mlcm_confusion_matrix(
-            true.values, pred.values, method=args.method, normalize=args.normalize
-        )
+        counts = mlcm_confusion_matrix(true.values, pred.values, method=args.method)
+    # normalised from the counts, not computed again (the confusions are
+    # ranked by the counts)
+    cm = counts if args.normalize is None else _normalized(counts, args.normalize)
     names = _label_names(true, pred)
     labels = names or [str(j) for j in range(cm.shape[0] - 1)]
     # The text shortens long names; the JSON and the CSV keep them whole.
@@ -94,7 +95,7 @@ def report_command(args):
     top = args.top
     if top is None:  # the confusions stand in for a matrix not printed
         top = 0 if show_matrix or args.json else TOP_DEFAULT
-    confusions = _confusions(args, true, pred, cm, shown, top) if top else None
+    confusions = _confusions(true, pred, counts, shown, top) if top else None
 
     if args.json:
         extra = {}
@@ -142,14 +143,22 @@ def report_command(args):
     print("\n\n".join(sections))
 
 
-def _confusions(args, true, pred, cm, names, k):
-    """``(counts, pairs, sets)``: the matrix of counts of ``args.method`` (``cm``
-    unless normalised: the confusions are ranked by counts), its k largest
+def _normalized(counts, normalize):
+    """The matrix of counts over its rows ("true"), columns ("pred") or total
+    ("all"), as ``mlcm_confusion_matrix(..., normalize=...)``: a zero row or
+    column stays zero."""
+    axis = {"true": 1, "pred": 0, "all": None}[normalize]
+    totals = counts.sum(axis=axis, keepdims=axis is not None)
+    return np.divide(
+        counts, totals, out=np.zeros(counts.shape), where=np.asarray(totals) != 0
+    )
+
+
+def _confusions(true, pred, counts, names, k):
+    """``(counts, pairs, sets)``: the matrix of counts (the confusions are
+    ranked by counts, also when the matrix shown is normalised), its k largest
     cells between two labels (:func:`_top_pairs`) and the k most frequent
     label-set confusions, with the label ``names``."""
-    counts = cm
-    if args.normalize:
-        counts = mlcm_confusion_matrix(true.values, pred.values, method=args.method)
     pairs = _top_pairs(counts, k, names)
     sets = labelset_confusions(
         true.values, pred.values, top_k=min(k, true.values.shape[0])
