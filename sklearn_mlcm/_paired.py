@@ -10,6 +10,7 @@ predictions, is then a re-weighting of the instances: B of them are one
 """
 
 import itertools
+import warnings
 from collections import namedtuple
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -337,7 +338,10 @@ def _pvalues(null, observed, alternative, exact):
 def _interval(distribution, confidence_level, alternative):
     """Percentile bounds along axis 0, one-sided for a one-sided alternative."""
     alpha = 1.0 - confidence_level
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        # a label undefined in every resample (zero_division=np.nan) has a
+        # NaN interval, not a warning per label
+        warnings.simplefilter("ignore", RuntimeWarning)
         if alternative == "two-sided":
             low = np.nanquantile(distribution, alpha / 2, axis=0)
             high = np.nanquantile(distribution, 1 - alpha / 2, axis=0)
@@ -436,15 +440,11 @@ def _check_predictions(y_true, predictions, labels):
             np.asarray(_raw_values(y_true)),
             *(np.asarray(_raw_values(y)) for y in predictions.values()),
         )
+    # frames are aligned to y_true's columns, 1-D classes to one set: every
+    # space has y_true's label names
     cleaned, true, names = [], None, None
-    for name, y in predictions.items():
+    for y in predictions.values():
         space = check_mlcm_targets(y_true, y, labels=labels, func_name=func_name)
-        if names is not None and space.names != names:
-            raise input_error(
-                _parameter(name, predictions),
-                f"a prediction set over the labels {names}",
-                f"the labels {space.names}",
-            )
         names = space.names
         true = space.y_true
         cleaned.append(space.y_pred)
@@ -696,9 +696,10 @@ def mlcm_paired_comparison(
     >>> result.label_differences.round(4)
     array([0.1118, 0.    , 0.0222])
 
-    The two sets differ on two instances only: the 4 swaps of those are
-    enumerated (an exact test), and no p-value below 0.5 is possible. Nine
-    instances cannot tell these classifiers apart.
+    All 2**9 swaps of the nine instances are enumerated (an exact test). The
+    two sets differ on two instances only, so that at least a quarter of the
+    swaps give the observed difference or its opposite: no p-value below 0.5
+    is possible, and nine instances cannot tell these classifiers apart.
     """
     func_name = current_function()
     if isinstance(y_pred_a, dict):

@@ -32,7 +32,12 @@ RANKS = np.array([[1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [1.0, 2.0, 
 CORRELATIONS = np.array([[1.0, 0.5, -0.2], [0.5, 1.0, 0.9], [-0.2, 0.9, 1.0]])
 
 # Result records the library returns: not built by users, nothing to validate.
-RESULT_RECORDS = {"FriedmanResult", "NemenyiResult", "PrometheeResult"}
+RESULT_RECORDS = {
+    "FriedmanResult",
+    "NemenyiResult",
+    "PairedComparisonResult",
+    "PrometheeResult",
+}
 
 
 def _estimator():
@@ -59,6 +64,11 @@ def _valid_calls():
     return {
         **scores,
         "mlcm_fbeta_score": (sklearn_mlcm.mlcm_fbeta_score, (T, P), {"beta": 2}),
+        "mlcm_paired_comparison": (
+            sklearn_mlcm.mlcm_paired_comparison,
+            (T, T, P),
+            {"n_resamples": 9},
+        ),
         "confusion_matrix_statistics": (
             sklearn_mlcm.confusion_matrix_statistics,
             (TABLE_4J,),
