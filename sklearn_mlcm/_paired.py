@@ -30,7 +30,12 @@ from ._param_validation import (
     validate_params,
 )
 from ._statistics import ratio_metric
-from ._validation import check_mlcm_targets, check_sample_weight, input_error
+from ._validation import (
+    MAX_DENSE_BYTES,
+    check_mlcm_targets,
+    check_sample_weight,
+    input_error,
+)
 
 __all__ = ["PairedComparisonResult", "mlcm_paired_comparison"]
 
@@ -42,7 +47,7 @@ ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 MAX_RESAMPLES = 10**6
 
 #: At most this many weights (resamples x instances) are held at once.
-_BATCH_CELLS = 1 << 22
+_BATCH_CELLS = 1 << 21
 
 _METRICS = {
     "precision": "precision",
@@ -154,9 +159,17 @@ class _Margins:
     """
 
     def __init__(self, y_true, y_pred, method):
+        n, q = y_true.shape
+        if 2 * n * q > MAX_DENSE_BYTES:  # the two bool arrays read below
+            raise input_error(
+                "y_true",
+                f"at most {MAX_DENSE_BYTES // 2:,} cells (n_samples x n_labels) "
+                "for a paired comparison; compare a subset of the labels "
+                "(labels=...) or of the instances",
+                f"{n:,} x {q:,}",
+            )
         t = _dense(y_true)
         p = _dense(y_pred)
-        n, q = t.shape
         keys = np.packbits(np.concatenate([t, p], axis=1), axis=1)
         _, first, row_pair = np.unique(
             keys, axis=0, return_index=True, return_inverse=True

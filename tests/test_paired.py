@@ -450,6 +450,13 @@ def test_mlcm_paired_comparison_refuses_bad_predictions():
         mlcm_paired_comparison(frame, frame, other)
 
 
+def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
+    """Targets past the memory bound are refused before they are densified."""
+    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", 40)
+    with pytest.raises(ValueError, match="'y_true' parameter .* at most 20 cells"):
+        mlcm_paired_comparison(T, T, P)
+
+
 def test_mlcm_paired_comparison_refuses_bad_groups():
     """Groups of the wrong length, or a single group, are refused."""
     with pytest.raises(ValueError, match="'groups' parameter .* length n_samples=9"):
