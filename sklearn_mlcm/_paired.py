@@ -115,6 +115,13 @@ class PairedComparisonResult:
 
     bootstrap_distribution : ndarray of shape (n_resamples,)
         The bootstrap differences of the averaged score.
+
+    label_n_undefined : ndarray of shape (n_labels,), dtype=int64
+        In how many bootstrap resamples each label's score (of A or B) was
+        undefined, a zero denominator, and so set by ``zero_division``.
+
+    n_undefined : int
+        In how many bootstrap resamples at least one label's score was.
     """
 
     difference: float
@@ -134,6 +141,8 @@ class PairedComparisonResult:
     n_resamples: int
     exact: bool
     bootstrap_distribution: np.ndarray
+    label_n_undefined: np.ndarray
+    n_undefined: int
 
     def __iter__(self):
         return iter((self.difference, self.pvalue))
@@ -288,17 +297,50 @@ def _swapped_differences(tables, weight, unit, swaps, options):
 
 def _bootstrap(tables, weight, unit, n_units, n_resamples, seed, options):
     """Paired bootstrap: each resample draws the units (instances or groups)
-    with replacement once, and weighs both prediction sets alike."""
+    with replacement once, and weighs both prediction sets alike.
+
+    Returns the averaged and label differences, and per label the number of
+    resamples in which its score of A or B was undefined (zero_division).
+    """
     rng = np.random.RandomState(seed)
-    overall, labels = [], []
+    overall, labels, undefined = [], [], []
     uniform = np.full(n_units, 1.0 / n_units)
     for size in _batches(n_resamples, max(n_units, weight.size)):
         counts = rng.multinomial(n_units, uniform, size=size).astype(np.float64)
         w = counts[:, unit] * weight
-        d, dl = _differences(tables, w, w, options)
-        overall.append(d)
-        labels.append(dl)
-    return np.concatenate(overall), np.concatenate(labels)
+        margins = [_resampled_margins(table, w) for table in tables]
+        (score_a, label_a), (score_b, label_b) = (
+            _scores(m, **options) for m in margins
+        )
+        overall.append(score_a - score_b)
+        labels.append(label_a - label_b)
+        undefined.append(
+            _undefined(margins[0], options) | _undefined(margins[1], options)
+        )
+    return (
+        np.concatenate(overall),
+        np.concatenate(labels),
+        np.concatenate(undefined),
+    )
+
+
+def _undefined(margins, options):
+    """(B, q) mask of the label scores whose ratio has a zero denominator."""
+    diag, rows, cols = margins[:, 0, :-1], margins[:, 1, :-1], margins[:, 2, :-1]
+    metric = options["metric"]
+    if metric == "precision":
+        return cols == 0
+    if metric == "recall":
+        return rows == 0
+    if metric == "specificity":
+        all_diag = margins[:, 0]
+        if options["tn"] == "diagonal":
+            tn = all_diag.sum(axis=1, keepdims=True)[:, :1] - diag
+        else:
+            total = margins[:, 1].sum(axis=1, keepdims=True)
+            tn = total - rows - cols + diag
+        return tn + (cols - diag) <= 0
+    return (rows == 0) & (cols == 0)  # F-scores: no true, no predicted
 
 
 def _permutation(tables, weight, unit, n_units, n_resamples, seed, options):
@@ -765,7 +807,7 @@ def mlcm_paired_comparison(
             int(rng.randint(2**31 - 1)),
             options,
         )
-        boot, label_boot = _bootstrap(
+        boot, label_boot, undefined = _bootstrap(
             pair_tables, weight, unit, n_units, n_resamples, boot_seed, options
         )
         low, high = _interval(boot, confidence_level, alternative)
@@ -788,6 +830,8 @@ def mlcm_paired_comparison(
             "n_resamples": int(n_resamples),
             "exact": bool(exact),
             "bootstrap_distribution": boot,
+            "label_n_undefined": undefined.sum(axis=0),
+            "n_undefined": int(undefined.any(axis=1).sum()),
         }
     corrected = _correct([r["pvalue"] for r in results.values()], correction)
     packaged = {

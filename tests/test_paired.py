@@ -182,7 +182,7 @@ def test_bootstrap_matches_the_loop_oracle():
     y = _population(n, 3, rng)
     a, b = _noisy(y, 0.2, rng), _noisy(y, 0.3, rng)
     tables = (_Margins(y > 0, a > 0, "heydarian"), _Margins(y > 0, b > 0, "heydarian"))
-    got, _ = _bootstrap(tables, np.ones(n), np.arange(n), n, 30, 7, _options())
+    got, _, _ = _bootstrap(tables, np.ones(n), np.arange(n), n, 30, 7, _options())
     counts = np.random.RandomState(7).multinomial(n, np.full(n, 1 / n), size=30)
     for c, d in zip(counts, got):
         rows = np.repeat(np.arange(n), c)  # the resampled rows themselves
@@ -300,6 +300,32 @@ def test_mlcm_paired_comparison_warns_for_undefined_observed_scores():
             y, a, y, n_resamples=19, zero_division=np.nan, random_state=0
         )
     assert np.isnan(result.label_pvalues[1])
+    # label 1 is in no true and no predicted set: undefined in every
+    # resample; label 0 only in those that draw the third row alone
+    assert result.label_n_undefined[1] == result.n_undefined == 19
+    assert result.label_n_undefined[0] < 19
+
+
+def test_mlcm_paired_comparison_counts_undefined_resamples():
+    """Resamples without a rare label's only positive are counted, as the
+    resamples of the loop oracle that miss its row."""
+    y = np.zeros((10, 2), dtype=int)
+    y[:, 0] = 1
+    y[0, 1] = 1  # label 1: one positive, predicted by neither
+    a = y.copy()
+    a[0, 1] = 0
+    result = mlcm_paired_comparison(
+        y,
+        a,
+        a,
+        metric="recall",
+        n_resamples=200,
+        zero_division=0.0,
+        random_state=0,
+    )
+    # recall of label 1 is undefined where row 0 is not drawn
+    assert 200 * 0.25 < result.label_n_undefined[1] < 200 * 0.5
+    assert result.label_n_undefined[0] == 0
 
 
 def test_mlcm_paired_comparison_frames_and_class_labels():
