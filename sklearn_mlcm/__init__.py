@@ -10,6 +10,7 @@ Friedman and Nemenyi tests across datasets.
 
 from ._accumulator import MLCMAccumulator
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
+from ._paired import PairedComparisonResult, mlcm_paired_comparison
 from ._param_validation import InvalidInputError, InvalidParameterError
 from ._plot._confusion_matrix import MLCMDisplay
 from ._report import mlcm_classification_report
@@ -54,6 +55,7 @@ __all__ = [
     "MLCMAccumulator",
     "MLCMDisplay",
     "NemenyiResult",
+    "PairedComparisonResult",
     "PrometheeResult",
     "__version__",
     "confusion_matrix_statistics",
@@ -70,6 +72,7 @@ __all__ = [
     "mlcm_f1_score",
     "mlcm_fbeta_score",
     "mlcm_multilabel_confusion_matrix",
+    "mlcm_paired_comparison",
     "mlcm_precision_recall_fscore_support",
     "mlcm_precision_score",
     "mlcm_recall_score",

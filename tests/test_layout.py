@@ -27,6 +27,7 @@ LAYERS = [
         "_report",
         "_accumulator",
         "_top_confusions",
+        "_paired",
     },
     {"_plot", "compare"},
     {"__init__"},

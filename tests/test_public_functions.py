@@ -40,6 +40,7 @@ RESULT_RECORDS = {
     "FriedmanResult",
     "LabelSetConfusion",
     "NemenyiResult",
+    "PairedComparisonResult",
     "PrometheeResult",
 }
 
@@ -69,6 +70,11 @@ def _valid_calls():
     return {
         **scores,
         "mlcm_fbeta_score": (sklearn_mlcm.mlcm_fbeta_score, (T, P), {"beta": 2}),
+        "mlcm_paired_comparison": (
+            sklearn_mlcm.mlcm_paired_comparison,
+            (T, T, P),
+            {"n_resamples": 9},
+        ),
         "confusion_matrix_statistics": (
             sklearn_mlcm.confusion_matrix_statistics,
             (TABLE_4J,),

@@ -1,0 +1,842 @@
+"""Paired comparison of classifiers on one test set: bootstrap and permutation.
+
+Two (or more) prediction sets for the same ``y_true`` are compared by the
+difference of one MLCM score. Everything the scores need is in three margins
+of the matrix (its diagonal, row sums and column sums), and each margin is a
+sum over the instances of a contribution that depends only on the pair (true
+set, predicted set). A resample, or a swap of the two classifiers'
+predictions, is then a re-weighting of the instances: B of them are one
+(B, instances) by (instances, margins) product, with no matrix rebuilt.
+"""
+
+import itertools
+import warnings
+from collections import namedtuple
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import sparse
+from sklearn.utils import check_random_state
+
+from ._confusion import TARGET_CONSTRAINTS, mlcm_confusion_matrix
+from ._mlcm._dispatch import METHODS
+from ._param_validation import (
+    ZERO_DIVISION,
+    Interval,
+    Options,
+    current_function,
+    invalid_parameter,
+    validate_params,
+)
+from ._statistics import ratio_metric
+from ._validation import (
+    MAX_DENSE_BYTES,
+    check_mlcm_targets,
+    check_sample_weight,
+    input_error,
+)
+
+__all__ = ["PairedComparisonResult", "mlcm_paired_comparison"]
+
+#: The bounds of a confidence interval; arrays of shape (n_labels,) per label.
+ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
+
+#: More resamples than this are refused: they would take hours, not add
+#: precision (the p-value's resolution is already 1e-6).
+MAX_RESAMPLES = 10**6
+
+#: At most this many weights (resamples x instances) are held at once.
+_BATCH_CELLS = 1 << 21
+
+_METRICS = {
+    "precision": "precision",
+    "recall": "recall",
+    "f1": "fbeta",
+    "fbeta": "fbeta",
+    "specificity": "specificity",
+}
+
+
+@dataclass(frozen=True)
+class PairedComparisonResult:
+    """The outcome of :func:`mlcm_paired_comparison` for one pair (A, B).
+
+    Unpacks like a scipy.stats result: ``difference, pvalue = result``; the
+    other fields are attributes. Differences are score(A) minus score(B).
+
+    Attributes
+    ----------
+    difference : float
+        The difference of the averaged score, A minus B.
+
+    pvalue : float
+        The p-value of the paired permutation test of the averaged score.
+
+    confidence_interval : ConfidenceInterval
+        ``(low, high)`` of the paired-bootstrap percentile interval of
+        ``difference`` (one-sided, with an infinite bound, for
+        ``alternative="less"`` or ``"greater"``).
+
+    pvalue_corrected : float
+        ``pvalue`` corrected for the number of pairs compared in one call
+        (the same value when one pair is compared).
+
+    score_a, score_b : float
+        The averaged score of each prediction set.
+
+    label_differences : ndarray of shape (n_labels,)
+        The difference of each label's score.
+
+    label_pvalues : ndarray of shape (n_labels,)
+        Each label's permutation p-value, uncorrected.
+
+    label_pvalues_corrected : ndarray of shape (n_labels,)
+        The same, corrected for the n_labels tests (``correction``).
+
+    label_confidence_interval : ConfidenceInterval
+        ``(low, high)``, arrays of shape (n_labels,): each label's interval.
+
+    label_scores_a, label_scores_b : ndarray of shape (n_labels,)
+        Each label's score for each prediction set.
+
+    target_names : list of str
+        The label names: frame columns, class values or column indices.
+
+    names : tuple of two
+        The names of A and B (``("a", "b")`` for two arrays, else dict keys).
+
+    n_resamples : int
+        The number of bootstrap resamples, and of random swaps.
+
+    exact : bool
+        True when every one of the 2**n_units swaps was enumerated (then
+        ``pvalue`` is exact), False for ``n_resamples`` random swaps.
+
+    bootstrap_distribution : ndarray of shape (n_resamples,)
+        The bootstrap differences of the averaged score.
+
+    label_n_undefined : ndarray of shape (n_labels,), dtype=int64
+        In how many bootstrap resamples each label's score (of A or B) was
+        undefined, a zero denominator, and so set by ``zero_division``.
+
+    n_undefined : int
+        In how many bootstrap resamples at least one label's score was.
+    """
+
+    difference: float
+    pvalue: float
+    confidence_interval: ConfidenceInterval
+    pvalue_corrected: float
+    score_a: float
+    score_b: float
+    label_differences: np.ndarray
+    label_pvalues: np.ndarray
+    label_pvalues_corrected: np.ndarray
+    label_confidence_interval: ConfidenceInterval
+    label_scores_a: np.ndarray
+    label_scores_b: np.ndarray
+    target_names: list
+    names: tuple
+    n_resamples: int
+    exact: bool
+    bootstrap_distribution: np.ndarray
+    label_n_undefined: np.ndarray
+    n_undefined: int
+
+    def __iter__(self):
+        return iter((self.difference, self.pvalue))
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, index):
+        return (self.difference, self.pvalue)[index]
+
+
+# -- the margins of re-weighted samples -------------------------------------
+
+
+class _Margins:
+    """Per-instance margin contributions of one prediction set.
+
+    ``pair_margins[k]`` is the (3, q+1) stack (diagonal, row sums, column
+    sums) of the MLCM of one instance with the k-th distinct (true set,
+    predicted set) pair; ``row_pair[i]`` is the pair of instance i. The
+    margins of weights ``w`` of shape (B, n) are then ``(w @ S) @ M`` with S
+    the (n, n_pairs) indicator of ``row_pair``.
+    """
+
+    def __init__(self, y_true, y_pred, method):
+        n, q = y_true.shape
+        if 2 * n * q > MAX_DENSE_BYTES:  # the two bool arrays read below
+            raise input_error(
+                "y_true",
+                f"at most {MAX_DENSE_BYTES // 2:,} cells (n_samples x n_labels) "
+                "for a paired comparison; compare a subset of the labels "
+                "(labels=...) or of the instances",
+                f"{n:,} x {q:,}",
+            )
+        t = _dense(y_true)
+        p = _dense(y_pred)
+        keys = np.packbits(np.concatenate([t, p], axis=1), axis=1)
+        _, first, row_pair = np.unique(
+            keys, axis=0, return_index=True, return_inverse=True
+        )
+        row_pair = row_pair.ravel()
+        margins = np.empty((len(first), 3, q + 1))
+        for k, i in enumerate(first):
+            cm = mlcm_confusion_matrix(
+                t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
+            )
+            margins[k, 0] = cm.diagonal()
+            margins[k, 1] = np.asarray(cm.sum(axis=1)).ravel()
+            margins[k, 2] = np.asarray(cm.sum(axis=0)).ravel()
+        self.n_rows, self.n_labels = n, q
+        self.row_pair = row_pair
+        self.pair_margins = margins.reshape(len(first), -1)
+        self._selector = sparse.csr_array(
+            (np.ones(n), (np.arange(n), row_pair)), shape=(n, len(first))
+        )
+
+    def margins(self, row_weights):
+        """(B, n) weights -> (B, 3, q+1): diagonal, row and column sums."""
+        pair_weights = (self._selector.T @ np.asarray(row_weights).T).T
+        out = pair_weights @ self.pair_margins
+        return out.reshape(len(out), 3, self.n_labels + 1)
+
+
+def _dense(y):
+    """A clean indicator matrix as dense bool."""
+    if sparse.issparse(y):
+        y = y.toarray()
+    return np.asarray(y, dtype=bool)
+
+
+def _resampled_margins(table, row_weights):
+    """The margins (B, 3, q+1) of the samples re-weighted by ``row_weights``."""
+    return table.margins(row_weights)
+
+
+# -- scores from margins, vectorised over resamples ----------------------------
+
+
+def _scores(margins, metric, average, *, beta, tn, zero_division):
+    """(B, 3, q+1) margins -> averaged scores (B,) and label scores (B, q)."""
+    diag, rows, cols = margins[:, 0], margins[:, 1], margins[:, 2]
+    q = diag.shape[1] - 1
+    tp, fp, fn = diag, cols - diag, rows - diag
+    total = rows.sum(axis=1, keepdims=True)
+    if tn == "diagonal":
+        tn_ = diag.sum(axis=1, keepdims=True) - diag
+    else:
+        tn_ = total - tp - fp - fn
+        tn_ = np.where(tn_ <= 1e-12 * np.maximum(total, 1.0), 0.0, tn_)
+    kind = _METRICS[metric]
+    beta = 1.0 if metric == "f1" else beta
+    label = ratio_metric(
+        kind,
+        tp[:, :q],
+        fp[:, :q],
+        fn[:, :q],
+        tn_[:, :q],
+        beta=beta,
+        zero_division=zero_division,
+    )
+    if average in ("micro", "micro_all"):
+        stop = q if average == "micro" else q + 1
+        pooled = [x[:, :stop].sum(axis=1) for x in (tp, fp, fn, tn_)]
+        overall = ratio_metric(kind, *pooled, beta=beta, zero_division=zero_division)
+    else:
+        weights = rows[:, :q] if average == "weighted" else np.ones_like(label)
+        keep = ~np.isnan(label)
+        weights = np.where(keep, weights, 0.0)
+        unweighted = weights.sum(axis=1) == 0  # every weight zero: plain mean
+        weights[unweighted] = keep[unweighted]
+        values = np.where(keep, label, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            overall = (values * weights).sum(axis=1) / weights.sum(axis=1)
+    return np.asarray(overall, dtype=np.float64), label
+
+
+# -- resampling ------------------------------------------------------------------
+
+
+def _batches(n_total, n_units):
+    """Batch sizes of at most ``_BATCH_CELLS`` weights each."""
+    size = max(1, _BATCH_CELLS // max(n_units, 1))
+    while n_total > 0:
+        yield min(size, n_total)
+        n_total -= size
+
+
+def _differences(tables, weights_a, weights_b, options):
+    """Averaged and label differences (B,) and (B, q) of score(A) - score(B)."""
+    table_a, table_b = tables
+    score_a, label_a = _scores(_resampled_margins(table_a, weights_a), **options)
+    score_b, label_b = _scores(_resampled_margins(table_b, weights_b), **options)
+    return score_a - score_b, label_a - label_b
+
+
+def _swapped_differences(tables, weight, unit, swaps, options):
+    """Differences after swapping A's and B's predictions where ``swaps``.
+
+    ``swaps`` (R, n_units) of 0/1: instance i of A takes B's prediction (and
+    B takes A's) when ``swaps[:, unit[i]]``. As margins are linear in the
+    weights, A' = M(T, A; w (1 - s)) + M(T, B; w s), and B' the rest.
+    """
+    s = swaps[:, unit] * weight
+    keep = weight - s
+    table_a, table_b = tables
+    margins_a = _resampled_margins(table_a, keep) + _resampled_margins(table_b, s)
+    margins_b = _resampled_margins(table_b, keep) + _resampled_margins(table_a, s)
+    score_a, label_a = _scores(margins_a, **options)
+    score_b, label_b = _scores(margins_b, **options)
+    return score_a - score_b, label_a - label_b
+
+
+def _bootstrap(tables, weight, unit, n_units, n_resamples, seed, options):
+    """Paired bootstrap: each resample draws the units (instances or groups)
+    with replacement once, and weighs both prediction sets alike.
+
+    Returns the averaged and label differences, and per label the number of
+    resamples in which its score of A or B was undefined (zero_division).
+    """
+    rng = np.random.RandomState(seed)
+    overall, labels, undefined = [], [], []
+    uniform = np.full(n_units, 1.0 / n_units)
+    for size in _batches(n_resamples, max(n_units, weight.size)):
+        counts = rng.multinomial(n_units, uniform, size=size).astype(np.float64)
+        w = counts[:, unit] * weight
+        margins = [_resampled_margins(table, w) for table in tables]
+        (score_a, label_a), (score_b, label_b) = (
+            _scores(m, **options) for m in margins
+        )
+        overall.append(score_a - score_b)
+        labels.append(label_a - label_b)
+        undefined.append(
+            _undefined(margins[0], options) | _undefined(margins[1], options)
+        )
+    return (
+        np.concatenate(overall),
+        np.concatenate(labels),
+        np.concatenate(undefined),
+    )
+
+
+def _undefined(margins, options):
+    """(B, q) mask of the label scores whose ratio has a zero denominator."""
+    diag, rows, cols = margins[:, 0, :-1], margins[:, 1, :-1], margins[:, 2, :-1]
+    metric = options["metric"]
+    if metric == "precision":
+        return cols == 0
+    if metric == "recall":
+        return rows == 0
+    if metric == "specificity":
+        all_diag = margins[:, 0]
+        if options["tn"] == "diagonal":
+            tn = all_diag.sum(axis=1, keepdims=True)[:, :1] - diag
+        else:
+            total = margins[:, 1].sum(axis=1, keepdims=True)
+            tn = total - rows - cols + diag
+        return tn + (cols - diag) <= 0
+    return (rows == 0) & (cols == 0)  # F-scores: no true, no predicted
+
+
+def _permutation(tables, weight, unit, n_units, n_resamples, seed, options):
+    """The null distribution of the differences under random swaps.
+
+    Every swap vector is enumerated when there are at most ``n_resamples``
+    of them (an exact test); otherwise ``n_resamples`` random ones are drawn.
+    Returns the overall and label null differences and whether exact.
+    """
+    exact = n_units < 63 and 2**n_units <= n_resamples
+    rng = np.random.RandomState(seed)
+    total = 2**n_units if exact else n_resamples
+    overall, labels, start = [], [], 0
+    for size in _batches(total, max(n_units, weight.size)):
+        if exact:
+            codes = np.arange(start, start + size)[:, None]
+            swaps = ((codes >> np.arange(n_units)) & 1).astype(np.float64)
+            start += size
+        else:
+            swaps = rng.randint(0, 2, size=(size, n_units)).astype(np.float64)
+        d, dl = _swapped_differences(tables, weight, unit, swaps, options)
+        overall.append(d)
+        labels.append(dl)
+    return np.concatenate(overall), np.concatenate(labels), exact
+
+
+def _pvalues(null, observed, alternative, exact):
+    """Permutation p-values of ``observed`` (shape S) from ``null`` (R, *S).
+
+    Random swaps: ``(1 + #extreme) / (R + 1)``, which counts the observed
+    assignment among the permutations and is never 0. Enumerated swaps
+    (which include the identity): ``#extreme / R``. A NaN observation gives
+    NaN; a NaN in the null counts as extreme (conservative).
+    """
+    tol = 1e-12 * np.maximum(1.0, np.abs(observed))
+    with np.errstate(invalid="ignore"):
+        if alternative == "two-sided":
+            extreme = np.abs(null) >= np.abs(observed) - tol
+        elif alternative == "greater":
+            extreme = null >= observed - tol
+        else:
+            extreme = null <= observed + tol
+    extreme |= np.isnan(null)
+    count = extreme.sum(axis=0)
+    n = null.shape[0]
+    p = count / n if exact else (count + 1.0) / (n + 1.0)
+    return np.where(np.isnan(observed), np.nan, np.minimum(p, 1.0))
+
+
+def _interval(distribution, confidence_level, alternative):
+    """Percentile bounds along axis 0, one-sided for a one-sided alternative."""
+    alpha = 1.0 - confidence_level
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        # a label undefined in every resample (zero_division=np.nan) has a
+        # NaN interval, not a warning per label
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if alternative == "two-sided":
+            low = np.nanquantile(distribution, alpha / 2, axis=0)
+            high = np.nanquantile(distribution, 1 - alpha / 2, axis=0)
+        elif alternative == "greater":
+            low = np.nanquantile(distribution, alpha, axis=0)
+            high = np.full_like(low, np.inf)
+        else:
+            high = np.nanquantile(distribution, 1 - alpha, axis=0)
+            low = np.full_like(high, -np.inf)
+    return low, high
+
+
+def _correct(pvalues, correction):
+    """Holm's step-down (or Bonferroni's) correction of a family of p-values;
+    NaN p-values stay NaN and do not count in the family."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = p.copy()
+    if correction is None:
+        return out
+    keep = ~np.isnan(p)
+    m = int(keep.sum())
+    if m == 0:
+        return out
+    values = p[keep]
+    if correction == "bonferroni":
+        out[keep] = np.minimum(values * m, 1.0)
+        return out
+    order = np.argsort(values, kind="stable")
+    stepped = np.maximum.accumulate(values[order] * (m - np.arange(m)))
+    corrected = np.empty(m)
+    corrected[order] = np.minimum(stepped, 1.0)
+    out[keep] = corrected
+    return out
+
+
+# -- validation -----------------------------------------------------------------
+
+
+def _check_prediction_sets(arguments):
+    """A dict of predictions needs no y_pred_b; two arrays need both."""
+    a, b, reference = (
+        arguments["y_pred_a"],
+        arguments["y_pred_b"],
+        arguments["reference"],
+    )
+    if isinstance(a, dict):
+        if b is not None:
+            raise invalid_parameter(
+                "y_pred_b",
+                "None when y_pred_a is a dict of named prediction sets",
+                b,
+            )
+        if len(a) < 2:
+            raise invalid_parameter(
+                "y_pred_a", "a dict of at least two named prediction sets", a
+            )
+        if reference is not None and reference not in a:
+            raise invalid_parameter(
+                "reference", f"one of the names of y_pred_a {list(a)}", reference
+            )
+        return
+    if b is None:
+        raise invalid_parameter(
+            "y_pred_b",
+            "an array-like or sparse matrix when y_pred_a is one prediction set "
+            "(or pass a dict of named prediction sets as y_pred_a)",
+            b,
+        )
+    if reference is not None:
+        raise invalid_parameter(
+            "reference", "None unless y_pred_a is a dict of prediction sets", reference
+        )
+
+
+def _check_predictions(y_true, predictions, labels):
+    """Clean (n, q) indicators of every prediction set, one label space.
+
+    Returns y_true, the list of clean predictions and the label names.
+    """
+    func_name = current_function()
+    shapes = {name: np.shape(_raw_values(y)) for name, y in predictions.items()}
+    first_name, first_shape = next(iter(shapes.items()))
+    for name, shape in shapes.items():
+        if shape != first_shape:
+            raise input_error(
+                _parameter(name, predictions),
+                f"of the shape of {_parameter(first_name, predictions)}, {first_shape}",
+                f"shape {shape}",
+            )
+    if len(first_shape) == 1 and labels is None:
+        # 1-D class labels: one set of classes for all prediction sets
+        from sklearn.utils.multiclass import unique_labels
+
+        labels = unique_labels(
+            np.asarray(_raw_values(y_true)),
+            *(np.asarray(_raw_values(y)) for y in predictions.values()),
+        )
+    # frames are aligned to y_true's columns, 1-D classes to one set: every
+    # space has y_true's label names
+    cleaned, true, names = [], None, None
+    for y in predictions.values():
+        space = check_mlcm_targets(y_true, y, labels=labels, func_name=func_name)
+        names = space.names
+        true = space.y_true
+        cleaned.append(space.y_pred)
+    return true, cleaned, names
+
+
+def _raw_values(y):
+    """Something ``np.shape`` reads without converting a sparse matrix."""
+    if sparse.issparse(y) or hasattr(y, "shape"):
+        return np.empty(tuple(y.shape), dtype=bool)
+    return y
+
+
+def _parameter(name, predictions):
+    """The parameter to name in an error about the prediction set ``name``."""
+    if set(predictions) == {"a", "b"} and getattr(predictions, "pair", False):
+        return f"y_pred_{name}"
+    return f"y_pred_a[{name!r}]"
+
+
+class _Pair(dict):
+    """The two prediction sets passed as arrays (errors name y_pred_a/b)."""
+
+    pair = True
+
+
+def _check_groups(groups, n_samples):
+    """Groups -> (unit of each instance, number of units)."""
+    if groups is None:
+        return np.arange(n_samples), n_samples
+    values = np.asarray(groups)
+    if values.ndim != 1 or values.shape[0] != n_samples:
+        raise input_error(
+            "groups",
+            f"a 1-D array of length n_samples={n_samples}",
+            f"shape {values.shape}",
+        )
+    _, unit = np.unique(values, return_inverse=True)
+    unit = unit.ravel()
+    n_units = int(unit.max()) + 1
+    if n_units < 2:
+        raise input_error(
+            "groups",
+            "at least two distinct groups (one group cannot be resampled)",
+            f"the single group {values[0]!r}",
+        )
+    return unit, n_units
+
+
+# -- the public function ---------------------------------------------------------
+
+
+@validate_params(
+    {
+        "y_true": TARGET_CONSTRAINTS["y_true"],
+        "y_pred_a": ["array-like", "sparse matrix", dict],
+        "y_pred_b": ["array-like", "sparse matrix", None],
+        "metric": [Options(*_METRICS)],
+        "average": [Options("micro", "micro_all", "macro", "weighted")],
+        "method": [Options(*METHODS)],
+        "labels": ["array-like", None],
+        "sample_weight": ["array-like", None],
+        "groups": ["array-like", None],
+        "reference": [str, Integral, None],
+        "n_resamples": [Interval(Integral, 1, MAX_RESAMPLES)],
+        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+        "alternative": [Options("two-sided", "less", "greater")],
+        "correction": [Options("holm", "bonferroni"), None],
+        "beta": [Interval(Real, 0, None, closed="left")],
+        "tn": [Options("complement", "diagonal")],
+        "zero_division": ZERO_DIVISION,
+        "random_state": [
+            Interval(Integral, 0, 2**32 - 1),
+            np.random.RandomState,
+            None,
+        ],
+    },
+    rules=(_check_prediction_sets,),
+)
+def mlcm_paired_comparison(
+    y_true,
+    y_pred_a,
+    y_pred_b=None,
+    *,
+    metric="f1",
+    average="macro",
+    method="heydarian",
+    labels=None,
+    sample_weight=None,
+    groups=None,
+    reference=None,
+    n_resamples=9999,
+    confidence_level=0.95,
+    alternative="two-sided",
+    correction="holm",
+    beta=1.0,
+    tn="complement",
+    zero_division="warn",
+    random_state=None,
+):
+    """Compare two classifiers' predictions for one test set, label by label.
+
+    The difference of an MLCM score between prediction sets A and B of the
+    same instances, averaged and per label, with a paired-bootstrap
+    confidence interval and the p-value of a paired permutation test that
+    swaps A's and B's predictions of an instance (or of a whole group). It
+    answers "is A better than B *on this kind of test set*": the variation
+    it accounts for is that of the test instances, not of the training.
+
+    Read more in the :ref:`User Guide <uncertainty>`.
+
+    Parameters
+    ----------
+    y_true : {array-like, sparse matrix, DataFrame} of shape \
+            (n_samples, n_labels) or (n_samples,)
+        Ground truth 0/1 indicators, or 1-D class labels.
+
+    y_pred_a : array-like, sparse matrix, DataFrame or dict
+        The predictions of A, of the kind and shape of ``y_true``. Or a dict
+        of at least two named prediction sets: then every pair is compared
+        (or each set against ``reference``) and ``y_pred_b`` is left out.
+
+    y_pred_b : array-like, sparse matrix or DataFrame, default=None
+        The predictions of B, of the shape of ``y_pred_a``.
+
+    metric : {"f1", "precision", "recall", "fbeta", "specificity"}, \
+            default="f1"
+        The score compared: as :func:`mlcm_f1_score` and its siblings
+        (``"fbeta"`` uses ``beta``).
+
+    average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
+        How the label scores are combined into ``difference``: the mean,
+        the mean weighted by the MLCM row sums, the pooled counts of the
+        labels ("micro", as scikit-learn) or of all q+1 indices including
+        the no-label index ("micro_all", Heydarian et al., Table 12). The
+        per-label differences are returned in every case.
+
+    method : {"heydarian", "krstinic"}, default="heydarian"
+        Which 2-D matrix to read; see :func:`mlcm_confusion_matrix`.
+
+    labels : array-like of shape (n_kept,), default=None
+        The labels to keep, in that order; see :func:`mlcm_confusion_matrix`.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights, multiplied into the resampling weights.
+
+    groups : array-like of shape (n_samples,), default=None
+        Group (cluster) of each instance, e.g. the patient of each image.
+        The bootstrap draws whole groups and the permutation swaps whole
+        groups, as instances of one group are not independent. At least two
+        groups.
+
+    reference : str or int, default=None
+        With a dict ``y_pred_a``: compare each other set to this one (k - 1
+        pairs, each set minus the reference) instead of every pair.
+
+    n_resamples : int, default=9999
+        Bootstrap resamples, and random swaps of the permutation test (all
+        2**n_units swaps are enumerated instead when there are no more than
+        this, an exact test). At most 10**6.
+
+    confidence_level : float, default=0.95
+        Of the intervals, in (0, 1).
+
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        The alternative hypothesis: A's score differs from, is less than, or
+        is greater than B's. One-sided alternatives give one-sided intervals.
+
+    correction : {"holm", "bonferroni"} or None, default="holm"
+        The multiple-comparison correction of the per-label p-values (over
+        the n_labels tests) and of the overall p-values (over the pairs).
+
+    beta : float, default=1.0
+        The weight of recall for ``metric="fbeta"``.
+
+    tn : {"complement", "diagonal"}, default="complement"
+        True negatives of ``metric="specificity"``; see
+        :func:`mlcm_multilabel_confusion_matrix`.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of an undefined ratio. "warn" warns (for the observed
+        scores only) and uses 0. With np.nan, undefined label scores are
+        left out of the averages.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the resamples and the swaps: the same seed, the same numbers.
+
+    Returns
+    -------
+    result : PairedComparisonResult or dict
+        For two arrays, a :class:`PairedComparisonResult` (unpacks as
+        ``difference, pvalue``). For a dict, a dict from ``(name_a,
+        name_b)`` to its result, with ``pvalue_corrected`` corrected across
+        the pairs.
+
+    See Also
+    --------
+    friedman_test : Compares classifiers across many data sets instead.
+    scipy.stats.permutation_test : The same test for scalar observations.
+    scipy.stats.bootstrap : The same interval for scalar observations.
+
+    Notes
+    -----
+    With w the sample weights, s the swap vector of the instances (0/1) and
+    M(T, P; w) the weighted MLCM, the permuted matrices are A' = M(T, A;
+    w (1 - s)) + M(T, B; w s) and B' = M(T, B; w (1 - s)) + M(T, A; w s),
+    read through their diagonal, row and column sums, which are linear in
+    the weights. This sign-flip by re-weighting is the paired permutation
+    test of :func:`scipy.stats.permutation_test` with
+    ``permutation_type="samples"``, whose statistic must be a scalar per
+    observation; here an observation is a label set and the statistic a
+    vector of label scores, which that function does not take. With
+    random swaps the p-value is ``(1 + #{|t*| >= |t|}) / (R + 1)``.
+
+    The bootstrap draws n_units units with replacement (multinomial counts)
+    and weighs both prediction sets with the same counts; the interval is
+    the percentile interval of the differences. Per-label p-values are
+    corrected by Holm's step-down method: sorted ascending, ``p_(i)`` is
+    multiplied by ``m - i + 1`` and made non-decreasing.
+
+    References
+    ----------
+    .. [1] M. Heydarian, T. E. Doyle and R. Samavi, "MLCM: Multi-Label
+       Confusion Matrix", IEEE Access 10, 19083-19095, 2022.
+    .. [2] S. Holm, "A simple sequentially rejective multiple test
+       procedure", Scandinavian Journal of Statistics 6(2), 65-70, 1979.
+    .. [3] B. Efron and R. J. Tibshirani, "An Introduction to the
+       Bootstrap", Chapman & Hall, 1993, chapters 13 and 15.
+
+    Examples
+    --------
+    Heydarian et al. (2022), Table 1, against a classifier that gets the
+    first label of every instance right:
+
+    >>> import numpy as np
+    >>> from sklearn_mlcm import mlcm_paired_comparison
+    >>> y_true = np.array([[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0],
+    ...                    [1, 1, 0], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...                    [1, 1, 0]])
+    >>> y_pred = np.array([[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1],
+    ...                    [1, 1, 1], [0, 1, 1], [0, 1, 1], [1, 0, 1],
+    ...                    [0, 0, 1]])
+    >>> better = y_pred.copy()
+    >>> better[:, 0] = y_true[:, 0]
+    >>> result = mlcm_paired_comparison(y_true, better, y_pred, random_state=0)
+    >>> difference, pvalue = result
+    >>> round(difference, 4), round(pvalue, 4), result.exact
+    (0.0447, 0.5, True)
+    >>> result.label_differences.round(4)
+    array([0.1118, 0.    , 0.0222])
+
+    All 2**9 swaps of the nine instances are enumerated (an exact test). The
+    two sets differ on two instances only, so that at least a quarter of the
+    swaps give the observed difference or its opposite: no p-value below 0.5
+    is possible, and nine instances cannot tell these classifiers apart.
+    """
+    func_name = current_function()
+    if isinstance(y_pred_a, dict):
+        predictions = dict(y_pred_a)
+    else:
+        predictions = _Pair(a=y_pred_a, b=y_pred_b)
+    true, cleaned, target_names = _check_predictions(y_true, predictions, labels)
+    n = true.shape[0]
+    weight = check_sample_weight(sample_weight, n, func_name)
+    weight = np.ones(n) if weight is None else weight
+    unit, n_units = _check_groups(groups, n)
+
+    names = list(predictions)
+    tables = {name: _Margins(true, y, method) for name, y in zip(names, cleaned)}
+    if isinstance(predictions, _Pair):
+        pairs = [("a", "b")]
+    elif reference is not None:
+        pairs = [(name, reference) for name in names if name != reference]
+    else:
+        pairs = list(itertools.combinations(names, 2))
+
+    options = {
+        "metric": metric,
+        "average": average,
+        "beta": float(beta),
+        "tn": tn,
+        "zero_division": 0.0 if zero_division == "warn" else zero_division,
+    }
+    observed_options = {**options, "zero_division": zero_division}
+    rng = check_random_state(random_state)
+    boot_seed = int(rng.randint(2**31 - 1))  # one set of resamples for all pairs
+    results = {}
+    for pair in pairs:
+        pair_tables = (tables[pair[0]], tables[pair[1]])
+        w = weight[None, :]
+        score_a, label_a = _scores(
+            _resampled_margins(pair_tables[0], w), **observed_options
+        )
+        score_b, label_b = _scores(
+            _resampled_margins(pair_tables[1], w), **observed_options
+        )
+        difference = score_a[0] - score_b[0]
+        label_difference = label_a[0] - label_b[0]
+        null, label_null, exact = _permutation(
+            pair_tables,
+            weight,
+            unit,
+            n_units,
+            n_resamples,
+            int(rng.randint(2**31 - 1)),
+            options,
+        )
+        boot, label_boot, undefined = _bootstrap(
+            pair_tables, weight, unit, n_units, n_resamples, boot_seed, options
+        )
+        low, high = _interval(boot, confidence_level, alternative)
+        label_low, label_high = _interval(label_boot, confidence_level, alternative)
+        label_p = _pvalues(label_null, label_difference, alternative, exact)
+        results[pair] = {
+            "difference": float(difference),
+            "pvalue": float(_pvalues(null, difference, alternative, exact)),
+            "confidence_interval": ConfidenceInterval(float(low), float(high)),
+            "score_a": float(score_a[0]),
+            "score_b": float(score_b[0]),
+            "label_differences": label_difference,
+            "label_pvalues": label_p,
+            "label_pvalues_corrected": _correct(label_p, correction),
+            "label_confidence_interval": ConfidenceInterval(label_low, label_high),
+            "label_scores_a": label_a[0],
+            "label_scores_b": label_b[0],
+            "target_names": list(target_names),
+            "names": pair,
+            "n_resamples": int(n_resamples),
+            "exact": bool(exact),
+            "bootstrap_distribution": boot,
+            "label_n_undefined": undefined.sum(axis=0),
+            "n_undefined": int(undefined.any(axis=1).sum()),
+        }
+    corrected = _correct([r["pvalue"] for r in results.values()], correction)
+    packaged = {
+        pair: PairedComparisonResult(pvalue_corrected=float(p), **fields)
+        for (pair, fields), p in zip(results.items(), corrected)
+    }
+    if isinstance(predictions, _Pair):
+        return packaged[("a", "b")]
+    return packaged
