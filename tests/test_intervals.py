@@ -6,7 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
-from numpy.testing import assert_allclose
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -15,10 +17,11 @@ from sklearn_mlcm import (
     InvalidInputError,
     InvalidParameterError,
     mlcm_confidence_intervals,
+    mlcm_confusion_matrix,
     mlcm_f1_score,
     mlcm_recall_score,
 )
-from sklearn_mlcm._paired import _batches
+from sklearn_mlcm._paired import _batches, _heydarian_margins
 
 
 def _noisy(rng, n, q, flip, density=0.3):
@@ -45,9 +48,9 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop():
     )
     seed = np.random.RandomState(7).randint(2**31 - 1)
     draw = np.random.RandomState(seed)
-    counts = np.concatenate(
-        [draw.multinomial(40, np.full(40, 1 / 40), size=s) for s in _batches(60, 40)]
-    )
+    # each resample: 40 instances drawn with replacement, by index
+    rows = np.concatenate([draw.randint(0, 40, size=(s, 40)) for s in _batches(60, 40)])
+    counts = np.array([np.bincount(row, minlength=40) for row in rows])
     for b in range(60):
         w = counts[b] * weight
         expected = mlcm_f1_score(
@@ -231,3 +234,17 @@ def test_mlcm_confidence_intervals_mismatched_targets_are_refused():
     """Predictions of another shape are refused by the data validation."""
     with pytest.raises(InvalidInputError, match="y_pred"):
         mlcm_confidence_intervals([[1, 0], [0, 1]], [[1, 0, 0], [0, 1, 0]])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_heydarian_margins_of_single_instances_match_the_kernel(mlcm_strategies, data):
+    """The margins of each instance's MLCM, read off the set sizes without the
+    kernel (the resampling engine's table), are the kernel's, for every
+    category, empty sets, one label and all-one rows."""
+    y_true, y_pred = data.draw(mlcm_strategies.targets())
+    margins = _heydarian_margins(y_true, y_pred)
+    for i in range(y_true.shape[0]):
+        cm = mlcm_confusion_matrix(y_true[i : i + 1], y_pred[i : i + 1])
+        expected = np.stack([np.diag(cm), cm.sum(axis=1), cm.sum(axis=0)])
+        assert_array_equal(margins[i], expected)
