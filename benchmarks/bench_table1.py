@@ -42,7 +42,7 @@ def main(argv=None):
     print("rows [[TN, FP], [FN, TP]] per class\n")
     sk = multilabel_confusion_matrix(Y_TRUE, Y_PRED)
     _print_stack("Table 2: scikit-learn multilabel_confusion_matrix", TABLE_1_NAMES, sk)
-    ours = mlcm_multilabel_confusion_matrix(Y_TRUE, Y_PRED)
+    ours = mlcm_multilabel_confusion_matrix(Y_TRUE, Y_PRED, tn="diagonal")
     _print_stack(
         "Table 7: sklearn_mlcm mlcm_multilabel_confusion_matrix (tn='diagonal')",
         [*TABLE_1_NAMES, "NTL"],

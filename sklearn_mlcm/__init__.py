@@ -10,6 +10,7 @@ Friedman and Nemenyi tests across datasets.
 
 from ._accumulator import MLCMAccumulator
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
+from ._intervals import ConfidenceIntervalResult, mlcm_confidence_intervals
 from ._paired import PairedComparisonResult, mlcm_paired_comparison
 from ._param_validation import InvalidInputError, InvalidParameterError
 from ._plot._confusion_matrix import MLCMDisplay
@@ -46,6 +47,7 @@ from .compare._madjarov import measure_directions, multilabel_measures
 __version__ = "0.1.0"
 
 __all__ = [
+    "ConfidenceIntervalResult",
     "Confusion",
     "CriticalDifferenceDisplay",
     "FriedmanResult",
@@ -68,6 +70,7 @@ __all__ = [
     "measure_correlations",
     "measure_directions",
     "mlcm_classification_report",
+    "mlcm_confidence_intervals",
     "mlcm_confusion_matrix",
     "mlcm_f1_score",
     "mlcm_fbeta_score",

@@ -184,14 +184,17 @@ class _Margins:
             keys, axis=0, return_index=True, return_inverse=True
         )
         row_pair = row_pair.ravel()
-        margins = np.empty((len(first), 3, q + 1))
-        for k, i in enumerate(first):
-            cm = mlcm_confusion_matrix(
-                t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
-            )
-            margins[k, 0] = cm.diagonal()
-            margins[k, 1] = np.asarray(cm.sum(axis=1)).ravel()
-            margins[k, 2] = np.asarray(cm.sum(axis=0)).ravel()
+        if method == "heydarian":
+            margins = _heydarian_margins(t[first], p[first])
+        else:  # Krstinic's fractions: the kernel, once per distinct pair
+            margins = np.empty((len(first), 3, q + 1))
+            for k, i in enumerate(first):
+                cm = mlcm_confusion_matrix(
+                    t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
+                )
+                margins[k, 0] = cm.diagonal()
+                margins[k, 1] = np.asarray(cm.sum(axis=1)).ravel()
+                margins[k, 2] = np.asarray(cm.sum(axis=0)).ravel()
         self.n_rows, self.n_labels = n, q
         self.row_pair = row_pair
         self.pair_margins = margins.reshape(len(first), -1)
@@ -204,6 +207,37 @@ class _Margins:
         pair_weights = (self._selector.T @ np.asarray(row_weights).T).T
         out = pair_weights @ self.pair_margins
         return out.reshape(len(out), 3, self.n_labels + 1)
+
+
+def _heydarian_margins(t, p):
+    """(k, 3, q+1) margins (diagonal, row sums, column sums) of the MLCM of
+    each of k single instances, ``t`` and ``p`` (k, q) bool: Heydarian's
+    rules (Algorithms 2-5) read off the set sizes, without the kernel.
+
+    With T2 = T - P and P2 = P - T: T & P is on the diagonal; both sets empty
+    add the corner; P2 empty (category 1) sends each of T2 to the NPL column;
+    T2 empty (category 2) charges each of P2 to every true label (to the NTL
+    row when T is empty); otherwise (category 3) each of T2 to each of P2.
+    """
+    k, q = t.shape
+    both = t & p
+    t2, p2 = t & ~p, p & ~t
+    n_t, n_t2, n_p2 = (x.sum(axis=1)[:, None] for x in (t, t2, p2))
+    n_p = p.sum(axis=1)[:, None]
+    empty = (n_t == 0) & (n_p == 0)
+    cat1 = (n_t2 > 0) & (n_p2 == 0)
+    cat2 = (n_t2 == 0) & (n_p2 > 0)
+    cat3 = (n_t2 > 0) & (n_p2 > 0)
+    margins = np.zeros((k, 3, q + 1))
+    margins[:, 0, :q] = both
+    margins[:, 0, q] = empty[:, 0]
+    rows = both + cat1 * t2 + cat2 * t * n_p2 + cat3 * t2 * n_p2
+    cols = both + cat2 * p2 * np.maximum(n_t, 1) + cat3 * p2 * n_t2
+    margins[:, 1, :q] = rows
+    margins[:, 2, :q] = cols
+    margins[:, 1, q] = (empty + cat2 * (n_t == 0) * n_p2)[:, 0]
+    margins[:, 2, q] = (empty + cat1 * n_t2)[:, 0]
+    return margins
 
 
 def _dense(y):

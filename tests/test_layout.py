@@ -28,6 +28,7 @@ LAYERS = [
         "_accumulator",
         "_top_confusions",
         "_paired",
+        "_intervals",
     },
     {"_plot", "compare"},
     {"__init__"},

@@ -36,6 +36,7 @@ CORRELATIONS = np.array([[1.0, 0.5, -0.2], [0.5, 1.0, 0.9], [-0.2, 0.9, 1.0]])
 
 # Result records the library returns: not built by users, nothing to validate.
 RESULT_RECORDS = {
+    "ConfidenceIntervalResult",
     "Confusion",
     "FriedmanResult",
     "LabelSetConfusion",
@@ -70,6 +71,11 @@ def _valid_calls():
     return {
         **scores,
         "mlcm_fbeta_score": (sklearn_mlcm.mlcm_fbeta_score, (T, P), {"beta": 2}),
+        "mlcm_confidence_intervals": (
+            sklearn_mlcm.mlcm_confidence_intervals,
+            (T, P),
+            {"n_resamples": 20},
+        ),
         "mlcm_paired_comparison": (
             sklearn_mlcm.mlcm_paired_comparison,
             (T, T, P),

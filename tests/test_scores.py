@@ -2,7 +2,6 @@
 
 import pickle
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -53,7 +52,6 @@ _CHAIN_PARAM = (
     if "estimator" in ClassifierChain(LogisticRegression()).get_params(deep=False)
     else "base_estimator"
 )
-MULAN = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "mulan"
 
 
 @pytest.fixture(scope="module")
@@ -312,9 +310,9 @@ def test_scorer_sample_weight_metadata_routing(multilabel_data):
     assert not np.allclose(expected, unweighted)
 
 
-def _load_emotions(split):
+def _load_emotions(folder, split):
     arff = pytest.importorskip("scipy.io.arff")
-    data, meta = arff.loadarff(MULAN / "emotions" / f"emotions-{split}.arff")
+    data, meta = arff.loadarff(folder / f"emotions-{split}.arff")
     names = meta.names()
     X = np.array([[row[n] for n in names[:-6]] for row in data], dtype=float)
     y = np.array([[int(row[n]) for n in names[-6:]] for row in data])
@@ -338,11 +336,7 @@ class _Thresholded(ClassifierMixin, BaseEstimator):
         return np.column_stack([p[:, 1] >= self.threshold for p in proba]).astype(int)
 
 
-@pytest.mark.skipif(
-    not (MULAN / "emotions" / "emotions-train.arff").exists(),
-    reason=f"the shared MULAN data is not at {MULAN} (a user's clone)",
-)
-def test_emotions_mlcm_and_sklearn_macro_f1_model_selection():
+def test_emotions_mlcm_and_sklearn_macro_f1_model_selection(shared_data):
     """On MULAN emotions, record what each macro F1 selects.
 
     Over k-nearest-neighbour settings both select the same model. Over the
@@ -350,7 +344,8 @@ def test_emotions_mlcm_and_sklearn_macro_f1_model_selection():
     selects 0.3 and the MLCM's 0.4: the MLCM charges every extra predicted
     label to the true labels, so it prefers fewer, surer labels.
     """
-    X, y = _load_emotions("train")
+    emotions = shared_data("mulan/emotions", "emotions-train.arff")
+    X, y = _load_emotions(emotions, "train")
     assert X.shape == (391, 72) and y.shape == (391, 6)
     cv = KFold(5, shuffle=True, random_state=0)
     scoring = {"f1_macro": "f1_macro", "mlcm_f1_macro": make_mlcm_scorer("f1")}

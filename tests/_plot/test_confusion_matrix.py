@@ -6,7 +6,6 @@ import io
 import subprocess
 import sys
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,7 +25,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 # Heydarian et al. (2022), Table 1 and its MLCM, Table 4 (j)
 T, P = TABLE_1_TRUE, TABLE_1_PRED
 CM = np.array(TABLE_4J)
-POSTERS = Path(__file__).resolve().parents[3] / "shared" / "data" / "posters"
 
 
 @pytest.fixture(autouse=True)
@@ -672,14 +670,11 @@ def _overlaps(boxes):
     return any(a.overlaps(b) for a, b in zip(boxes, boxes[1:]))
 
 
-@pytest.mark.skipif(
-    not (POSTERS / "gt.npy").exists(),
-    reason=f"the shared movie-poster data is not at {POSTERS} (a user's clone)",
-)
-def test_mlcm_display_movie_posters_legible(tmp_path):
+def test_mlcm_display_movie_posters_legible(tmp_path, shared_data):
     """18 genres + NTL/NPL: values shown, tick labels and values do not collide."""
-    y_true = np.load(POSTERS / "gt.npy")
-    y_pred = np.load(POSTERS / "pred_t09.npy")
+    posters = shared_data("posters", "gt.npy", "pred_t09.npy")
+    y_true = np.load(posters / "gt.npy")
+    y_pred = np.load(posters / "pred_t09.npy")
     names = [f"C{i}" for i in range(18)]
     disp = MLCMDisplay.from_predictions(
         y_true, y_pred, normalize="true", values_format=".0%", display_labels=names
