@@ -35,6 +35,7 @@ from ._param_validation import (
     current_function,
     validate_params,
 )
+from ._results import unpackable
 from ._validation import (
     MAX_DENSE_BYTES,
     check_mlcm_targets,
@@ -45,6 +46,7 @@ from ._validation import (
 __all__ = ["ConfidenceIntervalResult", "mlcm_confidence_intervals"]
 
 
+@unpackable("estimate", "confidence_interval")
 @dataclass(frozen=True)
 class ConfidenceIntervalResult:
     """The outcome of :func:`mlcm_confidence_intervals`.
@@ -107,15 +109,6 @@ class ConfidenceIntervalResult:
     label_n_undefined: np.ndarray
     n_undefined: int
     n_degenerate: int
-
-    def __iter__(self):
-        return iter((self.estimate, self.confidence_interval))
-
-    def __len__(self):
-        return 2
-
-    def __getitem__(self, index):
-        return (self.estimate, self.confidence_interval)[index]
 
 
 def _draw_counts(rng, size, n_units):
@@ -373,9 +366,9 @@ def mlcm_confidence_intervals(
     ...                                    random_state=0)
     >>> estimate, (low, high) = result
     >>> round(estimate, 3), round(low, 3), round(high, 3)
-    (0.716, 0.674, 0.754)
+    (0.716, 0.676, 0.756)
     >>> result.label_confidence_interval.low.round(3)
-    array([0.573, 0.735, 0.643, 0.638])
+    array([0.579, 0.739, 0.64 , 0.642])
     """
     func_name = current_function()
     space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)

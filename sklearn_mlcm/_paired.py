@@ -29,6 +29,7 @@ from ._param_validation import (
     invalid_parameter,
     validate_params,
 )
+from ._results import unpackable
 from ._statistics import ratio_metric
 from ._validation import (
     MAX_DENSE_BYTES,
@@ -58,6 +59,7 @@ _METRICS = {
 }
 
 
+@unpackable("difference", "pvalue")
 @dataclass(frozen=True)
 class PairedComparisonResult:
     """The outcome of :func:`mlcm_paired_comparison` for one pair (A, B).
@@ -143,15 +145,6 @@ class PairedComparisonResult:
     bootstrap_distribution: np.ndarray
     label_n_undefined: np.ndarray
     n_undefined: int
-
-    def __iter__(self):
-        return iter((self.difference, self.pvalue))
-
-    def __len__(self):
-        return 2
-
-    def __getitem__(self, index):
-        return (self.difference, self.pvalue)[index]
 
 
 # -- the margins of re-weighted samples -------------------------------------

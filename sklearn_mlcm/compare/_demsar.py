@@ -11,8 +11,8 @@ import numpy as np
 from scipy import stats
 
 from sklearn_mlcm._param_validation import Interval, validate_params
+from sklearn_mlcm._results import unpackable
 
-from ._results import unpackable
 from ._validation import check_rank_table
 
 __all__ = [

@@ -25,8 +25,8 @@ from sklearn_mlcm._param_validation import (
     invalid_parameter,
     validate_params,
 )
+from sklearn_mlcm._results import unpackable
 
-from ._results import unpackable
 from ._validation import (
     check_correlation_matrix,
     check_decision_matrix,
