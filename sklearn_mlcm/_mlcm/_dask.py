@@ -6,11 +6,13 @@ dask collection, recognised by the module of its type.
 
 import numpy as np
 
+from sklearn_mlcm._param_validation import InvalidInputError
 from sklearn_mlcm._validation import (
     check_dask_kinds,
     check_dask_targets,
     check_mlcm_targets,
     check_sample_weight,
+    check_weight_sums,
 )
 
 from ._record import Computed
@@ -48,12 +50,29 @@ def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports, dtype):
     space = check_mlcm_targets(t, p, labels=labels, func_name=func_name)
     if w is not None:
         w = check_sample_weight(w, t.shape[0], func_name)
+        check_weight_sums(w, q, func_name)
     if not with_supports:
         return kernel(space.y_true, space.y_pred, w)
     matrix, supports, no_label = kernel(
         space.y_true, space.y_pred, w, with_supports=True
     )
     return matrix, np.append(supports.astype(np.float64), no_label)
+
+
+def _finite_sum(matrix, func_name):
+    """The sum of the chunks' matrices, refused if it overflowed float64 (each
+    chunk's weights were within bounds, their total was not)."""
+    if matrix.dtype.kind == "f":
+        with np.errstate(over="ignore"):
+            finite = np.isfinite(matrix.sum())
+        if not finite:
+            raise InvalidInputError(
+                f"The 'sample_weight' parameter of {func_name} must keep the "
+                "matrix's sums within float64: the chunks' weights together "
+                "overflow it. Divide every weight by the same large number "
+                "(ratios are unchanged)."
+            )
+    return matrix
 
 
 def dask_compute(
@@ -114,11 +133,14 @@ def dask_compute(
     ).sum(axis=0)
     names = [str(i) for i in (range(q) if labels is None else labels)]
     if not with_supports:
-        return Computed(matrix if lazy else matrix.compute(), names)
+        if lazy:
+            return Computed(matrix, names)
+        return Computed(_finite_sum(matrix.compute(), func_name), names)
     total = da.stack(
         [da.from_delayed(s, shape=(q + 1,), dtype=np.float64) for s in supports]
     ).sum(axis=0)
     matrix, total = dask.compute(matrix, total)
+    matrix = _finite_sum(matrix, func_name)
     if sample_weight is None:
         total = np.rint(total).astype(np.int64)
     return Computed(matrix, names, total[:q], total[q].item())

@@ -180,3 +180,19 @@ def test_dask_accumulator_unknown_chunks():
     unknown = a[a[:, 0] >= 0]
     with pytest.raises(ValueError, match="known chunk sizes"):
         MLCMAccumulator(3).update(unknown, unknown)
+
+
+def test_dask_weights_overflowing_across_chunks_are_refused():
+    """Each chunk's weights fit float64, their total does not: refused with a
+    way out, not an infinite matrix (#16 item 3); a chunk that overflows on
+    its own is refused as NumPy input is."""
+    from sklearn_mlcm import InvalidInputError
+
+    y = da.from_array(np.array([[1, 0], [0, 1]] * 200), chunks=4)
+    weight = da.from_array(np.full(400, 1e306), chunks=4)
+    with pytest.raises(InvalidInputError, match="chunks' weights together"):
+        mlcm_confusion_matrix(y, y, sample_weight=weight)
+    with pytest.raises(InvalidInputError, match="'sample_weight' parameter"):
+        mlcm_confusion_matrix(y, y, sample_weight=weight * 100)
+    scaled = mlcm_confusion_matrix(y, y, sample_weight=weight / 1e306)
+    np.testing.assert_array_equal(scaled, [[200, 0, 0], [0, 200, 0], [0, 0, 0]])
