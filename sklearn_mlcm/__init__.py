@@ -44,7 +44,7 @@ from .compare._eftimov_kocev import (
 )
 from .compare._madjarov import measure_directions, multilabel_measures
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 __all__ = [
     "ConfidenceIntervalResult",
