@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
+import sklearn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
@@ -49,6 +50,8 @@ SCORES = [
 ]
 AVERAGES = [None, "micro", "macro", "weighted"]
 ZERO_DIVISION = [0.0, 1.0, np.nan]
+
+SKLEARN_VERSION = tuple(int(part) for part in sklearn.__version__.split(".")[:2])
 
 
 @st.composite
@@ -304,11 +307,16 @@ def test_parity_duplicate_labels_are_refused():
 
 
 def test_parity_all_zero_weights_differ():
-    """scikit-learn refuses weights that are all zero; the MLCM of nothing is
-    the zero matrix, and its ratios follow zero_division (from_sklearn.rst,
-    row "all-zero sample_weight")."""
-    with pytest.raises(ValueError, match="at least one non-zero"):
-        confusion_matrix([0, 1], [0, 1], sample_weight=[0, 0])
+    """scikit-learn 1.9 and later refuse weights that are all zero (earlier
+    releases return the zero matrix); the MLCM of nothing is the zero matrix,
+    and its ratios follow zero_division (from_sklearn.rst, row "all-zero
+    sample_weight")."""
+    if SKLEARN_VERSION >= (1, 9):
+        with pytest.raises(ValueError, match="at least one non-zero"):
+            confusion_matrix([0, 1], [0, 1], sample_weight=[0, 0])
+    else:
+        zeros = confusion_matrix([0, 1], [0, 1], sample_weight=[0, 0])
+        assert_array_equal(zeros, np.zeros((2, 2)))
     cm = mlcm_confusion_matrix([0, 1], [0, 1], sample_weight=[0, 0])
     assert_array_equal(cm, np.zeros((3, 3)))
     assert mlcm_f1_score([0, 1], [0, 1], sample_weight=[0, 0], zero_division=1.0) == 1

@@ -308,7 +308,7 @@ def _read_npy(path, file, size):
                 f"{path}: NumPy .npy format version {version[0]}.{version[1]}; "
                 "expected version 1.0 or 2.0"
             )
-        shape, _, dtype = read_header(file)
+        shape, fortran_order, dtype = read_header(file)
     except (ValueError, SyntaxError, EOFError):
         raise InputError(unreadable) from None
     if dtype.hasobject:
@@ -328,11 +328,18 @@ def _read_npy(path, file, size):
             f"{dtype}, {data_bytes} bytes, but the file holds "
             f"{size - file.tell()} bytes of data"
         )
-    file.seek(0)
-    try:
-        return npy_format.read_array(file, allow_pickle=False)
-    except (ValueError, EOFError, OSError):
-        raise InputError(unreadable) from None
+    # the data read here, not by numpy.lib.format.read_array: NumPy 1.x reads
+    # a buffered file with numpy.fromfile, which needs a file descriptor and
+    # would bypass the bounded reader
+    data = bytearray(data_bytes)
+    view, filled = memoryview(data), 0
+    while filled < data_bytes:
+        n = file.readinto(view[filled:])
+        if not n:
+            raise InputError(unreadable)
+        filled += n
+    array = np.frombuffer(data, dtype=dtype)
+    return array.reshape(shape, order="F" if fortran_order else "C")
 
 
 # CSV -------------------------------------------------------------------------
