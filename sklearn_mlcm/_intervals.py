@@ -16,18 +16,17 @@ from scipy.special import ndtr, ndtri
 from sklearn.utils import check_random_state
 
 from ._confusion import TARGET_CONSTRAINTS
-from ._mlcm._dispatch import METHODS
-from ._paired import (
-    _METRICS,
+from ._margins import (
     MAX_RESAMPLES,
-    ConfidenceInterval,
-    _batches,
-    _check_groups,
-    _Margins,
-    _resampled_margins,
-    _scores,
-    _undefined,
+    METRICS,
+    Margins,
+    batches,
+    check_groups,
+    resampled_margins,
+    scores_from_margins,
+    undefined_scores,
 )
+from ._mlcm._dispatch import METHODS
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -35,7 +34,7 @@ from ._param_validation import (
     current_function,
     validate_params,
 )
-from ._results import unpackable
+from ._results import ConfidenceInterval, unpackable
 from ._validation import (
     MAX_DENSE_BYTES,
     check_mlcm_targets,
@@ -128,13 +127,13 @@ def _resample(table, weight, unit, n_units, n_resamples, seed, options):
     label scores that were undefined."""
     rng = np.random.RandomState(seed)
     overall, labels, undefined = [], [], []
-    for size in _batches(n_resamples, max(n_units, weight.size)):
+    for size in batches(n_resamples, max(n_units, weight.size)):
         counts = _draw_counts(rng, size, n_units)
-        margins = _resampled_margins(table, counts[:, unit] * weight)
-        score, label = _scores(margins, **options)
+        margins = resampled_margins(table, counts[:, unit] * weight)
+        score, label = scores_from_margins(margins, **options)
         overall.append(score)
         labels.append(label)
-        undefined.append(_undefined(margins, options))
+        undefined.append(undefined_scores(margins, options))
     return np.concatenate(overall), np.concatenate(labels), np.concatenate(undefined)
 
 
@@ -158,7 +157,7 @@ def _jackknife(table, weight, unit, n_units, options):
     unit_margins = by_unit @ table.pair_margins
     total = unit_margins.sum(axis=0)
     left_out = (total[None, :] - unit_margins).reshape(n_units, 3, -1)
-    return _scores(np.maximum(left_out, 0.0), **options)
+    return scores_from_margins(np.maximum(left_out, 0.0), **options)
 
 
 def _percentile(distribution, lower, upper):
@@ -222,7 +221,7 @@ def _bounds(distribution, observed, jackknife, confidence_level, interval):
     {
         "y_true": TARGET_CONSTRAINTS["y_true"],
         "y_pred": TARGET_CONSTRAINTS["y_pred"],
-        "metric": [Options(*_METRICS)],
+        "metric": [Options(*METRICS)],
         "average": [Options("micro", "micro_all", "macro", "weighted")],
         "method": [Options(*METHODS)],
         "labels": ["array-like", None],
@@ -376,8 +375,8 @@ def mlcm_confidence_intervals(
     n = true.shape[0]
     weight = check_sample_weight(sample_weight, n, func_name)
     weight = np.ones(n) if weight is None else weight
-    unit, n_units = _check_groups(groups, n)
-    table = _Margins(true, pred, method)
+    unit, n_units = check_groups(groups, n)
+    table = Margins(true, pred, method)
     options = {
         "metric": metric,
         "average": average,
@@ -385,8 +384,8 @@ def mlcm_confidence_intervals(
         "tn": tn,
         "zero_division": 0.0 if zero_division == "warn" else zero_division,
     }
-    score, label = _scores(
-        _resampled_margins(table, weight[None, :]),
+    score, label = scores_from_margins(
+        resampled_margins(table, weight[None, :]),
         **{**options, "zero_division": zero_division},
     )
     seed = int(check_random_state(random_state).randint(2**31 - 1))

@@ -11,7 +11,6 @@ predictions, is then a re-weighting of the instances: B of them are one
 
 import itertools
 import warnings
-from collections import namedtuple
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -19,7 +18,17 @@ import numpy as np
 from scipy import sparse
 from sklearn.utils import check_random_state
 
-from ._confusion import TARGET_CONSTRAINTS, mlcm_confusion_matrix
+from ._confusion import TARGET_CONSTRAINTS
+from ._margins import (
+    MAX_RESAMPLES,
+    METRICS,
+    Margins,
+    batches,
+    check_groups,
+    resampled_margins,
+    scores_from_margins,
+    undefined_scores,
+)
 from ._mlcm._dispatch import METHODS
 from ._param_validation import (
     ZERO_DIVISION,
@@ -29,34 +38,14 @@ from ._param_validation import (
     invalid_parameter,
     validate_params,
 )
-from ._results import unpackable
-from ._statistics import ratio_metric
+from ._results import ConfidenceInterval, unpackable
 from ._validation import (
-    MAX_DENSE_BYTES,
     check_mlcm_targets,
     check_sample_weight,
     input_error,
 )
 
 __all__ = ["PairedComparisonResult", "mlcm_paired_comparison"]
-
-#: The bounds of a confidence interval; arrays of shape (n_labels,) per label.
-ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
-
-#: More resamples than this are refused: they would take hours, not add
-#: precision (the p-value's resolution is already 1e-6).
-MAX_RESAMPLES = 10**6
-
-#: At most this many weights (resamples x instances) are held at once.
-_BATCH_CELLS = 1 << 21
-
-_METRICS = {
-    "precision": "precision",
-    "recall": "recall",
-    "f1": "fbeta",
-    "fbeta": "fbeta",
-    "specificity": "specificity",
-}
 
 
 @unpackable("difference", "pvalue")
@@ -147,161 +136,18 @@ class PairedComparisonResult:
     n_undefined: int
 
 
-# -- the margins of re-weighted samples -------------------------------------
-
-
-class _Margins:
-    """Per-instance margin contributions of one prediction set.
-
-    ``pair_margins[k]`` is the (3, q+1) stack (diagonal, row sums, column
-    sums) of the MLCM of one instance with the k-th distinct (true set,
-    predicted set) pair; ``row_pair[i]`` is the pair of instance i. The
-    margins of weights ``w`` of shape (B, n) are then ``(w @ S) @ M`` with S
-    the (n, n_pairs) indicator of ``row_pair``.
-    """
-
-    def __init__(self, y_true, y_pred, method):
-        n, q = y_true.shape
-        if 2 * n * q > MAX_DENSE_BYTES:  # the two bool arrays read below
-            raise input_error(
-                "y_true",
-                f"at most {MAX_DENSE_BYTES // 2:,} cells (n_samples x n_labels) "
-                "for a paired comparison; compare a subset of the labels "
-                "(labels=...) or of the instances",
-                f"{n:,} x {q:,}",
-            )
-        t = _dense(y_true)
-        p = _dense(y_pred)
-        keys = np.packbits(np.concatenate([t, p], axis=1), axis=1)
-        _, first, row_pair = np.unique(
-            keys, axis=0, return_index=True, return_inverse=True
-        )
-        row_pair = row_pair.ravel()
-        if method == "heydarian":
-            margins = _heydarian_margins(t[first], p[first])
-        else:  # Krstinic's fractions: the kernel, once per distinct pair
-            margins = np.empty((len(first), 3, q + 1))
-            for k, i in enumerate(first):
-                cm = mlcm_confusion_matrix(
-                    t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
-                )
-                margins[k, 0] = cm.diagonal()
-                margins[k, 1] = np.asarray(cm.sum(axis=1)).ravel()
-                margins[k, 2] = np.asarray(cm.sum(axis=0)).ravel()
-        self.n_rows, self.n_labels = n, q
-        self.row_pair = row_pair
-        self.pair_margins = margins.reshape(len(first), -1)
-        self._selector = sparse.csr_array(
-            (np.ones(n), (np.arange(n), row_pair)), shape=(n, len(first))
-        )
-
-    def margins(self, row_weights):
-        """(B, n) weights -> (B, 3, q+1): diagonal, row and column sums."""
-        pair_weights = (self._selector.T @ np.asarray(row_weights).T).T
-        out = pair_weights @ self.pair_margins
-        return out.reshape(len(out), 3, self.n_labels + 1)
-
-
-def _heydarian_margins(t, p):
-    """(k, 3, q+1) margins (diagonal, row sums, column sums) of the MLCM of
-    each of k single instances, ``t`` and ``p`` (k, q) bool: Heydarian's
-    rules (Algorithms 2-5) read off the set sizes, without the kernel.
-
-    With T2 = T - P and P2 = P - T: T & P is on the diagonal; both sets empty
-    add the corner; P2 empty (category 1) sends each of T2 to the NPL column;
-    T2 empty (category 2) charges each of P2 to every true label (to the NTL
-    row when T is empty); otherwise (category 3) each of T2 to each of P2.
-    """
-    k, q = t.shape
-    both = t & p
-    t2, p2 = t & ~p, p & ~t
-    n_t, n_t2, n_p2 = (x.sum(axis=1)[:, None] for x in (t, t2, p2))
-    n_p = p.sum(axis=1)[:, None]
-    empty = (n_t == 0) & (n_p == 0)
-    cat1 = (n_t2 > 0) & (n_p2 == 0)
-    cat2 = (n_t2 == 0) & (n_p2 > 0)
-    cat3 = (n_t2 > 0) & (n_p2 > 0)
-    margins = np.zeros((k, 3, q + 1))
-    margins[:, 0, :q] = both
-    margins[:, 0, q] = empty[:, 0]
-    rows = both + cat1 * t2 + cat2 * t * n_p2 + cat3 * t2 * n_p2
-    cols = both + cat2 * p2 * np.maximum(n_t, 1) + cat3 * p2 * n_t2
-    margins[:, 1, :q] = rows
-    margins[:, 2, :q] = cols
-    margins[:, 1, q] = (empty + cat2 * (n_t == 0) * n_p2)[:, 0]
-    margins[:, 2, q] = (empty + cat1 * n_t2)[:, 0]
-    return margins
-
-
-def _dense(y):
-    """A clean indicator matrix as dense bool."""
-    if sparse.issparse(y):
-        y = y.toarray()
-    return np.asarray(y, dtype=bool)
-
-
-def _resampled_margins(table, row_weights):
-    """The margins (B, 3, q+1) of the samples re-weighted by ``row_weights``."""
-    return table.margins(row_weights)
-
-
-# -- scores from margins, vectorised over resamples ----------------------------
-
-
-def _scores(margins, metric, average, *, beta, tn, zero_division):
-    """(B, 3, q+1) margins -> averaged scores (B,) and label scores (B, q)."""
-    diag, rows, cols = margins[:, 0], margins[:, 1], margins[:, 2]
-    q = diag.shape[1] - 1
-    tp, fp, fn = diag, cols - diag, rows - diag
-    total = rows.sum(axis=1, keepdims=True)
-    if tn == "diagonal":
-        tn_ = diag.sum(axis=1, keepdims=True) - diag
-    else:
-        tn_ = total - tp - fp - fn
-        tn_ = np.where(tn_ <= 1e-12 * np.maximum(total, 1.0), 0.0, tn_)
-    kind = _METRICS[metric]
-    beta = 1.0 if metric == "f1" else beta
-    label = ratio_metric(
-        kind,
-        tp[:, :q],
-        fp[:, :q],
-        fn[:, :q],
-        tn_[:, :q],
-        beta=beta,
-        zero_division=zero_division,
-    )
-    if average in ("micro", "micro_all"):
-        stop = q if average == "micro" else q + 1
-        pooled = [x[:, :stop].sum(axis=1) for x in (tp, fp, fn, tn_)]
-        overall = ratio_metric(kind, *pooled, beta=beta, zero_division=zero_division)
-    else:
-        weights = rows[:, :q] if average == "weighted" else np.ones_like(label)
-        keep = ~np.isnan(label)
-        weights = np.where(keep, weights, 0.0)
-        unweighted = weights.sum(axis=1) == 0  # every weight zero: plain mean
-        weights[unweighted] = keep[unweighted]
-        values = np.where(keep, label, 0.0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            overall = (values * weights).sum(axis=1) / weights.sum(axis=1)
-    return np.asarray(overall, dtype=np.float64), label
-
-
 # -- resampling ------------------------------------------------------------------
-
-
-def _batches(n_total, n_units):
-    """Batch sizes of at most ``_BATCH_CELLS`` weights each."""
-    size = max(1, _BATCH_CELLS // max(n_units, 1))
-    while n_total > 0:
-        yield min(size, n_total)
-        n_total -= size
 
 
 def _differences(tables, weights_a, weights_b, options):
     """Averaged and label differences (B,) and (B, q) of score(A) - score(B)."""
     table_a, table_b = tables
-    score_a, label_a = _scores(_resampled_margins(table_a, weights_a), **options)
-    score_b, label_b = _scores(_resampled_margins(table_b, weights_b), **options)
+    score_a, label_a = scores_from_margins(
+        resampled_margins(table_a, weights_a), **options
+    )
+    score_b, label_b = scores_from_margins(
+        resampled_margins(table_b, weights_b), **options
+    )
     return score_a - score_b, label_a - label_b
 
 
@@ -315,10 +161,10 @@ def _swapped_differences(tables, weight, unit, swaps, options):
     s = swaps[:, unit] * weight
     keep = weight - s
     table_a, table_b = tables
-    margins_a = _resampled_margins(table_a, keep) + _resampled_margins(table_b, s)
-    margins_b = _resampled_margins(table_b, keep) + _resampled_margins(table_a, s)
-    score_a, label_a = _scores(margins_a, **options)
-    score_b, label_b = _scores(margins_b, **options)
+    margins_a = resampled_margins(table_a, keep) + resampled_margins(table_b, s)
+    margins_b = resampled_margins(table_b, keep) + resampled_margins(table_a, s)
+    score_a, label_a = scores_from_margins(margins_a, **options)
+    score_b, label_b = scores_from_margins(margins_b, **options)
     return score_a - score_b, label_a - label_b
 
 
@@ -332,42 +178,24 @@ def _bootstrap(tables, weight, unit, n_units, n_resamples, seed, options):
     rng = np.random.RandomState(seed)
     overall, labels, undefined = [], [], []
     uniform = np.full(n_units, 1.0 / n_units)
-    for size in _batches(n_resamples, max(n_units, weight.size)):
+    for size in batches(n_resamples, max(n_units, weight.size)):
         counts = rng.multinomial(n_units, uniform, size=size).astype(np.float64)
         w = counts[:, unit] * weight
-        margins = [_resampled_margins(table, w) for table in tables]
+        margins = [resampled_margins(table, w) for table in tables]
         (score_a, label_a), (score_b, label_b) = (
-            _scores(m, **options) for m in margins
+            scores_from_margins(m, **options) for m in margins
         )
         overall.append(score_a - score_b)
         labels.append(label_a - label_b)
         undefined.append(
-            _undefined(margins[0], options) | _undefined(margins[1], options)
+            undefined_scores(margins[0], options)
+            | undefined_scores(margins[1], options)
         )
     return (
         np.concatenate(overall),
         np.concatenate(labels),
         np.concatenate(undefined),
     )
-
-
-def _undefined(margins, options):
-    """(B, q) mask of the label scores whose ratio has a zero denominator."""
-    diag, rows, cols = margins[:, 0, :-1], margins[:, 1, :-1], margins[:, 2, :-1]
-    metric = options["metric"]
-    if metric == "precision":
-        return cols == 0
-    if metric == "recall":
-        return rows == 0
-    if metric == "specificity":
-        all_diag = margins[:, 0]
-        if options["tn"] == "diagonal":
-            tn = all_diag.sum(axis=1, keepdims=True)[:, :1] - diag
-        else:
-            total = margins[:, 1].sum(axis=1, keepdims=True)
-            tn = total - rows - cols + diag
-        return tn + (cols - diag) <= 0
-    return (rows == 0) & (cols == 0)  # F-scores: no true, no predicted
 
 
 def _permutation(tables, weight, unit, n_units, n_resamples, seed, options):
@@ -381,7 +209,7 @@ def _permutation(tables, weight, unit, n_units, n_resamples, seed, options):
     rng = np.random.RandomState(seed)
     total = 2**n_units if exact else n_resamples
     overall, labels, start = [], [], 0
-    for size in _batches(total, max(n_units, weight.size)):
+    for size in batches(total, max(n_units, weight.size)):
         if exact:
             codes = np.arange(start, start + size)[:, None]
             swaps = ((codes >> np.arange(n_units)) & 1).astype(np.float64)
@@ -552,29 +380,6 @@ class _Pair(dict):
     pair = True
 
 
-def _check_groups(groups, n_samples):
-    """Groups -> (unit of each instance, number of units)."""
-    if groups is None:
-        return np.arange(n_samples), n_samples
-    values = np.asarray(groups)
-    if values.ndim != 1 or values.shape[0] != n_samples:
-        raise input_error(
-            "groups",
-            f"a 1-D array of length n_samples={n_samples}",
-            f"shape {values.shape}",
-        )
-    _, unit = np.unique(values, return_inverse=True)
-    unit = unit.ravel()
-    n_units = int(unit.max()) + 1
-    if n_units < 2:
-        raise input_error(
-            "groups",
-            "at least two distinct groups (one group cannot be resampled)",
-            f"the single group {values[0]!r}",
-        )
-    return unit, n_units
-
-
 # -- the public function ---------------------------------------------------------
 
 
@@ -583,7 +388,7 @@ def _check_groups(groups, n_samples):
         "y_true": TARGET_CONSTRAINTS["y_true"],
         "y_pred_a": ["array-like", "sparse matrix", dict],
         "y_pred_b": ["array-like", "sparse matrix", None],
-        "metric": [Options(*_METRICS)],
+        "metric": [Options(*METRICS)],
         "average": [Options("micro", "micro_all", "macro", "weighted")],
         "method": [Options(*METHODS)],
         "labels": ["array-like", None],
@@ -791,10 +596,10 @@ def mlcm_paired_comparison(
     n = true.shape[0]
     weight = check_sample_weight(sample_weight, n, func_name)
     weight = np.ones(n) if weight is None else weight
-    unit, n_units = _check_groups(groups, n)
+    unit, n_units = check_groups(groups, n)
 
     names = list(predictions)
-    tables = {name: _Margins(true, y, method) for name, y in zip(names, cleaned)}
+    tables = {name: Margins(true, y, method) for name, y in zip(names, cleaned)}
     if isinstance(predictions, _Pair):
         pairs = [("a", "b")]
     elif reference is not None:
@@ -816,11 +621,11 @@ def mlcm_paired_comparison(
     for pair in pairs:
         pair_tables = (tables[pair[0]], tables[pair[1]])
         w = weight[None, :]
-        score_a, label_a = _scores(
-            _resampled_margins(pair_tables[0], w), **observed_options
+        score_a, label_a = scores_from_margins(
+            resampled_margins(pair_tables[0], w), **observed_options
         )
-        score_b, label_b = _scores(
-            _resampled_margins(pair_tables[1], w), **observed_options
+        score_b, label_b = scores_from_margins(
+            resampled_margins(pair_tables[1], w), **observed_options
         )
         difference = score_a[0] - score_b[0]
         label_difference = label_a[0] - label_b[0]

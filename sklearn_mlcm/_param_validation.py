@@ -48,6 +48,7 @@ __all__ = [
     "validate_params",
 ]
 
+
 class InvalidParameterError(ValueError, TypeError):
     """A parameter of a public function has a wrong type or value.
 
@@ -112,7 +113,6 @@ class _Constraint:
 
     def is_satisfied_by(self, value):
         raise NotImplementedError
-
 
 
 class _InstanceOf(_Constraint):

@@ -7,7 +7,12 @@ behaviour: iterating, ``len`` and indexing see the named fields, in order;
 every field stays an attribute, and ``repr`` lists them all.
 """
 
-__all__ = ["unpackable"]
+from collections import namedtuple
+
+__all__ = ["ConfidenceInterval", "unpackable"]
+
+#: The bounds of a confidence interval; arrays of shape (n_labels,) per label.
+ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 
 
 def unpackable(*fields):

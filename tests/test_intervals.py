@@ -22,7 +22,7 @@ from sklearn_mlcm import (
     mlcm_f1_score,
     mlcm_recall_score,
 )
-from sklearn_mlcm._paired import _batches, _heydarian_margins
+from sklearn_mlcm._margins import batches, heydarian_margins
 
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
@@ -52,7 +52,7 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop():
     seed = np.random.RandomState(7).randint(2**31 - 1)
     draw = np.random.RandomState(seed)
     # each resample: 40 instances drawn with replacement, by index
-    rows = np.concatenate([draw.randint(0, 40, size=(s, 40)) for s in _batches(60, 40)])
+    rows = np.concatenate([draw.randint(0, 40, size=(s, 40)) for s in batches(60, 40)])
     counts = np.array([np.bincount(row, minlength=40) for row in rows])
     for b in range(60):
         w = counts[b] * weight
@@ -174,7 +174,7 @@ def test_mlcm_confidence_intervals_groups_resample_whole_groups():
     assert width(naive) < 0.6 * width(grouped)
 
 
-def test_mlcm_confidence_intervals_undefined_resamples_are_counted():
+def test_mlcm_confidence_intervalsundefined_scores_resamples_are_counted():
     """A label absent from some resamples follows zero_division there, and
     the result says in how many resamples it was undefined."""
     y_true = np.array([[1, 0]] * 19 + [[0, 1]])
@@ -247,12 +247,12 @@ def test_mlcm_confidence_intervals_mismatched_targets_are_refused():
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
-def test_heydarian_margins_of_single_instances_match_the_kernel(mlcm_strategies, data):
+def testheydarian_margins_of_single_instances_match_the_kernel(mlcm_strategies, data):
     """The margins of each instance's MLCM, read off the set sizes without the
     kernel (the resampling engine's table), are the kernel's, for every
     category, empty sets, one label and all-one rows."""
     y_true, y_pred = data.draw(mlcm_strategies.targets())
-    margins = _heydarian_margins(y_true, y_pred)
+    margins = heydarian_margins(y_true, y_pred)
     for i in range(y_true.shape[0]):
         cm = mlcm_confusion_matrix(y_true[i : i + 1], y_pred[i : i + 1])
         expected = np.stack([np.diag(cm), cm.sum(axis=1), cm.sum(axis=0)])

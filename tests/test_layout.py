@@ -71,9 +71,7 @@ def _imports(path):
 
 
 def _graph():
-    modules = {
-        _module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))
-    }
+    modules = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
     graph = {}
     for name, path in modules.items():
         targets = set()

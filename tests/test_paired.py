@@ -21,10 +21,10 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
+from sklearn_mlcm._margins import Margins
 from sklearn_mlcm._paired import (
     _bootstrap,
     _correct,
-    _Margins,
     _swapped_differences,
 )
 
@@ -122,7 +122,7 @@ def test_margins_match_weighted_matrices():
     weights = rng.integers(0, 4, size=(5, 30)).astype(float)
     weights[0] = rng.random(30)
     for method in ("heydarian", "krstinic"):
-        margins = _Margins(y.astype(bool), a.astype(bool), method).margins(weights)
+        margins = Margins(y.astype(bool), a.astype(bool), method).margins(weights)
         for w, m in zip(weights, margins):
             cm = mlcm_confusion_matrix(y, a, method=method, sample_weight=w)
             assert_allclose(m[0], np.diag(cm), atol=1e-12)
@@ -135,7 +135,7 @@ def test_swaps_match_the_loop_oracle():
     rng = np.random.default_rng(3)
     y = _population(12, 3, rng)
     a, b = _noisy(y, 0.2, rng), _noisy(y, 0.4, rng)
-    tables = (_Margins(y > 0, a > 0, "heydarian"), _Margins(y > 0, b > 0, "heydarian"))
+    tables = (Margins(y > 0, a > 0, "heydarian"), Margins(y > 0, b > 0, "heydarian"))
     swaps = rng.integers(0, 2, size=(20, 12)).astype(float)
     unit = np.arange(12)
     got, got_labels = _swapped_differences(tables, np.ones(12), unit, swaps, _options())
@@ -181,7 +181,7 @@ def test_bootstrap_matches_the_loop_oracle():
     n = 15
     y = _population(n, 3, rng)
     a, b = _noisy(y, 0.2, rng), _noisy(y, 0.3, rng)
-    tables = (_Margins(y > 0, a > 0, "heydarian"), _Margins(y > 0, b > 0, "heydarian"))
+    tables = (Margins(y > 0, a > 0, "heydarian"), Margins(y > 0, b > 0, "heydarian"))
     got, _, _ = _bootstrap(tables, np.ones(n), np.arange(n), n, 30, 7, _options())
     counts = np.random.RandomState(7).multinomial(n, np.full(n, 1 / n), size=30)
     for c, d in zip(counts, got):
@@ -287,7 +287,7 @@ def test_mlcm_paired_comparison_one_sided():
     assert less.confidence_interval.low == -np.inf
 
 
-def test_mlcm_paired_comparison_warns_for_undefined_observed_scores():
+def test_mlcm_paired_comparison_warns_forundefined_scores_observedscores_from_margins():
     """zero_division="warn" warns for the observed scores, not per resample."""
     y = np.array([[1, 0], [1, 0], [0, 0]])
     a = np.array([[1, 0], [0, 0], [0, 0]])
@@ -306,7 +306,7 @@ def test_mlcm_paired_comparison_warns_for_undefined_observed_scores():
     assert result.label_n_undefined[0] < 19
 
 
-def test_mlcm_paired_comparison_counts_undefined_resamples():
+def test_mlcm_paired_comparison_countsundefined_scores_resamples():
     """Resamples without a rare label's only positive are counted, as the
     resamples of the loop oracle that miss its row."""
     y = np.zeros((10, 2), dtype=int)
@@ -478,7 +478,7 @@ def test_mlcm_paired_comparison_refuses_bad_predictions():
 
 def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
     """Targets past the memory bound are refused before they are densified."""
-    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", 40)
+    monkeypatch.setattr("sklearn_mlcm._margins.MAX_DENSE_BYTES", 40)
     with pytest.raises(ValueError, match="'y_true' parameter .* at most 20 cells"):
         mlcm_paired_comparison(T, T, P)
 

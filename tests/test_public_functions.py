@@ -326,9 +326,7 @@ def _call_with(func, args, kwargs, parameter, value):
     bound.update(kwargs)
     bound[parameter] = value
     positional = [
-        name
-        for name, p in _parameters(func).items()
-        if p.kind is p.POSITIONAL_ONLY
+        name for name, p in _parameters(func).items() if p.kind is p.POSITIONAL_ONLY
     ]
     call_args = [bound.pop(name) for name in positional if name in bound]
     return lambda: func(*call_args, **bound)

@@ -68,9 +68,9 @@ def multiclass(draw, max_samples=30, max_classes=6):
         st.one_of(
             st.none(),
             st.lists(st.integers(1, 4), min_size=n, max_size=n).map(np.array),
-            st.lists(
-                st.floats(0.1, 10.0, allow_nan=False), min_size=n, max_size=n
-            ).map(np.array),
+            st.lists(st.floats(0.1, 10.0, allow_nan=False), min_size=n, max_size=n).map(
+                np.array
+            ),
         )
     )
     kind = draw(st.sampled_from(("all", "subset", "superset", "reordered")))
@@ -271,7 +271,7 @@ def test_parity_multilabel_confusion_matrix(case):
 
 
 def test_parity_micro_all_is_not_sklearn_micro():
-    """"micro_all" is Heydarian's Table 12 convention, not scikit-learn's: it
+    """ "micro_all" is Heydarian's Table 12 convention, not scikit-learn's: it
     counts an instance with no true and no predicted label as correct
     (from_sklearn.rst, row "average='micro_all'")."""
     y_true = np.array([[0, 0], [0, 0], [1, 0], [1, 1]])

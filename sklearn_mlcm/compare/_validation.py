@@ -88,9 +88,7 @@ def _real_array(values, name, what="real numbers"):
                 f"a value of type {type(wrong[0]).__name__}",
             )
     elif array.dtype.kind not in "biuf":
-        raise _refuse(
-            name, f"an array of {what}", f"values of dtype {array.dtype}"
-        )
+        raise _refuse(name, f"an array of {what}", f"values of dtype {array.dtype}")
     return array.astype(np.float64)
 
 
@@ -353,9 +351,7 @@ def check_weight_vector(weights, n):
     sum, so that huge weights do not overflow into zeros.
     """
     if np.asarray(weights).dtype.kind == "b":
-        raise _refuse(
-            "weights", "'entropy', 'equal' or an array of numbers", "bools"
-        )
+        raise _refuse("weights", "'entropy', 'equal' or an array of numbers", "bools")
     values = _real_array(weights, "weights")
     if values.shape != (n,):
         raise _refuse(

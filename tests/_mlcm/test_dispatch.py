@@ -132,7 +132,6 @@ def test_mlcm_confusion_matrix_agrees_with_mlcm_fixed():
     assert_array_equal(mlcm_confusion_matrix(y_true, y_pred), expected)
 
 
-
 def _many_labels(n_labels, n_samples=6, seed=0):
     """Dense bool targets with few labels set among very many columns."""
     rng = np.random.default_rng(seed)
