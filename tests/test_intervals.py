@@ -17,12 +17,15 @@ from sklearn_mlcm import (
     ConfidenceIntervalResult,
     InvalidInputError,
     InvalidParameterError,
+    confusion_matrix_statistics,
     mlcm_confidence_intervals,
     mlcm_confusion_matrix,
     mlcm_f1_score,
     mlcm_recall_score,
 )
+from sklearn_mlcm._intervals import unit_table
 from sklearn_mlcm._margins import batches, heydarian_margins
+from sklearn_mlcm._units import draw_counts
 
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
@@ -32,12 +35,33 @@ def _noisy(rng, n, q, flip, density=0.3):
     return y_true, y_true ^ (rng.random((n, q)) < flip)
 
 
-def test_mlcm_confidence_intervals_resamples_are_a_naive_loop():
-    """Each bootstrap value is the score of the resample drawn with the same
-    seed-derived counts, computed by the public score on the weighted data."""
+def _instance_kinds(units, y_true, y_pred, weight):
+    """The kind of each instance in the unit table, found by its (true set,
+    predicted set, weight), without the package's tabulation."""
+    pair_of = {
+        (t.tobytes(), p.tobytes()): k
+        for k, (t, p) in enumerate(zip(units.pair_true, units.pair_pred))
+    }
+    kinds = units.kind_pairs.tocoo()
+    kind_of = {
+        (int(j), float(w)): int(i) for i, j, w in zip(kinds.row, kinds.col, kinds.data)
+    }
+    return np.array(
+        [
+            kind_of[pair_of[t.astype(bool).tobytes(), p.astype(bool).tobytes()], w]
+            for t, p, w in zip(y_true, y_pred, weight)
+        ]
+    )
+
+
+@pytest.mark.parametrize("n_labels, n", [(3, 40), (1, 100)])
+def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
+    """Each bootstrap value is the score of its resample computed by the public
+    scores on the data re-weighted by the same seed-derived counts of each
+    kind of instance (many kinds: positions drawn; few: a multinomial)."""
     rng = np.random.default_rng(1)
-    y_true, y_pred = _noisy(rng, 40, 3, 0.2)
-    weight = rng.uniform(0.5, 2.0, 40)
+    y_true, y_pred = _noisy(rng, n, n_labels, 0.2)
+    weight = rng.choice([0.5, 2.0], n)
     result = mlcm_confidence_intervals(
         y_true,
         y_pred,
@@ -47,26 +71,83 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop():
         n_resamples=60,
         interval="percentile",
         zero_division=0.0,
+        return_distributions=True,
         random_state=7,
     )
+    units, _ = unit_table(
+        y_true,
+        y_pred,
+        method="heydarian",
+        labels=None,
+        sample_weight=weight,
+        groups=None,
+        func_name="test",
+    )
+    assert units.draw_positions == (n_labels == 3)
     seed = np.random.RandomState(7).randint(2**31 - 1)
-    draw = np.random.RandomState(seed)
-    # each resample: 40 instances drawn with replacement, by index
-    rows = np.concatenate([draw.randint(0, 40, size=(s, 40)) for s in batches(60, 40)])
-    counts = np.array([np.bincount(row, minlength=40) for row in rows])
+    draw = np.random.default_rng(seed)
+    per_resample = units.n_units if units.draw_positions else units.n_kinds
+    counts = np.concatenate(
+        [
+            draw_counts(draw, size, units)
+            for size in batches(60, max(per_resample, 3 * (n_labels + 1)))
+        ]
+    )
+    # all of a kind's draws go to its first instance: the weights are equal
+    kind = _instance_kinds(units, y_true, y_pred, weight)
+    first = np.array([np.flatnonzero(kind == k)[0] for k in range(units.n_kinds)])
+    assert counts.sum(axis=1) == pytest.approx(np.full(60, n))
     for b in range(60):
-        w = counts[b] * weight
+        w = np.zeros(n)
+        w[first] = counts[b] * weight[first]
         expected = mlcm_f1_score(
             y_true, y_pred, average="weighted", sample_weight=w, zero_division=0.0
         )
         assert result.bootstrap_distribution[b] == pytest.approx(expected)
-        per_label = mlcm_f1_score(
-            y_true, y_pred, average=None, sample_weight=w, zero_division=0.0
-        )
-        assert_allclose(result.label_bootstrap_distribution[b], per_label)
+        for metric, score in [("recall", mlcm_recall_score), ("f1", mlcm_f1_score)]:
+            per_label = score(
+                y_true, y_pred, average=None, sample_weight=w, zero_division=0.0
+            )
+            distribution = result.scores[metric].bootstrap_distribution
+            assert_allclose(distribution[b], per_label)
     low, high = result.confidence_interval
     assert low == pytest.approx(np.quantile(result.bootstrap_distribution, 0.025))
     assert high == pytest.approx(np.quantile(result.bootstrap_distribution, 0.975))
+
+
+@pytest.mark.parametrize("n_labels, n", [(4, 300), (1, 300), (2, 2000)])
+def test_mlcm_confidence_intervals_resamples_have_the_law_of_drawing_rows(n_labels, n):
+    """The counts of the distinct kinds have the law of drawing the rows with
+    numpy's Generator.choice: the bootstrap distributions of the macro F1
+    and of a label's recall agree by a two-sample Kolmogorov-Smirnov test
+    with a naive loop of choice and mlcm_confusion_matrix, whichever way
+    the counts are drawn (positions for many kinds, a multinomial for few)."""
+    rng = np.random.default_rng(5)
+    y_true, y_pred = _noisy(rng, n, n_labels, 0.15)
+    result = mlcm_confidence_intervals(
+        y_true,
+        y_pred,
+        metric="recall",
+        n_resamples=1500,
+        interval="percentile",
+        zero_division=0.0,
+        return_distributions=True,
+        random_state=0,
+    )
+    naive_f1, naive_recall = [], []
+    choose = np.random.default_rng(11)
+    for _ in range(1500):
+        rows = choose.choice(n, size=n, replace=True)
+        cm = mlcm_confusion_matrix(y_true[rows], y_pred[rows])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            stats_ = confusion_matrix_statistics(cm, zero_division=0.0)
+        naive_f1.append(stats_["fbeta"][:n_labels].mean())
+        naive_recall.append(stats_["recall"][0])
+    ours_f1 = result.scores["f1_macro"].bootstrap_distribution
+    ours_recall = result.label_bootstrap_distribution[:, 0]
+    assert stats.ks_2samp(ours_f1, naive_f1).pvalue > 0.01
+    assert stats.ks_2samp(ours_recall, naive_recall).pvalue > 0.01
 
 
 def test_mlcm_confidence_intervals_match_scipy_bootstrap():
@@ -114,7 +195,8 @@ def test_mlcm_confidence_intervals_coverage_in_simulation():
     """Nominal 95% intervals cover the population's score in 93-97% of 1,000
     simulated test sets (the band is about 3 standard errors of a coverage
     of 95%), for the macro F1 and for the recall of a rare label (about 20
-    positives per test set), percentile and BCa alike."""
+    positives per test set), both read off the same resamples, percentile
+    and BCa alike."""
     rng = np.random.default_rng(12345)
     pop_true, pop_pred = _population(rng, 2_000_000)
     with warnings.catch_warnings():
@@ -126,7 +208,7 @@ def test_mlcm_confidence_intervals_coverage_in_simulation():
     for r in range(repetitions):
         y_true, y_pred = _population(rng, 500)
         for interval in ("percentile", "bca"):
-            f1 = mlcm_confidence_intervals(
+            result = mlcm_confidence_intervals(
                 y_true,
                 y_pred,
                 n_resamples=999,
@@ -134,18 +216,9 @@ def test_mlcm_confidence_intervals_coverage_in_simulation():
                 zero_division=0.0,
                 random_state=r,
             )
-            low, high = f1.confidence_interval
+            low, high = result.confidence_interval
             hits["f1", interval] += low <= truth_f1 <= high
-            recall = mlcm_confidence_intervals(
-                y_true,
-                y_pred,
-                metric="recall",
-                n_resamples=999,
-                interval=interval,
-                zero_division=0.0,
-                random_state=r,
-            )
-            low, high = recall.label_confidence_interval
+            low, high = result.scores["recall"].confidence_interval
             hits["recall", interval] += low[3] <= truth_recall <= high[3]
     coverage = {key: hit / repetitions for key, hit in hits.items()}
     for key, value in coverage.items():
@@ -174,7 +247,7 @@ def test_mlcm_confidence_intervals_groups_resample_whole_groups():
     assert width(naive) < 0.6 * width(grouped)
 
 
-def test_mlcm_confidence_intervalsundefined_scores_resamples_are_counted():
+def test_mlcm_confidence_intervals_undefined_scores_are_counted():
     """A label absent from some resamples follows zero_division there, and
     the result says in how many resamples it was undefined."""
     y_true = np.array([[1, 0]] * 19 + [[0, 1]])
@@ -185,6 +258,7 @@ def test_mlcm_confidence_intervalsundefined_scores_resamples_are_counted():
         metric="recall",
         n_resamples=500,
         zero_division=np.nan,
+        return_distributions=True,
         random_state=0,
     )
     # label 1 has one instance: (19/20)**20 of the resamples miss it
@@ -199,6 +273,7 @@ def test_mlcm_confidence_intervalsundefined_scores_resamples_are_counted():
         metric="recall",
         n_resamples=500,
         zero_division=0.0,
+        return_distributions=True,
         random_state=0,
     )
     assert (zero.label_bootstrap_distribution[:, 1] == 0).sum() == undefined
