@@ -22,7 +22,6 @@ from ._margins import (
     METRICS,
     batches,
     score_table,
-    undefined_labels,
 )
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS
@@ -34,7 +33,14 @@ from ._param_validation import (
     validate_params,
 )
 from ._results import ConfidenceInterval, unpackable
-from ._units import UnitTable, combine_tables, dask_table, draw_counts, tabulate
+from ._units import (
+    DRAW_CELLS,
+    UnitTable,
+    combine_tables,
+    dask_table,
+    draw_counts,
+    tabulate,
+)
 from ._validation import (
     MAX_DENSE_BYTES,
     check_mlcm_targets,
@@ -286,13 +292,19 @@ def _bounds(distribution, observed, acceleration, confidence_level, interval):
 
 def _acceleration(jackknife, multiplicity):
     """BCa's acceleration of each column of the leave-one-unit-out values
-    (kinds x columns), each kind counting ``multiplicity`` times."""
+    (kinds x columns), each kind counting ``multiplicity`` times, NaN left
+    out."""
     valid = ~np.isnan(jackknife)
-    weight = np.where(valid, multiplicity[:, None], 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = (np.where(valid, jackknife, 0.0) * weight).sum(axis=0) / weight.sum(
-            axis=0
-        )
+        if valid.all():
+            mean = multiplicity @ jackknife / multiplicity.sum()
+            spread = mean - jackknife
+            square = spread * spread  # not ** 3: NumPy's pow is 10x slower
+            third = multiplicity @ (square * spread)
+            return third / (6.0 * (multiplicity @ square) ** 1.5)
+        weight = np.where(valid, multiplicity[:, None], 0.0)
+        values = np.where(valid, jackknife, 0.0)
+        mean = (values * weight).sum(axis=0) / weight.sum(axis=0)
         spread = np.where(valid, mean - jackknife, 0.0)
         return (weight * spread**3).sum(axis=0) / (
             6.0 * (weight * spread**2).sum(axis=0) ** 1.5
@@ -409,13 +421,15 @@ def bootstrap_intervals(
         q1 * q1 if matrix else 0,
     )
     start = 0
-    for size in batches(n_resamples, per_resample):
+    for size in batches(n_resamples, per_resample, DRAW_CELLS):
         counts = draw_counts(rng, size, units)
         margins[start : start + size] = units.margins(counts)
         if matrix:
             cells[start : start + size] = (contributions.T @ counts.T).T
         start += size
-    boot = score_table(margins, metrics, averages, zero_division=silent, **options)
+    boot = score_table(
+        margins, metrics, averages, zero_division=silent, undefined=True, **options
+    )
 
     jack = None
     if interval == "bca":
@@ -452,7 +466,7 @@ def bootstrap_intervals(
 
     results = {}
     for metric in metrics:
-        undefined = undefined_labels(margins, metric, tn, shown)
+        undefined = boot[2][metric]
         results[metric] = interval_of(
             boot[0][metric],
             observed[0][metric][0],

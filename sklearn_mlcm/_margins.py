@@ -31,7 +31,6 @@ __all__ = [
     "resampled_margins",
     "score_table",
     "scores_from_margins",
-    "undefined_labels",
     "undefined_scores",
 ]
 
@@ -182,6 +181,14 @@ def averaged(kind, label, counts, rows, average, *, beta, zero_division, shown):
         pooled = [x[:, :stop].sum(axis=1) for x in counts]
         value = ratio_metric(kind, *pooled, beta=beta, zero_division=zero_division)
         return np.asarray(value, dtype=np.float64)
+    if not np.isnan(label).any():  # the common case, without masks
+        if average == "macro":
+            return label.mean(axis=1)
+        weights = rows[:, :shown]
+        total = weights.sum(axis=1)
+        plain = label.mean(axis=1)  # every weight zero: the plain mean
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(total > 0, (label * weights).sum(axis=1) / total, plain)
     weights = rows[:, :shown] if average == "weighted" else np.ones_like(label)
     keep = ~np.isnan(label)
     weights = np.where(keep, weights, 0.0)
@@ -215,29 +222,41 @@ def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):
 
 
 def score_table(
-    margins, metrics, averages, *, beta, tn, zero_division, shown, warn_for=()
+    margins,
+    metrics,
+    averages,
+    *,
+    beta,
+    tn,
+    zero_division,
+    shown,
+    warn_for=(),
+    undefined=False,
 ):
     """Every score of every resample, read off the same margins.
 
     Returns ``{metric: (B, shown)}`` label values and ``{(metric, average):
     (B,)}`` averages, for ``metrics`` among :data:`METRICS` and ``averages``
-    among "micro", "micro_all", "macro", "weighted". ``shown`` is q, or q+1
-    to score the no-label index too. With ``zero_division="warn"`` only the
-    metrics in ``warn_for`` warn; the others take 0.0 silently.
+    among "micro", "micro_all", "macro", "weighted"; with ``undefined``,
+    also ``{metric: (B, shown) mask}`` of the label values whose ratio had a
+    zero denominator. ``shown`` is q, or q+1 to score the no-label index
+    too. With ``zero_division="warn"`` only the metrics in ``warn_for``
+    warn; the others take 0.0 silently.
     """
     counts = margin_counts(margins, tn)
+    shown_counts = tuple(x[:, :shown] for x in counts)
     rows = margins[:, 1]
-    labels, overall = {}, {}
+    labels, overall, masks = {}, {}, {}
     for metric in metrics:
         kind = METRICS[metric]
         b = 1.0 if metric == "f1" else beta
         division = zero_division
         if zero_division == "warn" and metric not in warn_for:
             division = 0.0
-        label = ratio_metric(
-            kind, *(x[:, :shown] for x in counts), beta=b, zero_division=division
-        )
+        label = ratio_metric(kind, *shown_counts, beta=b, zero_division=division)
         labels[metric] = label
+        if undefined:
+            masks[metric] = _undefined(kind, *shown_counts)
         for average in averages:  # only a pooled (micro) ratio can warn here
             overall[metric, average] = averaged(
                 kind,
@@ -249,29 +268,28 @@ def score_table(
                 zero_division=division,
                 shown=shown,
             )
+    if undefined:
+        return labels, overall, masks
     return labels, overall
 
 
-def undefined_labels(margins, metric, tn, shown):
-    """(B, shown) mask of the label values of ``metric`` whose ratio has a
-    zero denominator in each resample."""
-    tp, fp, fn, tn_ = (x[:, :shown] for x in margin_counts(margins, tn))
-    kind = METRICS[metric]
+def _undefined(kind, tp, fp, fn, tn):
+    """Where a ratio of the one-vs-rest counts has a zero denominator."""
     if kind == "precision":
         return tp + fp == 0
     if kind == "recall":
         return tp + fn == 0
     if kind == "specificity":
-        return tn_ + fp <= 0
+        return tn + fp <= 0
     return (tp + fn == 0) & (tp + fp == 0)  # F-scores: no true, no predicted
 
 
 # -- resampling -----------------------------------------------------------------
 
 
-def batches(n_total, n_units):
-    """Batch sizes of at most ``BATCH_CELLS`` weights each."""
-    size = max(1, BATCH_CELLS // max(n_units, 1))
+def batches(n_total, n_units, cells=BATCH_CELLS):
+    """Batch sizes of at most ``cells`` weights (resamples x units) each."""
+    size = max(1, cells // max(n_units, 1))
     while n_total > 0:
         yield min(size, n_total)
         n_total -= size

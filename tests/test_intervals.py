@@ -3,6 +3,7 @@ scipy.stats.bootstrap, by the coverage of its intervals in simulation, and
 every refusal."""
 
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
@@ -18,14 +19,24 @@ from sklearn_mlcm import (
     InvalidInputError,
     InvalidParameterError,
     confusion_matrix_statistics,
+    mlcm_classification_report,
     mlcm_confidence_intervals,
     mlcm_confusion_matrix,
     mlcm_f1_score,
+    mlcm_fbeta_score,
+    mlcm_precision_score,
     mlcm_recall_score,
+    mlcm_specificity_score,
 )
-from sklearn_mlcm._intervals import unit_table
+from sklearn_mlcm._intervals import _sum_acceleration, unit_table
 from sklearn_mlcm._margins import batches, heydarian_margins
-from sklearn_mlcm._units import draw_counts
+from sklearn_mlcm._units import (
+    DRAW_CELLS,
+    UnitTable,
+    combine_tables,
+    draw_counts,
+    tabulate,
+)
 
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
@@ -90,7 +101,7 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
     counts = np.concatenate(
         [
             draw_counts(draw, size, units)
-            for size in batches(60, max(per_resample, 3 * (n_labels + 1)))
+            for size in batches(60, max(per_resample, 3 * (n_labels + 1)), DRAW_CELLS)
         ]
     )
     # all of a kind's draws go to its first instance: the weights are equal
@@ -332,3 +343,230 @@ def testheydarian_margins_of_single_instances_match_the_kernel(mlcm_strategies, 
         cm = mlcm_confusion_matrix(y_true[i : i + 1], y_pred[i : i + 1])
         expected = np.stack([np.diag(cm), cm.sum(axis=1), cm.sum(axis=0)])
         assert_array_equal(margins[i], expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_unit_table_is_the_matrix_whatever_the_chunks(mlcm_strategies, data):
+    """The table of the distinct units, tabulated in any chunks and combined,
+    is the same table; its kinds' margins summed with their multiplicities
+    are the MLCM's diagonal, row and column sums (both methods, weights,
+    empty and full rows, one label, one instance); and counts of one per
+    kind of unit weigh each kind once."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    n = y_true.shape[0]
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=3)))
+    bounds = [0, *cuts, n]
+    parts = [
+        tabulate(y_true[a:b], y_pred[a:b], None if weight is None else weight[a:b])
+        for a, b in zip(bounds[:-1], bounds[1:])
+    ]
+    whole = combine_tables([tabulate(y_true, y_pred, weight)])
+    chunked = combine_tables(parts)
+    for mine, theirs in zip(whole, chunked):
+        if mine is None:
+            assert theirs is None
+        else:
+            assert_array_equal(mine, theirs)
+    for method in ("heydarian", "krstinic"):
+        units = UnitTable(
+            whole, y_true.shape[1], method, grouped=False, func_name="test"
+        )
+        cm = mlcm_confusion_matrix(y_true, y_pred, method=method, sample_weight=weight)
+        expected = np.stack([np.diag(cm), cm.sum(axis=1), cm.sum(axis=0)])
+        assert_allclose(units.observed()[0], expected, rtol=1e-9, atol=1e-9)
+        assert units.n_units == n
+
+
+def test_mlcm_confidence_intervals_scores_are_the_public_scores():
+    """Every estimate in ``scores`` is the public score's value: per label,
+    micro, macro and weighted, with the no-label index, specificity's
+    diagonal true negatives and an F-beta."""
+    rng = np.random.default_rng(6)
+    y_true, y_pred = _noisy(rng, 120, 4, 0.2)
+    weight = rng.uniform(0.5, 2.0, 120)
+    public = {
+        "precision": mlcm_precision_score,
+        "recall": mlcm_recall_score,
+        "f1": mlcm_f1_score,
+        "specificity": partial(mlcm_specificity_score, tn="diagonal"),
+        "fbeta": partial(mlcm_fbeta_score, beta=2.0),
+    }
+    for include_no_label in (False, True):
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric="fbeta",
+            average="micro_all",
+            beta=2.0,
+            tn="diagonal",
+            sample_weight=weight,
+            include_no_label=include_no_label,
+            n_resamples=50,
+            random_state=0,
+        )
+        averages = ("", "_micro", "_macro", "_weighted", "_micro_all")
+        assert set(result.scores) == {f"{m}{a}" for m in public for a in averages}
+        options = {"sample_weight": weight, "include_no_label": include_no_label}
+        for metric, score in public.items():
+            assert_allclose(
+                result.scores[metric].estimate,
+                score(y_true, y_pred, average=None, **options),
+            )
+            for average in ("micro", "macro", "weighted"):
+                estimate = result.scores[f"{metric}_{average}"].estimate
+                assert type(estimate) is float
+                assert estimate == pytest.approx(
+                    score(y_true, y_pred, average=average, **options)
+                )
+        assert result.estimate == pytest.approx(
+            mlcm_fbeta_score(y_true, y_pred, beta=2.0, average="micro_all", **options)
+        )
+        assert len(result.target_names) == 4 + include_no_label
+
+
+def test_mlcm_confidence_intervals_one_set_of_resamples():
+    """All scores and the matrix's cells come from the same resamples: in each
+    one, F1 is the harmonic mean of that resample's precision and recall, and
+    the recall is the diagonal over the row sums of that resample's matrix."""
+    rng = np.random.default_rng(7)
+    y_true, y_pred = _noisy(rng, 150, 3, 0.2)
+    result = mlcm_confidence_intervals(
+        y_true,
+        y_pred,
+        n_resamples=300,
+        matrix=True,
+        return_distributions=True,
+        zero_division=0.0,
+        random_state=1,
+    )
+    precision = result.scores["precision"].bootstrap_distribution
+    recall = result.scores["recall"].bootstrap_distribution
+    f1 = result.scores["f1"].bootstrap_distribution
+    assert f1.shape == (300, 3)
+    assert_allclose(f1, 2 * precision * recall / (precision + recall))
+    cells = result.matrix.bootstrap_distribution
+    assert cells.shape == (300, 4, 4)
+    diagonal = np.diagonal(cells, axis1=1, axis2=2)[:, :3]
+    assert_allclose(recall, diagonal / cells.sum(axis=2)[:, :3])
+    assert_array_equal(result.matrix.estimate, mlcm_confusion_matrix(y_true, y_pred))
+    low, high = result.matrix.confidence_interval
+    assert low.shape == high.shape == (4, 4)
+    assert np.all(low <= high)
+
+
+def test_mlcm_confidence_intervals_matrix_bca_of_a_sum():
+    """The matrix's BCa acceleration, from the moments of the units' cells, is
+    the jackknife's: leaving a unit out of a sum subtracts its cell."""
+    rng = np.random.default_rng(8)
+    y_true, y_pred = _noisy(rng, 60, 2, 0.3)
+    units, _ = unit_table(
+        y_true,
+        y_pred,
+        method="heydarian",
+        labels=None,
+        sample_weight=rng.choice([1.0, 3.0], 60),
+        groups=None,
+        func_name="test",
+    )
+    contributions = units.cells()
+    dense = contributions.toarray()
+    # every unit, one by one: the matrix without it
+    per_unit = np.repeat(dense, units.multiplicity.astype(int), axis=0)
+    jackknife = per_unit.sum(axis=0) - per_unit
+    spread = jackknife.mean(axis=0) - jackknife
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = (spread**3).sum(axis=0) / (6 * ((spread**2).sum(axis=0)) ** 1.5)
+    assert_allclose(
+        _sum_acceleration(contributions, units.multiplicity), expected, atol=1e-12
+    )
+
+
+def test_mlcm_confidence_intervals_distributions_only_on_request():
+    """Without return_distributions no B x q array is kept, the averaged
+    distribution of the chosen score excepted (as scipy's bootstrap)."""
+    y_true, y_pred = _noisy(np.random.default_rng(9), 50, 3, 0.2)
+    result = mlcm_confidence_intervals(
+        y_true, y_pred, n_resamples=40, matrix=True, random_state=0
+    )
+    assert result.label_bootstrap_distribution is None
+    assert result.matrix.bootstrap_distribution is None
+    assert all(s.bootstrap_distribution is None for s in result.scores.values())
+    assert result.bootstrap_distribution.shape == (40,)
+
+
+@pytest.mark.parametrize(
+    "q, kwargs, parameter, match",
+    [
+        (400, {"matrix": True, "n_resamples": 1000}, "matrix", "matrix=False"),
+        (3000, {"n_resamples": 10000}, "n_resamples", "fewer resamples"),
+    ],
+)
+def test_mlcm_confidence_intervals_memory_is_bounded(q, kwargs, parameter, match):
+    """More than 1 GiB of resampled cells or scores is refused before it is
+    allocated, with a hint."""
+    y = np.eye(4, q, dtype=int)
+    with pytest.raises(InvalidInputError, match=f"'{parameter}' parameter.*{match}"):
+        mlcm_confidence_intervals(y, y, interval="percentile", **kwargs)
+
+
+def test_mlcm_confidence_intervals_dask_is_numpy():
+    """Dask input, tabulated chunk by chunk, gives the NumPy input's numbers
+    for the same seed: weights, groups (a dask array or not), a label subset
+    and the matrix; the report with intervals too."""
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(10)
+    y_true, y_pred = _noisy(rng, 500, 5, 0.1)
+    weight = rng.choice([0.5, 1.0, 2.0], 500)
+    groups = rng.integers(0, 40, 500)
+    chunked = (da.from_array(y_true, chunks=70), da.from_array(y_pred, chunks=70))
+    options = {
+        "n_resamples": 200,
+        "random_state": 3,
+        "labels": [4, 0, 2],
+        "matrix": True,
+        "return_distributions": True,
+    }
+    for kwargs in (
+        {"sample_weight": weight},
+        {"groups": groups},
+        {"groups": da.from_array(groups, chunks=100), "sample_weight": weight},
+    ):
+        numpy = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            groups=groups if "groups" in kwargs else None,
+            sample_weight=kwargs.get("sample_weight"),
+            **options,
+        )
+        lazy = mlcm_confidence_intervals(*chunked, **kwargs, **options)
+        assert lazy.n_distinct_units == numpy.n_distinct_units
+        assert_array_equal(lazy.bootstrap_distribution, numpy.bootstrap_distribution)
+        for name, score in numpy.scores.items():
+            assert_array_equal(
+                lazy.scores[name].bootstrap_distribution, score.bootstrap_distribution
+            )
+            assert_array_equal(
+                lazy.scores[name].confidence_interval, score.confidence_interval
+            )
+        assert_array_equal(
+            lazy.matrix.confidence_interval, numpy.matrix.confidence_interval
+        )
+    report = {"confidence_level": 0.9, "n_resamples": 99, "random_state": 0}
+    assert mlcm_classification_report(*chunked, **report) == mlcm_classification_report(
+        y_true, y_pred, **report
+    )
+
+
+def test_mlcm_confidence_intervals_dask_refusals():
+    """Dask input: groups of the wrong length, or a single group, are refused
+    as for NumPy input; a bad chunk is refused as NumPy's would be."""
+    da = pytest.importorskip("dask.array")
+    y = da.from_array(np.eye(6, 2, dtype=int), chunks=2)
+    with pytest.raises(InvalidInputError, match="'groups' parameter .* length"):
+        mlcm_confidence_intervals(y, y, groups=[0, 1])
+    with pytest.raises(InvalidInputError, match="at least two distinct groups"):
+        mlcm_confidence_intervals(y, y, groups=[3] * 6, n_resamples=9)
+    bad = da.from_array(np.array([[1, 0], [0, 2]] * 3), chunks=2)
+    with pytest.raises(ValueError, match="y_true"):
+        mlcm_confidence_intervals(bad, y, n_resamples=9)
