@@ -27,6 +27,7 @@ LAYERS = [
         "_report",
         "_accumulator",
         "_top_confusions",
+        "_margins",
         "_paired",
         "_intervals",
     },
