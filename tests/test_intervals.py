@@ -570,3 +570,24 @@ def test_mlcm_confidence_intervals_dask_refusals():
     bad = da.from_array(np.array([[1, 0], [0, 2]] * 3), chunks=2)
     with pytest.raises(ValueError, match="y_true"):
         mlcm_confidence_intervals(bad, y, n_resamples=9)
+
+
+def test_mlcm_confidence_intervals_instance_order_does_not_matter():
+    """The units are tabulated in a canonical order, so shuffling the
+    instances (with their weights and groups) gives the same numbers for
+    the same seed."""
+    rng = np.random.default_rng(12)
+    y_true, y_pred = _noisy(rng, 200, 3, 0.2)
+    weight = rng.choice([1.0, 2.0], 200)
+    groups = rng.integers(0, 30, 200)
+    order = rng.permutation(200)
+    for kwargs in ({"sample_weight": weight}, {"groups": groups}):
+        shuffled = {k: v[order] for k, v in kwargs.items()}
+        a = mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=100, random_state=0, **kwargs
+        )
+        b = mlcm_confidence_intervals(
+            y_true[order], y_pred[order], n_resamples=100, random_state=0, **shuffled
+        )
+        assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+        assert_array_equal(a.label_confidence_interval, b.label_confidence_interval)
