@@ -692,15 +692,15 @@ def mlcm_confidence_intervals(
     ...                                    random_state=0)
     >>> estimate, (low, high) = result
     >>> round(estimate, 3), round(low, 3), round(high, 3)
-    (0.716, 0.676, 0.756)
+    (0.716, 0.677, 0.755)
     >>> result.label_confidence_interval.low.round(3)
-    array([0.579, 0.739, 0.64 , 0.642])
+    array([0.574, 0.729, 0.648, 0.636])
 
     Every score of the report, from the same resamples:
 
     >>> recall, (low, high) = result.scores["recall_micro"]
     >>> round(recall, 3), round(low, 3), round(high, 3)
-    (0.714, 0.671, 0.751)
+    (0.714, 0.672, 0.754)
     """
     func_name = current_function()
     units, names = unit_table(

@@ -170,6 +170,26 @@ def mlcm_classification_report(
         Also report the "no label" index (the NTL row and NPL column) as a row
         named ``"no label"``, and take it into the macro and weighted averages.
 
+    confidence_level : float or None, default=None
+        With a level in (0, 1), every precision, recall and F1 (per label and
+        averaged) is printed with its bootstrap confidence interval, as
+        :func:`mlcm_confidence_intervals` computes it (one set of resamples
+        for all of them), and a last line says what the brackets are. None:
+        the report without intervals, and the four options below ignored.
+
+    n_resamples : int, default=9999
+        The number of bootstrap resamples, from 1 to 10**6.
+
+    interval : {"bca", "percentile"}, default="bca"
+        How the bounds are read off the bootstrap distribution.
+
+    groups : array-like of shape (n_samples,), default=None
+        The group of each instance: whole groups are resampled (the cluster
+        bootstrap).
+
+    random_state : int, RandomState instance or None, default=None
+        The seed of the resamples: the same seed gives the same intervals.
+
     Returns
     -------
     report : str or dict
@@ -181,7 +201,10 @@ def mlcm_classification_report(
              ...,
              "micro avg": {...}, "macro avg": {...}, "weighted avg": {...}}
 
-        All values are Python floats, as scikit-learn's.
+        With a ``confidence_level`` each score is followed by its bounds,
+        ``"precision low"``, ``"precision high"``, ``"recall low"``, ...,
+        ``"f1-score high"``. All values are Python floats, as
+        scikit-learn's.
 
     See Also
     --------
@@ -189,6 +212,8 @@ def mlcm_classification_report(
         "support" counts true instances per label and its micro average runs
         over labels only.
     mlcm_confusion_matrix : The matrix the report is computed from.
+    mlcm_confidence_intervals : The intervals of every score (specificity
+        too) and of the matrix's cells, as arrays.
 
     Notes
     -----
@@ -249,7 +274,28 @@ def mlcm_classification_report(
     0.0
     >>> mlcm_f1_score(y_true, nothing, average="micro_all", zero_division=0.0)
     0.4
-    """
+
+    How sure are these numbers? With a confidence level each one carries its
+    bootstrap interval (nine instances say little):
+
+    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> print(mlcm_classification_report(y_true, y_pred, confidence_level=0.9,
+    ...                                  n_resamples=999, interval="percentile",
+    ...                                  random_state=0))
+                           precision             recall           f1-score    weight   support
+    <BLANKLINE>
+               0   1.00 [1.00, 1.00]  0.45 [0.27, 0.71]  0.62 [0.43, 0.83]        11         7
+               1   0.40 [0.00, 0.80]  0.33 [0.00, 0.60]  0.36 [0.00, 0.59]         6         5
+               2   0.11 [0.00, 0.33]  1.00 [0.00, 1.00]  0.20 [0.00, 0.50]         1         1
+    <BLANKLINE>
+       micro avg   0.42 [0.24, 0.62]  0.44 [0.27, 0.61]  0.43 [0.25, 0.61]        18        13
+       macro avg   0.50 [0.38, 0.65]  0.60 [0.19, 0.70]  0.40 [0.22, 0.56]        18        13
+    weighted avg   0.75 [0.64, 0.89]  0.44 [0.27, 0.61]  0.51 [0.34, 0.67]        18        13
+    <BLANKLINE>
+    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
+    <BLANKLINE>
+    """  # noqa: E501 (the report with intervals is wider than the code)
     computed = compute(
         y_true,
         y_pred,
