@@ -231,9 +231,8 @@ class UnitTable:
     def position_kind(self):
         """The kind of each of the n_units positions, kinds laid out in order."""
         if self._position_kind is None:
-            dtype = np.int32 if self.n_kinds < 2**31 else np.int64
             self._position_kind = np.repeat(
-                np.arange(self.n_kinds, dtype=dtype),
+                np.arange(self.n_kinds, dtype=np.int64),
                 self.multiplicity.astype(np.int64),
             )
         return self._position_kind
@@ -287,10 +286,9 @@ def draw_counts(rng, size, units):
     if not units.draw_positions:
         counts = rng.multinomial(n, units.multiplicity / n, size=size)
         return counts.astype(np.float64)
-    dtype = np.int32 if size * max(n, k) < 2**31 else np.int64
-    drawn = units.position_kind()[rng.integers(0, n, size=(size, n), dtype=dtype)]
-    drawn = drawn.astype(dtype, copy=False)
-    drawn += (np.arange(size, dtype=dtype) * k)[:, None]
+    # int64 throughout: NumPy draws, indexes and counts it without conversion
+    drawn = units.position_kind()[rng.integers(0, n, size=(size, n))]
+    drawn += (np.arange(size, dtype=np.int64) * k)[:, None]
     counts = np.bincount(drawn.ravel(), minlength=size * k)
     return counts.reshape(size, k).astype(np.float64)
 
