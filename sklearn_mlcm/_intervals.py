@@ -293,21 +293,26 @@ def _bounds(distribution, observed, acceleration, confidence_level, interval):
 def _acceleration(jackknife, multiplicity):
     """BCa's acceleration of each column of the leave-one-unit-out values
     (kinds x columns), each kind counting ``multiplicity`` times, NaN left
-    out."""
+    out. Spreads within rounding of the mean count as none: equal values
+    have no skewness (NaN, and the percentile interval), not a random one."""
     valid = ~np.isnan(jackknife)
     with np.errstate(invalid="ignore", divide="ignore"):
         if valid.all():
             mean = multiplicity @ jackknife / multiplicity.sum()
-            spread = mean - jackknife
-            square = spread * spread  # not ** 3: NumPy's pow is 10x slower
+            weight = multiplicity[:, None]
+        else:
+            weight = np.where(valid, multiplicity[:, None], 0.0)
+            values = np.where(valid, jackknife, 0.0)
+            mean = (values * weight).sum(axis=0) / weight.sum(axis=0)
+        spread = np.where(valid, mean - jackknife, 0.0)
+        tiny = 1e-12 * np.maximum(np.abs(mean), 1.0)
+        spread = np.where(np.abs(spread) <= tiny, 0.0, spread)
+        square = spread * spread  # not ** 3: NumPy's pow is 10x slower
+        if valid.all():
             third = multiplicity @ (square * spread)
             return third / (6.0 * (multiplicity @ square) ** 1.5)
-        weight = np.where(valid, multiplicity[:, None], 0.0)
-        values = np.where(valid, jackknife, 0.0)
-        mean = (values * weight).sum(axis=0) / weight.sum(axis=0)
-        spread = np.where(valid, mean - jackknife, 0.0)
-        return (weight * spread**3).sum(axis=0) / (
-            6.0 * (weight * spread**2).sum(axis=0) ** 1.5
+        return (weight * square * spread).sum(axis=0) / (
+            6.0 * (weight * square).sum(axis=0) ** 1.5
         )
 
 

@@ -28,7 +28,7 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
-from sklearn_mlcm._intervals import _sum_acceleration, unit_table
+from sklearn_mlcm._intervals import _acceleration, _sum_acceleration, unit_table
 from sklearn_mlcm._margins import batches, heydarian_margins
 from sklearn_mlcm._units import (
     DRAW_CELLS,
@@ -591,3 +591,34 @@ def test_mlcm_confidence_intervals_instance_order_does_not_matter():
         )
         assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
         assert_array_equal(a.label_confidence_interval, b.label_confidence_interval)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(st.integers(0, 60).map(lambda k: k / 60), st.just(float("nan"))),
+        min_size=2,
+        max_size=12,
+    ),
+    data=st.data(),
+)
+def test_acceleration_of_kinds_is_the_jackknife_of_units(values, data):
+    """BCa's acceleration from the kinds' leave-one-out values, each counted
+    with its multiplicity, is the naive jackknife's over every unit (NaN
+    values left out)."""
+    multiplicity = np.array(
+        data.draw(
+            st.lists(st.integers(1, 4), min_size=len(values), max_size=len(values))
+        )
+    )
+    kinds = np.array(values)
+    units = np.repeat(kinds, multiplicity)
+    units = units[~np.isnan(units)]
+    spread = units.mean() - units if units.size else units
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = (spread**3).sum() / (6 * ((spread**2).sum()) ** 1.5)
+    got = _acceleration(kinds[:, None], multiplicity.astype(float))[0]
+    if units.size == 0 or np.ptp(units) == 0:  # no spread: no acceleration
+        assert np.isnan(got)
+    else:
+        assert got == pytest.approx(expected, rel=1e-6, abs=1e-12)
