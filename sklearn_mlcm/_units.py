@@ -212,7 +212,7 @@ class UnitTable:
         kinds.sum_duplicates()
         #: (n_kinds, n_pairs): the weight of each pair in one unit of each kind
         self.kind_pairs = kinds
-        self.unit_margins = sparse.csr_array(kinds @ sparse.csr_array(margins))
+        self.unit_margins = sparse.csr_array(kinds @ margins)
         self.multiplicity = multiplicity
         self.n_units = int(round(multiplicity.sum()))
         self.n_kinds = n_kinds
@@ -257,19 +257,28 @@ class UnitTable:
 
 
 def _pair_margins(t, p, method):
-    """(n_pairs, 3 (q+1)) margins of the MLCM of each distinct pair."""
+    """(n_pairs, 3 (q+1)) CSR margins of the MLCM of each distinct pair,
+    built in blocks of pairs so that only the sparse table is held."""
     k, q = t.shape
-    if method == "heydarian":
-        return heydarian_margins(t, p).reshape(k, -1)
-    margins = np.empty((k, 3, q + 1))
-    for i in range(k):  # Krstinic's fractions: the kernel, once per pair
-        cm = mlcm_confusion_matrix(
-            t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
-        )
-        margins[i, 0] = cm.diagonal()
-        margins[i, 1] = np.asarray(cm.sum(axis=1)).ravel()
-        margins[i, 2] = np.asarray(cm.sum(axis=0)).ravel()
-    return margins.reshape(k, -1)
+    step = max(1, ROW_BLOCK_CELLS // (3 * (q + 1)))
+    blocks = []
+    for start in range(0, k, step):
+        stop = min(start + step, k)
+        if method == "heydarian":
+            margins = heydarian_margins(t[start:stop], p[start:stop])
+        else:  # Krstinic's fractions: the kernel, once per pair
+            margins = np.empty((stop - start, 3, q + 1))
+            for i in range(start, stop):
+                cm = mlcm_confusion_matrix(
+                    t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
+                )
+                margins[i - start, 0] = cm.diagonal()
+                margins[i - start, 1] = np.asarray(cm.sum(axis=1)).ravel()
+                margins[i - start, 2] = np.asarray(cm.sum(axis=0)).ravel()
+        blocks.append(sparse.csr_array(margins.reshape(stop - start, -1)))
+    if not blocks:
+        return sparse.csr_array((0, 3 * (q + 1)))
+    return sparse.vstack(blocks, format="csr")
 
 
 def draw_counts(rng, size, units):
