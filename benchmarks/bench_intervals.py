@@ -16,7 +16,9 @@ Times, beside the plain point estimate in the same run, and prints the ratios:
 - the movie posters' CNN predictions (7,209 x 18), when present.
 
 A resample costs the number of distinct units (pairs x weight), not of
-instances: the table prints how many there are.
+instances: the table prints how many there are, and the time of the random
+numbers alone (one uniform position per instance and resample), the floor of
+any exact bootstrap that draws the instances.
 
     python benchmarks/bench_intervals.py [--data ../shared/data] [--resamples 2000]
 """
@@ -86,6 +88,18 @@ def _distinct_pairs(y_true, y_pred):
     return len(np.unique(keys, axis=0))
 
 
+def _floor(n, resamples):
+    """The random numbers alone: ``resamples`` x ``n`` uniform positions, what
+    any exact bootstrap that draws the instances must generate."""
+
+    def draw():
+        rng = np.random.default_rng(0)
+        for _ in range(resamples):
+            rng.integers(0, n, size=n)
+
+    return (f"random positions alone, {resamples:,} x {n:,} (the floor)", draw)
+
+
 def _case(title, y_true, y_pred, base_name, base, runs, repeat):
     n, q = y_true.shape
     pairs = _distinct_pairs(y_true, y_pred)
@@ -132,6 +146,7 @@ def main(argv=None):
             )
 
         runs.append((f"mlcm_confidence_intervals, {resamples:,}, bca", every_score))
+        runs.append(_floor(y_true.shape[0], resamples))
         return runs
 
     def plain_report(y_true, y_pred):
@@ -182,6 +197,7 @@ def main(argv=None):
         runs.append(
             (f"mlcm_confidence_intervals, {args.large_resamples:,}, {interval}", run)
         )
+    runs.append(_floor(y_true.shape[0], args.large_resamples))
     _case(
         "synthetic, power-law labels, noisy classifier",
         y_true,

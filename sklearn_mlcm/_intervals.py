@@ -34,7 +34,6 @@ from ._param_validation import (
 )
 from ._results import ConfidenceInterval, unpackable
 from ._units import (
-    DRAW_CELLS,
     UnitTable,
     combine_tables,
     dask_table,
@@ -423,13 +422,11 @@ def bootstrap_intervals(
     if matrix:
         contributions = units.cells()
         cells = np.empty((n_resamples, q1 * q1))
-    per_resample = max(
-        units.n_units if units.draw_positions else units.n_kinds,
-        3 * q1,
-        q1 * q1 if matrix else 0,
-    )
+    # one product per batch of resamples: the counts of the kinds (drawn in
+    # smaller pieces) times the kinds' margins, and cells
+    per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if matrix else 0)
     start = 0
-    for size in batches(n_resamples, per_resample, DRAW_CELLS):
+    for size in batches(n_resamples, per_resample):
         counts = draw_counts(rng, size, units)
         margins[start : start + size] = units.margins(counts)
         if matrix:

@@ -217,7 +217,7 @@ class UnitTable:
         self.n_units = int(round(multiplicity.sum()))
         self.n_kinds = n_kinds
         self.draw_positions = n_kinds * POSITIONS_RATIO >= self.n_units
-        self._kind_starts = None
+        self._kind_ends = None
 
     def margins(self, counts):
         """(B, n_kinds) counts -> (B, 3, q+1) margins."""
@@ -228,13 +228,12 @@ class UnitTable:
         """The margins (1, 3, q+1) of the test set itself."""
         return self.margins(self.multiplicity[None, :])
 
-    def kind_starts(self):
-        """The first of each kind's positions, kinds laid out in order, each
+    def kind_ends(self):
+        """The last of each kind's positions, kinds laid out in order, each
         over as many positions as it has units."""
-        if self._kind_starts is None:
-            ends = np.cumsum(self.multiplicity.astype(np.int64))
-            self._kind_starts = np.concatenate([[0], ends[:-1]])
-        return self._kind_starts
+        if self._kind_ends is None:
+            self._kind_ends = np.cumsum(self.multiplicity.astype(np.int64)) - 1
+        return self._kind_ends
 
     def cells(self):
         """(n_kinds, (q+1)**2) CSR: each kind's contribution to every cell."""
@@ -287,22 +286,29 @@ def draw_counts(rng, size, units):
     The law is the multinomial of ``n_units`` draws with probabilities the
     kinds' shares, drawn either as ``n_units`` uniform positions (kinds laid
     out in order, each over as many positions as it has units) counted per
-    kind, or as
-    :meth:`numpy.random.Generator.multinomial`, whichever is cheaper; the
-    choice depends on the table alone, so a seed gives the same counts.
+    kind, or as :meth:`numpy.random.Generator.multinomial`, whichever is
+    cheaper; the choice depends on the table alone, and the draws are made
+    resample after resample, so a seed gives the same counts however the
+    resamples are batched.
     """
     n, k = units.n_units, units.n_kinds
     if not units.draw_positions:
         counts = rng.multinomial(n, units.multiplicity / n, size=size)
         return counts.astype(np.float64)
-    # counted per position, then summed over each kind's run of positions:
-    # no random lookup of each draw's kind (a cache miss per draw)
-    drawn = rng.integers(0, n, size=(size, n))
-    drawn += (np.arange(size, dtype=np.int64) * n)[:, None]
-    counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n)
-    if k < n:
-        counts = np.add.reduceat(counts, units.kind_starts(), axis=1)
-    return counts.reshape(size, k).astype(np.float64)
+    out = np.empty((size, k))
+    step = max(1, DRAW_CELLS // n)
+    for start in range(0, size, step):
+        rows = min(step, size - start)
+        # counted per position, then per kind from the running count at each
+        # kind's last position: no random lookup of each draw's kind
+        drawn = rng.integers(0, n, size=(rows, n))
+        drawn += (np.arange(rows, dtype=np.int64) * n)[:, None]
+        counts = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n)
+        if k < n:
+            running = np.cumsum(counts, axis=1)[:, units.kind_ends()]
+            counts = np.diff(running, axis=1, prepend=0)
+        out[start : start + rows] = counts
+    return out
 
 
 # -- dask: each chunk tabulated where it lives --------------------------------

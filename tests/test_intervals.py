@@ -30,9 +30,8 @@ from sklearn_mlcm import (
     mlcm_specificity_score,
 )
 from sklearn_mlcm._intervals import _acceleration, _sum_acceleration, unit_table
-from sklearn_mlcm._margins import batches, heydarian_margins
+from sklearn_mlcm._margins import heydarian_margins
 from sklearn_mlcm._units import (
-    DRAW_CELLS,
     UnitTable,
     combine_tables,
     draw_counts,
@@ -70,7 +69,8 @@ def _instance_kinds(units, y_true, y_pred, weight):
 def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
     """Each bootstrap value is the score of its resample computed by the public
     scores on the data re-weighted by the same seed-derived counts of each
-    kind of instance (many kinds: positions drawn; few: a multinomial)."""
+    kind of instance (many kinds: positions drawn; few: a multinomial),
+    drawn here in one batch."""
     rng = np.random.default_rng(1)
     y_true, y_pred = _noisy(rng, n, n_labels, 0.2)
     weight = rng.choice([0.5, 2.0], n)
@@ -97,14 +97,8 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
     )
     assert units.draw_positions == (n_labels == 3)
     seed = np.random.RandomState(7).randint(2**31 - 1)
-    draw = np.random.default_rng(seed)
-    per_resample = units.n_units if units.draw_positions else units.n_kinds
-    counts = np.concatenate(
-        [
-            draw_counts(draw, size, units)
-            for size in batches(60, max(per_resample, 3 * (n_labels + 1)), DRAW_CELLS)
-        ]
-    )
+    # in one batch, where the function drew them in several: the same counts
+    counts = draw_counts(np.random.default_rng(seed), 60, units)
     # all of a kind's draws go to its first instance: the weights are equal
     kind = _instance_kinds(units, y_true, y_pred, weight)
     first = np.array([np.flatnonzero(kind == k)[0] for k in range(units.n_kinds)])
