@@ -20,6 +20,7 @@ from ._param_validation import (
     Interval,
     Options,
     invalid_parameter,
+    public_call,
     validate_keywords,
     validate_params,
 )
@@ -686,7 +687,8 @@ def _estimator_score(y_true, y_pred, *, metric, **kwargs):
     refused as a frame mixed with an array without names."""
     score_func = _SCORE_FUNCTIONS[metric]
     if frame_columns(y_true) is not None and frame_columns(y_pred) is None:
-        y_true = read_frame(y_true, "y_true", score_func.__name__)[0]
+        with public_call(score_func.__name__):  # its refusals name the score
+            y_true = read_frame(y_true, "y_true")[0]
     return score_func(y_true, y_pred, **kwargs)
 
 
@@ -702,7 +704,6 @@ def _check_scorer_keywords(arguments):
     validate_keywords(
         _SCORE_FUNCTIONS[metric],
         kwargs,
-        caller="make_mlcm_scorer",
         exclude=("y_true", "y_pred", "average", "method", "sample_weight"),
     )
 

@@ -19,7 +19,7 @@ import numpy as np
 from scipy import sparse
 
 from ._confusion import TARGET_CONSTRAINTS
-from ._param_validation import Interval, Sequence, validate_params
+from ._param_validation import Interval, Sequence, current_function, validate_params
 from ._validation import (
     check_mlcm_targets,
     check_sample_weight,
@@ -236,7 +236,7 @@ def most_confused(
         for i, j, value in zip(rows.tolist(), columns.tolist(), values.tolist())
     ]
     if as_frame:
-        return _to_frame(confusions, Confusion, values.dtype, "most_confused")
+        return _to_frame(confusions, Confusion, values.dtype)
     return confusions
 
 
@@ -386,7 +386,7 @@ def labelset_confusions(
     confusions = [LabelSetConfusion(*pair) for pair in pairs]
     if as_frame:
         dtype = np.dtype(np.int64 if weight is None else np.float64)
-        return _to_frame(confusions, LabelSetConfusion, dtype, "labelset_confusions")
+        return _to_frame(confusions, LabelSetConfusion, dtype)
     return confusions
 
 
@@ -406,14 +406,14 @@ def _index_names(names, n_labels, no_label):
     return name
 
 
-def _to_frame(records, record_type, value_dtype, caller):
+def _to_frame(records, record_type, value_dtype):
     """A pandas DataFrame of named tuples, one column per field."""
     try:
         pandas = importlib.import_module("pandas")
     except ImportError:
         raise ImportError(
-            f"{caller}(as_frame=True) requires pandas. You can install it with "
-            '`pip install pandas` or `pip install "sklearn-mlcm[pandas]"`.'
+            f"{current_function()}(as_frame=True) requires pandas. You can install "
+            'it with `pip install pandas` or `pip install "sklearn-mlcm[pandas]"`.'
         ) from None
     *label_fields, value_field = record_type._fields
     columns = {}

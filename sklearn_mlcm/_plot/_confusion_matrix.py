@@ -194,11 +194,11 @@ def _check_classifier(arguments):
 def _check_display_matrix(confusion_matrix):
     """The matrix as an int64 or float64 array (or CSR array) of at least
     2 x 2 cells; a sparse matrix stays sparse until its shown block is taken."""
-    func_name = current_function()
+    caller = current_function()
     cm = check_square_matrix(confusion_matrix, name="confusion_matrix")
     if cm.shape[0] < 2:
         raise ValueError(
-            f"confusion_matrix of {func_name} must have shape (n_labels + 1, "
+            f"confusion_matrix of {caller} must have shape (n_labels + 1, "
             f"n_labels + 1) with n_labels >= 1. Got shape {cm.shape}."
         )
     return cm
@@ -234,13 +234,14 @@ def _select_labels(cm, top_k):
 def _shown_block(cm, labels, include_no_label):
     """The dense block of the shown labels' rows and columns (and the NTL row
     and NPL column when ``include_no_label``); only this block is made dense."""
+    caller = current_function()
     n_labels = cm.shape[0] - 1
     every = len(labels) == n_labels  # every label, in order
     index = np.append(labels, n_labels) if include_no_label else labels
     if sparse.issparse(cm):
         if len(labels) > MAX_DISPLAY_LABELS:
             raise ValueError(
-                f"{current_function()} draws at most {MAX_DISPLAY_LABELS} labels: "
+                f"{caller} draws at most {MAX_DISPLAY_LABELS} labels: "
                 f"a sparse matrix is made dense to be drawn. Got {len(labels)} "
                 "labels. Draw a subset of them: top_k=... (the labels most "
                 "involved in confusion), or labels=[...] of from_predictions or "
@@ -533,7 +534,7 @@ class MLCMDisplay:
             Returns ``self`` with ``im_``, ``text_``, ``ax_``, ``figure_`` and
             ``shown_labels_``.
         """
-        check_matplotlib_support("MLCMDisplay.plot")
+        check_matplotlib_support()
         import matplotlib.pyplot as plt
         from matplotlib.ticker import FuncFormatter
         from mpl_toolkits.axes_grid1 import make_axes_locatable
@@ -731,7 +732,7 @@ im_kw, text_kw, include_no_label, top_k, order
         -------
         display : MLCMDisplay
         """
-        check_matplotlib_support("MLCMDisplay.from_predictions")
+        check_matplotlib_support()
         # the engine, not mlcm_confusion_matrix: one validation of the targets
         # gives both the matrix and the names of its labels (frame columns,
         # class values), which the public function does not return
@@ -844,7 +845,7 @@ im_kw, text_kw, include_no_label, top_k, order
         -------
         display : MLCMDisplay
         """
-        check_matplotlib_support("MLCMDisplay.from_estimator")
+        check_matplotlib_support()
         y_pred = estimator.predict(X)
         columns = frame_columns(y)
         if columns is not None and frame_columns(y_pred) is None:
