@@ -42,6 +42,7 @@ __all__ = [
     "check_target_names",
     "frame_columns",
     "input_error",
+    "label_values",
     "mixed_frame",
     "read_frame",
 ]
@@ -62,12 +63,16 @@ class LabelSpace:
     codes : tuple of two int64 ndarrays of shape (n_samples,), or None
         For 1-D class labels: each instance's class index, ``n_labels`` for a
         class outside ``labels`` (an empty label set).
+    classes : ndarray of shape (n_labels,) or None
+        For 1-D class labels: the class values themselves, which ``names``
+        shows as strings.
     """
 
-    def __init__(self, y_true, y_pred, names, codes=None):
+    def __init__(self, y_true, y_pred, names, codes=None, classes=None):
         self._y_true, self._y_pred = y_true, y_pred
         self.names = names
         self.codes = codes
+        self.classes = classes
 
     @property
     def n_labels(self):
@@ -475,7 +480,11 @@ def _integer_class_codes(y_true, y_pred):
     )
     lookup = np.empty(span, dtype=np.int64)
     lookup[present] = np.arange(len(present))
-    return (lookup[t], lookup[p]), [str(c + low) for c in present.tolist()]
+    classes = np.array([c + low for c in present.tolist()])  # Python ints: exact
+    dtype = np.result_type(y_true, y_pred)
+    if dtype.kind in "iu":  # the input's dtype, as unique_labels keeps it
+        classes = classes.astype(dtype)
+    return (lookup[t], lookup[p]), classes
 
 
 def _exact_numbers(y_true, y_pred):
@@ -607,7 +616,7 @@ def _check_multiclass(y_true, y_pred, labels):
                 f"{present.tolist()})."
             )
     codes = (_class_codes(y_true, classes), _class_codes(y_pred, classes))
-    return codes, [str(c) for c in classes.tolist()]
+    return codes, classes
 
 
 def _check_samples(n_true, n_pred):
@@ -664,8 +673,9 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None):
         )
     _check_samples(y_true.shape[0], y_pred.shape[0])
     if y_true.ndim == 1:
-        codes, names = _check_multiclass(y_true, y_pred, labels)
-        return LabelSpace(None, None, names, codes)
+        codes, classes = _check_multiclass(y_true, y_pred, labels)
+        names = [str(c) for c in classes.tolist()]
+        return LabelSpace(None, None, names, codes, classes)
 
     _check_columns(y_true.shape[1], y_pred.shape[1])
     n_columns = y_true.shape[1]
@@ -696,6 +706,32 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None):
         p = p[:, kept]
         names = [names[i] for i in kept]
     return LabelSpace(_finish(t), _finish(p), names)
+
+
+def label_values(y_true, y_pred, labels=None):
+    """The values that name the labels of the MLCM of ``y_true`` and
+    ``y_pred``, in its order, as scikit-learn's displays name them.
+
+    ``labels`` as given; else the column names of a frame (of any library);
+    the class values of 1-D class labels, sorted (as
+    :func:`~sklearn.utils.multiclass.unique_labels` gives them); the column
+    indices of an indicator matrix. Only 1-D input is read beyond its shape
+    and column names.
+    """
+    if labels is not None:
+        return labels
+    for y in (y_true, y_pred):
+        columns = frame_columns(y)
+        if columns is not None:
+            return list(columns)
+    if sparse.issparse(y_true) or _library(y_true) == "dask":
+        return np.arange(y_true.shape[1])
+    if isinstance(y_true, np.ndarray) and y_true.ndim == 2:
+        return np.arange(y_true.shape[1])
+    space = check_mlcm_targets(y_true, y_pred)
+    if space.classes is not None:
+        return space.classes
+    return np.arange(space.n_labels)
 
 
 def mixed_frame(values, columns, name, labels, *, other=None):
