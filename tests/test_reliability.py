@@ -6,9 +6,10 @@ entries, pandas, polars, pyarrow and xarray frames, dask arrays) and maybe a
 corruption (a value that is not 0/1, a huge finite value, a NaN, a string, a
 structured array, a ragged row, a shape mismatch, bad weights, weights whose
 sums overflow float64, a frame beside an array). Valid weights are sometimes
-huge finite numbers (1e300), whose matrix is still the oracle's. 1-D class labels come in every library's 1-D object (lists, NumPy
-arrays, pandas and polars Series, pyarrow Array and ChunkedArray, xarray
-DataArray), with class values of every kind, huge finite ones included. A
+huge finite numbers (1e300), whose matrix is still the oracle's. 1-D class
+labels come in every library's 1-D object (lists, NumPy arrays, pandas and
+polars Series, pyarrow Array and ChunkedArray, xarray DataArray), with class
+values of every kind, huge finite ones included. A
 valid input must give exactly the naive oracle's matrix; an invalid one must
 raise ValueError or TypeError naming the parameter at fault. Any other
 exception, or a number for an invalid input, fails.

@@ -163,7 +163,10 @@ def build_parser():
     report.add_argument(
         "--json",
         action="store_true",
-        help='print one JSON object {"labels", "confusion_matrix", "report"}',
+        help=(
+            'print one JSON object {"target_names", "confusion_matrix", '
+            '"report"}'
+        ),
     )
     report.add_argument(
         "--digits",

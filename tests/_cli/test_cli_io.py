@@ -92,7 +92,7 @@ def test_report_accepts_other_spellings_of_0_and_1(capsys, tmp_path):
     status, out, _ = run(capsys, "report", true, pred, "--json", "--header", "auto")
     assert status == 0
     result = json.loads(out)
-    assert result["labels"] == NAMES
+    assert result["target_names"] == NAMES
     assert result["confusion_matrix"] == TABLE_4J
 
 
@@ -517,7 +517,7 @@ def test_report_delimiter_tab(capsys, tmp_path, spelling):
     status, out, err = run(capsys, *argv)
     assert (status, err) == (0, "")
     result = json.loads(out)
-    assert (result["labels"], result["confusion_matrix"]) == (NAMES, TABLE_4J)
+    assert (result["target_names"], result["confusion_matrix"]) == (NAMES, TABLE_4J)
 
 
 def test_report_delimiter_semicolon_and_its_position(capsys, tmp_path):
@@ -708,7 +708,7 @@ def test_report_csv_integer_header_yes_or_no(capsys, tmp_path):
     path.write_text("0,1\n1,0\n0,1\n")
     status, out, _ = run(capsys, "report", path, path, "--header", "yes", "--json")
     assert status == 0
-    assert json.loads(out)["labels"] == ["0", "1"]
+    assert json.loads(out)["target_names"] == ["0", "1"]
     assert json.loads(out)["confusion_matrix"] == [[1, 0, 0], [0, 1, 0], [0, 0, 0]]
     status, out, _ = run(capsys, "report", path, path, "--header", "no", "--json")
     assert status == 0

@@ -84,7 +84,7 @@ def test_report_command_header_in_one_file_names_the_labels(capsys, tmp_path):
     status, out, _ = run(capsys, "report", true, pred, "--json")
     assert status == 0
     result = json.loads(out)
-    assert result["labels"] == ["a", "b", "c"]
+    assert result["target_names"] == ["a", "b", "c"]
     assert list(result["report"])[:3] == ["a", "b", "c"]
 
 
@@ -108,7 +108,7 @@ def test_report_command_mixes_csv_and_npy(capsys, tmp_path):
     status, out, _ = run(capsys, "report", true, pred, "--json")
     assert status == 0
     result = json.loads(out)
-    assert result["labels"] == NAMES
+    assert result["target_names"] == NAMES
     assert result["confusion_matrix"] == TABLE_4J
 
 
@@ -158,8 +158,8 @@ def test_report_command_json(capsys, tmp_path, method, normalize):
     status, out, err = run(capsys, *argv)
     assert (status, err) == (0, "")
     result = json.loads(out)
-    assert list(result) == ["labels", "confusion_matrix", "report"]
-    assert result["labels"] == NAMES
+    assert list(result) == ["target_names", "confusion_matrix", "report"]
+    assert result["target_names"] == NAMES
     expected = mlcm_confusion_matrix(T, P, method=method, normalize=normalize)
     assert_allclose(result["confusion_matrix"], expected, rtol=1e-12)
     report = mlcm_classification_report(
@@ -210,7 +210,7 @@ def test_report_command_header_option(capsys, tmp_path):
     status, out, _ = run(capsys, "report", true, pred, "--header", "yes", "--json")
     assert status == 0
     result = json.loads(out)
-    assert result["labels"] == ["0", "1", "2"]
+    assert result["target_names"] == ["0", "1", "2"]
     assert result["confusion_matrix"] == TABLE_4J
 
 
@@ -451,7 +451,7 @@ def test_report_command_top_json(capsys, tmp_path):
     assert (status, err) == (0, "")
     result = json.loads(out)
     assert list(result) == [
-        "labels",
+        "target_names",
         "confusion_matrix",
         "report",
         "most_confused",
@@ -631,7 +631,7 @@ def test_report_command_159_labels_lines_stay_short(capsys, tmp_path, monkeypatc
     assert "a_very_long_label_name_x...xxxxxx_end_08 " in out
     assert names[7] not in out
     status, out, _ = run(capsys, "report", true, pred, "--json", "--zero-division", "0")
-    assert json.loads(out)["labels"] == names
+    assert json.loads(out)["target_names"] == names
     status, out, _ = run(
         capsys, "report", true, pred, "--zero-division", "0", "--matrix"
     )
