@@ -100,7 +100,7 @@ def report_command(args):
         if confusions:
             counts, pairs, sets = confusions
             extra["most_confused"] = [
-                {"true": t, "predicted": p, "count": value, "share_of_row": share}
+                {"true": t, "predicted": p, "value": value, "share_of_row": share}
                 for t, p, value, share in pairs
             ]
             extra["labelset_confusions"] = [

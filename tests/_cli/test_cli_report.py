@@ -458,8 +458,8 @@ def test_report_command_top_json(capsys, tmp_path):
         "labelset_confusions",
     ]
     assert result["most_confused"] == [
-        {"true": "C0", "predicted": "C2", "count": 4, "share_of_row": 4 / 11},
-        {"true": "C1", "predicted": "C2", "count": 3, "share_of_row": 0.5},
+        {"true": "C0", "predicted": "C2", "value": 4, "share_of_row": 4 / 11},
+        {"true": "C1", "predicted": "C2", "value": 3, "share_of_row": 0.5},
     ]
     assert result["labelset_confusions"] == [
         {"true": [], "predicted": ["C1", "C2"], "count": 1},
