@@ -31,7 +31,6 @@ from ._param_validation import (
     ZERO_DIVISION,
     Interval,
     Options,
-    current_function,
     validate_params,
 )
 from ._results import ConfidenceInterval, unpackable
@@ -369,11 +368,10 @@ def mlcm_confidence_intervals(
     >>> result.label_confidence_interval.low.round(3)
     array([0.579, 0.739, 0.64 , 0.642])
     """
-    func_name = current_function()
-    space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
+    space = check_mlcm_targets(y_true, y_pred, labels=labels)
     true, pred, target_names = space.y_true, space.y_pred, space.names
     n = true.shape[0]
-    weight = check_sample_weight(sample_weight, n, func_name)
+    weight = check_sample_weight(sample_weight, n)
     weight = np.ones(n) if weight is None else weight
     unit, n_units = check_groups(groups, n)
     table = Margins(true, pred, method)
