@@ -35,6 +35,7 @@ from ._top_confusions import (
     LabelSetConfusion,
     labelset_confusions,
     most_confused,
+    most_confused_labels,
 )
 from .compare._cd_diagram import CriticalDifferenceDisplay
 from .compare._demsar import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
@@ -87,6 +88,7 @@ __all__ = [
     "mlcm_scorers",
     "mlcm_specificity_score",
     "most_confused",
+    "most_confused_labels",
     "multilabel_measures",
     "nemenyi_test",
     "promethee_ii",

@@ -86,7 +86,9 @@ def mlcm_confusion_matrix(
         computed on this restricted label space: an instance whose labels all
         lie outside it has an empty label set there and counts in the NTL row
         or the NPL column. By default every column (or every class seen in
-        ``y_true`` or ``y_pred``) is used.
+        ``y_true`` or ``y_pred``) is used. Each label may be named once:
+        repeats are refused (scikit-learn returns an empty row and column for
+        them).
 
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.

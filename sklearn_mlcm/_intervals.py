@@ -29,7 +29,6 @@ from ._param_validation import (
     ZERO_DIVISION,
     Interval,
     Options,
-    current_function,
     validate_params,
 )
 from ._results import ConfidenceInterval, unpackable
@@ -197,7 +196,7 @@ class ConfidenceIntervalResult:
 # -- the units of the test set ---------------------------------------------------
 
 
-def unit_table(y_true, y_pred, *, method, labels, sample_weight, groups, func_name):
+def unit_table(y_true, y_pred, *, method, labels, sample_weight, groups):
     """Validate the input and tabulate its distinct units: ``(UnitTable,
     target names)``. NumPy input is tabulated block by block, dask input
     chunk by chunk where it lives; both give the same table."""
@@ -208,13 +207,12 @@ def unit_table(y_true, y_pred, *, method, labels, sample_weight, groups, func_na
             labels=labels,
             sample_weight=sample_weight,
             groups=groups,
-            func_name=func_name,
         )
     else:
-        space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
+        space = check_mlcm_targets(y_true, y_pred, labels=labels)
         n = space.y_true.shape[0]
-        weight = check_sample_weight(sample_weight, n, func_name)
-        check_weight_sums(weight, space.n_labels, func_name)
+        weight = check_sample_weight(sample_weight, n)
+        check_weight_sums(weight, space.n_labels)
         if groups is not None:
             groups = np.asarray(groups)
             if groups.ndim != 1 or groups.shape[0] != n:
@@ -222,21 +220,21 @@ def unit_table(y_true, y_pred, *, method, labels, sample_weight, groups, func_na
                     "groups",
                     f"a 1-D array of length n_samples={n}",
                     f"shape {groups.shape}",
-                    func_name,
                 )
         table = combine_tables([tabulate(space.y_true, space.y_pred, weight, groups)])
         n_labels, names = space.n_labels, list(space.names)
     if groups is not None and table[3].size < 2:
-        got = "no group" if table[3].size == 0 else f"the single group {table[3][0]!r}"
+        got = (
+            "no group"
+            if table[3].size == 0
+            else f"the single group {table[3][:1].tolist()[0]!r}"
+        )
         raise input_error(
             "groups",
             "at least two distinct groups (one group cannot be resampled)",
             got,
-            func_name,
         )
-    units = UnitTable(
-        table, n_labels, method, grouped=groups is not None, func_name=func_name
-    )
+    units = UnitTable(table, n_labels, method, grouped=groups is not None)
     return units, names
 
 
@@ -333,7 +331,7 @@ def _sum_acceleration(contributions, multiplicity):
 # -- the resampling ----------------------------------------------------------------
 
 
-def _check_memory(n_rows, n_columns, what, hint, func_name, parameter, got):
+def _check_memory(n_rows, n_columns, what, hint, parameter, got):
     """Refuse a (n_rows, n_columns) float64 array past the dense limit."""
     size = n_rows * n_columns * 8
     if size > MAX_DENSE_BYTES:
@@ -343,7 +341,6 @@ def _check_memory(n_rows, n_columns, what, hint, func_name, parameter, got):
             f"({n_rows:,} x {n_columns:,} values would take "
             f"{size / 2**30:.1f} GiB); {hint}",
             got,
-            func_name,
         )
 
 
@@ -363,7 +360,6 @@ def bootstrap_intervals(
     warn_for=(),
     matrix=False,
     return_distributions=False,
-    func_name=None,
 ):
     """Every score's :class:`ScoreInterval` from one set of resamples.
 
@@ -380,7 +376,6 @@ def bootstrap_intervals(
         3 * q1 + n_values,
         f"{n_values:,} scores",
         "pass fewer resamples (n_resamples) or fewer labels (labels=...)",
-        func_name,
         "n_resamples",
         repr(n_resamples),
     )
@@ -391,7 +386,6 @@ def bootstrap_intervals(
             f"the matrix's {q1 * q1:,} cells",
             "pass fewer resamples (n_resamples), fewer labels (labels=...), or "
             "matrix=False for the per-label intervals only",
-            func_name,
             "matrix",
             "True",
         )
@@ -401,7 +395,6 @@ def bootstrap_intervals(
             3 * q1 + n_values,
             f"BCa's jackknife over {units.n_kinds:,} distinct units",
             "pass interval='percentile'",
-            func_name,
             "interval",
             "'bca'",
         )
@@ -707,7 +700,6 @@ def mlcm_confidence_intervals(
     >>> round(recall, 3), round(low, 3), round(high, 3)
     (0.714, 0.672, 0.754)
     """
-    func_name = current_function()
     units, names = unit_table(
         y_true,
         y_pred,
@@ -715,7 +707,6 @@ def mlcm_confidence_intervals(
         labels=labels,
         sample_weight=sample_weight,
         groups=groups,
-        func_name=func_name,
     )
     shown = units.n_labels + bool(include_no_label)
     if include_no_label:
@@ -738,7 +729,6 @@ def mlcm_confidence_intervals(
         warn_for=(metric,),
         matrix=bool(matrix),
         return_distributions=True,
-        func_name=func_name,
     )
     chosen, label = scores[metric, average], scores[metric]
     keep = bool(return_distributions)

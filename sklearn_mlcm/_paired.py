@@ -34,7 +34,6 @@ from ._param_validation import (
     ZERO_DIVISION,
     Interval,
     Options,
-    current_function,
     invalid_parameter,
     validate_params,
 )
@@ -331,7 +330,6 @@ def _check_predictions(y_true, predictions, labels):
 
     Returns y_true, the list of clean predictions and the label names.
     """
-    func_name = current_function()
     shapes = {name: np.shape(_raw_values(y)) for name, y in predictions.items()}
     first_name, first_shape = next(iter(shapes.items()))
     for name, shape in shapes.items():
@@ -353,7 +351,7 @@ def _check_predictions(y_true, predictions, labels):
     # space has y_true's label names
     cleaned, true, names = [], None, None
     for y in predictions.values():
-        space = check_mlcm_targets(y_true, y, labels=labels, func_name=func_name)
+        space = check_mlcm_targets(y_true, y, labels=labels)
         names = space.names
         true = space.y_true
         cleaned.append(space.y_pred)
@@ -587,14 +585,13 @@ def mlcm_paired_comparison(
     swaps give the observed difference or its opposite: no p-value below 0.5
     is possible, and nine instances cannot tell these classifiers apart.
     """
-    func_name = current_function()
     if isinstance(y_pred_a, dict):
         predictions = dict(y_pred_a)
     else:
         predictions = _Pair(a=y_pred_a, b=y_pred_b)
     true, cleaned, target_names = _check_predictions(y_true, predictions, labels)
     n = true.shape[0]
-    weight = check_sample_weight(sample_weight, n, func_name)
+    weight = check_sample_weight(sample_weight, n)
     weight = np.ones(n) if weight is None else weight
     unit, n_units = check_groups(groups, n)
 

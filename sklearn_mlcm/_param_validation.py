@@ -25,6 +25,7 @@ decorator records the name of the outermost public call in a context
 variable that :func:`current_function` reads.
 """
 
+import contextlib
 import contextvars
 import functools
 import inspect
@@ -44,6 +45,7 @@ __all__ = [
     "ZERO_DIVISION",
     "current_function",
     "invalid_parameter",
+    "public_call",
     "validate_keywords",
     "validate_params",
 ]
@@ -94,8 +96,28 @@ _CURRENT = contextvars.ContextVar("sklearn_mlcm_public_call", default=None)
 
 
 def current_function():
-    """The name of the public function being called (for error messages)."""
+    """The name of the public function being called (for error messages).
+
+    The one way the caller's name reaches a message: no helper takes it as an
+    argument.
+    """
     return _CURRENT.get() or "sklearn_mlcm"
+
+
+@contextlib.contextmanager
+def public_call(name):
+    """Run a block as part of the public call ``name``.
+
+    For work done outside the decorated function: a dask task, which runs
+    later in another thread or process where the context variable set by the
+    decorator is not seen, or a scorer that reads a frame before it calls its
+    score. A refusal there names the public function, as one inside it does.
+    """
+    token = _CURRENT.set(name)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
 
 
 def _short_repr(value, limit=80):
@@ -364,11 +386,10 @@ def _make_constraint(spec):
     raise TypeError(f"Unknown constraint {spec!r}")
 
 
-def invalid_parameter(name, expected, value, *, caller=None):
+def invalid_parameter(name, expected, value):
     """The one message format of a refused parameter, as an exception."""
-    caller = caller or current_function()
     return InvalidParameterError(
-        f"The {name!r} parameter of {caller} must be {expected}. Got "
+        f"The {name!r} parameter of {current_function()} must be {expected}. Got "
         f"{_short_repr(value)} instead."
     )
 
@@ -381,13 +402,13 @@ def _describe(constraints):
     return text
 
 
-def check_parameter(value, constraints, name, caller):
+def check_parameter(value, constraints, name):
     """Raise :class:`InvalidParameterError` unless a constraint accepts
     ``value``."""
     constraints = [_make_constraint(c) for c in constraints]
     if any(c.is_satisfied_by(value) for c in constraints):
         return
-    raise invalid_parameter(name, _describe(constraints), value, caller=caller)
+    raise invalid_parameter(name, _describe(constraints), value)
 
 
 def _public_name(func):
@@ -424,20 +445,21 @@ def validate_params(constraints, *, rules=()):
                 f"name exactly its parameters {sorted(declared)}; got "
                 f"{sorted(constraints)}."
             )
-        caller = _public_name(func)
+        public_name = _public_name(func)
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            token = _CURRENT.set(caller) if _CURRENT.get() is None else None
+            # the outermost public call names every refusal, down to the data
+            token = _CURRENT.set(public_name) if _CURRENT.get() is None else None
             try:
                 try:
                     bound = signature.bind(*args, **kwargs)
                 except TypeError as exc:
-                    raise TypeError(f"{caller}: {exc}") from None
+                    raise TypeError(f"{public_name}: {exc}") from None
                 bound.apply_defaults()
                 arguments = bound.arguments
                 for name, specs in constraints.items():
-                    check_parameter(arguments[name], specs, name, caller)
+                    check_parameter(arguments[name], specs, name)
                 for rule in rules:
                     rule(arguments)
                 return func(*args, **kwargs)
@@ -451,7 +473,7 @@ def validate_params(constraints, *, rules=()):
     return decorate
 
 
-def validate_keywords(func, keywords, *, caller, exclude=()):
+def validate_keywords(func, keywords, *, exclude=()):
     """Check ``keywords`` meant for the decorated ``func`` now, against its
     declared constraints (a scorer's options, checked when it is made)."""
     constraints = func.__mlcm_constraints__
@@ -463,6 +485,5 @@ def validate_keywords(func, keywords, *, caller, exclude=()):
                 f"left out: {func.__name__} takes no {name!r} (its options are "
                 f"{allowed})",
                 value,
-                caller=caller,
             )
-        check_parameter(value, constraints[name], name, caller)
+        check_parameter(value, constraints[name], name)

@@ -16,7 +16,6 @@ from ._param_validation import (
     Interval,
     Options,
     Sequence,
-    current_function,
     validate_params,
 )
 from ._validation import check_target_names
@@ -352,7 +351,6 @@ def _report_bounds(
     """The :class:`ReportBounds` of the report's numbers: one set of
     resamples (as :func:`mlcm_confidence_intervals` draws them) for every
     precision, recall and F1, per row and averaged."""
-    func_name = current_function()
     units, _ = unit_table(
         y_true,
         y_pred,
@@ -360,7 +358,6 @@ def _report_bounds(
         labels=labels,
         sample_weight=sample_weight,
         groups=groups,
-        func_name=func_name,
     )
     shown = units.n_labels + include_no_label
     metrics = ("precision", "recall", "f1")
@@ -376,7 +373,6 @@ def _report_bounds(
         beta=1.0,
         tn="complement",
         zero_division=zero_division,  # the report's own values have warned
-        func_name=func_name,
     )
     low, high = np.empty((shown + 3, 3)), np.empty((shown + 3, 3))
     for j, metric in enumerate(metrics):

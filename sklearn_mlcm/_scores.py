@@ -20,6 +20,7 @@ from ._param_validation import (
     Interval,
     Options,
     invalid_parameter,
+    public_call,
     validate_keywords,
     validate_params,
 )
@@ -114,6 +115,17 @@ _DOC = {
 _WARN_NAMES = {"precision": "precision", "recall": "recall", "f-score": "fbeta"}
 
 
+def _check_warn_for(arguments):
+    """``warn_for`` names some of the three ratios, as scikit-learn's."""
+    warn_for = arguments["warn_for"]
+    if not all(isinstance(n, str) and n in _WARN_NAMES for n in warn_for):
+        raise invalid_parameter(
+            "warn_for",
+            "a list, tuple or set of 'precision', 'recall' and 'f-score'",
+            warn_for,
+        )
+
+
 def _prfs(
     y_true,
     y_pred,
@@ -158,7 +170,10 @@ def _prfs(
     return values, support
 
 
-@validate_params({**SCORE_CONSTRAINTS, **_BETA})
+@validate_params(
+    {**SCORE_CONSTRAINTS, **_BETA, "warn_for": [list, tuple, set]},
+    rules=(_check_warn_for,),
+)
 @_substitute(**_DOC)
 def mlcm_precision_recall_fscore_support(
     y_true,
@@ -168,6 +183,7 @@ def mlcm_precision_recall_fscore_support(
     labels=None,
     average=None,
     method="heydarian",
+    warn_for=("precision", "recall", "f-score"),
     sample_weight=None,
     zero_division="warn",
     include_no_label=False,
@@ -175,12 +191,14 @@ def mlcm_precision_recall_fscore_support(
     """Compute precision, recall, F-beta and support from the MLCM, at once.
 
     The engine of the scores, as scikit-learn's
-    :func:`~sklearn.metrics.precision_recall_fscore_support` is of theirs:
-    the multi-label confusion matrix is computed once and every ratio is read
-    off it, so a caller who wants precision, recall and F1 pays for one
-    matrix. A wrongly predicted label counts against the label it replaced,
-    and a missed label with nothing predicted in its place against the
-    no-label index.
+    :func:`~sklearn.metrics.precision_recall_fscore_support` is of theirs
+    (:func:`mlcm_precision_score`, :func:`mlcm_recall_score`,
+    :func:`mlcm_f1_score` and :func:`mlcm_fbeta_score` call it): the
+    multi-label confusion matrix is computed once and every ratio is read off
+    it, so a caller who wants precision, recall and F1 pays for one matrix.
+    A wrongly predicted label counts against the label it replaced, and a
+    missed label with nothing predicted in its place against the no-label
+    index.
 
     Read more in the :ref:`User Guide <scores>`.
 
@@ -202,6 +220,11 @@ def mlcm_precision_recall_fscore_support(
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read; see :func:`mlcm_confusion_matrix`.
+
+    warn_for : list, tuple or set, default=("precision", "recall", "f-score")
+        The ratios that warn when ill-defined (``zero_division="warn"``), as
+        in scikit-learn: a score that returns one of them warns about it
+        only.
 
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
@@ -279,13 +302,27 @@ array([0.625 , 0.3636, 0.2   ]), array([7, 5, 1]))
         sample_weight=sample_weight,
         zero_division=zero_division,
         include_no_label=include_no_label,
-        warn_for=("precision", "recall", "f-score"),
+        warn_for=warn_for,
     )
     return values["precision"], values["recall"], values["fbeta"], support
 
 
+#: The scores read off the public engine: its output position, and the name
+#: of their ratio in ``warn_for``.
+_ENGINE_OUTPUT = {"precision": (0, "precision"), "recall": (1, "recall")}
+_ENGINE_OUTPUT["fbeta"] = (2, "f-score")
+
+
 def _score(metric, y_true, y_pred, *, tn="complement", beta=1.0, **options):
-    """One ratio of the engine: the matrix once, one warning source."""
+    """One ratio: precision, recall and F-beta from the public engine,
+    :func:`mlcm_precision_recall_fscore_support`, which warns about that
+    ratio only (as scikit-learn's scores call theirs); the specificity, which
+    the engine does not return, from the same matrix computation."""
+    if metric in _ENGINE_OUTPUT:
+        position, warn_name = _ENGINE_OUTPUT[metric]
+        return mlcm_precision_recall_fscore_support(
+            y_true, y_pred, beta=beta, warn_for=(warn_name,), **options
+        )[position]
     values, _ = _prfs(
         y_true,
         y_pred,
@@ -686,7 +723,8 @@ def _estimator_score(y_true, y_pred, *, metric, **kwargs):
     refused as a frame mixed with an array without names."""
     score_func = _SCORE_FUNCTIONS[metric]
     if frame_columns(y_true) is not None and frame_columns(y_pred) is None:
-        y_true = read_frame(y_true, "y_true", score_func.__name__)[0]
+        with public_call(score_func.__name__):  # its refusals name the score
+            y_true = read_frame(y_true, "y_true")[0]
     return score_func(y_true, y_pred, **kwargs)
 
 
@@ -702,7 +740,6 @@ def _check_scorer_keywords(arguments):
     validate_keywords(
         _SCORE_FUNCTIONS[metric],
         kwargs,
-        caller="make_mlcm_scorer",
         exclude=("y_true", "y_pred", "average", "method", "sample_weight"),
     )
 

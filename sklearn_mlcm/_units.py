@@ -22,6 +22,7 @@ from scipy import sparse
 from ._confusion import mlcm_confusion_matrix
 from ._margins import as_dense_bool, heydarian_margins
 from ._mlcm._dask import import_dask
+from ._param_validation import current_function, public_call
 from ._validation import (
     MAX_DENSE_BYTES,
     check_dask_kinds,
@@ -176,7 +177,7 @@ class UnitTable:
     (B, n_kinds) are ``c @ unit_margins``.
     """
 
-    def __init__(self, table, n_labels, method, *, grouped, func_name):
+    def __init__(self, table, n_labels, method, *, grouped):
         words, weight, group, values, count = table
         q = n_labels
         first, pair = _unique_rows([words[:, j] for j in range(words.shape[1])])
@@ -188,7 +189,6 @@ class UnitTable:
                 "predicted set) pairs x n_labels) to resample; keep fewer labels "
                 "(labels=...)",
                 f"{n_pairs:,} x {q:,}",
-                func_name,
             )
         bits = np.unpackbits(words[first].astype(">u8").view(np.uint8), axis=1)
         self.pair_true = bits[:, :q].astype(bool)
@@ -314,8 +314,12 @@ def draw_counts(rng, size, units):
 # -- dask: each chunk tabulated where it lives --------------------------------
 
 
-def _chunk_table(t, p, w, g, *, labels, func_name):
-    """The table of one chunk of rows, validated as NumPy input would be."""
+def _chunk_table(t, p, w, g, *, labels, caller):
+    """The table of one chunk of rows, validated as NumPy input would be.
+
+    The task runs in dask's threads or processes, outside the public call: it
+    carries the call's name (``caller``) and runs inside it again.
+    """
     q = len(labels) if labels is not None else t.shape[1]
     if t.shape[0] == 0:
         empty = np.zeros((0, q), dtype=bool)
@@ -325,24 +329,25 @@ def _chunk_table(t, p, w, g, *, labels, func_name):
             None if w is None else np.zeros(0),
             None if g is None else np.asarray(g),
         )
-    space = check_mlcm_targets(t, p, labels=labels, func_name=func_name)
-    if w is not None:
-        w = check_sample_weight(w, t.shape[0], func_name)
-        check_weight_sums(w, q, func_name)
+    with public_call(caller):
+        space = check_mlcm_targets(t, p, labels=labels)
+        if w is not None:
+            w = check_sample_weight(w, t.shape[0])
+            check_weight_sums(w, q)
     return tabulate(space.y_true, space.y_pred, w, g)
 
 
-def dask_table(y_true, y_pred, *, labels, sample_weight, groups, func_name):
+def dask_table(y_true, y_pred, *, labels, sample_weight, groups):
     """The combined table of dask input: ``(table, n_labels, names)``.
 
     Each chunk of rows is tabulated on its worker; only the chunks' tables
     (their distinct units) come back and are combined, so memory is the
     number of distinct units, not of instances.
     """
-    check_dask_kinds(y_true, y_pred, func_name)
-    dask, da = import_dask(func_name)
+    check_dask_kinds(y_true, y_pred)
+    dask, da = import_dask()
     y_true, y_pred = da.asarray(y_true), da.asarray(y_pred)
-    labels = check_dask_targets(y_true, y_pred, labels, sample_weight, func_name)
+    labels = check_dask_targets(y_true, y_pred, labels, sample_weight)
     n = y_true.shape[0]
     q = y_true.shape[1] if labels is None else len(labels)
     y_true = y_true.rechunk({1: -1})
@@ -359,15 +364,17 @@ def dask_table(y_true, y_pred, *, labels, sample_weight, groups, func_name):
                 name,
                 f"a 1-D array of length n_samples={n}",
                 f"shape {tuple(shape)}",
-                func_name,
             )
         blocks.append(da.asarray(values).rechunk(rows).to_delayed().ravel())
     chunk = dask.delayed(_chunk_table, pure=True)
     tables = dask.compute(
-        *(chunk(*parts, labels=labels, func_name=func_name) for parts in zip(*blocks))
+        *(
+            chunk(*parts, labels=labels, caller=current_function())
+            for parts in zip(*blocks)
+        )
     )
     table = combine_tables(list(tables))
     if sample_weight is not None:  # each chunk's sums were within float64
-        check_weight_sums(table[1] * table[4], q, func_name)
+        check_weight_sums(table[1] * table[4], q)
     names = [str(i) for i in (range(q) if labels is None else labels)]
     return table, q, names

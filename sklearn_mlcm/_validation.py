@@ -6,7 +6,9 @@ keep, the weights (:func:`check_sample_weight`), square matrices
 (:func:`check_square_matrix`) and display names (:func:`check_target_names`).
 The parameters' own types and options are checked before, by the decorator
 of :mod:`._param_validation`; error messages here name the same public
-function (``func_name`` defaults to the public call under way). The kernels
+function, the public call under way, which the decorator records in a context
+variable (:func:`~._param_validation.current_function`): no function here
+takes the caller's name as an argument. The kernels
 downstream assume what these functions guarantee and check nothing themselves.
 """
 
@@ -40,6 +42,7 @@ __all__ = [
     "check_target_names",
     "frame_columns",
     "input_error",
+    "label_values",
     "mixed_frame",
     "read_frame",
 ]
@@ -60,12 +63,16 @@ class LabelSpace:
     codes : tuple of two int64 ndarrays of shape (n_samples,), or None
         For 1-D class labels: each instance's class index, ``n_labels`` for a
         class outside ``labels`` (an empty label set).
+    classes : ndarray of shape (n_labels,) or None
+        For 1-D class labels: the class values themselves, which ``names``
+        shows as strings.
     """
 
-    def __init__(self, y_true, y_pred, names, codes=None):
+    def __init__(self, y_true, y_pred, names, codes=None, classes=None):
         self._y_true, self._y_pred = y_true, y_pred
         self.names = names
         self.codes = codes
+        self.classes = classes
 
     @property
     def n_labels(self):
@@ -84,13 +91,13 @@ class LabelSpace:
         return self._y_pred
 
 
-def input_error(name, expected, got, func_name=None):
+def input_error(name, expected, got):
     """The one message format of refused data, as an exception to raise:
     ``The 'name' parameter of f must be <expected>. Got <got> instead.``,
     ``got`` already described (a shape, a value, a type)."""
-    func_name = func_name or current_function()
+    caller = current_function()
     return InvalidInputError(
-        f"The {name!r} parameter of {func_name} must be {expected}. Got {got} instead."
+        f"The {name!r} parameter of {caller} must be {expected}. Got {got} instead."
     )
 
 
@@ -117,16 +124,17 @@ def _widened(values):
     return values
 
 
-def _sum_sparse_duplicates(y, name, func_name, *, indicators=True):
+def _sum_sparse_duplicates(y, name, *, indicators=True):
     """A CSR copy of sparse input with its duplicate entries summed, in a
     dtype wide enough; a negative stored entry is refused before it can
     cancel a duplicate (1 + -1 is not an absent label). A matrix of counts
     (``indicators=False``) is the sum of its entries, as scipy defines it."""
+    caller = current_function()
     canonical = y.format in ("csr", "csc") and y.has_canonical_format
     data = y.data if canonical else sparse.coo_array(y).data
     if indicators and data.dtype.kind in "if" and data.size and (data < 0).any():
         raise InvalidInputError(
-            f"{name} of {func_name} has a negative stored entry "
+            f"{name} of {caller} has a negative stored entry "
             f"({data[data < 0][0].item()!r}); every entry must be 0 or 1."
         )
     if canonical:  # no duplicates to sum: a copy in the wide dtype
@@ -168,7 +176,7 @@ def _is_arrow_array(y):
     return isinstance(y, (pyarrow.Array, pyarrow.ChunkedArray))
 
 
-def read_frame(y, name, func_name=None):
+def read_frame(y, name):
     """The one frame reader: ``(values, column names)`` of a frame, else None.
 
     2-D frames of pandas, polars, pyarrow (Table, RecordBatch) and xarray (a
@@ -181,10 +189,10 @@ def read_frame(y, name, func_name=None):
     None. NumPy arrays, lists and sparse matrices are no frames: None.
     Missing values become NaN (or None in object columns).
     """
+    caller = current_function()
     library, ndim = _library(y), getattr(y, "ndim", None)
     if isinstance(y, np.ndarray) or sparse.issparse(y) or library == "dask":
         return None  # dask input has checks of its own (check_dask_kinds)
-    func_name = func_name or current_function()
     if library == "pandas" and ndim in (1, 2):
         if ndim == 1:  # a Series or an Index
             return _frame_to_numpy(y), None
@@ -192,7 +200,7 @@ def read_frame(y, name, func_name=None):
     if library == "polars" and type(y).__name__ in ("DataFrame", "LazyFrame"):
         if type(y).__name__ == "LazyFrame":
             raise InvalidInputError(
-                f"{name} of {func_name} is a polars LazyFrame; collect it first "
+                f"{name} of {caller} is a polars LazyFrame; collect it first "
                 "(lazy_frame.collect())."
             )
         return y.to_numpy(), list(y.columns)
@@ -215,14 +223,14 @@ def read_frame(y, name, func_name=None):
             names = y.coords[dim].values.tolist() if dim in y.coords else None
         return np.asarray(y.values), names
     if hasattr(y, "__arrow_c_stream__"):
-        pyarrow = _import_frame_reader("pyarrow", y, name, func_name)
+        pyarrow = _import_frame_reader("pyarrow", y, name)
         try:
             table = pyarrow.table(y)
         except (pyarrow.ArrowInvalid, TypeError):  # a stream of one column
-            return read_frame(pyarrow.chunked_array(y), name, func_name)
-        return read_frame(table, name, func_name)
+            return read_frame(pyarrow.chunked_array(y), name)
+        return read_frame(table, name)
     if hasattr(y, "__dataframe__"):
-        _import_frame_reader("pandas", y, name, func_name)
+        _import_frame_reader("pandas", y, name)
         from pandas.api.interchange import from_dataframe
 
         with warnings.catch_warnings():  # pandas 3 deprecates the protocol
@@ -232,42 +240,44 @@ def read_frame(y, name, func_name=None):
     return None
 
 
-def _import_frame_reader(module, y, name, func_name):
+def _import_frame_reader(module, y, name):
     """pyarrow or pandas, to read a frame of another library, or ImportError."""
+    caller = current_function()
     try:
         return importlib.import_module(module)
     except ImportError:
         raise ImportError(
-            f"{name} of {func_name} is a {type(y).__name__}, which is read with "
+            f"{name} of {caller} is a {type(y).__name__}, which is read with "
             f"{module}: `pip install {module}`."
         ) from None
 
 
-def _as_array(y, name, func_name):
+def _as_array(y, name):
     """Turn one target into a NumPy array or a CSR array, keeping column labels.
 
     Returns ``(array, column_labels_or_None)``.
     """
+    caller = current_function()
     if y is None:
         raise InvalidInputError(
-            f"{name} of {func_name} must be an array-like or a scipy sparse "
+            f"{name} of {caller} must be an array-like or a scipy sparse "
             "matrix of 0/1 label indicators, or a 1-D array of class labels. "
             "Got None instead."
         )
     if sparse.issparse(y):
         if y.ndim != 2:
             raise InvalidInputError(
-                f"{name} of {func_name} must be a 2-D sparse indicator matrix. "
+                f"{name} of {caller} must be a 2-D sparse indicator matrix. "
                 f"Got {_describe(y)}."
             )
-        return _sum_sparse_duplicates(y, name, func_name), None
+        return _sum_sparse_duplicates(y, name), None
     if isinstance(y, (str, bytes, numbers.Number)):
         raise InvalidInputError(
-            f"{name} of {func_name} must be an array-like of labels, not a "
+            f"{name} of {caller} must be an array-like of labels, not a "
             f"scalar. Got {y!r} instead."
         )
     columns = None
-    frame = read_frame(y, name, func_name)
+    frame = read_frame(y, name)
     if frame is not None:
         y, columns = frame
     try:
@@ -276,12 +286,12 @@ def _as_array(y, name, func_name):
             array = _exact_list(y, array)
     except ValueError as exc:  # ragged nested sequences
         raise InvalidInputError(
-            f"{name} of {func_name} could not be read as a rectangular array "
+            f"{name} of {caller} could not be read as a rectangular array "
             f"(rows of different lengths?): {exc}"
         ) from None
     if array.dtype.names is not None:
         raise InvalidInputError(
-            f"{name} of {func_name} is a structured array with the fields "
+            f"{name} of {caller} is a structured array with the fields "
             f"{', '.join(map(repr, array.dtype.names))}; pass plain values: one "
             "field for class labels (y['field']), or the fields as label columns "
             "(numpy.lib.recfunctions.structured_to_unstructured(y))."
@@ -293,12 +303,12 @@ def _as_array(y, name, func_name):
         and all(isinstance(row, (list, tuple, np.ndarray)) for row in array)
     ):
         raise InvalidInputError(
-            f"{name} of {func_name} has rows of different lengths; an indicator "
+            f"{name} of {caller} has rows of different lengths; an indicator "
             "matrix needs one 0/1 column per label in every row."
         )
     if array.ndim not in (1, 2):
         raise InvalidInputError(
-            f"{name} of {func_name} must be 1-D (class labels) or 2-D (a 0/1 "
+            f"{name} of {caller} must be 1-D (class labels) or 2-D (a 0/1 "
             f"indicator matrix). Got an array with {array.ndim} dimensions."
         )
     return array, columns
@@ -313,8 +323,9 @@ def _exact_list(y, array):
     return array
 
 
-def _indicator_to_bool(y, name, func_name):
+def _indicator_to_bool(y, name):
     """Check that a 2-D array or CSR matrix holds only 0/1 and return bool."""
+    caller = current_function()
     values = y.data if sparse.issparse(y) else y
     if values.dtype == bool:
         if sparse.issparse(y):
@@ -325,7 +336,7 @@ def _indicator_to_bool(y, name, func_name):
         y = values = values.astype(np.float64)  # e.g. lists mixing bool and int
     if values.dtype.kind not in "biuf":
         raise InvalidInputError(
-            f"{name} of {func_name} must be a 0/1 indicator matrix of numbers or "
+            f"{name} of {caller} must be a 0/1 indicator matrix of numbers or "
             f"booleans; got values of dtype {values.dtype} (strings or objects?). "
             "Use a 1-D array for class labels, or encode label sets with "
             "sklearn.preprocessing.MultiLabelBinarizer."
@@ -339,7 +350,7 @@ def _indicator_to_bool(y, name, func_name):
         ones = None
         valid = values.size == 0 or (values.min() >= 0 and values.max() <= 1)
     if not valid:
-        _raise_not_binary(values, name, func_name)
+        _raise_not_binary(values, name)
     if sparse.issparse(y):
         out = y.astype(bool)
         out.eliminate_zeros()
@@ -349,11 +360,12 @@ def _indicator_to_bool(y, name, func_name):
     return values.view(bool)  # int8 / uint8 of 0 and 1 are bools already
 
 
-def _raise_not_binary(values, name, func_name):
+def _raise_not_binary(values, name):
     """The error for an indicator matrix with other values than 0 and 1."""
+    caller = current_function()
     if values.dtype.kind == "f" and np.isnan(values).any():
         raise InvalidInputError(
-            f"{name} of {func_name} contains NaN; an indicator matrix must "
+            f"{name} of {caller} contains NaN; an indicator matrix must "
             "hold only 0 and 1."
         )
     bad = (values != 0) & (values != 1)
@@ -365,37 +377,38 @@ def _raise_not_binary(values, name, func_name):
             "them first (for example y_score >= 0.5)."
         )
     raise InvalidInputError(
-        f"{name} of {func_name} must contain only 0 and 1; found {example!r}.{hint}"
+        f"{name} of {caller} must contain only 0 and 1; found {example!r}.{hint}"
     )
 
 
-def _check_unique(labels, func_name):
+def _check_unique(labels):
+    caller = current_function()
     try:
         uniq, counts = np.unique(labels, return_counts=True)
     except TypeError:  # None among numbers, or other values that do not sort
         raise InvalidInputError(
-            f"The 'labels' parameter of {func_name} must hold class values of "
+            f"The 'labels' parameter of {caller} must hold class values of "
             f"one kind (all numbers or all strings). Got {list(labels)!r} instead."
         ) from None
     if (counts > 1).any():
         raise InvalidInputError(
-            f"The 'labels' parameter of {func_name} has duplicates: "
+            f"The 'labels' parameter of {caller} has duplicates: "
             f"{uniq[counts > 1].tolist()}. Each label may appear once."
         )
 
 
-def check_indicator_labels(labels, n_columns, columns, func_name=None):
+def check_indicator_labels(labels, n_columns, columns):
     """``labels`` -> column positions. For a DataFrame ``labels`` are column
     labels (``columns``); otherwise integer column indices."""
-    func_name = func_name or current_function()
+    caller = current_function()
     if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
         raise InvalidInputError(
-            f"The 'labels' parameter of {func_name} must be a list or array of "
+            f"The 'labels' parameter of {caller} must be a list or array of "
             f"labels. Got {labels!r} instead."
         )
     if len(labels) == 0:
         raise InvalidInputError(
-            f"The 'labels' parameter of {func_name} must be a non-empty list of "
+            f"The 'labels' parameter of {caller} must be a non-empty list of "
             "labels. Got an empty one."
         )
     if columns is not None:
@@ -403,16 +416,16 @@ def check_indicator_labels(labels, n_columns, columns, func_name=None):
         unknown = [v for v in labels if v not in lookup]
         if unknown:
             raise InvalidInputError(
-                f"The 'labels' parameter of {func_name} names columns that are not "
+                f"The 'labels' parameter of {caller} names columns that are not "
                 f"in the DataFrame: {unknown}. Its columns are {columns}."
             )
         positions = np.array([lookup[v] for v in labels], dtype=np.int64)
-        _check_unique(positions, func_name)
+        _check_unique(positions)
         return positions
     positions = np.asarray(labels)
     if positions.ndim != 1 or positions.dtype.kind not in "iu":
         raise InvalidInputError(
-            f"The 'labels' parameter of {func_name} must hold integer column "
+            f"The 'labels' parameter of {caller} must hold integer column "
             "indices for indicator input (column labels for a DataFrame). Got "
             f"{positions.tolist()!r} instead."
         )
@@ -420,11 +433,11 @@ def check_indicator_labels(labels, n_columns, columns, func_name=None):
     out_of_range = positions[(positions < 0) | (positions >= n_columns)]
     if out_of_range.size:
         raise InvalidInputError(
-            f"The 'labels' parameter of {func_name} has indices out of range for "
+            f"The 'labels' parameter of {caller} has indices out of range for "
             f"{n_columns} label columns: {out_of_range.tolist()}. Expected "
             f"integers in [0, {n_columns - 1}]."
         )
-    _check_unique(positions, func_name)
+    _check_unique(positions)
     return positions
 
 
@@ -467,7 +480,11 @@ def _integer_class_codes(y_true, y_pred):
     )
     lookup = np.empty(span, dtype=np.int64)
     lookup[present] = np.arange(len(present))
-    return (lookup[t], lookup[p]), [str(c + low) for c in present.tolist()]
+    classes = np.array([c + low for c in present.tolist()])  # Python ints: exact
+    dtype = np.result_type(y_true, y_pred)
+    if dtype.kind in "iu":  # the input's dtype, as unique_labels keeps it
+        classes = classes.astype(dtype)
+    return (lookup[t], lookup[p]), classes
 
 
 def _exact_numbers(y_true, y_pred):
@@ -513,19 +530,21 @@ def _fractions(y):
     return [v for v in y.tolist() if isinstance(v, float) and not v.is_integer()]
 
 
-def _raise_continuous(y, name, func_name):
+def _raise_continuous(y, name):
     """The error for 1-D float labels with a fraction: scores, not classes."""
+    caller = current_function()
     example = _fractions(y)[0]
     if not math.isfinite(example):
-        raise InvalidInputError(f"{name} of {func_name} contains NaN or infinity.")
+        raise InvalidInputError(f"{name} of {caller} contains NaN or infinity.")
     raise InvalidInputError(
-        f"{name} of {func_name} holds continuous values (for example "
+        f"{name} of {caller} holds continuous values (for example "
         f"{example!r}); it looks like scores; threshold them first, or pass "
         "class labels."
     )
 
 
-def _check_multiclass(y_true, y_pred, labels, func_name):
+def _check_multiclass(y_true, y_pred, labels):
+    caller = current_function()
     if labels is None and y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu":
         # integer class labels are never continuous: no type_of_target needed
         fast = _integer_class_codes(y_true, y_pred)
@@ -534,26 +553,26 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
     exact = _exact_numbers(y_true, y_pred)
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-            raise InvalidInputError(f"{name} of {func_name} contains NaN or infinity.")
+            raise InvalidInputError(f"{name} of {caller} contains NaN or infinity.")
         huge = y.dtype.kind == "f" and y.size and np.abs(y).max() >= 2.0**63
         big = y.dtype == object and all(
             isinstance(v, numbers.Real) for v in y.tolist()
         )  # Python ints beyond 2**53 (_exact_list)
         if exact is not None or huge or big:  # type_of_target casts to int64
             if _fractions(y):
-                _raise_continuous(y, name, func_name)
+                _raise_continuous(y, name)
             continue  # whole numbers: class labels, at any size
         try:
             kind = type_of_target(y, input_name=name)
         except (TypeError, ValueError) as exc:
             raise InvalidInputError(
-                f"{name} of {func_name} could not be read as 1-D class labels: {exc}"
+                f"{name} of {caller} could not be read as 1-D class labels: {exc}"
             ) from None
         if kind == "continuous":
-            _raise_continuous(y, name, func_name)
+            _raise_continuous(y, name)
         if kind not in ("binary", "multiclass"):
             raise InvalidInputError(
-                f"{name} of {func_name} is 1-D but its target type is {kind!r}; "
+                f"{name} of {caller} is 1-D but its target type is {kind!r}; "
                 "expected binary or multiclass class labels."
             )
     if exact is not None:  # Python numbers compare exactly
@@ -565,7 +584,7 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
         try:
             present = unique_labels(y_true, y_pred)
         except (ValueError, TypeError) as exc:
-            message = f"y_true and y_pred of {func_name}: {exc}"
+            message = f"y_true and y_pred of {caller}: {exc}"
             raise InvalidInputError(message) from None
     if labels is None:
         classes = present
@@ -575,10 +594,10 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
             classes = _python_numbers(classes)
         if classes.ndim != 1 or classes.size == 0:
             raise InvalidInputError(
-                f"The 'labels' parameter of {func_name} must be a non-empty 1-D "
+                f"The 'labels' parameter of {caller} must be a non-empty 1-D "
                 f"list of class labels. Got {classes.tolist()!r} instead."
             )
-        _check_unique(classes, func_name)
+        _check_unique(classes)
         try:
             with warnings.catch_warnings():
                 # NumPy 1.x warns (and answers wrongly) where NumPy 2 raises
@@ -586,44 +605,46 @@ def _check_multiclass(y_true, y_pred, labels, func_name):
                 unknown = np.setdiff1d(classes, present)
         except (TypeError, FutureWarning):  # numbers among strings, or the reverse
             raise InvalidInputError(
-                f"The 'labels' parameter of {func_name} must hold values of the "
+                f"The 'labels' parameter of {caller} must hold values of the "
                 f"kind of the classes {present.tolist()}. Got "
                 f"{classes.tolist()!r} instead."
             ) from None
         if unknown.size == classes.size:
             raise InvalidInputError(
-                f"The 'labels' parameter of {func_name}: none of "
+                f"The 'labels' parameter of {caller}: none of "
                 f"{classes.tolist()} occurs in y_true or y_pred (classes present: "
                 f"{present.tolist()})."
             )
     codes = (_class_codes(y_true, classes), _class_codes(y_pred, classes))
-    return codes, [str(c) for c in classes.tolist()]
+    return codes, classes
 
 
-def _check_samples(n_true, n_pred, func_name):
+def _check_samples(n_true, n_pred):
     """The two targets have the same number of samples, at least one."""
+    caller = current_function()
     if n_true != n_pred:
         raise InvalidInputError(
-            f"y_true and y_pred of {func_name} must have the same number of "
+            f"y_true and y_pred of {caller} must have the same number of "
             f"samples. Got {n_true} and {n_pred}."
         )
     if n_true == 0:
         raise InvalidInputError(
-            f"y_true and y_pred of {func_name} are empty (0 samples); at least "
+            f"y_true and y_pred of {caller} are empty (0 samples); at least "
             "one sample is required."
         )
 
 
-def _check_columns(q_true, q_pred, func_name):
+def _check_columns(q_true, q_pred):
     """The two indicator matrices have the same number of label columns."""
+    caller = current_function()
     if q_true != q_pred:
         raise InvalidInputError(
-            f"y_true and y_pred of {func_name} must have the same number of label "
+            f"y_true and y_pred of {caller} must have the same number of label "
             f"columns. Got {q_true} for y_true and {q_pred} for y_pred."
         )
 
 
-def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
+def check_mlcm_targets(y_true, y_pred, *, labels=None):
     """Validate the two targets and bring them to one clean label space.
 
     Parameters
@@ -634,61 +655,86 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None, func_name=None):
     labels : array-like or None
         Indicator input: column indices to keep, in that order (column labels
         for a DataFrame). 1-D input: the class values, in that order.
-    func_name : str
-        Public function name used in error messages.
 
     Returns
     -------
     LabelSpace
         Sparse input stays sparse (CSR); everything else is dense bool.
     """
-    func_name = func_name or current_function()
-    y_true, true_columns = _as_array(y_true, "y_true", func_name)
-    y_pred, pred_columns = _as_array(y_pred, "y_pred", func_name)
+    caller = current_function()
+    y_true, true_columns = _as_array(y_true, "y_true")
+    y_pred, pred_columns = _as_array(y_pred, "y_pred")
     if y_true.ndim != y_pred.ndim:
         kinds = {1: "1-D class labels", 2: "a 2-D indicator matrix"}
         raise InvalidInputError(
-            f"y_true and y_pred of {func_name} must be the same kind of target: "
+            f"y_true and y_pred of {caller} must be the same kind of target: "
             f"both 2-D 0/1 indicator matrices or both 1-D class labels. Got "
             f"{kinds[y_true.ndim]} for y_true and {kinds[y_pred.ndim]} for y_pred."
         )
-    _check_samples(y_true.shape[0], y_pred.shape[0], func_name)
+    _check_samples(y_true.shape[0], y_pred.shape[0])
     if y_true.ndim == 1:
-        codes, names = _check_multiclass(y_true, y_pred, labels, func_name)
-        return LabelSpace(None, None, names, codes)
+        codes, classes = _check_multiclass(y_true, y_pred, labels)
+        names = [str(c) for c in classes.tolist()]
+        return LabelSpace(None, None, names, codes, classes)
 
-    _check_columns(y_true.shape[1], y_pred.shape[1], func_name)
+    _check_columns(y_true.shape[1], y_pred.shape[1])
     n_columns = y_true.shape[1]
     if n_columns == 0:
         raise InvalidInputError(
-            f"y_true and y_pred of {func_name} have no label columns; at least "
+            f"y_true and y_pred of {caller} have no label columns; at least "
             "one label is required."
         )
     if (true_columns is None) != (pred_columns is None):
         if true_columns is not None:
-            y_true = mixed_frame(y_true, true_columns, "y_true", labels, func_name)
+            y_true = mixed_frame(y_true, true_columns, "y_true", labels)
         else:
-            y_pred = mixed_frame(y_pred, pred_columns, "y_pred", labels, func_name)
+            y_pred = mixed_frame(y_pred, pred_columns, "y_pred", labels)
         true_columns = pred_columns = list(labels)
     if true_columns is not None and pred_columns is not None:
-        y_pred = align_columns(y_pred, pred_columns, true_columns, func_name)
+        y_pred = align_columns(y_pred, pred_columns, true_columns)
         pred_columns = true_columns
     columns = true_columns if true_columns is not None else pred_columns
-    t = _indicator_to_bool(y_true, "y_true", func_name)
-    p = _indicator_to_bool(y_pred, "y_pred", func_name)
+    t = _indicator_to_bool(y_true, "y_true")
+    p = _indicator_to_bool(y_pred, "y_pred")
     if columns is not None:
         names = [str(c) for c in columns]
     else:
         names = [str(i) for i in range(n_columns)]
     if labels is not None:
-        kept = check_indicator_labels(labels, n_columns, columns, func_name)
+        kept = check_indicator_labels(labels, n_columns, columns)
         t = t[:, kept]
         p = p[:, kept]
         names = [names[i] for i in kept]
     return LabelSpace(_finish(t), _finish(p), names)
 
 
-def mixed_frame(values, columns, name, labels, func_name, *, other=None):
+def label_values(y_true, y_pred, labels=None):
+    """The values that name the labels of the MLCM of ``y_true`` and
+    ``y_pred``, in its order, as scikit-learn's displays name them.
+
+    ``labels`` as given; else the column names of a frame (of any library);
+    the class values of 1-D class labels, sorted (as
+    :func:`~sklearn.utils.multiclass.unique_labels` gives them); the column
+    indices of an indicator matrix. Only 1-D input is read beyond its shape
+    and column names.
+    """
+    if labels is not None:
+        return labels
+    for y in (y_true, y_pred):
+        columns = frame_columns(y)
+        if columns is not None:
+            return list(columns)
+    if sparse.issparse(y_true) or _library(y_true) == "dask":
+        return np.arange(y_true.shape[1])
+    if isinstance(y_true, np.ndarray) and y_true.ndim == 2:
+        return np.arange(y_true.shape[1])
+    space = check_mlcm_targets(y_true, y_pred)
+    if space.classes is not None:
+        return space.classes
+    return np.arange(space.n_labels)
+
+
+def mixed_frame(values, columns, name, labels, *, other=None):
     """A frame's values beside an array without column names: its columns in
     the order ``labels`` gives the array's columns, or a ValueError.
 
@@ -697,6 +743,7 @@ def mixed_frame(values, columns, name, labels, func_name, *, other=None):
     ``labels`` names every column, in the array's order. ``other`` is the
     array's parameter; a function without ``labels`` passes ``labels=False``.
     """
+    caller = current_function()
     if other is None:
         other = "y_pred" if name == "y_true" else "y_true"
     named = labels is not None and labels is not False
@@ -706,29 +753,29 @@ def mixed_frame(values, columns, name, labels, func_name, *, other=None):
             and len(set(map(repr, labels))) == len(labels)
             and all(label in columns for label in labels)
         ):
-            return align_columns(values, columns, list(labels), func_name, name=name)
+            return align_columns(values, columns, list(labels), name=name)
     how = "both as arrays"
     if labels is not False:
         how += f", or name every column in 'labels', in the order of {other}'s columns"
     raise InvalidInputError(
-        f"{name} of {func_name} is a frame with the columns {list(columns)} and "
+        f"{name} of {caller} is a frame with the columns {list(columns)} and "
         f"{other} an array without column names, whose columns cannot be "
         f"matched by name. Pass both as frames with the label names as "
         f"columns, {how}."
     )
 
 
-def align_columns(y_pred, pred_columns, true_columns, func_name=None, *, name="y_pred"):
+def align_columns(y_pred, pred_columns, true_columns, *, name="y_pred"):
     """The columns of ``y_pred`` (or another frame's values, ``name``) in
     y_true's order, matched by name, or a ValueError."""
-    func_name = func_name or current_function()
+    caller = current_function()
     if pred_columns == true_columns:
         return y_pred
     missing = [c for c in true_columns if c not in pred_columns]
     extra = [c for c in pred_columns if c not in true_columns]
     if missing or extra or len(set(pred_columns)) != len(pred_columns):
         raise InvalidInputError(
-            f"y_true and {name} of {func_name} are frames with different "
+            f"y_true and {name} of {caller} are frames with different "
             f"columns: {true_columns} and {pred_columns} (missing from {name}: "
             f"{missing}; not in y_true: {extra}). Give them the same label names; "
             "their order may differ."
@@ -743,9 +790,9 @@ def _finish(y):
     return np.ascontiguousarray(y, dtype=bool)
 
 
-def check_sample_weight(sample_weight, n_samples, func_name=None):
+def check_sample_weight(sample_weight, n_samples):
     """Validate ``sample_weight``: None, or finite non-negative, length n."""
-    func_name = func_name or current_function()
+    caller = current_function()
     if sample_weight is None:
         return None
     raw = np.asarray(sample_weight)
@@ -756,34 +803,34 @@ def check_sample_weight(sample_weight, n_samples, func_name=None):
         raw = raw.astype(np.float64)
     if raw.dtype.kind not in "biuf":
         raise InvalidInputError(
-            f"The 'sample_weight' parameter of {func_name} must be an array-like "
+            f"The 'sample_weight' parameter of {caller} must be an array-like "
             f"of real numbers. Got values of dtype {raw.dtype} instead."
         )
     weight = raw.astype(np.float64)
     if weight.ndim == 0:
         raise InvalidInputError(
-            f"The 'sample_weight' parameter of {func_name} must be a 1-D array of "
+            f"The 'sample_weight' parameter of {caller} must be a 1-D array of "
             f"length n_samples={n_samples}. Got the scalar {sample_weight!r}."
         )
     if weight.ndim != 1 or weight.shape[0] != n_samples:
         raise InvalidInputError(
-            f"The 'sample_weight' parameter of {func_name} must be a 1-D array of "
+            f"The 'sample_weight' parameter of {caller} must be a 1-D array of "
             f"length n_samples={n_samples}. Got shape {weight.shape}."
         )
     if not np.all(np.isfinite(weight)):
         raise InvalidInputError(
-            f"The 'sample_weight' parameter of {func_name} must be finite; it "
+            f"The 'sample_weight' parameter of {caller} must be finite; it "
             "contains NaN or infinity."
         )
     if (weight < 0).any():
         raise InvalidInputError(
-            f"The 'sample_weight' parameter of {func_name} must be non-negative; "
+            f"The 'sample_weight' parameter of {caller} must be non-negative; "
             f"found {weight[weight < 0][0].item()!r}."
         )
     return weight
 
 
-def check_weight_sums(weight, n_labels, func_name=None):
+def check_weight_sums(weight, n_labels):
     """Refuse weights whose sums could overflow float64 in the matrix.
 
     A cell of the MLCM is at most the sum of the weights, a row or column sum
@@ -792,6 +839,7 @@ def check_weight_sums(weight, n_labels, func_name=None):
     off them wrong (a recall of 0 for 0.5). Ratios do not change when every
     weight is divided by the same number, so the message says so.
     """
+    caller = current_function()
     if weight is None or weight.size == 0:
         return
     largest = float(weight.max())
@@ -800,9 +848,8 @@ def check_weight_sums(weight, n_labels, func_name=None):
     total = largest * math.fsum((weight / largest).tolist())
     if math.isfinite(total * (n_labels + 1) ** 2):
         return
-    func_name = func_name or current_function()
     raise InvalidInputError(
-        f"The 'sample_weight' parameter of {func_name} must keep the matrix's "
+        f"The 'sample_weight' parameter of {caller} must keep the matrix's "
         f"sums within float64 (their total times (n_labels + 1)**2 below "
         f"{np.finfo(np.float64).max:.3g}). Got weights up to {largest:.3g} "
         f"summing to {total:.3g} instead; divide them by their largest value: "
@@ -810,16 +857,16 @@ def check_weight_sums(weight, n_labels, func_name=None):
     )
 
 
-def check_square_matrix(cm, func_name=None, name="cm"):
+def check_square_matrix(cm, *, name="cm"):
     """Validate a confusion matrix: 2-D, square, finite, non-negative numbers.
 
     Returns an int64 or float64 ndarray, or a CSR array for sparse input
     (which is never densified: an MLCM of 10**5 labels has 10**10 cells).
     """
-    func_name = func_name or current_function()
+    caller = current_function()
     if sparse.issparse(cm):
         if cm.dtype.kind in "biuf":
-            matrix = _sum_sparse_duplicates(cm, name, func_name, indicators=False)
+            matrix = _sum_sparse_duplicates(cm, name, indicators=False)
         else:
             matrix = sparse.csr_array(cm)
         values = matrix.data
@@ -828,17 +875,17 @@ def check_square_matrix(cm, func_name=None, name="cm"):
             matrix = values = np.asarray(cm)
         except ValueError:
             raise InvalidInputError(
-                f"{name} of {func_name} must be a square 2-D array of counts; it "
+                f"{name} of {caller} must be a square 2-D array of counts; it "
                 "could not be read as a rectangular array."
             ) from None
     if values.dtype.kind not in "biuf":
         raise InvalidInputError(
-            f"{name} of {func_name} must hold real numbers; got dtype {values.dtype}."
+            f"{name} of {caller} must hold real numbers; got dtype {values.dtype}."
         )
     shape = matrix.shape
     if len(shape) != 2 or shape[0] != shape[1] or shape[0] == 0:
         raise InvalidInputError(
-            f"{name} of {func_name} must be a non-empty square 2-D matrix. Got "
+            f"{name} of {caller} must be a non-empty square 2-D matrix. Got "
             f"shape {shape}."
         )
     if (
@@ -847,52 +894,51 @@ def check_square_matrix(cm, func_name=None, name="cm"):
         and values.max() > np.uint64(np.iinfo(np.int64).max)
     ):
         raise InvalidInputError(
-            f"{name} of {func_name} holds counts too large for int64; found "
+            f"{name} of {caller} holds counts too large for int64; found "
             f"{values.max().item()!r}."
         )
     if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
-        raise InvalidInputError(f"{name} of {func_name} contains NaN or infinity.")
+        raise InvalidInputError(f"{name} of {caller} contains NaN or infinity.")
     if (values < 0).any():
         raise InvalidInputError(
-            f"{name} of {func_name} must be non-negative; found "
+            f"{name} of {caller} must be non-negative; found "
             f"{values[values < 0][0].item()!r}."
         )
     if values.dtype.kind in "iub" and values.size:
-        _check_int64_sums(values, name, func_name)
+        _check_int64_sums(values, name)
     # int64 counts or float64 amounts, whatever came in (no uint8 or float16
     # overflow in the sums)
     return matrix.astype(np.float64 if values.dtype.kind == "f" else np.int64)
 
 
-def _check_int64_sums(values, name, func_name):
+def _check_int64_sums(values, name):
     """Integer counts whose total passes int64 would wrap in the row, column
     and total sums (negative FP counts): refused, as no int64 can hold them."""
+    caller = current_function()
     largest = int(values.max())
     if largest * values.size < 2**63:
         return  # no sum of these cells can overflow
     total = sum(int(v) for v in values.ravel().tolist())
     if total >= 2**63:
         raise InvalidInputError(
-            f"{name} of {func_name} holds counts whose total, {total}, does not "
+            f"{name} of {caller} holds counts whose total, {total}, does not "
             "fit in int64 (at most 2**63 - 1); its row, column and total sums "
             "would overflow. Pass the counts as float64 to work in floating point."
         )
 
 
-def check_target_names(
-    names, n_labels, reserved=(), func_name=None, name="target_names"
-):
+def check_target_names(names, n_labels, reserved=(), *, name="target_names"):
     """Display names as str: one per label, unique, none of ``reserved``.
 
     ``names`` is an ordered sequence (its type was checked by the decorator);
     ``name`` is the parameter the messages name (``display_labels`` of
     :class:`MLCMDisplay`).
     """
-    func_name = func_name or current_function()
+    caller = current_function()
     names = [str(label) for label in names]
     if len(names) != n_labels:
         raise InvalidInputError(
-            f"The {name!r} parameter of {func_name} must have one name "
+            f"The {name!r} parameter of {caller} must have one name "
             f"per label: {n_labels} expected, got {len(names)}."
         )
     seen = set()
@@ -903,20 +949,20 @@ def check_target_names(
             if reserved:
                 rule += f" and differ from the summary rows {sorted(reserved)}"
             raise InvalidInputError(
-                f"The label names of {func_name} must be {rule}; {label!r} is "
+                f"The label names of {caller} must be {rule}; {label!r} is "
                 f"used {what}. Pass distinct {name}."
             )
         seen.add(label)
     return names
 
 
-def check_batch_shape(y_true, n_labels, func_name=None):
+def check_batch_shape(y_true, n_labels):
     """The number of rows of an accumulator's batch (None if unknown yet).
 
     A batch must be 2-D with ``n_labels`` columns: class labels would not share
     one label space across batches.
     """
-    func_name = func_name or current_function()
+    caller = current_function()
     try:
         shape = y_true.shape if hasattr(y_true, "shape") else np.shape(y_true)
     except ValueError:  # ragged lists: the full validation says so later
@@ -926,13 +972,13 @@ def check_batch_shape(y_true, n_labels, func_name=None):
         return 0
     if len(shape) != 2:
         raise InvalidInputError(
-            f"The batches of {func_name} must be 2-D indicator matrices (class "
+            f"The batches of {caller} must be 2-D indicator matrices (class "
             "labels would not share one label space across batches). Got "
             f"y_true of shape {tuple(shape)}."
         )
     if shape[1] != n_labels:
         raise InvalidInputError(
-            f"y_true of {func_name} must have the accumulator's {n_labels} label "
+            f"y_true of {caller} must have the accumulator's {n_labels} label "
             f"columns. Got {shape[1]}."
         )
     if isinstance(shape[0], float) and np.isnan(shape[0]):
@@ -977,13 +1023,13 @@ def frame_columns(y):
     return None
 
 
-def check_batch_columns(names, known, func_name=None, *, what="the batch"):
+def check_batch_columns(names, known, *, what="the batch"):
     """A frame batch (or ``what`` else) has the accumulator's label names,
     in any order, compared exactly (0 is not '0').
 
     Returns ``known``, to select and order the batch's columns by name.
     """
-    func_name = func_name or current_function()
+    caller = current_function()
     names, known = list(names), list(known)
     if len(set(names)) == len(names) and set(names) == set(known):
         return known
@@ -995,7 +1041,7 @@ def check_batch_columns(names, known, func_name=None, *, what="the batch"):
             "names of one type."
         )
     raise InvalidInputError(
-        f"The columns of {what} of {func_name} must be the accumulator's "
+        f"The columns of {what} of {caller} must be the accumulator's "
         f"labels {known} (in any order). Got {names}.{hint}"
     )
 
@@ -1005,7 +1051,7 @@ def _known_index(known, name):
     return [str(k) for k in known].index(str(name))
 
 
-def check_batch_kinds(true_names, pred_names, known, n_seen, func_name=None):
+def check_batch_kinds(true_names, pred_names, known, n_seen):
     """A batch is two frames or two arrays, of the kind of the batches before.
 
     ``true_names`` and ``pred_names`` are the batch's column names (None for
@@ -1014,12 +1060,12 @@ def check_batch_kinds(true_names, pred_names, known, n_seen, func_name=None):
     matched by name, so arrays and frames are not mixed, within a batch or
     across batches. Returns the batch's names (None for arrays).
     """
-    func_name = func_name or current_function()
+    caller = current_function()
     if (true_names is None) != (pred_names is None):
         name = "y_true" if true_names is not None else "y_pred"
         other = "y_pred" if name == "y_true" else "y_true"
         raise InvalidInputError(
-            f"{name} of {func_name} is a frame with the columns "
+            f"{name} of {caller} is a frame with the columns "
             f"{list(true_names or pred_names)} and {other} an array without "
             "column names, whose columns cannot be matched by name. Pass both "
             "as frames with the label names as columns, or both as arrays."
@@ -1027,13 +1073,13 @@ def check_batch_kinds(true_names, pred_names, known, n_seen, func_name=None):
     names = true_names if true_names is not None else pred_names
     if names is None and known is not None:
         raise InvalidInputError(
-            f"The batches of {func_name} so far are frames with the columns "
+            f"The batches of {caller} so far are frames with the columns "
             f"{list(known)}; this batch is two arrays without column names, whose "
             "columns cannot be matched by name. Pass frames with these columns."
         )
     if names is not None and known is None and n_seen:
         raise InvalidInputError(
-            f"The accumulator of {func_name} has added {n_seen} instances of "
+            f"The accumulator of {caller} has added {n_seen} instances of "
             f"array batches, whose columns have no names; this batch is frames "
             f"with the columns {list(names)}, which cannot be matched to them. "
             "Pass arrays, or reset() first."
@@ -1041,26 +1087,26 @@ def check_batch_kinds(true_names, pred_names, known, n_seen, func_name=None):
     return names
 
 
-def check_empty_batch(y_pred, sample_weight, n_labels, func_name=None):
+def check_empty_batch(y_pred, sample_weight, n_labels):
     """An empty batch is validated as any other: y_pred empty with the same
     columns, weights of length 0."""
-    func_name = func_name or current_function()
-    y_pred, _ = _as_array(y_pred, "y_pred", func_name)
+    caller = current_function()
+    y_pred, _ = _as_array(y_pred, "y_pred")
     if y_pred.shape not in ((0,), (0, n_labels)):
         raise InvalidInputError(
-            f"y_pred of {func_name} must have the shape of y_true, (0, {n_labels}) "
+            f"y_pred of {caller} must have the shape of y_true, (0, {n_labels}) "
             f"for this empty batch. Got {_describe(y_pred)}."
         )
-    _indicator_to_bool(y_pred, "y_pred", func_name)
-    check_sample_weight(sample_weight, 0, func_name)
+    _indicator_to_bool(y_pred, "y_pred")
+    check_sample_weight(sample_weight, 0)
 
 
-def check_same_accumulator(mine, other, func_name=None):
+def check_same_accumulator(mine, other):
     """Two accumulators can be merged: same ``n_labels`` and ``method``."""
-    func_name = func_name or current_function()
+    caller = current_function()
     if (other.n_labels, other.method) != (mine.n_labels, mine.method):
         raise InvalidInputError(
-            f"The 'other' parameter of {func_name} must have the same n_labels "
+            f"The 'other' parameter of {caller} must have the same n_labels "
             f"and method. Got n_labels={other.n_labels}, method={other.method!r} "
             f"for n_labels={mine.n_labels}, method={mine.method!r}."
         )
@@ -1080,29 +1126,29 @@ def fits_dense(n_labels, itemsize=8):
     return dense_bytes(n_labels, itemsize) <= MAX_DENSE_BYTES
 
 
-def check_dense_size(n_labels, *, hint, itemsize=8, func_name=None):
+def check_dense_size(n_labels, *, hint, itemsize=8):
     """Refuse a dense (q+1, q+1) matrix above :data:`MAX_DENSE_BYTES`, before
     it is allocated, with a ``hint`` of what to do instead."""
-    func_name = func_name or current_function()
+    caller = current_function()
     size = dense_bytes(n_labels, itemsize)
     if size > MAX_DENSE_BYTES:
         raise InvalidInputError(
-            f"The result of {func_name} is a {n_labels + 1} x {n_labels + 1} "
+            f"The result of {caller} is a {n_labels + 1} x {n_labels + 1} "
             f"matrix, {size / 2**30:.1f} GiB as a dense array (at most "
             f"{MAX_DENSE_BYTES / 2**30:.0f} GiB). {hint}"
         )
 
 
-def check_dask_kinds(y_true, y_pred, func_name=None):
+def check_dask_kinds(y_true, y_pred):
     """Dask input is two dask arrays: not a dask DataFrame, not mixed with
     NumPy or pandas (whose rows could not be matched to the chunks)."""
-    func_name = func_name or current_function()
+    caller = current_function()
     kinds = {}
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         library = type(y).__module__.split(".")[0]
         if library in ("dask", "dask_expr") and hasattr(y, "to_dask_array"):
             raise InvalidInputError(
-                f"{name} of {func_name} is a dask DataFrame; pass a dask array "
+                f"{name} of {caller} is a dask DataFrame; pass a dask array "
                 f"of its label columns: {name}.to_dask_array(lengths=True)."
             )
         kinds[name] = library in ("dask", "dask_expr")
@@ -1110,41 +1156,41 @@ def check_dask_kinds(y_true, y_pred, func_name=None):
         dask_name = "y_true" if kinds["y_true"] else "y_pred"
         other = "y_pred" if kinds["y_true"] else "y_true"
         raise InvalidInputError(
-            f"y_true and y_pred of {func_name} must both be dask arrays or "
+            f"y_true and y_pred of {caller} must both be dask arrays or "
             f"neither; {dask_name} is a dask array and {other} a "
             f"{type(y_pred if kinds['y_true'] else y_true).__name__}. Convert "
             f"{other} with dask.array.from_array, chunked as {dask_name}."
         )
 
 
-def check_dask_targets(y_true, y_pred, labels, sample_weight, func_name=None):
+def check_dask_targets(y_true, y_pred, labels, sample_weight):
     """Validate dask arrays chunked along the rows, before anything is computed.
 
     Returns the label positions (or None) and the weights as a 1-D dask array
     (or None). The chunks' values are validated on the workers, by
     :func:`check_mlcm_targets`, as NumPy input would be.
     """
-    func_name = func_name or current_function()
+    caller = current_function()
     if y_true.ndim != 2 or y_pred.ndim != 2:
         raise InvalidInputError(
-            f"Dask input of {func_name} must be 2-D indicator matrices chunked "
+            f"Dask input of {caller} must be 2-D indicator matrices chunked "
             f"along the rows. Got arrays of {y_true.ndim} and {y_pred.ndim} "
             "dimensions."
         )
-    _check_columns(y_true.shape[1], y_pred.shape[1], func_name)
+    _check_columns(y_true.shape[1], y_pred.shape[1])
     if np.isnan(y_true.shape[0]) or np.isnan(y_pred.shape[0]):
         raise InvalidInputError(
-            f"Dask input of {func_name} must have known chunk sizes; call "
+            f"Dask input of {caller} must have known chunk sizes; call "
             "y.compute_chunk_sizes() first."
         )
-    _check_samples(y_true.shape[0], y_pred.shape[0], func_name)
+    _check_samples(y_true.shape[0], y_pred.shape[0])
     if labels is not None:
-        labels = check_indicator_labels(labels, y_true.shape[1], None, func_name)
+        labels = check_indicator_labels(labels, y_true.shape[1], None)
     if sample_weight is not None:
         shape = getattr(sample_weight, "shape", np.shape(sample_weight))
         if len(shape) != 1 or shape[0] != y_true.shape[0]:
             raise InvalidInputError(
-                f"The 'sample_weight' parameter of {func_name} must be a 1-D array "
+                f"The 'sample_weight' parameter of {caller} must be a 1-D array "
                 f"of length n_samples={y_true.shape[0]}. Got shape {tuple(shape)}."
             )
     return labels

@@ -136,6 +136,28 @@ def most_confused_oracle(cm, k, include_no_label=True):
     return cells[:k]
 
 
+def most_confused_labels_oracle(cm, k=None):
+    """The k labels most confused with other labels, one cell at a time.
+
+    A label's mass is the sum of the cells of its row and of its column of
+    the labels' block (the last row and column left out), the diagonal cell
+    left out of both; the labels are sorted by mass, largest first (Python's
+    sort is stable: ties keep the lower index), the first k kept and returned
+    in index order, as Python ints.
+    """
+    cm = np.asarray(cm)
+    q = len(cm) - 1
+    mass = []
+    for i in range(q):
+        total = 0
+        for j in range(q):
+            if j != i:
+                total += cm[i][j] + cm[j][i]
+        mass.append(total)
+    order = sorted(range(q), key=lambda i: -mass[i])
+    return sorted(order if k is None else order[:k])
+
+
 def labelset_confusions_oracle(y_true, y_pred, k, sample_weight=None):
     """The k most frequent (true set, predicted set) pairs, one instance at a time.
 

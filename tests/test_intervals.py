@@ -93,7 +93,6 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
         labels=None,
         sample_weight=weight,
         groups=None,
-        func_name="test",
     )
     assert units.draw_positions == (n_labels == 3)
     seed = np.random.RandomState(7).randint(2**31 - 1)
@@ -364,9 +363,7 @@ def test_unit_table_is_the_matrix_whatever_the_chunks(mlcm_strategies, data):
         else:
             assert_array_equal(mine, theirs)
     for method in ("heydarian", "krstinic"):
-        units = UnitTable(
-            whole, y_true.shape[1], method, grouped=False, func_name="test"
-        )
+        units = UnitTable(whole, y_true.shape[1], method, grouped=False)
         cm = mlcm_confusion_matrix(y_true, y_pred, method=method, sample_weight=weight)
         expected = np.stack([np.diag(cm), cm.sum(axis=1), cm.sum(axis=0)])
         assert_allclose(units.observed()[0], expected, rtol=1e-9, atol=1e-9)
@@ -462,7 +459,6 @@ def test_mlcm_confidence_intervals_matrix_bca_of_a_sum():
         labels=None,
         sample_weight=rng.choice([1.0, 3.0], 60),
         groups=None,
-        func_name="test",
     )
     contributions = units.cells()
     dense = contributions.toarray()

@@ -15,6 +15,7 @@ from sklearn_mlcm._param_validation import (
     Options,
     Sequence,
     current_function,
+    public_call,
     validate_keywords,
     validate_params,
 )
@@ -188,14 +189,17 @@ def test_has_methods():
 
 def test_validate_keywords():
     """Keywords meant for a decorated function are checked against its
-    constraints, and unknown ones refused, naming the caller."""
-    validate_keywords(_demo, {"k": 3}, caller="maker")
-    with pytest.raises(ValueError, match="'k' parameter of maker"):
-        validate_keywords(_demo, {"k": 30}, caller="maker")
-    with pytest.raises(TypeError, match="'other' parameter of maker .*_demo takes no"):
-        validate_keywords(_demo, {"other": 1}, caller="maker")
-    with pytest.raises(TypeError, match="_demo takes no 'x'"):
-        validate_keywords(_demo, {"x": [1]}, caller="maker", exclude=("x",))
+    constraints, and unknown ones refused, naming the public call under way."""
+    with public_call("maker"):
+        validate_keywords(_demo, {"k": 3})
+        with pytest.raises(ValueError, match="'k' parameter of maker"):
+            validate_keywords(_demo, {"k": 30})
+        with pytest.raises(
+            TypeError, match="'other' parameter of maker .*_demo takes no"
+        ):
+            validate_keywords(_demo, {"other": 1})
+        with pytest.raises(TypeError, match="_demo takes no 'x'"):
+            validate_keywords(_demo, {"x": [1]}, exclude=("x",))
 
 
 def test_interval_and_options_describe_themselves():
@@ -207,3 +211,36 @@ def test_interval_and_options_describe_themselves():
     assert str(Options("b", "a")) == "one of {'a', 'b'}"
     with pytest.raises(TypeError, match="kind must be"):
         Interval(int, 0, 1)
+
+
+def test_caller_name_travels_one_way():
+    """The public call's name reaches messages through the context variable
+    only: no function of the package takes it as an argument (``func_name``,
+    ``caller``), but the dask tasks that carry it to another thread (the
+    matrix's and the resampling table's)."""
+    import ast
+    from pathlib import Path
+
+    import sklearn_mlcm
+
+    package = Path(sklearn_mlcm.__file__).parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                arguments = node.args.args + node.args.kwonlyargs
+                names = {a.arg for a in arguments} & {"func_name", "caller"}
+                if names:
+                    found.append(f"{path.relative_to(package)}:{node.name}")
+    assert found == ["_mlcm/_dask.py:_block_counts", "_units.py:_chunk_table"]
+
+
+def test_public_call_names_work_done_elsewhere():
+    """public_call sets the name for a block (a dask task) and restores the
+    one before it."""
+    assert current_function() == "sklearn_mlcm"
+    with public_call("outer"):
+        with public_call("inner"):
+            assert current_function() == "inner"
+        assert current_function() == "outer"
+    assert current_function() == "sklearn_mlcm"

@@ -88,6 +88,11 @@ def _valid_calls():
             {},
         ),
         "most_confused": (sklearn_mlcm.most_confused, (TABLE_4J,), {}),
+        "most_confused_labels": (
+            sklearn_mlcm.most_confused_labels,
+            (TABLE_4J,),
+            {"top_k": 2, "order": "cluster"},
+        ),
         "labelset_confusions": (sklearn_mlcm.labelset_confusions, (T, P), {}),
         "make_mlcm_scorer": (sklearn_mlcm.make_mlcm_scorer, (), {}),
         "mlcm_scorers": (sklearn_mlcm.mlcm_scorers, (), {}),

@@ -4,10 +4,12 @@ Hypothesis draws a multi-label case, then a container (lists, NumPy arrays of
 every dtype, every scipy sparse format with explicit zeros and duplicate
 entries, pandas, polars, pyarrow and xarray frames, dask arrays) and maybe a
 corruption (a value that is not 0/1, a huge finite value, a NaN, a string, a
-structured array, a ragged row, a shape mismatch, bad weights, a frame beside
-an array). 1-D class labels come in every library's 1-D object (lists, NumPy
-arrays, pandas and polars Series, pyarrow Array and ChunkedArray, xarray
-DataArray), with class values of every kind, huge finite ones included. A
+structured array, a ragged row, a shape mismatch, bad weights, weights whose
+sums overflow float64, a frame beside an array). Valid weights are sometimes
+huge finite numbers (1e300), whose matrix is still the oracle's. 1-D class
+labels come in every library's 1-D object (lists, NumPy arrays, pandas and
+polars Series, pyarrow Array and ChunkedArray, xarray DataArray), with class
+values of every kind, huge finite ones included. A
 valid input must give exactly the naive oracle's matrix; an invalid one must
 raise ValueError or TypeError naming the parameter at fault. Any other
 exception, or a number for an invalid input, fails.
@@ -178,7 +180,10 @@ WEIGHT_CORRUPTIONS = {
     "scalar": lambda w: 2.0,
     "2d": lambda w: w[:, None],
     "complex": lambda w: w.astype(complex),
+    "overflow": lambda w: np.full(len(w), 1e308),  # the sums would be infinite
 }
+# Valid weights at any scale: huge finite ones give the oracle's matrix too.
+WEIGHT_SCALES = st.sampled_from([1.0, 1.0, 1.0, 1e300])
 
 
 def _run(metric, method, y_true, y_pred, weight, n_labels):
@@ -224,6 +229,8 @@ def test_any_input_gives_the_oracle_or_a_clear_error(
     """Valid input: the oracle's numbers; invalid: ValueError/TypeError naming
     the parameter; never another exception or a number for bad input."""
     y_true, y_pred, weight = data.draw(mlcm_strategies.cases(max_samples=8))
+    if weight is not None:
+        weight = weight * data.draw(WEIGHT_SCALES)
     target = data.draw(st.sampled_from(["y_true", "y_pred"]))
     corruption = data.draw(
         st.one_of(
@@ -349,9 +356,12 @@ CORRUPTIONS_1D = {
 @given(data=st.data())
 def test_any_1d_input_gives_the_oracle_or_a_clear_error(metric, data, mlcm_strategies):
     """1-D class labels of every library and every kind of class value (huge
-    finite ones included) give the oracle's matrix of their class indices;
-    corrupted ones a ValueError/TypeError naming the parameter."""
+    finite ones included), with weights at any scale, give the oracle's
+    matrix of their class indices; corrupted ones a ValueError/TypeError
+    naming the parameter."""
     codes_true, codes_pred, weight = data.draw(mlcm_strategies.multiclass())
+    if weight is not None:
+        weight = weight * data.draw(WEIGHT_SCALES)
     values = CLASS_VALUES[data.draw(st.sampled_from(sorted(CLASS_VALUES)))]
     raw = {"y_true": values[codes_true], "y_pred": values[codes_pred]}
     corruption = data.draw(

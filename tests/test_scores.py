@@ -14,6 +14,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import make_multilabel_classification
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import precision_recall_fscore_support
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
@@ -27,6 +28,7 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_mlcm import (
     InvalidInputError,
+    InvalidParameterError,
     make_mlcm_scorer,
     mlcm_classification_report,
     mlcm_confusion_matrix,
@@ -465,3 +467,66 @@ def test_mlcm_scores_weights_overflowing_the_sums_are_refused():
         mlcm_recall_score(y_true, y_pred, sample_weight=[1e308, 1e308])
     with pytest.raises(InvalidInputError, match="divide them by their largest"):
         mlcm_confusion_matrix(y_true, y_pred, sample_weight=[1e308, 1e308])
+
+
+@pytest.mark.parametrize(
+    "score, position, warn_for, kwargs",
+    [
+        (mlcm_precision_score, 0, ("precision",), {}),
+        (mlcm_recall_score, 1, ("recall",), {}),
+        (mlcm_f1_score, 2, ("f-score",), {}),
+        (mlcm_fbeta_score, 2, ("f-score",), {"beta": 2.0}),
+    ],
+)
+def test_mlcm_scores_call_the_public_engine(
+    monkeypatch, score, position, warn_for, kwargs
+):
+    """The four scores are read off mlcm_precision_recall_fscore_support, as
+    scikit-learn's off precision_recall_fscore_support, each warning about
+    its own ratio only (#19: they called a private _score)."""
+    import sklearn_mlcm._scores as scores
+
+    calls = []
+    engine = scores.mlcm_precision_recall_fscore_support
+
+    def spy(*args, **options):
+        calls.append(options["warn_for"])
+        return engine(*args, **options)
+
+    monkeypatch.setattr(scores, "mlcm_precision_recall_fscore_support", spy)
+    options = {"average": None, "zero_division": 0.0, **kwargs}
+    got = score(TABLE_1_TRUE, TABLE_1_PRED, **options)
+    assert calls == [warn_for]
+    want = engine(TABLE_1_TRUE, TABLE_1_PRED, **options)[position]
+    assert_allclose(got, want)
+
+
+def test_mlcm_precision_recall_fscore_support_warn_for():
+    """warn_for chooses the ratios that warn, as scikit-learn's does; other
+    values are refused, naming the parameter."""
+    y_true, y_pred = [0, 0, 1], [0, 0, 0]  # class 1 never predicted, 2 absent
+    for warn_for in (("precision",), ("recall",), ("precision", "f-score"), ()):
+        with warnings.catch_warnings(record=True) as ours:
+            warnings.simplefilter("always")
+            mlcm_precision_recall_fscore_support(
+                y_true, y_pred, average="macro", warn_for=warn_for
+            )
+        with warnings.catch_warnings(record=True) as theirs:
+            warnings.simplefilter("always")
+            precision_recall_fscore_support(
+                y_true, y_pred, average="macro", warn_for=warn_for
+            )
+        assert [str(w.message).split()[0] for w in ours] == [
+            str(w.message).split()[0] for w in theirs
+        ]
+    message = (
+        r"The 'warn_for' parameter of mlcm_precision_recall_fscore_support must "
+        r"be a list, tuple or set of 'precision', 'recall' and 'f-score'. Got "
+        r"\('precision', 'accuracy'\) instead"
+    )
+    with pytest.raises(InvalidParameterError, match=message):
+        mlcm_precision_recall_fscore_support(
+            y_true, y_pred, warn_for=("precision", "accuracy")
+        )
+    with pytest.raises(InvalidParameterError, match="'warn_for' parameter"):
+        mlcm_precision_recall_fscore_support(y_true, y_pred, warn_for="precision")

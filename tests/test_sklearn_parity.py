@@ -31,6 +31,7 @@ from sklearn.metrics import (
 
 from sklearn_mlcm import (
     InvalidInputError,
+    InvalidParameterError,
     mlcm_classification_report,
     mlcm_confusion_matrix,
     mlcm_f1_score,
@@ -331,3 +332,55 @@ def test_parity_target_names_of_another_length_are_refused():
         mlcm_classification_report(
             [0, 1, 2], [0, 1, 1], labels=[0, 1], target_names=["a"]
         )
+
+
+def test_parity_matrix_has_the_no_label_row_and_column():
+    """The MLCM has one more row (NTL) and column (NPL) than scikit-learn's
+    matrix, empty for 1-D input (from_sklearn.rst, row "The matrix")."""
+    y_true, y_pred = [0, 1, 2, 2], [0, 2, 2, 1]
+    theirs = confusion_matrix(y_true, y_pred)
+    ours = mlcm_confusion_matrix(y_true, y_pred)
+    assert (theirs.shape, ours.shape) == ((3, 3), (4, 4))
+    assert_array_equal(ours[:3, :3], theirs)
+    assert ours[3].sum() == ours[:, 3].sum() == 0
+
+
+def test_parity_frame_beside_an_array_is_refused():
+    """scikit-learn reads a DataFrame beside an array by position; a frame
+    beside an array without column names is refused here unless labels names
+    its columns (from_sklearn.rst, row "Frames")."""
+    pd = pytest.importorskip("pandas")
+    y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    y_pred = np.array([[1, 0, 0], [0, 1, 1], [1, 0, 0]])
+    frame = pd.DataFrame(y_pred[:, ::-1], columns=["c", "b", "a"])
+    # scikit-learn takes the frame's columns in their order, c first
+    assert_array_equal(
+        multilabel_confusion_matrix(y_true, frame),
+        multilabel_confusion_matrix(y_true, y_pred[:, ::-1]),
+    )
+    with pytest.raises(InvalidInputError, match="y_pred of mlcm_confusion_matrix"):
+        mlcm_confusion_matrix(y_true, frame)
+    # labels names the array's columns: the frame is aligned to them
+    assert_array_equal(
+        mlcm_confusion_matrix(y_true, frame, labels=["a", "b", "c"]),
+        mlcm_confusion_matrix(y_true, y_pred),
+    )
+
+
+def test_parity_errors_are_value_and_type_errors():
+    """An invalid parameter raises InvalidParameterError and refused data
+    InvalidInputError, each both a ValueError and a TypeError, as
+    scikit-learn's InvalidParameterError is: ``except ValueError`` catches
+    every refusal whatever was wrong (from_sklearn.rst, row "Errors")."""
+    with pytest.raises(ValueError) as theirs:
+        confusion_matrix([0, 1], [0, 1], normalize="rows")
+    assert isinstance(theirs.value, TypeError)  # scikit-learn's is both too
+    for call in (
+        lambda: mlcm_confusion_matrix([0, 1], [0, 1], normalize="rows"),
+        lambda: mlcm_confusion_matrix([0, 1], [0, 1], normalize=1),
+        lambda: mlcm_confusion_matrix([[0, 2]], [[0, 1]]),
+    ):
+        with pytest.raises(ValueError) as ours:
+            call()
+        assert isinstance(ours.value, TypeError)
+        assert isinstance(ours.value, (InvalidParameterError, InvalidInputError))

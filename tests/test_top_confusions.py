@@ -1,4 +1,5 @@
-"""most_confused and labelset_confusions: behaviour, oracles and errors."""
+"""most_confused, most_confused_labels and labelset_confusions: behaviour,
+oracles and errors."""
 
 import sys
 import tracemalloc
@@ -6,7 +7,11 @@ import tracemalloc
 import numpy as np
 import pandas as pd
 import pytest
-from _oracles import labelset_confusions_oracle, most_confused_oracle
+from _oracles import (
+    labelset_confusions_oracle,
+    most_confused_labels_oracle,
+    most_confused_oracle,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
@@ -15,11 +20,13 @@ from scipy import sparse
 from sklearn.metrics import confusion_matrix
 
 from sklearn_mlcm import (
+    InvalidInputError,
     MLCMAccumulator,
     _top_confusions,
     labelset_confusions,
     mlcm_confusion_matrix,
     most_confused,
+    most_confused_labels,
 )
 from sklearn_mlcm._top_confusions import Confusion, LabelSetConfusion
 
@@ -691,3 +698,168 @@ def test_confusion_records_are_exported_named_tuples():
     assert (true, predicted, value) == (0, 2, 4)
     first = labelset_confusions(TABLE_1_TRUE, TABLE_1_PRED, top_k=1)[0]
     assert isinstance(first, LabelSetConfusion) and len(first) == 3
+
+
+# --------------------------------------------------------------------------
+# most_confused_labels
+# --------------------------------------------------------------------------
+
+# Five labels: 0 and 3 are confused with each other, so are 1 and 4; label 2 is
+# rarely confused with another label but often missed (NPL) and predicted for
+# nothing (NTL), which does not count as confusion with another label.
+#   confusion mass = row + column - 2 x diagonal of the labels' 5 x 5 block:
+#   label 0: 27 + 24 - 40 = 11   label 1: 19 + 18 - 30 = 7   label 2: 1
+#   label 3: 30 + 31 - 50 = 11   label 4: 14 + 16 - 24 = 6
+FIVE = np.array(
+    [
+        [20, 0, 1, 6, 0, 3],
+        [0, 15, 0, 0, 4, 2],
+        [0, 0, 30, 0, 0, 9],
+        [4, 1, 0, 25, 0, 1],
+        [0, 2, 0, 0, 12, 0],
+        [1, 0, 5, 0, 2, 0],
+    ]
+)
+
+
+def test_most_confused_labels_top_k_by_hand():
+    """top_k keeps the labels of largest mass in their order; ties (labels 0
+    and 3, mass 11) go to the earlier label; None or top_k >= n_labels keeps
+    every label."""
+    assert_array_equal(most_confused_labels(FIVE, top_k=4), [0, 1, 3, 4])
+    assert_array_equal(most_confused_labels(FIVE, top_k=1), [0])
+    assert_array_equal(most_confused_labels(FIVE, top_k=3), [0, 1, 3])
+    for top_k in (None, 5, 6, 1000):
+        shown = most_confused_labels(FIVE, top_k=top_k)
+        assert_array_equal(shown, np.arange(5))
+        assert shown.dtype == np.int64
+
+
+def test_most_confused_labels_cluster_by_hand():
+    """top_k=4 drops label 2; order="cluster" puts 3 after 0 and 4 after 1."""
+    # Among the picked labels 0, 1, 3, 4, S = C + C.T off the diagonal has
+    # S[0, 3] = 10, S[1, 4] = 6, S[1, 3] = 1 and zeros; totals 10, 7, 11, 6.
+    # Distances 1 - S[i, j] / sqrt(total_i total_j): d(0, 3) = 0.047,
+    # d(1, 4) = 0.074, d(1, 3) = 0.886, the others 1. Average linkage merges
+    # {0, 3}, then {1, 4}, then both; 3 and 1 (the closest across) adjoin.
+    assert_array_equal(
+        most_confused_labels(FIVE, top_k=4, order="cluster"), [0, 3, 1, 4]
+    )
+    assert_array_equal(most_confused_labels(FIVE, top_k=2, order="cluster"), [0, 3])
+
+
+def test_most_confused_labels_cluster_table_4j():
+    """Heydarian et al. (2022), Table 4 (j): order="cluster" gives C1, C2, C0."""
+    # S = C + C.T of the labels: S[0, 1] = 2, S[0, 2] = 4, S[1, 2] = 3, totals
+    # 6, 5, 7: similarities 2/sqrt(30) = 0.37, 4/sqrt(42) = 0.62, 3/sqrt(35) =
+    # 0.51. {C0, C2} merge first; C1 joins next to C2, its closer neighbour.
+    assert_array_equal(most_confused_labels(TABLE_4J, order="cluster"), [1, 2, 0])
+    assert_array_equal(most_confused_labels(TABLE_4J, top_k=2), [0, 2])
+
+
+def test_most_confused_labels_unconfused_labels_last():
+    """Labels confused with none of the picked others keep their order, last."""
+    perfect = np.diag([3, 1, 4, 1, 5, 9, 2, 6])
+    assert_array_equal(most_confused_labels(perfect, order="cluster"), np.arange(7))
+    cm = 10 * np.eye(9, dtype=int)
+    cm[2, 6], cm[6, 2] = 3, 1  # only labels 2 and 6 are confused
+    assert_array_equal(
+        most_confused_labels(cm, order="cluster"), [2, 6, 0, 1, 3, 4, 5, 7]
+    )
+    assert_array_equal(most_confused_labels([[4]], order="cluster"), [])
+
+
+@pytest.mark.parametrize("n_labels, group", [(60, 3), (1000, 10)])
+def test_most_confused_labels_cluster_groups_confused_labels(n_labels, group):
+    """Groups of labels confused only with each other, scattered over the label
+    indices, come out contiguous (with and without the optimal leaf ordering,
+    used up to 500 labels), from a sparse matrix as from a dense one."""
+    rng = np.random.default_rng(0)
+    groups = rng.permutation(n_labels).reshape(-1, group)
+    rows, cols, counts = [], [], []
+    for members in groups:
+        for i in members:
+            for j in members:
+                rows.append(i)
+                cols.append(j)
+                counts.append(rng.integers(40, 60) if i == j else rng.integers(1, 9))
+    cm = sparse.csr_array(
+        (counts, (rows, cols)), shape=(n_labels + 1, n_labels + 1), dtype=np.int64
+    )
+    shown = most_confused_labels(cm, order="cluster")
+    position = np.empty(n_labels, dtype=int)
+    position[shown] = np.arange(n_labels)
+    for members in groups:
+        assert np.ptp(position[members]) == group - 1
+    assert_array_equal(most_confused_labels(cm.toarray(), order="cluster"), shown)
+
+
+@HYPOTHESIS
+@given(data=st.data())
+@pytest.mark.parametrize("matrix_format", sorted(MATRIX_FORMATS))
+def test_most_confused_labels_matches_oracle(matrix_format, data):
+    """top_k of any matrix form picks the oracle's labels; order="cluster"
+    returns the same labels, reordered."""
+    q = data.draw(st.integers(1, 7))
+    cm = np.array(
+        data.draw(
+            st.lists(
+                st.lists(st.integers(0, 4), min_size=q + 1, max_size=q + 1),
+                min_size=q + 1,
+                max_size=q + 1,
+            )
+        )
+    )
+    top_k = data.draw(st.one_of(st.none(), st.integers(1, q + 1)))
+    expected = most_confused_labels_oracle(cm, top_k)
+    given_cm = MATRIX_FORMATS[matrix_format](cm)
+    assert most_confused_labels(given_cm, top_k=top_k).tolist() == expected
+    clustered = most_confused_labels(given_cm, top_k=top_k, order="cluster")
+    assert sorted(clustered.tolist()) == expected
+
+
+def test_most_confused_labels_sparse_beyond_dense_limit():
+    """20,000 sparse labels (a dense matrix would be 3.2 GB): top_k reads the
+    sums and clusters the picked block only; clustering more than 5,000
+    labels is refused with the way out."""
+    n = 20_001
+    cm = sparse.csr_array(
+        ([7, 3, 2, 5], ([10, 10, 19_000, 20_000], [10, 19_000, 10, 19_000])),
+        shape=(n, n),
+    )
+    assert_array_equal(most_confused_labels(cm, top_k=2, order="cluster"), [10, 19_000])
+    assert len(most_confused_labels(cm)) == 20_000  # indices only
+    with pytest.raises(
+        InvalidInputError,
+        match=r"'order' parameter of most_confused_labels must be 'original' for "
+        r"more than 5,000 labels: their distances would take 3,051 MB. Got "
+        r"'cluster' for 20,000 labels. Pick fewer with top_k",
+    ):
+        most_confused_labels(cm, order="cluster")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"cm": [[1, 2, 3]]}, InvalidInputError, "cm of most_confused_labels must"),
+        ({"cm": [[1, -1], [0, 1]]}, InvalidInputError, "must be non-negative"),
+        ({"cm": [[1, np.nan], [0, 1]]}, InvalidInputError, "NaN or infinity"),
+        (
+            {"top_k": 0},
+            ValueError,
+            r"'top_k' parameter of most_confused_labels must be an int in the range "
+            r"\[1, inf\) or None. Got 0 instead",
+        ),
+        (
+            {"order": "clustered"},
+            ValueError,
+            r"'order' parameter of most_confused_labels must be one of "
+            r"\{'cluster', 'original'\}. Got 'clustered' instead",
+        ),
+    ],
+)
+def test_most_confused_labels_refusals(kwargs, error, match):
+    """Refused matrices and parameters are named, with what arrived."""
+    arguments = {"cm": TABLE_4J, **kwargs}
+    with pytest.raises(error, match=match):
+        most_confused_labels(**arguments)

@@ -200,19 +200,19 @@ def _nan_to_none(value):
     return value
 
 
-def format_json(labels, cm, report, **extra):
-    """One JSON object: ``{"labels", "confusion_matrix", "report"}``, then the
-    ``extra`` keys, if any.
+def format_json(target_names, cm, report, **extra):
+    """One JSON object: ``{"target_names", "confusion_matrix", "report"}`` (the
+    library's names), then the ``extra`` keys, if any.
 
     Examples
     --------
     >>> import numpy as np
     >>> print(format_json(["a"], np.eye(2, dtype=int), {"a": {"recall": np.nan}}))
-    {"labels": ["a"], "confusion_matrix": [[1, 0], [0, 1]],
+    {"target_names": ["a"], "confusion_matrix": [[1, 0], [0, 1]],
      "report": {"a": {"recall": null}}}
     """
     output = {
-        "labels": labels,
+        "target_names": target_names,
         "confusion_matrix": cm.tolist(),
         "report": report,
         **extra,

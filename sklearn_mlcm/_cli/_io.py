@@ -624,6 +624,7 @@ def write_matrix_csv(path, cm, names, delimiter=","):
     folder = os.path.dirname(os.path.abspath(path))
     temporary = None
     try:
+        mode = _file_mode(path)
         with tempfile.NamedTemporaryFile(
             "w",
             encoding="utf-8",
@@ -635,6 +636,7 @@ def write_matrix_csv(path, cm, names, delimiter=","):
         ) as file:
             temporary = file.name
             csv.writer(file, delimiter=delimiter, lineterminator="\n").writerows(rows)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except OSError as exc:
         if temporary is not None and os.path.exists(temporary):
@@ -642,6 +644,18 @@ def write_matrix_csv(path, cm, names, delimiter=","):
         raise InputError(
             f"{path}: cannot write the matrix ({exc.strerror or exc})"
         ) from None
+
+
+def _file_mode(path):
+    """The permissions the matrix file gets: those of the file it replaces, or
+    a new file's (``0o666`` less the umask), not the temporary file's private
+    ``0o600``."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)  # read it the only way there is: set and restore
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def check_output_is_not_an_input(output, inputs, option):

@@ -39,7 +39,7 @@ NORMALIZED = {
 ZERO_DIVISION = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": float("nan")}
 #: Above this many labels the matrix is not printed unless ``--matrix`` asks.
 MATRIX_MAX_LABELS = 30
-#: ``--top`` when the matrix is not printed: the confusions summarise it.
+#: ``--top-k`` when the matrix is not printed: the confusions summarise it.
 TOP_DEFAULT = 10
 #: ``--delimiter`` spellings of a tab (a shell passes ``\\t`` as two characters).
 DELIMITER_NAMES = {"tab": "\t", "\\t": "\t"}
@@ -60,8 +60,9 @@ def _digits(text):
     return value
 
 
-def _top(text):
-    """``--top``: a number of confusions, 0 (none) or more."""
+def _top_k(text):
+    """``--top-k``: a number of confusions, 0 (none) or more (the library's
+    ``top_k``)."""
     try:
         value = int(text)
     except ValueError:
@@ -162,7 +163,10 @@ def build_parser():
     report.add_argument(
         "--json",
         action="store_true",
-        help='print one JSON object {"labels", "confusion_matrix", "report"}',
+        help=(
+            'print one JSON object {"target_names", "confusion_matrix", '
+            '"report"}'
+        ),
     )
     report.add_argument(
         "--digits",
@@ -171,8 +175,8 @@ def build_parser():
         help=f"decimals in the matrix and the report, 0 to {MAX_DIGITS} (default: 2)",
     )
     report.add_argument(
-        "--top",
-        type=_top,
+        "--top-k",
+        type=_top_k,
         metavar="K",
         help=(
             "print the K most confused label pairs (the largest MLCM cells off "

@@ -10,7 +10,7 @@ For many labels, the matrix of more than :data:`~._parser.MATRIX_MAX_LABELS`
 labels is not printed unless asked for (``--matrix``, or ``--matrix-out FILE``
 for a CSV); the most confused label pairs
 (:func:`~sklearn_mlcm.most_confused`) and the most frequent wrong label sets
-(:func:`~sklearn_mlcm.labelset_confusions`) are printed instead (``--top``).
+(:func:`~sklearn_mlcm.labelset_confusions`) are printed instead (``--top-k``).
 """
 
 import re
@@ -19,8 +19,8 @@ import textwrap
 import numpy as np
 
 from sklearn_mlcm import (
+    MLCMAccumulator,
     labelset_confusions,
-    mlcm_classification_report,
     mlcm_confusion_matrix,
     most_confused,
 )
@@ -65,23 +65,21 @@ def report_command(args):
     )
     true = read_labels(args.true, args.header, args.delimiter)
     pred = read_labels(args.pred, args.header, args.delimiter)
-    func = mlcm_confusion_matrix.__name__
-    with library_refusals(lambda text: _about_data(text, func, true, pred)):
-        counts = mlcm_confusion_matrix(true.values, pred.values, method=args.method)
-    # normalised from the counts, not computed again (the confusions are
-    # ranked by the counts)
+    with library_refusals(lambda text: _about_data(text, true, pred)):
+        counted = _count(true, pred, args.method)
+    # Counted once: the printed matrix, the confusions and the report all come
+    # from the accumulator's one count (normalised here, not counted again:
+    # the confusions are ranked by the counts).
+    counts = counted.confusion_matrix
     cm = counts if args.normalize is None else _normalized(counts, args.normalize)
     names = _label_names(true, pred)
     labels = names or [str(j) for j in range(cm.shape[0] - 1)]
     # The text shortens long names; the JSON and the CSV keep them whole.
     shown = labels if args.json else short_names(labels)
-    func = mlcm_classification_report.__name__
+    func = "MLCMAccumulator.classification_report"
     header = true if true.names is not None else pred
     with library_refusals(lambda text: _about_names(text, func, header)):
-        report = mlcm_classification_report(
-            true.values,
-            pred.values,
-            method=args.method,
+        report = counted.classification_report(
             target_names=None if names is None else shown,
             digits=args.digits,
             output_dict=args.json,
@@ -92,7 +90,7 @@ def report_command(args):
 
     n_rows, n_labels = true.values.shape
     show_matrix = args.matrix or n_labels <= MATRIX_MAX_LABELS
-    top = args.top
+    top = args.top_k
     if top is None:  # the confusions stand in for a matrix not printed
         top = 0 if show_matrix or args.json else TOP_DEFAULT
     confusions = _confusions(true, pred, counts, shown, top) if top else None
@@ -102,7 +100,7 @@ def report_command(args):
         if confusions:
             counts, pairs, sets = confusions
             extra["most_confused"] = [
-                {"true": t, "predicted": p, "count": value, "share_of_row": share}
+                {"true": t, "predicted": p, "value": value, "share_of_row": share}
                 for t, p, value, share in pairs
             ]
             extra["labelset_confusions"] = [
@@ -141,6 +139,18 @@ def report_command(args):
         ),
     ]
     print("\n\n".join(sections))
+
+
+def _count(true, pred, method):
+    """The MLCM of the two files, counted once: an accumulator of one batch,
+    whose matrix is printed and whose report is read off the same count (it
+    keeps the supports beside the matrix). Files without rows or label
+    columns count nothing: the library refuses them as it refuses any empty
+    targets."""
+    n_rows, n_labels = true.values.shape
+    if n_rows == 0 or n_labels == 0:
+        mlcm_confusion_matrix(true.values, pred.values, method=method)  # refuses
+    return MLCMAccumulator(n_labels, method=method).update(true.values, pred.values)
 
 
 def _normalized(counts, normalize):
@@ -302,7 +312,11 @@ def _first_named_value(values):
     return int(row), int(column)
 
 
-def _about_data(message, func, true, pred):
+#: The library's functions that read the two files' values (``_count``).
+_COUNTING = ("MLCMAccumulator.update", mlcm_confusion_matrix.__name__)
+
+
+def _about_data(message, true, pred):
     """The library's refusal of the targets, with file names for targets.
 
     ``"y_pred of mlcm_confusion_matrix must contain only 0 and 1; found 2."``
@@ -310,7 +324,8 @@ def _about_data(message, func, true, pred):
     2."``; ``"y_true and y_pred of ... Got 9 and 8."`` names both files.
     """
     files = {"y_true": true, "y_pred": pred}
-    target = re.compile(rf"\b(y_true|y_pred)\b(?: of {re.escape(func)}\b)?")
+    funcs = "|".join(map(re.escape, _COUNTING))
+    target = re.compile(rf"\b(y_true|y_pred)\b(?: of (?:{funcs})\b)?")
 
     def name_files(text):
         return target.sub(lambda match: files[match[1]].path, text)

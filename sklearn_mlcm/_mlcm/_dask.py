@@ -6,7 +6,11 @@ dask collection, recognised by the module of its type.
 
 import numpy as np
 
-from sklearn_mlcm._param_validation import InvalidInputError
+from sklearn_mlcm._param_validation import (
+    InvalidInputError,
+    current_function,
+    public_call,
+)
 from sklearn_mlcm._validation import (
     check_dask_kinds,
     check_dask_targets,
@@ -25,32 +29,35 @@ def is_dask_collection(obj):
     return type(obj).__module__.split(".")[0] in ("dask", "dask_expr")
 
 
-def import_dask(func_name):
+def import_dask():
     try:
         import dask
         import dask.array as da
     except ImportError:  # pragma: no cover - dask objects imply dask
         raise ImportError(
-            f"{func_name} needs dask for dask input. You can install it with "
+            f"{current_function()} needs dask for dask input. You can install it with "
             '`pip install "sklearn-mlcm[dask]"`.'
         ) from None
     return dask, da
 
 
-def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports, dtype):
+def _block_counts(t, p, w, *, kernel, labels, caller, with_supports, dtype):
     """The matrix of one chunk of rows (and its supports), on a worker.
 
     The chunk is validated as a NumPy input would be, so that a 2 in chunk 7
-    raises the same ValueError.
+    raises the same ValueError. The task runs in dask's threads or processes,
+    outside the public call: it carries the call's name (``caller``) and runs
+    inside it again.
     """
     q = len(labels) if labels is not None else t.shape[1]
     if t.shape[0] == 0:
         matrix = np.zeros((q + 1, q + 1), dtype=dtype)
         return (matrix, np.zeros(q + 1)) if with_supports else matrix
-    space = check_mlcm_targets(t, p, labels=labels, func_name=func_name)
-    if w is not None:
-        w = check_sample_weight(w, t.shape[0], func_name)
-        check_weight_sums(w, q, func_name)
+    with public_call(caller):
+        space = check_mlcm_targets(t, p, labels=labels)
+        if w is not None:
+            w = check_sample_weight(w, t.shape[0])
+            check_weight_sums(w, q)
     if not with_supports:
         return kernel(space.y_true, space.y_pred, w)
     matrix, supports, no_label = kernel(
@@ -59,7 +66,7 @@ def _block_counts(t, p, w, *, kernel, labels, func_name, with_supports, dtype):
     return matrix, np.append(supports.astype(np.float64), no_label)
 
 
-def _finite_sum(matrix, func_name):
+def _finite_sum(matrix):
     """The sum of the chunks' matrices, refused if it overflowed float64 (each
     chunk's weights were within bounds, their total was not)."""
     if matrix.dtype.kind == "f":
@@ -67,8 +74,8 @@ def _finite_sum(matrix, func_name):
             finite = np.isfinite(matrix.sum())
         if not finite:
             raise InvalidInputError(
-                f"The 'sample_weight' parameter of {func_name} must keep the "
-                "matrix's sums within float64: the chunks' weights together "
+                f"The 'sample_weight' parameter of {current_function()} must keep "
+                "the matrix's sums within float64: the chunks' weights together "
                 "overflow it. Divide every weight by the same large number "
                 "(ratios are unchanged)."
             )
@@ -83,7 +90,6 @@ def dask_compute(
     integer_counts,
     labels,
     sample_weight,
-    func_name,
     with_supports,
     lazy,
 ):
@@ -91,11 +97,11 @@ def dask_compute(
 
     ``integer_counts`` says that the kernel counts (int64) without weights.
     """
-    check_dask_kinds(y_true, y_pred, func_name)
-    dask, da = import_dask(func_name)
+    check_dask_kinds(y_true, y_pred)
+    dask, da = import_dask()
     y_true = da.asarray(y_true)
     y_pred = da.asarray(y_pred)
-    labels = check_dask_targets(y_true, y_pred, labels, sample_weight, func_name)
+    labels = check_dask_targets(y_true, y_pred, labels, sample_weight)
     n_columns = y_true.shape[1]
     q = n_columns if labels is None else len(labels)
     # one chunk across the labels; y_pred and the weights follow y_true's rows
@@ -117,7 +123,7 @@ def dask_compute(
             w,
             kernel=kernel,
             labels=labels,
-            func_name=func_name,
+            caller=current_function(),
             with_supports=with_supports,
             dtype=dtype,
         )
@@ -135,12 +141,12 @@ def dask_compute(
     if not with_supports:
         if lazy:
             return Computed(matrix, names)
-        return Computed(_finite_sum(matrix.compute(), func_name), names)
+        return Computed(_finite_sum(matrix.compute()), names)
     total = da.stack(
         [da.from_delayed(s, shape=(q + 1,), dtype=np.float64) for s in supports]
     ).sum(axis=0)
     matrix, total = dask.compute(matrix, total)
-    matrix = _finite_sum(matrix, func_name)
+    matrix = _finite_sum(matrix)
     if sample_weight is None:
         total = np.rint(total).astype(np.int64)
     return Computed(matrix, names, total[:q], total[q].item())

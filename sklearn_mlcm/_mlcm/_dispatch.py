@@ -3,7 +3,6 @@
 import numpy as np
 from scipy import sparse
 
-from sklearn_mlcm._param_validation import current_function
 from sklearn_mlcm._validation import (
     check_dense_size,
     check_mlcm_targets,
@@ -37,7 +36,6 @@ def compute(
 
     ``method`` is one of :data:`METHODS` (checked by the public function).
     """
-    func_name = current_function()
     if is_dask_collection(y_true) or is_dask_collection(y_pred):
         return dask_compute(
             y_true,
@@ -46,13 +44,12 @@ def compute(
             integer_counts=method == "heydarian",
             labels=labels,
             sample_weight=sample_weight,
-            func_name=func_name,
             with_supports=with_supports,
             lazy=lazy,
         )
-    space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
-    weight = check_sample_weight(sample_weight, space.y_true.shape[0], func_name)
-    check_weight_sums(weight, space.n_labels, func_name)
+    space = check_mlcm_targets(y_true, y_pred, labels=labels)
+    weight = check_sample_weight(sample_weight, space.y_true.shape[0])
+    check_weight_sums(weight, space.n_labels)
     dense = fits_dense(space.n_labels)
     if space.codes is not None:  # 1-D class labels: one histogram of the pairs
         t, p = space.codes

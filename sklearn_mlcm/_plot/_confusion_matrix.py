@@ -8,12 +8,11 @@ import numpy as np
 from scipy import sparse
 from sklearn.base import is_classifier
 
-from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
-from sklearn_mlcm._mlcm._dispatch import compute
-from sklearn_mlcm._mlcm._dispatch import normalize as normalize_matrix
+from sklearn_mlcm._confusion import TARGET_CONSTRAINTS, mlcm_confusion_matrix
 from sklearn_mlcm._param_validation import (
     HasMethods,
     Interval,
+    InvalidInputError,
     Options,
     Sequence,
     current_function,
@@ -21,11 +20,13 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._plot._support import check_matplotlib_support
+from sklearn_mlcm._top_confusions import most_confused_labels
 from sklearn_mlcm._validation import (
     check_indicator_labels,
     check_square_matrix,
     check_target_names,
     frame_columns,
+    label_values,
     read_frame,
 )
 
@@ -48,9 +49,6 @@ _MAX_ROWS_WITH_FORCED_VALUES = 100
 # of dropping whole rows, as "nearest" does).
 _MAX_ROWS_WITH_ALL_TICKS = 60
 _THINNED_TICKS = 25  # about as many ticks when thinned
-# order="cluster" orders the leaves optimally (adjacent leaves as similar as
-# possible) up to this many labels: 0.5 s at 500 labels, 4 s at 1,000.
-_MAX_OPTIMAL_ORDERING = 500
 # The default figure: 0.45 inch per cell plus room for the tick labels, at
 # least matplotlib's 6.4 x 4.8 and at most 12 x 10 inches (1200 x 1000 pixels at
 # the default 100 dpi), whatever the number of labels.
@@ -193,103 +191,31 @@ def _check_classifier(arguments):
 
 def _check_display_matrix(confusion_matrix):
     """The matrix as an int64 or float64 array (or CSR array) of at least
-    2 x 2 cells; a sparse matrix stays sparse until its shown block is taken."""
-    func_name = current_function()
+    2 x 2 cells; a sparse matrix stays sparse until it is drawn."""
+    caller = current_function()
     cm = check_square_matrix(confusion_matrix, name="confusion_matrix")
     if cm.shape[0] < 2:
-        raise ValueError(
-            f"confusion_matrix of {func_name} must have shape (n_labels + 1, "
+        raise InvalidInputError(
+            f"confusion_matrix of {caller} must have shape (n_labels + 1, "
             f"n_labels + 1) with n_labels >= 1. Got shape {cm.shape}."
         )
     return cm
 
 
-def _confusion_mass(cm):
-    """How much each label is confused with other labels, in either direction:
-    the sum of its row and of its column of the labels' block, less twice its
-    diagonal cell (the NTL row and NPL column do not count).
-
-    Read from row sums, column sums and the diagonal: a sparse matrix is not
-    made dense.
-    """
-    n_labels = cm.shape[0] - 1
-    labels = cm[:n_labels, :n_labels]  # a view, or a CSR copy of its entries
-    rows = np.asarray(labels.sum(axis=1), dtype=np.float64).ravel()
-    cols = np.asarray(labels.sum(axis=0), dtype=np.float64).ravel()
-    diagonal = np.asarray(labels.diagonal(), dtype=np.float64)
-    return rows + cols - 2 * diagonal
-
-
-def _select_labels(cm, top_k):
-    """Indices of the ``top_k`` labels of largest confusion mass, in label
-    order (ties go to the lower index); every label when ``top_k`` is None or
-    at least the number of labels."""
-    n_labels = cm.shape[0] - 1
-    if top_k is None or top_k >= n_labels:
-        return np.arange(n_labels)
-    most = np.argsort(-_confusion_mass(cm), kind="stable")[:top_k]
-    return np.sort(most)
-
-
-def _shown_block(cm, labels, include_no_label):
-    """The dense block of the shown labels' rows and columns (and the NTL row
-    and NPL column when ``include_no_label``); only this block is made dense."""
-    n_labels = cm.shape[0] - 1
-    every = len(labels) == n_labels  # every label, in order
-    index = np.append(labels, n_labels) if include_no_label else labels
-    if sparse.issparse(cm):
-        if len(labels) > MAX_DISPLAY_LABELS:
-            raise ValueError(
-                f"{current_function()} draws at most {MAX_DISPLAY_LABELS} labels: "
-                f"a sparse matrix is made dense to be drawn. Got {len(labels)} "
-                "labels. Draw a subset of them: top_k=... (the labels most "
-                "involved in confusion), or labels=[...] of from_predictions or "
-                "mlcm_confusion_matrix."
-            )
-        if every:
-            return (cm if include_no_label else cm[:n_labels, :n_labels]).toarray()
-        return cm[index][:, index].toarray()
-    if every:  # no copy
-        return cm if include_no_label else cm[:n_labels, :n_labels]
-    return cm[np.ix_(index, index)]
-
-
-def _cluster_order(block):
-    """Leaf order of the average-linkage clustering of the labels of a
-    ``(k, k)`` block, so that labels confused with each other sit together.
-
-    The similarity of two labels is their symmetrised confusion
-    ``S[i, j] = C[i, j] + C[j, i]`` (diagonal left out) over the geometric
-    mean of their confusion totals, ``S[i, j] / sqrt(S[i].sum() * S[j].sum())``,
-    in [0, 1] (1: two labels confused only with each other, whatever their
-    sizes); the distance is one minus it. Leaves are optimally ordered
-    (scipy's ``optimal_ordering``) up to ``_MAX_OPTIMAL_ORDERING`` labels.
-    Labels confused with none of the others come last, in their order.
-    """
-    symmetric = np.add(block, block.T, dtype=np.float64)
-    np.fill_diagonal(symmetric, 0.0)
-    total = symmetric.sum(axis=1)
-    confused = np.flatnonzero(total > 0)
-    alone = np.flatnonzero(total == 0)
-    if len(confused) <= 2:
-        return np.concatenate([confused, alone])
-    from scipy.cluster.hierarchy import leaves_list, linkage
-    from scipy.spatial.distance import squareform
-
-    distance = symmetric[np.ix_(confused, confused)] if len(alone) else symmetric
-    del symmetric
-    scale = np.sqrt(total[confused])
-    distance /= scale[:, None]
-    distance /= scale[None, :]
-    np.subtract(1.0, distance, out=distance)
-    np.clip(distance, 0.0, 1.0, out=distance)  # rounding
-    np.fill_diagonal(distance, 0.0)
-    tree = linkage(
-        squareform(distance, checks=False),
-        method="average",
-        optimal_ordering=len(confused) <= _MAX_OPTIMAL_ORDERING,
-    )
-    return np.concatenate([confused[leaves_list(tree)], alone])
+def _dense(cm, n_labels):
+    """The matrix (of ``n_labels`` drawn labels) as a dense array: a sparse
+    matrix is made dense only up to MAX_DISPLAY_LABELS labels."""
+    if not sparse.issparse(cm):
+        return cm
+    if n_labels > MAX_DISPLAY_LABELS:
+        raise InvalidInputError(
+            f"{current_function()} draws at most {MAX_DISPLAY_LABELS} labels: "
+            f"a sparse matrix is made dense to be drawn. Got {n_labels} labels. "
+            "Draw a subset of them: top_k=... of from_predictions or "
+            "from_estimator (the labels most involved in confusion, see "
+            "most_confused_labels), or labels=[...]."
+        )
+    return cm.toarray()
 
 
 def _subset_title(n_shown, n_labels, top_k, order):
@@ -325,8 +251,6 @@ _PLOT_CONSTRAINTS = {
     "im_kw": [dict, None],
     "text_kw": [dict, None],
     "include_no_label": ["boolean"],
-    "top_k": [Interval(numbers.Integral, 1, None), None],
-    "order": [Options("original", "cluster"), None],
 }
 
 _PREDICTION_CONSTRAINTS = {
@@ -334,6 +258,9 @@ _PREDICTION_CONSTRAINTS = {
     "normalize": [Options("true", "pred", "all"), None],
     **_LABEL_CONSTRAINTS,
     **_PLOT_CONSTRAINTS,
+    # the selection of the labels drawn, made by the constructors
+    "top_k": [Interval(numbers.Integral, 1, None), None],
+    "order": [Options("original", "cluster")],
 }
 
 
@@ -345,7 +272,9 @@ class MLCMDisplay:
     row and column of the MLCM: the true axis ends with "NTL" (no true label)
     and the predicted axis with "NPL" (no predicted label), so the row and
     column tick labels differ. It is recommended to create it with
-    :meth:`from_predictions` or :meth:`from_estimator`; :meth:`plot` draws it.
+    :meth:`from_predictions` or :meth:`from_estimator`, which compute the
+    matrix and, for many labels, pick the labels to draw (``top_k``,
+    ``order``); :meth:`plot` draws the matrix it is given.
 
     Read more in the :ref:`User Guide <display>`.
 
@@ -353,12 +282,15 @@ class MLCMDisplay:
     ----------
     confusion_matrix : {ndarray, sparse matrix} of shape (n_labels + 1, \
             n_labels + 1)
-        A matrix from :func:`mlcm_confusion_matrix`, raw or normalised. A
-        sparse matrix (``sparse_output=True``) is made dense to be drawn, up
-        to 5,000 shown labels; with ``top_k`` only the shown block is.
+        A matrix from :func:`mlcm_confusion_matrix`, raw or normalised, or
+        its block of some labels and the no-label index (see
+        :func:`most_confused_labels`). A sparse matrix
+        (``sparse_output=True``) is made dense to be drawn, up to 5,000
+        labels.
 
     display_labels : array-like of shape (n_labels,), default=None
-        Names of the labels. By default their indices. As in matplotlib, text
+        The labels' values (class values, column names), drawn as ``str``
+        of each. By default their indices. As in matplotlib, text
         between two "$" signs is mathtext: :meth:`plot` refuses a name that is
         not valid mathtext (escape a "$" as ``"\\$"`` to draw it as is).
 
@@ -382,16 +314,19 @@ class MLCMDisplay:
     figure_ : matplotlib Figure
         Figure containing the confusion matrix.
 
-    shown_labels_ : ndarray of shape (n_shown,), dtype=int
-        Indices (into ``display_labels``, or the matrix rows) of the labels
-        drawn, top to bottom: all of them in order by default, fewer with
-        ``top_k``, reordered with ``order="cluster"``.
+    shown_labels_ : ndarray of shape (n_shown,), dtype=int64
+        Set by :meth:`from_predictions` and :meth:`from_estimator`: indices
+        of the labels drawn (rows of the matrix they computed), top to
+        bottom: all of them in order by default, fewer with ``top_k``,
+        reordered with ``order="cluster"``.
 
     See Also
     --------
     sklearn.metrics.ConfusionMatrixDisplay : The multi-class display; one set
         of labels for both axes and no no-label row or column.
     mlcm_confusion_matrix : The matrix drawn here.
+    most_confused_labels : The labels the constructors draw with ``top_k``
+        and ``order``.
 
     Examples
     --------
@@ -448,10 +383,13 @@ class MLCMDisplay:
         im_kw=None,
         text_kw=None,
         include_no_label=True,
-        top_k=None,
-        order=None,
     ):
         """Plot the visualization.
+
+        Draws ``confusion_matrix`` with ``display_labels`` as they are: the
+        labels to draw, and their order, are chosen when the display is made
+        (``top_k`` and ``order`` of :meth:`from_predictions` and
+        :meth:`from_estimator`, or :func:`most_confused_labels`).
 
         Parameters
         ----------
@@ -499,41 +437,12 @@ class MLCMDisplay:
             Draw the NTL row and NPL column; False leaves them out of the
             picture (the matrix itself is unchanged).
 
-        top_k : int, default=None
-            Draw only the ``top_k`` labels most involved in confusion with
-            other labels, and the NTL row and NPL column: those of largest
-            off-diagonal mass ``C[i, :].sum() + C[:, i].sum() - 2 * C[i, i]``
-            over the labels' block ``C`` (the NTL row and NPL column, drawn
-            anyway, do not count: a label that is only missed is not confused
-            with another). Ties go to the earlier label. The labels keep their
-            order unless ``order`` changes it. None, or a ``top_k`` of at
-            least the number of labels, draws every label. A sparse matrix is
-            not made dense: only the drawn block is.
-
-        order : {"original", "cluster"}, default=None
-            Order of the drawn labels. None or "original": the matrix's order.
-            "cluster": labels confused with each other side by side, in the
-            leaf order of scipy's average-linkage clustering
-            (:func:`scipy.cluster.hierarchy.linkage`, optimally ordered up to
-            500 labels) of the drawn labels, at the distance
-            ``1 - S[i, j] / sqrt(S[i].sum() * S[j].sum())`` where
-            ``S = C + C.T`` is their symmetrised off-diagonal confusion.
-            Labels confused with none of the other drawn labels come last, in
-            their order. Confusions are often small next to the diagonal: with
-            ``im_kw={"norm": "symlog"}`` the blocks of labels confused with
-            each other show in colour too, not only in the cell values.
-
-            With ``top_k`` or ``order="cluster"`` the axes title says what is
-            drawn, such as "MLCM: 20 of 159 labels most involved in
-            confusion, clustered", and ``shown_labels_`` which labels.
-
         Returns
         -------
         display : MLCMDisplay
-            Returns ``self`` with ``im_``, ``text_``, ``ax_``, ``figure_`` and
-            ``shown_labels_``.
+            Returns ``self`` with ``im_``, ``text_``, ``ax_`` and ``figure_``.
         """
-        check_matplotlib_support("MLCMDisplay.plot")
+        check_matplotlib_support()
         import matplotlib.pyplot as plt
         from matplotlib.ticker import FuncFormatter
         from mpl_toolkits.axes_grid1 import make_axes_locatable
@@ -546,18 +455,12 @@ class MLCMDisplay:
             names = check_target_names(
                 self.display_labels, n_labels, name="display_labels"
             )
-        shown = _select_labels(cm, top_k)
-        cm = _shown_block(cm, shown, include_no_label)  # dense from here
-        if order == "cluster":
-            leaves = _cluster_order(cm[: len(shown), : len(shown)])
-            shown = shown[leaves]
-            index = np.append(leaves, len(leaves)) if include_no_label else leaves
-            cm = cm[np.ix_(index, index)]
-        names = [names[i] for i in shown]
+        if not include_no_label:  # the labels' block: a view, or a CSR copy
+            cm = cm[:n_labels, :n_labels]
+        cm = _dense(cm, n_labels)
         _check_mathtext(names, "display_labels")
         _check_mathtext([self.ntl_label], "ntl_label")
         _check_mathtext([self.npl_label], "npl_label")
-        title = _subset_title(len(shown), n_labels, top_k, order)
         if include_no_label:
             row_names = [*names, self.ntl_label]
             col_names = [*names, self.npl_label]
@@ -634,8 +537,6 @@ class MLCMDisplay:
             ylabel=ylabel,
             xlabel=xlabel,
         )
-        if title is not None:
-            ax.set_title(title)
         ax.set_ylim((n_rows - 0.5, -0.5))
         tick_size = _tick_fontsize(ax, n_rows, n_cols)
         ax.tick_params(labelsize=tick_size)
@@ -654,7 +555,6 @@ class MLCMDisplay:
 
         self.figure_ = fig
         self.ax_ = ax
-        self.shown_labels_ = shown
         return self
 
     @classmethod
@@ -688,7 +588,7 @@ class MLCMDisplay:
         text_kw=None,
         include_no_label=True,
         top_k=None,
-        order=None,
+        order="original",
     ):
         """Plot the multi-label confusion matrix given true and predicted labels.
 
@@ -716,40 +616,80 @@ class MLCMDisplay:
             Normalise over rows, columns or the whole matrix.
 
         display_labels : array-like of shape (n_labels,), default=None
-            Names of the labels. By default the DataFrame column names, the
-            class values of 1-D input, or the column indices.
+            The labels' names or values. By default, as scikit-learn's
+            ``ConfusionMatrixDisplay``: ``labels`` when given, else the
+            DataFrame column names, the class values of 1-D input (sorted),
+            or the column indices. The display keeps those of the labels
+            drawn, as they are; the ticks show them as ``str``.
 
         ntl_label, npl_label : str, default="NTL", "NPL"
             Names of the no-label row and column.
 
         include_values, xticks_rotation, values_format, cmap, ax, colorbar, \
-im_kw, text_kw, include_no_label, top_k, order
-            As in :meth:`plot`: ``top_k=20, order="cluster"`` draws the 20
-            labels most involved in confusion, confused ones side by side.
+im_kw, text_kw, include_no_label
+            As in :meth:`plot`.
+
+        top_k : int, default=None
+            Draw only the ``top_k`` labels most involved in confusion with
+            other labels, and the NTL row and NPL column: those of largest
+            off-diagonal mass ``C[i, :].sum() + C[:, i].sum() - 2 * C[i, i]``
+            over the labels' block ``C`` (the NTL row and NPL column, drawn
+            anyway, do not count: a label that is only missed is not confused
+            with another). Ties go to the earlier label. None, or a ``top_k``
+            of at least the number of labels, draws every label. Only the
+            drawn block of a sparse matrix is made dense. The selection is
+            :func:`most_confused_labels`'s.
+
+        order : {"original", "cluster"}, default="original"
+            Order of the drawn labels. "original": the matrix's order.
+            "cluster": labels confused with each other side by side, in the
+            leaf order of scipy's average-linkage clustering of the drawn
+            labels (see :func:`most_confused_labels`). Confusions are often
+            small next to the diagonal: with ``im_kw={"norm": "symlog"}`` the
+            blocks of labels confused with each other show in colour too, not
+            only in the cell values.
+
+            With ``top_k`` or ``order="cluster"`` the axes title says what is
+            drawn, such as "MLCM: 20 of 159 labels most involved in
+            confusion, clustered", and ``shown_labels_`` which labels.
 
         Returns
         -------
         display : MLCMDisplay
         """
-        check_matplotlib_support("MLCMDisplay.from_predictions")
-        # the engine, not mlcm_confusion_matrix: one validation of the targets
-        # gives both the matrix and the names of its labels (frame columns,
-        # class values), which the public function does not return
-        computed = compute(
-            y_true, y_pred, method=method, labels=labels, sample_weight=sample_weight
+        check_matplotlib_support()
+        # the public function, as ConfusionMatrixDisplay calls confusion_matrix;
+        # sparse, so that only the block drawn is ever made dense
+        cm = mlcm_confusion_matrix(
+            y_true,
+            y_pred,
+            method=method,
+            labels=labels,
+            sample_weight=sample_weight,
+            normalize=normalize,
+            sparse_output=True,
         )
-        cm = computed.matrix  # dense, or CSR for sparse input: plot densifies
-        if normalize is not None:
-            cm = normalize_matrix(cm, normalize)
+        if display_labels is None:
+            display_labels = label_values(y_true, y_pred, labels)
+        # the labels drawn: chosen here, plot() draws what it is given
+        n_labels = cm.shape[0] - 1
+        check_target_names(display_labels, n_labels, name="display_labels")
+        shown = most_confused_labels(cm, top_k=top_k, order=order)
+        if len(shown) == n_labels and np.array_equal(shown, np.arange(n_labels)):
+            block = _dense(cm, n_labels)
+        else:
+            index = np.append(shown, n_labels)
+            block = _dense(cm[index][:, index], len(shown))
+            values = list(display_labels)
+            display_labels = [values[i] for i in shown]
         display = cls(
-            cm,
-            display_labels=(
-                computed.names if display_labels is None else display_labels
-            ),
+            block,
+            display_labels=display_labels,
             ntl_label=ntl_label,
             npl_label=npl_label,
         )
-        return display.plot(
+        display.shown_labels_ = shown
+        display.plot(
             include_values=include_values,
             cmap=cmap,
             xticks_rotation=xticks_rotation,
@@ -759,9 +699,11 @@ im_kw, text_kw, include_no_label, top_k, order
             im_kw=im_kw,
             text_kw=text_kw,
             include_no_label=include_no_label,
-            top_k=top_k,
-            order=order,
         )
+        title = _subset_title(len(shown), n_labels, top_k, order)
+        if title is not None:
+            display.ax_.set_title(title)
+        return display
 
     @classmethod
     @validate_params(
@@ -796,7 +738,7 @@ im_kw, text_kw, include_no_label, top_k, order
         text_kw=None,
         include_no_label=True,
         top_k=None,
-        order=None,
+        order="original",
     ):
         """Plot the multi-label confusion matrix of a fitted classifier.
 
@@ -836,15 +778,38 @@ im_kw, text_kw, include_no_label, top_k, order
             Names of the no-label row and column.
 
         include_values, xticks_rotation, values_format, cmap, ax, colorbar, \
-im_kw, text_kw, include_no_label, top_k, order
-            As in :meth:`plot`: ``top_k=20, order="cluster"`` draws the 20
-            labels most involved in confusion, confused ones side by side.
+im_kw, text_kw, include_no_label
+            As in :meth:`plot`.
+
+        top_k : int, default=None
+            Draw only the ``top_k`` labels most involved in confusion with
+            other labels, and the NTL row and NPL column: those of largest
+            off-diagonal mass ``C[i, :].sum() + C[:, i].sum() - 2 * C[i, i]``
+            over the labels' block ``C`` (the NTL row and NPL column, drawn
+            anyway, do not count: a label that is only missed is not confused
+            with another). Ties go to the earlier label. None, or a ``top_k``
+            of at least the number of labels, draws every label. Only the
+            drawn block of a sparse matrix is made dense. The selection is
+            :func:`most_confused_labels`'s.
+
+        order : {"original", "cluster"}, default="original"
+            Order of the drawn labels. "original": the matrix's order.
+            "cluster": labels confused with each other side by side, in the
+            leaf order of scipy's average-linkage clustering of the drawn
+            labels (see :func:`most_confused_labels`). Confusions are often
+            small next to the diagonal: with ``im_kw={"norm": "symlog"}`` the
+            blocks of labels confused with each other show in colour too, not
+            only in the cell values.
+
+            With ``top_k`` or ``order="cluster"`` the axes title says what is
+            drawn, such as "MLCM: 20 of 159 labels most involved in
+            confusion, clustered", and ``shown_labels_`` which labels.
 
         Returns
         -------
         display : MLCMDisplay
         """
-        check_matplotlib_support("MLCMDisplay.from_estimator")
+        check_matplotlib_support()
         y_pred = estimator.predict(X)
         columns = frame_columns(y)
         if columns is not None and frame_columns(y_pred) is None:
@@ -855,7 +820,7 @@ im_kw, text_kw, include_no_label, top_k, order
                 labels = check_indicator_labels(labels, len(columns), columns)
             if display_labels is None:
                 kept = range(len(columns)) if labels is None else labels
-                display_labels = [str(columns[i]) for i in kept]
+                display_labels = [columns[i] for i in kept]
         return cls.from_predictions(
             y,
             y_pred,

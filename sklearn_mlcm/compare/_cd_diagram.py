@@ -145,7 +145,7 @@ class CriticalDifferenceDisplay:
             Returns ``self`` with ``text_``, ``cliques_``, ``ax_`` and
             ``figure_``.
         """
-        check_matplotlib_support("CriticalDifferenceDisplay.plot")
+        check_matplotlib_support()
         import matplotlib.pyplot as plt
 
         ranks, names = check_average_ranks(self.average_ranks, self.display_labels)
@@ -260,7 +260,7 @@ class CriticalDifferenceDisplay:
             The drawn display, with ``text_``, ``cliques_``, ``ax_`` and
             ``figure_``.
         """
-        check_matplotlib_support("CriticalDifferenceDisplay.from_rank_table")
+        check_matplotlib_support()
         result = nemenyi_test(rank_table, alpha=alpha)
         display = cls(
             result.average_ranks,

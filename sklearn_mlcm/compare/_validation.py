@@ -17,7 +17,6 @@ import numpy as np
 from scipy import sparse
 from scipy.stats import rankdata
 
-from sklearn_mlcm._param_validation import current_function
 from sklearn_mlcm._validation import (
     align_columns,
     check_mlcm_targets,
@@ -455,11 +454,9 @@ def check_label_score(y_score, shape, label_names=None):
     if label_names is not None and score_names is not None:
         score = align_columns(score, score_names, label_names, name="y_score")
     elif score_names is not None:
-        mixed_frame(score, score_names, "y_score", False, current_function())
+        mixed_frame(score, score_names, "y_score", False)
     elif label_names is not None:
-        mixed_frame(
-            score, label_names, "y_true", False, current_function(), other="y_score"
-        )
+        mixed_frame(score, label_names, "y_true", False, other="y_score")
     if not np.all(np.isfinite(score)):
         raise _refuse("y_score", "finite", "NaN or infinity")
     return score

@@ -233,6 +233,6 @@ def test_main_warnings_name_the_options(capsys, tmp_path):
 
 
 def test_main_example_output_is_unchanged_by_the_report_options(capsys):
-    """The worked example prints no legend or --top tables of ``report``."""
+    """The worked example prints no legend or --top-k tables of ``report``."""
     _, out, _ = run(capsys)
     assert "micro avg pools" not in out and "confused" not in out

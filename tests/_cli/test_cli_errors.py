@@ -5,7 +5,7 @@ other exception, a ValueError included, propagates as the bug it is."""
 import pytest
 from cli_helpers import assert_error, table_1_csv
 
-import sklearn_mlcm._cli._report_command as report_command
+import sklearn_mlcm._mlcm._dispatch as dispatch
 from sklearn_mlcm import (
     InvalidInputError,
     InvalidParameterError,
@@ -65,7 +65,7 @@ def test_main_bug_in_the_computation_is_a_traceback(tmp_path, monkeypatch, capsy
     def broken(*args, **kwargs):
         raise ValueError("a bug in the kernel")
 
-    monkeypatch.setattr(report_command, "mlcm_confusion_matrix", broken)
+    monkeypatch.setitem(dispatch.METHODS, "heydarian", broken)
     with pytest.raises(ValueError, match="a bug in the kernel"):
         main(["report", *table_1_csv(tmp_path)])
     assert "error:" not in capsys.readouterr().err

@@ -48,7 +48,7 @@ def test_format_json_nan_is_null():
     """An undefined ratio (NaN) is JSON null; the matrix keeps its numbers."""
     text = format_json(["a"], np.array([[1, 0], [0, 2]]), {"a": {"recall": np.nan}})
     assert json.loads(text) == {
-        "labels": ["a"],
+        "target_names": ["a"],
         "confusion_matrix": [[1, 0], [0, 2]],
         "report": {"a": {"recall": None}},
     }

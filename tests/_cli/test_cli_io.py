@@ -4,6 +4,7 @@ file named in one line, and every read bounded in memory and time."""
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
 
@@ -91,7 +92,7 @@ def test_report_accepts_other_spellings_of_0_and_1(capsys, tmp_path):
     status, out, _ = run(capsys, "report", true, pred, "--json", "--header", "auto")
     assert status == 0
     result = json.loads(out)
-    assert result["labels"] == NAMES
+    assert result["target_names"] == NAMES
     assert result["confusion_matrix"] == TABLE_4J
 
 
@@ -516,7 +517,7 @@ def test_report_delimiter_tab(capsys, tmp_path, spelling):
     status, out, err = run(capsys, *argv)
     assert (status, err) == (0, "")
     result = json.loads(out)
-    assert (result["labels"], result["confusion_matrix"]) == (NAMES, TABLE_4J)
+    assert (result["target_names"], result["confusion_matrix"]) == (NAMES, TABLE_4J)
 
 
 def test_report_delimiter_semicolon_and_its_position(capsys, tmp_path):
@@ -707,7 +708,7 @@ def test_report_csv_integer_header_yes_or_no(capsys, tmp_path):
     path.write_text("0,1\n1,0\n0,1\n")
     status, out, _ = run(capsys, "report", path, path, "--header", "yes", "--json")
     assert status == 0
-    assert json.loads(out)["labels"] == ["0", "1"]
+    assert json.loads(out)["target_names"] == ["0", "1"]
     assert json.loads(out)["confusion_matrix"] == [[1, 0, 0], [0, 1, 0], [0, 0, 0]]
     status, out, _ = run(capsys, "report", path, path, "--header", "no", "--json")
     assert status == 0
@@ -802,3 +803,27 @@ def test_report_file_growing_past_the_limit_is_refused(capsys, tmp_path, monkeyp
     monkeypatch.setattr(cli_io, "_check_stat", check_then_grow)
     message = error_line(capsys, ["report", true, pred])
     assert message.startswith(f"{pred}: grew past the {limit} bytes")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_report_matrix_out_keeps_the_usual_permissions(capsys, tmp_path):
+    """The matrix written through a temporary file gets a new file's usual
+    permissions (0o666 less the umask), or those of the file it replaces, not
+    the temporary file's private 0o600."""
+    true, pred = (
+        write_csv(tmp_path / "true.csv", T, header=NAMES),
+        write_csv(tmp_path / "pred.csv", P, header=NAMES),
+    )
+    umask = os.umask(0o022)
+    try:
+        out = tmp_path / "new.csv"
+        assert run(capsys, "report", true, pred, "--matrix-out", str(out))[0] == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+        old = tmp_path / "old.csv"
+        old.write_text("an older matrix\n")
+        old.chmod(0o640)
+        assert run(capsys, "report", true, pred, "--matrix-out", str(old))[0] == 0
+        assert stat.S_IMODE(old.stat().st_mode) == 0o640
+        assert old.read_text().startswith("true\\predicted,")
+    finally:
+        os.umask(umask)

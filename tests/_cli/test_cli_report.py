@@ -84,7 +84,7 @@ def test_report_command_header_in_one_file_names_the_labels(capsys, tmp_path):
     status, out, _ = run(capsys, "report", true, pred, "--json")
     assert status == 0
     result = json.loads(out)
-    assert result["labels"] == ["a", "b", "c"]
+    assert result["target_names"] == ["a", "b", "c"]
     assert list(result["report"])[:3] == ["a", "b", "c"]
 
 
@@ -108,7 +108,7 @@ def test_report_command_mixes_csv_and_npy(capsys, tmp_path):
     status, out, _ = run(capsys, "report", true, pred, "--json")
     assert status == 0
     result = json.loads(out)
-    assert result["labels"] == NAMES
+    assert result["target_names"] == NAMES
     assert result["confusion_matrix"] == TABLE_4J
 
 
@@ -158,8 +158,8 @@ def test_report_command_json(capsys, tmp_path, method, normalize):
     status, out, err = run(capsys, *argv)
     assert (status, err) == (0, "")
     result = json.loads(out)
-    assert list(result) == ["labels", "confusion_matrix", "report"]
-    assert result["labels"] == NAMES
+    assert list(result) == ["target_names", "confusion_matrix", "report"]
+    assert result["target_names"] == NAMES
     expected = mlcm_confusion_matrix(T, P, method=method, normalize=normalize)
     assert_allclose(result["confusion_matrix"], expected, rtol=1e-12)
     report = mlcm_classification_report(
@@ -210,7 +210,7 @@ def test_report_command_header_option(capsys, tmp_path):
     status, out, _ = run(capsys, "report", true, pred, "--header", "yes", "--json")
     assert status == 0
     result = json.loads(out)
-    assert result["labels"] == ["0", "1", "2"]
+    assert result["target_names"] == ["0", "1", "2"]
     assert result["confusion_matrix"] == TABLE_4J
 
 
@@ -382,10 +382,10 @@ TOP_2_TABLES = (
 
 
 def test_report_command_top_of_table_1(capsys, tmp_path):
-    """--top 10 on Heydarian et al. Table 1: all 3 label pairs of Table 4 (j)
+    """--top-k 10 on Heydarian et al. Table 1: all 3 label pairs of Table 4 (j)
     off the diagonal (C0->C2 4, C1->C2 3, C0->C1 2) and all 7 wrong instances'
     label sets, between the matrix and the report."""
-    status, out, err = run(capsys, "report", *table_1_csv(tmp_path), "--top", 10)
+    status, out, err = run(capsys, "report", *table_1_csv(tmp_path), "--top-k", 10)
     assert (status, err) == (0, "")
     expected = (
         "NTL   0   1   1    1\n"
@@ -426,8 +426,8 @@ def test_report_command_top_of_table_1(capsys, tmp_path):
 
 
 def test_report_command_top_k_of_table_1(capsys, tmp_path):
-    """--top 2: the two largest of each, as the two tables in full."""
-    status, out, _ = run(capsys, "report", *table_1_csv(tmp_path), "--top", 2)
+    """--top-k 2: the two largest of each, as the two tables in full."""
+    status, out, _ = run(capsys, "report", *table_1_csv(tmp_path), "--top-k", 2)
     assert status == 0
     assert f"NTL   0   1   1    1\n\n{TOP_2_TABLES}\nClassification report" in out
 
@@ -435,7 +435,7 @@ def test_report_command_top_k_of_table_1(capsys, tmp_path):
 def test_report_command_top_ranks_counts_when_normalized(capsys, tmp_path):
     """With --normalize the matrix printed is normalised, but the confusions
     are the largest counts of the method (here Krstinic's fractions)."""
-    argv = ["report", *table_1_csv(tmp_path), "--top", 2, "--method", "krstinic"]
+    argv = ["report", *table_1_csv(tmp_path), "--top-k", 2, "--method", "krstinic"]
     status, out, _ = run(capsys, *argv, "--normalize", "true")
     assert status == 0
     assert (
@@ -445,21 +445,21 @@ def test_report_command_top_ranks_counts_when_normalized(capsys, tmp_path):
 
 
 def test_report_command_top_json(capsys, tmp_path):
-    """--json --top K adds the two lists, with the full label names."""
-    argv = ["report", *table_1_csv(tmp_path), "--json", "--top", 2]
+    """--json --top-k K adds the two lists, with the full label names."""
+    argv = ["report", *table_1_csv(tmp_path), "--json", "--top-k", 2]
     status, out, err = run(capsys, *argv)
     assert (status, err) == (0, "")
     result = json.loads(out)
     assert list(result) == [
-        "labels",
+        "target_names",
         "confusion_matrix",
         "report",
         "most_confused",
         "labelset_confusions",
     ]
     assert result["most_confused"] == [
-        {"true": "C0", "predicted": "C2", "count": 4, "share_of_row": 4 / 11},
-        {"true": "C1", "predicted": "C2", "count": 3, "share_of_row": 0.5},
+        {"true": "C0", "predicted": "C2", "value": 4, "share_of_row": 4 / 11},
+        {"true": "C1", "predicted": "C2", "value": 3, "share_of_row": 0.5},
     ]
     assert result["labelset_confusions"] == [
         {"true": [], "predicted": ["C1", "C2"], "count": 1},
@@ -470,12 +470,12 @@ def test_report_command_top_json(capsys, tmp_path):
 
 
 def test_report_command_top_0_and_nothing_confused(capsys, tmp_path):
-    """--top 0 prints no table; perfect predictions say there is none."""
-    status, out, _ = run(capsys, "report", *table_1_csv(tmp_path), "--top", 0)
+    """--top-k 0 prints no table; perfect predictions say there is none."""
+    status, out, _ = run(capsys, "report", *table_1_csv(tmp_path), "--top-k", 0)
     assert status == 0
     assert "confused" not in out and "label-set" not in out
     true = write_csv(tmp_path / "same.csv", T)
-    status, out, _ = run(capsys, "report", true, true, "--top", 3)
+    status, out, _ = run(capsys, "report", true, true, "--top-k", 3)
     assert status == 0
     assert (
         "\n\nThe most confused label pairs: the largest MLCM cells off the diagonal "
@@ -515,7 +515,7 @@ def test_report_command_matrix_hidden_above_30_labels(
 
 
 def test_report_command_matrix_option_prints_it(capsys, tmp_path):
-    """--matrix prints the matrix of 31 labels, and then no --top tables."""
+    """--matrix prints the matrix of 31 labels, and then no --top-k tables."""
     y_true, y_pred = _random_labels(200, 31, seed=1)
     true = write_csv(tmp_path / "true.csv", y_true)
     pred = write_csv(tmp_path / "pred.csv", y_pred)
@@ -526,7 +526,7 @@ def test_report_command_matrix_option_prints_it(capsys, tmp_path):
     names = [str(j) for j in range(31)]
     assert_array_equal(matrix_rows(out, [*names, "NTL"]), expected)
     assert "not shown" not in out and "confused" not in out
-    status, out, _ = run(capsys, *argv, "--top", 1)
+    status, out, _ = run(capsys, *argv, "--top-k", 1)
     assert "The 1 most confused label pairs" in out and "\nNTL  " in out
 
 
@@ -631,7 +631,7 @@ def test_report_command_159_labels_lines_stay_short(capsys, tmp_path, monkeypatc
     assert "a_very_long_label_name_x...xxxxxx_end_08 " in out
     assert names[7] not in out
     status, out, _ = run(capsys, "report", true, pred, "--json", "--zero-division", "0")
-    assert json.loads(out)["labels"] == names
+    assert json.loads(out)["target_names"] == names
     status, out, _ = run(
         capsys, "report", true, pred, "--zero-division", "0", "--matrix"
     )
@@ -670,7 +670,7 @@ def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
     write_csv(tmp_path / "true.csv", y_true, header=names)
     write_csv(tmp_path / "pred.csv", y_pred)
     monkeypatch.chdir(tmp_path)  # the first line names the files: short paths
-    status, out, _ = run(capsys, "report", "true.csv", "pred.csv", "--top", 5)
+    status, out, _ = run(capsys, "report", "true.csv", "pred.csv", "--top-k", 5)
     assert status == 0
     assert max(len(line) for line in out.splitlines()) < 200
     assert "2515 instances, 159 labels" in out
@@ -691,4 +691,46 @@ def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
     for rank, pair in enumerate(expected, start=1):
         assert re.search(
             rf"\n *{rank}  {pair.true} +{pair.predicted} +{pair.value} ", out
+        )
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@pytest.mark.parametrize("json_output", [False, True])
+def test_report_command_counts_the_matrix_once(
+    capsys, tmp_path, monkeypatch, method, json_output
+):
+    """One report (the matrix printed normalised, written as CSV, the
+    confusions and the classification report) runs the counting kernel once:
+    it ran up to three times (#19)."""
+    import sklearn_mlcm._mlcm._dispatch as dispatch
+
+    calls = []
+    kernel = dispatch.METHODS[method]
+
+    def counted(*args, **kwargs):
+        calls.append(method)
+        return kernel(*args, **kwargs)
+
+    monkeypatch.setitem(dispatch.METHODS, method, counted)
+    argv = [*table_1_csv(tmp_path), "--method", method, "--normalize", "true"]
+    argv += ["--matrix-out", str(tmp_path / "cm.csv"), "--top-k", 3]
+    status, out, _ = run(capsys, "report", *argv, *(["--json"] if json_output else []))
+    assert status == 0
+    assert calls == [method]
+    # and the numbers are those of the library's one-shot functions
+    monkeypatch.setitem(dispatch.METHODS, method, kernel)
+    expected = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED, method=method)
+    written = np.loadtxt(
+        tmp_path / "cm.csv", delimiter=",", skiprows=1, usecols=(1, 2, 3, 4)
+    )
+    assert_allclose(written, expected / expected.sum(axis=1, keepdims=True))
+    if json_output:
+        report = json.loads(out)["report"]
+        assert report == mlcm_classification_report(
+            TABLE_1_TRUE,
+            TABLE_1_PRED,
+            method=method,
+            target_names=TABLE_1_NAMES,
+            output_dict=True,
+            zero_division=0.0,
         )

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from sklearn_mlcm import (
+    InvalidInputError,
     MLCMAccumulator,
     mlcm_classification_report,
     mlcm_confusion_matrix,
@@ -97,14 +98,19 @@ def test_dask_report_scores_and_accumulator(client, data):
 
 
 def test_dask_bad_chunk_raises_on_compute(client, data):
-    """A 2 in one chunk raises the same ValueError as NumPy input."""
+    """A 2 in one chunk raises the same error as NumPy input, naming the
+    public function also when the worker (another process) finds it, and when
+    a lazy result is computed after the call has returned."""
     y_true, y_pred, _ = data
     bad = y_pred.astype(np.int8)
     bad[4321, 5] = 2
-    with pytest.raises(ValueError, match="y_pred .*only 0 and 1; found 2"):
-        mlcm_confusion_matrix(
-            da.from_array(y_true, chunks=1000), da.from_array(bad, chunks=1000)
-        )
+    dt, dp = da.from_array(y_true, chunks=1000), da.from_array(bad, chunks=1000)
+    message = "y_pred of mlcm_confusion_matrix must contain only 0 and 1; found 2"
+    with pytest.raises(InvalidInputError, match=message):
+        mlcm_confusion_matrix(dt, dp)
+    lazy = mlcm_confusion_matrix(dt, dp, compute=False)
+    with pytest.raises(InvalidInputError, match=message):
+        lazy.compute()
 
 
 def test_dask_shape_errors():

@@ -5,7 +5,6 @@ import inspect
 import io
 import subprocess
 import sys
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -16,7 +15,13 @@ from sklearn.datasets import make_multilabel_classification
 from sklearn.linear_model import LinearRegression
 from sklearn.neighbors import KNeighborsClassifier
 
-from sklearn_mlcm import InvalidParameterError, MLCMDisplay, mlcm_confusion_matrix
+from sklearn_mlcm import (
+    InvalidInputError,
+    InvalidParameterError,
+    MLCMDisplay,
+    mlcm_confusion_matrix,
+    most_confused_labels,
+)
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -521,38 +526,6 @@ def _estimator(**kwargs):
             "'ntl_label' parameter of MLCMDisplay.from_estimator must be a str",
         ),
         (
-            _plot,
-            {"top_k": 0},
-            ValueError,
-            r"'top_k' parameter of MLCMDisplay.plot must be an int in the range "
-            r"\[1, inf\) or None. Got 0 instead",
-        ),
-        (
-            _plot,
-            {"top_k": 2.5},
-            TypeError,
-            "'top_k' parameter of MLCMDisplay.plot must be an int .*Got 2.5",
-        ),
-        (
-            _plot,
-            {"top_k": True},
-            TypeError,
-            "'top_k' parameter of MLCMDisplay.plot must be an int .*Got True",
-        ),
-        (
-            _plot,
-            {"order": "alphabetical"},
-            ValueError,
-            r"'order' parameter of MLCMDisplay.plot must be one of \{'cluster', "
-            r"'original'\} or None. Got 'alphabetical' instead",
-        ),
-        (
-            _plot,
-            {"order": ["cluster"]},
-            TypeError,
-            "'order' parameter of MLCMDisplay.plot must be one of",
-        ),
-        (
             _predictions,
             {"top_k": -1},
             ValueError,
@@ -562,7 +535,8 @@ def _estimator(**kwargs):
             _predictions,
             {"order": "clustered"},
             ValueError,
-            "'order' parameter of MLCMDisplay.from_predictions must be one of",
+            r"'order' parameter of MLCMDisplay.from_predictions must be one of "
+            r"\{'cluster', 'original'\}. Got 'clustered' instead",
         ),
         (
             _estimator,
@@ -694,10 +668,7 @@ def test_mlcm_display_movie_posters_legible(tmp_path, shared_data):
 
 # Five labels: 0 and 3 are confused with each other, so are 1 and 4; label 2 is
 # rarely confused with another label but often missed (NPL) and predicted for
-# nothing (NTL), which does not count as confusion with another label.
-#   confusion mass = row + column - 2 x diagonal of the labels' 5 x 5 block:
-#   label 0: 27 + 24 - 40 = 11   label 1: 19 + 18 - 30 = 7   label 2: 1
-#   label 3: 30 + 31 - 50 = 11   label 4: 14 + 16 - 24 = 6
+# nothing (NTL). Masses 11, 7, 1, 11, 6 (see tests/test_top_confusions.py).
 FIVE = np.array(
     [
         [20, 0, 1, 6, 0, 3],
@@ -711,14 +682,33 @@ FIVE = np.array(
 FIVE_NAMES = ["ant", "bee", "cat", "dog", "eel"]
 
 
-def test_mlcm_display_top_k_cluster_order_by_hand():
-    """top_k=4 drops label 2; order="cluster" puts 3 after 0 and 4 after 1."""
-    # Among the shown labels 0, 1, 3, 4, S = C + C.T off the diagonal has
-    # S[0, 3] = 10, S[1, 4] = 6, S[1, 3] = 1 and zeros; totals 10, 7, 11, 6.
-    # Distances 1 - S[i, j] / sqrt(total_i total_j): d(0, 3) = 0.047,
-    # d(1, 4) = 0.074, d(1, 3) = 0.886, the others 1. Average linkage merges
-    # {0, 3}, then {1, 4}, then both; 3 and 1 (the closest across) adjoin.
-    disp = MLCMDisplay(FIVE, display_labels=FIVE_NAMES).plot(top_k=4, order="cluster")
+def _targets_of(cm):
+    """One-hot targets whose Heydarian MLCM is the count matrix ``cm``: one
+    instance per unit of each cell, with one true and one predicted label
+    (none for the NTL row and the NPL column)."""
+    cm = np.asarray(cm)
+    q = cm.shape[0] - 1
+    one_hot = np.vstack([np.eye(q, dtype=int), np.zeros((1, q), dtype=int)])
+    rows, cols = np.nonzero(cm)
+    counts = cm[rows, cols]
+    return (
+        np.repeat(one_hot[rows], counts, axis=0),
+        np.repeat(one_hot[cols], counts, axis=0),
+    )
+
+
+def test_mlcm_display_targets_of_five():
+    """The targets built for the selection tests give the matrix FIVE."""
+    assert_array_equal(mlcm_confusion_matrix(*_targets_of(FIVE)), FIVE)
+
+
+def test_mlcm_display_top_k_cluster_draws_the_picked_block():
+    """from_predictions with top_k=4, order="cluster" draws the block of
+    most_confused_labels' labels 0, 3, 1, 4 and the no-label row and column,
+    says so in the title, and keeps the drawn labels' names."""
+    disp = MLCMDisplay.from_predictions(
+        *_targets_of(FIVE), display_labels=FIVE_NAMES, top_k=4, order="cluster"
+    )
     assert_array_equal(disp.shown_labels_, [0, 3, 1, 4])
     assert_array_equal(
         disp.im_.get_array(),
@@ -730,6 +720,8 @@ def test_mlcm_display_top_k_cluster_order_by_hand():
             [1, 0, 0, 2, 0],
         ],
     )
+    assert_array_equal(disp.confusion_matrix, disp.im_.get_array())
+    assert disp.display_labels == ["ant", "dog", "bee", "eel"]
     assert _ticks(disp.ax_.get_yticklabels()) == ["ant", "dog", "bee", "eel", "NTL"]
     assert _ticks(disp.ax_.get_xticklabels()) == ["ant", "dog", "bee", "eel", "NPL"]
     assert _texts(disp)[1] == ["4", "25", "1", "0", "1"]
@@ -739,23 +731,24 @@ def test_mlcm_display_top_k_cluster_order_by_hand():
 
 
 def test_mlcm_display_top_k_keeps_label_order():
-    """Without order (or order="original") the shown labels keep their order."""
-    for order in (None, "original"):
-        disp = MLCMDisplay(FIVE, display_labels=FIVE_NAMES).plot(top_k=4, order=order)
-        assert_array_equal(disp.shown_labels_, [0, 1, 3, 4])
-        assert_array_equal(
-            disp.im_.get_array(), FIVE[np.ix_([0, 1, 3, 4, 5], [0, 1, 3, 4, 5])]
-        )
-        assert _ticks(disp.ax_.get_yticklabels()) == ["ant", "bee", "dog", "eel", "NTL"]
-        assert disp.ax_.get_title() == "MLCM: 4 of 5 labels most involved in confusion"
-    # ties (labels 0 and 3, mass 11) go to the earlier label
-    assert_array_equal(MLCMDisplay(FIVE).plot(top_k=1).shown_labels_, [0])
-    assert_array_equal(MLCMDisplay(FIVE).plot(top_k=3).shown_labels_, [0, 1, 3])
+    """With order="original" (the default) the drawn labels keep their order;
+    the title says how many are drawn."""
+    disp = MLCMDisplay.from_predictions(
+        *_targets_of(FIVE), display_labels=FIVE_NAMES, top_k=4
+    )
+    assert_array_equal(disp.shown_labels_, [0, 1, 3, 4])
+    assert_array_equal(
+        disp.im_.get_array(), FIVE[np.ix_([0, 1, 3, 4, 5], [0, 1, 3, 4, 5])]
+    )
+    assert _ticks(disp.ax_.get_yticklabels()) == ["ant", "bee", "dog", "eel", "NTL"]
+    assert disp.ax_.get_title() == "MLCM: 4 of 5 labels most involved in confusion"
 
 
 def test_mlcm_display_top_k_without_no_label():
-    """include_no_label=False draws the k x k block of the chosen labels."""
-    disp = MLCMDisplay(FIVE).plot(top_k=2, order="cluster", include_no_label=False)
+    """include_no_label=False draws the k x k block of the picked labels."""
+    disp = MLCMDisplay.from_predictions(
+        *_targets_of(FIVE), top_k=2, order="cluster", include_no_label=False
+    )
     assert_array_equal(disp.shown_labels_, [0, 3])
     assert_array_equal(disp.im_.get_array(), [[20, 6], [4, 25]])
     assert _ticks(disp.ax_.get_xticklabels()) == ["0", "3"]
@@ -765,166 +758,87 @@ def test_mlcm_display_top_k_without_no_label():
 
 
 def test_mlcm_display_top_k_at_least_all_labels():
-    """top_k >= n_labels draws every label (no error); the title says all."""
+    """top_k >= n_labels draws every label (no error); the title says all; by
+    default there is no title, as in ConfusionMatrixDisplay."""
+    targets = _targets_of(FIVE)
     for top_k in (5, 6, 1000):
-        disp = MLCMDisplay(FIVE).plot(top_k=top_k)
+        disp = MLCMDisplay.from_predictions(*targets, top_k=top_k)
         assert_array_equal(disp.shown_labels_, np.arange(5))
         assert_array_equal(disp.im_.get_array(), FIVE)
         assert disp.ax_.get_title() == "MLCM: all 5 labels"
-    default = MLCMDisplay(FIVE).plot()
+    default = MLCMDisplay.from_predictions(*targets)
     assert_array_equal(default.shown_labels_, np.arange(5))
-    assert default.ax_.get_title() == ""  # as ConfusionMatrixDisplay
-
-
-def test_mlcm_display_cluster_order_table_4j():
-    """Heydarian et al. (2022), Table 4 (j): order="cluster" draws C1, C2, C0."""
-    # S = C + C.T of the labels: S[0, 1] = 2, S[0, 2] = 4, S[1, 2] = 3, totals
-    # 6, 5, 7: similarities 2/sqrt(30) = 0.37, 4/sqrt(42) = 0.62, 3/sqrt(35) =
-    # 0.51. {C0, C2} merge first; C1 joins next to C2, its closer neighbour.
-    disp = MLCMDisplay(CM, display_labels=["C0", "C1", "C2"]).plot(order="cluster")
-    assert_array_equal(disp.shown_labels_, [1, 2, 0])
+    assert default.ax_.get_title() == ""
+    clustered = MLCMDisplay.from_predictions(T, P, order="cluster")
+    assert_array_equal(clustered.shown_labels_, [1, 2, 0])  # Table 4 (j)
+    assert clustered.ax_.get_title() == "MLCM: all 3 labels, clustered"
     assert_array_equal(
-        disp.im_.get_array(),
+        clustered.im_.get_array(),
         [[2, 3, 0, 1], [0, 1, 0, 0], [2, 4, 5, 0], [1, 1, 0, 1]],
     )
-    assert _ticks(disp.ax_.get_yticklabels()) == ["C1", "C2", "C0", "NTL"]
-    assert _texts(disp)[2] == ["2", "4", "5", "0"]
-    assert disp.ax_.get_title() == "MLCM: all 3 labels, clustered"
 
 
-def test_mlcm_display_cluster_order_unconfused_labels_last():
-    """Labels confused with none of the drawn others keep their order, last."""
-    perfect = MLCMDisplay(np.diag([3, 1, 4, 1, 5, 9, 2, 6])).plot(order="cluster")
-    assert_array_equal(perfect.shown_labels_, np.arange(7))
-    cm = 10 * np.eye(9, dtype=int)
-    cm[2, 6], cm[6, 2] = 3, 1  # only labels 2 and 6 are confused
-    disp = MLCMDisplay(cm).plot(order="cluster")
-    assert_array_equal(disp.shown_labels_, [2, 6, 0, 1, 3, 4, 5, 7])
-    assert _ticks(disp.ax_.get_yticklabels())[:3] == ["2", "6", "0"]
-
-
-@pytest.mark.parametrize("n_labels, group", [(60, 3), (1000, 10)])
-def test_mlcm_display_cluster_order_groups_confused_labels(n_labels, group):
-    """Groups of labels confused only with each other, scattered over the label
-    indices, are drawn as contiguous diagonal blocks (with and without the
-    optimal leaf ordering, used up to 500 labels)."""
-    rng = np.random.default_rng(0)
-    groups = rng.permutation(n_labels).reshape(-1, group)
-    rows, cols, counts = [], [], []
-    for members in groups:
-        for i in members:
-            for j in members:
-                rows.append(i)
-                cols.append(j)
-                counts.append(rng.integers(40, 60) if i == j else rng.integers(1, 9))
-    cm = sparse.csr_array(
-        (counts, (rows, cols)), shape=(n_labels + 1, n_labels + 1), dtype=np.int64
+def test_mlcm_display_plot_draws_only():
+    """plot() draws the matrix it is given: choosing labels is the
+    constructors' (top_k, order) or most_confused_labels'."""
+    parameters = inspect.signature(MLCMDisplay.plot).parameters
+    assert "top_k" not in parameters and "order" not in parameters
+    with pytest.raises(TypeError, match="unexpected keyword argument 'top_k'"):
+        MLCMDisplay(FIVE).plot(top_k=2)
+    shown = most_confused_labels(FIVE, top_k=2, order="cluster")
+    index = [*shown, 5]
+    block = MLCMDisplay(
+        FIVE[np.ix_(index, index)], display_labels=[FIVE_NAMES[i] for i in shown]
+    ).plot()
+    picked = MLCMDisplay.from_predictions(
+        *_targets_of(FIVE), display_labels=FIVE_NAMES, top_k=2, order="cluster"
     )
-    disp = MLCMDisplay(cm).plot(order="cluster", colorbar=False)
-    position = np.empty(n_labels, dtype=int)
-    position[disp.shown_labels_] = np.arange(n_labels)
-    for members in groups:
-        assert np.ptp(position[members]) == group - 1
-    assert_array_equal(
-        disp.im_.get_array()[:n_labels, :n_labels],
-        cm.toarray()[np.ix_(disp.shown_labels_, disp.shown_labels_)],
-    )
-
-
-def _sparse_thousand(seed=0):
-    """A 1,001 x 1,001 sparse MLCM: a diagonal and 3,000 scattered confusions."""
-    rng = np.random.default_rng(seed)
-    n = 1001
-    rows, cols = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
-    confusions = sparse.csr_array(
-        (rng.integers(1, 9, 3000), (rows, cols)), shape=(n, n), dtype=np.int64
-    )
-    diagonal = sparse.diags(rng.integers(1, 50, n), dtype=np.int64)  # SciPy 1.9
-    return sparse.csr_array(confusions + diagonal)
-
-
-def test_mlcm_display_top_k_sparse_thousand_labels_bounded():
-    """1,000 sparse labels, top_k=20: only the 21 x 21 block is made dense
-    (traced memory as for a 20-label matrix, far below the dense 8 MB)."""
-    cm = _sparse_thousand()
-    dense = cm.toarray()
-    labels = dense[:1000, :1000]
-    mass = labels.sum(axis=0) + labels.sum(axis=1) - 2 * np.diag(labels)
-    names = [f"L{i}" for i in range(1000)]
-
-    def traced_peak(matrix, **kwargs):
-        tracemalloc.start()
-        try:
-            disp = MLCMDisplay(matrix, display_labels=names[: matrix.shape[0] - 1])
-            disp.plot(include_values=False, colorbar=False, **kwargs)
-            return disp, tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
-            plt.close("all")
-
-    traced_peak(cm, top_k=20, order="cluster")  # first-call caches, imports
-    small, small_peak = traced_peak(dense[:21, :21], order="cluster")
-    disp, peak = traced_peak(cm, top_k=20, order="cluster")
-    assert peak < small_peak + 1001**2 * 8 / 8
-    _, full_peak = traced_peak(cm)  # the whole matrix, made dense
-    assert full_peak > 1001**2 * 8
-
-    shown = disp.shown_labels_
-    assert len(shown) == 20
-    assert set(shown) == set(np.argsort(-mass, kind="stable")[:20])
-    index = [*shown, 1000]
-    assert_array_equal(disp.im_.get_array(), dense[np.ix_(index, index)])
-    assert _ticks(disp.ax_.get_yticklabels()) == [f"L{i}" for i in shown] + ["NTL"]
-    assert disp.ax_.get_title() == (
-        "MLCM: 20 of 1,000 labels most involved in confusion, clustered"
-    )
-    assert disp.im_.get_interpolation() == "nearest"  # 21 rows: no thinning
+    assert_array_equal(block.im_.get_array(), picked.im_.get_array())
+    assert _ticks(block.ax_.get_yticklabels()) == _ticks(picked.ax_.get_yticklabels())
+    assert not hasattr(block, "shown_labels_")
 
 
 def test_mlcm_display_top_k_sparse_beyond_dense_limit():
-    """A sparse matrix of more than 5,000 labels draws with top_k; without it
-    the refusal says to use top_k."""
-    n = 20_001
-    cm = sparse.csr_array(
-        ([7, 3, 2, 5], ([10, 10, 19_000, 20_000], [10, 19_000, 10, 19_000])),
-        shape=(n, n),
+    """Sparse targets of 20,000 labels (a dense matrix would be 3.2 GB) draw
+    with top_k: only the picked block is made dense. Without top_k the
+    refusal says to use it."""
+    n_labels = 20_000
+    rows = [0, 1, 2, 3, 4, 5]
+    true_cols = [10, 10, 19_000, 10, 19_000, 19_000]
+    pred_cols = [10, 19_000, 10, 10, 19_000, 19_000]
+    y_true = sparse.csr_array(
+        (np.ones(6, dtype=np.int8), (rows, true_cols)), shape=(6, n_labels)
     )
-    disp = MLCMDisplay(cm).plot(top_k=2, order="cluster")
+    y_pred = sparse.csr_array(
+        (np.ones(6, dtype=np.int8), (rows, pred_cols)), shape=(6, n_labels)
+    )
+    disp = MLCMDisplay.from_predictions(y_true, y_pred, top_k=2, order="cluster")
     assert_array_equal(disp.shown_labels_, [10, 19_000])
-    assert_array_equal(disp.im_.get_array(), [[7, 3, 0], [2, 0, 0], [0, 5, 0]])
+    assert_array_equal(disp.im_.get_array(), [[2, 1, 0], [1, 2, 0], [0, 0, 0]])
     assert _ticks(disp.ax_.get_yticklabels()) == ["10", "19000", "NTL"]
     assert disp.ax_.get_title() == (
         "MLCM: 2 of 20,000 labels most involved in confusion, clustered"
     )
     with pytest.raises(
-        ValueError, match=r"at most 5000 labels.*Got 20000 labels.*top_k="
+        InvalidInputError,
+        match=r"MLCMDisplay.from_predictions draws at most 5000 labels.*Got 20000 "
+        r"labels.*top_k=",
     ):
-        MLCMDisplay(cm).plot()
+        MLCMDisplay.from_predictions(y_true, y_pred)
 
 
-def test_mlcm_display_from_predictions_top_k_and_order():
-    """from_predictions and from_estimator pass top_k and order to plot."""
-    disp = MLCMDisplay.from_predictions(
-        T, P, display_labels=["C0", "C1", "C2"], top_k=2, order="cluster"
-    )
-    # label masses 6, 5, 7 (Table 4 (j)): C0 and C2 are shown
-    assert_array_equal(disp.shown_labels_, [0, 2])
-    assert_array_equal(disp.im_.get_array(), [[5, 4, 0], [0, 1, 0], [0, 1, 1]])
-    assert _ticks(disp.ax_.get_xticklabels()) == ["C0", "C2", "NPL"]
-    assert disp.ax_.get_title() == (
-        "MLCM: 2 of 3 labels most involved in confusion, clustered"
-    )
-    clustered = MLCMDisplay.from_predictions(T, P, order="cluster")
-    assert_array_equal(clustered.shown_labels_, [1, 2, 0])
+def test_mlcm_display_from_estimator_top_k_and_order():
+    """from_estimator picks the labels of the matrix of predict's output as
+    most_confused_labels does."""
     X, y = make_multilabel_classification(n_samples=60, n_classes=5, random_state=0)
     model = KNeighborsClassifier().fit(X, y)
-    from_model = MLCMDisplay.from_estimator(model, X, y, top_k=3, order="cluster")
-    expected = MLCMDisplay(mlcm_confusion_matrix(y, model.predict(X))).plot(
-        top_k=3, order="cluster"
-    )
-    assert_array_equal(from_model.shown_labels_, expected.shown_labels_)
-    assert_array_equal(from_model.im_.get_array(), expected.im_.get_array())
-    assert len(from_model.shown_labels_) == 3
+    disp = MLCMDisplay.from_estimator(model, X, y, top_k=3, order="cluster")
+    cm = mlcm_confusion_matrix(y, model.predict(X))
+    shown = most_confused_labels(cm, top_k=3, order="cluster")
+    assert_array_equal(disp.shown_labels_, shown)
+    index = [*shown, 5]
+    assert_array_equal(disp.im_.get_array(), cm[np.ix_(index, index)])
+    assert list(disp.display_labels) == list(shown)
 
 
 def test_mlcm_display_from_estimator_dataframe_labels_subset():

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numpy.testing import assert_allclose
+from numpy.testing import assert_allclose, assert_array_equal
 
 from sklearn_mlcm import MLCMDisplay
 
@@ -82,12 +82,20 @@ def test_display_parity_no_label_row_and_column_are_drawn_by_default():
     assert ours.ax_.get_xlabel() == "Predicted label (NPL: no predicted label)"
 
 
-def test_display_parity_display_labels_hold_str():
-    """scikit-learn keeps the class values; the display holds the names drawn,
-    as str (from_sklearn.rst, row "MLCMDisplay.display_labels")."""
+def test_display_parity_display_labels_are_scikit_learns():
+    """display_labels holds what scikit-learn's holds: the sorted class values
+    (of their dtype), or ``labels`` when given; the ticks show them as str."""
     y_true, y_pred = [10, 20, 30], [10, 30, 30]
-    ours = MLCMDisplay.from_predictions(y_true, y_pred)
-    theirs = ConfusionMatrixDisplay.from_predictions(y_true, y_pred)
-    assert list(theirs.display_labels) == [10, 20, 30]
-    assert list(ours.display_labels) == ["10", "20", "30"]
-    assert _ticks(ours.ax_)[0][:3] == _ticks(theirs.ax_)[0]
+    for labels in (None, [30, 10]):
+        ours = MLCMDisplay.from_predictions(y_true, y_pred, labels=labels)
+        theirs = ConfusionMatrixDisplay.from_predictions(y_true, y_pred, labels=labels)
+        assert_array_equal(ours.display_labels, theirs.display_labels)
+        assert np.asarray(ours.display_labels).dtype == np.asarray(
+            theirs.display_labels
+        ).dtype
+        n = len(theirs.display_labels)
+        assert _ticks(ours.ax_)[0][:n] == _ticks(theirs.ax_)[0]
+    for y in (["b", "a", "b"], [1.0, 2.0, 1.0]):
+        ours = MLCMDisplay.from_predictions(y, y[::-1])
+        theirs = ConfusionMatrixDisplay.from_predictions(y, y[::-1])
+        assert_array_equal(ours.display_labels, theirs.display_labels)
