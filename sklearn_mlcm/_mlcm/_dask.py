@@ -21,7 +21,7 @@ from sklearn_mlcm._validation import (
 
 from ._record import Computed
 
-__all__ = ["dask_compute", "is_dask_collection"]
+__all__ = ["dask_compute", "import_dask", "is_dask_collection"]
 
 
 def is_dask_collection(obj):
@@ -29,7 +29,7 @@ def is_dask_collection(obj):
     return type(obj).__module__.split(".")[0] in ("dask", "dask_expr")
 
 
-def _import_dask():
+def import_dask():
     try:
         import dask
         import dask.array as da
@@ -98,7 +98,7 @@ def dask_compute(
     ``integer_counts`` says that the kernel counts (int64) without weights.
     """
     check_dask_kinds(y_true, y_pred)
-    dask, da = _import_dask()
+    dask, da = import_dask()
     y_true = da.asarray(y_true)
     y_pred = da.asarray(y_pred)
     labels = check_dask_targets(y_true, y_pred, labels, sample_weight)
