@@ -2,22 +2,31 @@
 
 import math
 import threading
-from numbers import Integral
+import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from scipy import sparse
 from sklearn.exceptions import NotFittedError
+from sklearn.utils import check_random_state
 
+from ._intervals import ConfidenceIntervalResult
+from ._margins import MAX_RESAMPLES, METRICS, scores_from_margins, undefined_scores
+from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
     InvalidInputError,
+    InvalidParameterError,
     Options,
     Sequence,
+    current_function,
     validate_params,
 )
+from ._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
 from ._report import MAX_DIGITS, build_report
+from ._results import ConfidenceInterval
 from ._validation import (
     align_columns,
     check_batch_columns,
@@ -25,7 +34,10 @@ from ._validation import (
     check_batch_shape,
     check_dense_size,
     check_empty_batch,
+    check_mlcm_targets,
     check_same_accumulator,
+    check_sample_weight,
+    input_error,
     read_frame,
 )
 
@@ -58,6 +70,23 @@ class MLCMAccumulator:
         Keep the running matrix as a scipy sparse CSR array and return it so,
         for very many labels.
 
+    n_resamples : int, default=None
+        Also keep this many Poisson bootstrap replicates of the stream, for
+        :meth:`confidence_intervals` and the report's intervals: each row
+        gets an independent Poisson(1) weight in each replicate, and each
+        replicate adds up the diagonal, row sums and column sums of its
+        weighted matrix (``n_resamples x 3 x (n_labels + 1)`` numbers, at
+        most 1 GiB). None keeps the matrix alone.
+
+    random_state : int, RandomState instance, SeedSequence or None, \
+            default=None
+        The stream of the replicates' weights. Row i of the stream gets the
+        same weights whatever the batches it comes in: the same seed and the
+        same rows in the same order give the same replicates. A
+        :class:`numpy.random.SeedSequence` is used as it is: give each of
+        several accumulators that will be merged its own stream with
+        ``SeedSequence(seed).spawn(n)``. Ignored without ``n_resamples``.
+
     Attributes
     ----------
     n_samples_ : int
@@ -72,11 +101,35 @@ class MLCMAccumulator:
     -----
     One accumulator may be shared between threads: :meth:`update`,
     :meth:`merge`, :meth:`reset` and the readers hold an internal lock while
-    they touch the running state, so no update is lost.
+    they touch the running state, so no update is lost. With replicates,
+    each row still gets its own weights, but which ones depends on the order
+    in which the threads reach the accumulator.
+
+    The Poisson bootstrap (Hanley and MacGibbon 2006; torchmetrics'
+    ``BootStrapper``) stands for the ordinary bootstrap when the number of
+    rows is not known in advance: the multinomial counts of a resample are
+    independent Poisson(1) counts conditioned on their total, and the scores
+    are ratios that hardly feel that total. Row i's weights are read off the
+    counter-based generator :class:`numpy.random.Philox` at a position that
+    depends on i alone, so they do not depend on the batch boundaries: the
+    replicates equal those of the same rows in one batch, exactly for integer
+    counts and up to floating-point rounding otherwise, as the matrix does.
+
+    :meth:`merge` adds the replicates of two accumulators, replicate by
+    replicate, which is the Poisson bootstrap of the rows of both only if
+    their rows were weighted by different streams. Two accumulators built
+    with the same integer seed weigh their i-th rows alike: their merge
+    resamples pairs of rows together, still a valid bootstrap when the rows
+    are independent, but one with half as many units, and meaningless if both
+    saw the same rows. Merging streams that coincide therefore warns; build
+    workers' accumulators with ``random_state=None`` or with the children of
+    ``SeedSequence(seed).spawn(n_workers)``.
 
     See Also
     --------
     mlcm_confusion_matrix : The one-shot computation.
+    mlcm_confidence_intervals : The one-shot intervals (the ordinary
+        bootstrap of the whole test set, percentile or BCa).
 
     Examples
     --------
@@ -102,17 +155,38 @@ class MLCMAccumulator:
             "n_labels": [Interval(Integral, 1, None)],
             "method": [Options(*METHODS)],
             "sparse_output": ["boolean"],
+            "n_resamples": [Interval(Integral, 1, MAX_RESAMPLES), None],
+            "random_state": [
+                Interval(Integral, 0, None),
+                np.random.RandomState,
+                np.random.SeedSequence,
+                None,
+            ],
         }
     )
-    def __init__(self, n_labels, *, method="heydarian", sparse_output=False):
+    def __init__(
+        self,
+        n_labels,
+        *,
+        method="heydarian",
+        sparse_output=False,
+        n_resamples=None,
+        random_state=None,
+    ):
         if not sparse_output:
             check_dense_size(
                 n_labels,
                 hint="Pass sparse_output=True to accumulate a sparse matrix.",
             )
+        if n_resamples is not None:
+            _check_replicate_size(int(n_resamples), int(n_labels))
         self.n_labels = int(n_labels)
         self.method = method
         self.sparse_output = bool(sparse_output)
+        self.n_resamples = None if n_resamples is None else int(n_resamples)
+        self.random_state = random_state
+        self._seed_sequence = _seed_sequence(random_state)
+        self._key = stream_key(self._seed_sequence)
         self._lock = threading.Lock()
         self.reset()
 
@@ -134,6 +208,13 @@ class MLCMAccumulator:
             self._no_label_support = 0
             self.label_names_ = None
             self.n_samples_ = 0
+            # the replicates' margins, the next row's position in this
+            # accumulator's stream, and the streams whose rows were added
+            self._replicates = None
+            if self.n_resamples is not None:
+                self._replicates = np.zeros((self.n_resamples, 3, q + 1))
+            self._next_row = 0
+            self._streams = set()
         return self
 
     @validate_params(
@@ -168,7 +249,8 @@ class MLCMAccumulator:
 
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights of the batch. Once a weighted batch has been
-            added, the Heydarian matrix is float64.
+            added, the Heydarian matrix is float64. With replicates, each
+            replicate's Poisson weight of a row multiplies its sample weight.
 
         Returns
         -------
@@ -193,6 +275,10 @@ class MLCMAccumulator:
                 if labels is not None and self.label_names_ is None:
                     self.label_names_ = list(labels)
             return self
+        if self.n_resamples is not None:  # the rows themselves are weighed
+            y_true, y_pred, sample_weight = self._clean_batch(
+                y_true, y_pred, sample_weight
+            )
         computed = compute(
             y_true,
             y_pred,
@@ -202,20 +288,81 @@ class MLCMAccumulator:
             with_supports=True,
         )
         matrix, supports = computed.matrix, computed.supports
-        # all or nothing: the state changes only once the batch is counted
-        with self._lock:
-            self._check_unchanged(known, n_seen, names)
-            if labels is not None and self.label_names_ is None:
-                self.label_names_ = list(labels)
-            elif labels is not None and self.label_names_ != labels:
-                # another thread's first frame named the labels meanwhile
-                matrix, supports = _reorder(matrix, supports, labels, self.label_names_)
-            self._check_total(matrix, "sample_weight")
-            self._add(matrix)
-            self._supports = self._supports + supports
-            self._no_label_support = self._no_label_support + computed.no_label_support
-            self.n_samples_ += n_samples if n_samples is not None else len(y_true)
+        n_rows = n_samples if n_samples is not None else len(y_true)
+        replicates, start = None, None
+        try:
+            if self.n_resamples is not None:
+                start = self._reserve(n_rows)
+                replicates = replicate_margins(
+                    y_true,
+                    y_pred,
+                    sample_weight,
+                    method=self.method,
+                    key=self._key,
+                    start=start,
+                    n_resamples=self.n_resamples,
+                )
+                replicates = replicates.T.reshape(self.n_resamples, 3, -1)
+            # all or nothing: the state changes only once the batch is counted
+            with self._lock:
+                self._check_unchanged(known, n_seen, names)
+                if labels is not None and self.label_names_ is None:
+                    self.label_names_ = list(labels)
+                elif labels is not None and self.label_names_ != labels:
+                    # another thread's first frame named the labels meanwhile
+                    matrix, supports, replicates = _reorder(
+                        matrix, supports, labels, self.label_names_, replicates
+                    )
+                self._check_total(matrix, replicates, "sample_weight")
+                self._add(matrix, replicates)
+                self._supports = self._supports + supports
+                self._no_label_support = (
+                    self._no_label_support + computed.no_label_support
+                )
+                self.n_samples_ += n_rows
+                if replicates is not None:
+                    self._streams.add(self._key)
+                start = None  # added: the positions are used
+        finally:
+            if start is not None:
+                self._release(start, n_rows)
         return self
+
+    def _clean_batch(self, y_true, y_pred, sample_weight):
+        """The batch as clean indicators and weights, for the replicates,
+        which weigh each row (dask input is refused: its rows are not here)."""
+        func_name = current_function()
+        for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+            if is_dask_collection(y):
+                raise input_error(
+                    name,
+                    "a NumPy, sparse or frame batch when the accumulator keeps "
+                    "bootstrap replicates (n_resamples), which weigh each row "
+                    "where it is read; update with one computed block at a "
+                    "time: acc.update(y_true.blocks[i].compute(), "
+                    "y_pred.blocks[i].compute())",
+                    "a dask array",
+                    func_name,
+                )
+        space = check_mlcm_targets(y_true, y_pred, func_name=func_name)
+        weight = check_sample_weight(sample_weight, space.y_true.shape[0], func_name)
+        return space.y_true, space.y_pred, weight
+
+    def _reserve(self, n_rows):
+        """The stream position of a batch's first row; the next batch's rows
+        follow it."""
+        with self._lock:
+            start = self._next_row
+            self._next_row += n_rows
+            return start
+
+    def _release(self, start, n_rows):
+        """Give back the positions of a refused batch, unless another batch
+        took the next ones meanwhile (its rows keep theirs: a gap in the
+        positions changes no law)."""
+        with self._lock:
+            if self._next_row == start + n_rows:
+                self._next_row = start
 
     def _check_unchanged(self, known, n_seen, names):
         """Another thread may have added batches since this one was checked:
@@ -227,15 +374,20 @@ class MLCMAccumulator:
         if names is not None and self.label_names_ is not None:
             check_batch_columns(names, self.label_names_)
 
-    def _check_total(self, cm, parameter):
-        """Refuse a batch after which the running matrix's total would
-        overflow float64 (every sum and ratio read off it would be wrong);
-        the caller holds the lock, and nothing has changed yet."""
-        if cm.dtype.kind != "f":
-            return
-        with np.errstate(over="ignore"):
-            total = float(self._matrix.sum()) + float(cm.sum())
-        if not math.isfinite(total):
+    def _check_total(self, cm, replicates, parameter):
+        """Refuse a batch after which the running matrix's total (or a
+        replicate's) would overflow float64 (every sum and ratio read off it
+        would be wrong); the caller holds the lock, and nothing has changed
+        yet."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = cm.dtype.kind != "f" or math.isfinite(
+                float(self._matrix.sum()) + float(cm.sum())
+            )
+            if replicates is not None:  # non-negative: a finite total suffices
+                finite = finite and math.isfinite(
+                    float(self._replicates.sum()) + float(replicates.sum())
+                )
+        if not finite:
             raise InvalidInputError(
                 f"The {parameter!r} parameter of MLCMAccumulator.update must keep "
                 "the running matrix's total within float64: this batch would "
@@ -247,50 +399,79 @@ class MLCMAccumulator:
                 "would make it overflow."
             )
 
-    def _add(self, cm):
-        """Add a matrix to the running one; the caller holds the lock."""
+    def _add(self, cm, replicates):
+        """Add a matrix (and replicates) to the running ones; the caller
+        holds the lock."""
         if self.sparse_output:
             self._matrix = sparse.csr_array(self._matrix + sparse.csr_array(cm))
         elif sparse.issparse(cm):
             self._matrix = self._matrix + as_output(cm, False)
         else:
             self._matrix = self._matrix + cm
+        if replicates is not None:
+            self._replicates += replicates
 
     def merge(self, other):
         """Add the batches of another accumulator (for example a worker's).
 
+        With replicates, replicate b of ``other`` is added to replicate b
+        of this accumulator, whose own stream goes on where it was. That is
+        the Poisson bootstrap of the rows of both when their streams differ;
+        merging rows weighted by a stream this accumulator already holds
+        (two accumulators built with the same integer seed, or the same
+        accumulator twice) warns, as their replicates are then not
+        independent (see the Notes of :class:`MLCMAccumulator`).
+
         Parameters
         ----------
         other : MLCMAccumulator
-            An accumulator of the same ``n_labels`` and ``method`` (and, if
-            both saw frames, the same label names).
+            An accumulator of the same ``n_labels``, ``method`` and
+            ``n_resamples`` (and, if both saw frames, the same label names).
 
         Returns
         -------
         self : MLCMAccumulator
         """
         check_same_accumulator(self, other)
-        matrix, supports, no_label, n_samples, names = other._snapshot()
+        matrix, supports, no_label, n_samples, names, replicates, streams = (
+            other._snapshot()
+        )
         with self._lock:
             known, n_seen = self.label_names_, self.n_samples_
         if n_samples or names is not None:
             check_batch_kinds(names, names, known, n_seen)
         if names is not None and known is not None:
             order = check_batch_columns(names, known, what="'other'")
-            matrix, supports = _reorder(matrix, supports, names, order)
+            matrix, supports, replicates = _reorder(
+                matrix, supports, names, order, replicates
+            )
         with self._lock:
             if (self.label_names_, self.n_samples_) != (known, n_seen):
                 raise RuntimeError(
                     "MLCMAccumulator.merge: the accumulator changed while 'other' "
                     "was being merged; merge again."
                 )
-            self._check_total(matrix, "other")
+            self._check_total(matrix, replicates, "other")
+            shared = streams & (self._streams | {self._key})
             if self.label_names_ is None and names is not None:
                 self.label_names_ = list(names)
-            self._add(matrix)
+            self._add(matrix, replicates)
             self._supports = self._supports + supports
             self._no_label_support = self._no_label_support + no_label
             self.n_samples_ += n_samples
+            self._streams |= streams
+        if shared:
+            warnings.warn(
+                "MLCMAccumulator.merge: 'other' holds rows weighted by a random "
+                "stream this accumulator already uses (the same random_state, "
+                "or the same rows merged twice): rows at the same positions "
+                "have the same bootstrap weights, and the replicates resample "
+                "them together. Give each accumulator its own stream: "
+                "random_state=None, or the children of "
+                "numpy.random.SeedSequence(seed).spawn(n).",
+                UserWarning,
+                stacklevel=3,  # the caller of merge, past the validation
+            )
         return self
 
     def _snapshot(self):
@@ -302,13 +483,21 @@ class MLCMAccumulator:
                 self._no_label_support,
                 self.n_samples_,
                 self.label_names_,
+                None if self._replicates is None else self._replicates.copy(),
+                set(self._streams),
             )
 
     def __add__(self, other):
         if not isinstance(other, MLCMAccumulator):
             return NotImplemented
+        with self._lock:  # a new stream of its own, derived from this one
+            (seed,) = self._seed_sequence.spawn(1)
         result = MLCMAccumulator(
-            self.n_labels, method=self.method, sparse_output=self.sparse_output
+            self.n_labels,
+            method=self.method,
+            sparse_output=self.sparse_output,
+            n_resamples=self.n_resamples,
+            random_state=seed,
         )
         return result.merge(self).merge(other)
 
@@ -330,6 +519,133 @@ class MLCMAccumulator:
         """
         with self._lock:
             return self._matrix.copy()
+
+    @validate_params(
+        {
+            "metric": [Options(*METRICS)],
+            "average": [Options("micro", "micro_all", "macro", "weighted")],
+            "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+            "beta": [Interval(Real, 0, None, closed="left")],
+            "tn": [Options("complement", "diagonal")],
+            "zero_division": ZERO_DIVISION,
+        }
+    )
+    def confidence_intervals(
+        self,
+        *,
+        metric="f1",
+        average="macro",
+        confidence_level=0.95,
+        beta=1.0,
+        tn="complement",
+        zero_division="warn",
+    ):
+        """Poisson bootstrap intervals of an MLCM score of every batch so far.
+
+        The stream's counterpart of :func:`mlcm_confidence_intervals`: the
+        score is read off the accumulated matrix, and off each of the
+        ``n_resamples`` replicates the accumulator kept (build it with
+        ``n_resamples``); the interval is the percentile interval of those
+        values. BCa is not offered: its acceleration needs the jackknife,
+        the score with each row left out, and a stream does not keep its
+        rows.
+
+        Read more in the :ref:`User Guide <uncertainty>`.
+
+        Parameters
+        ----------
+        metric : {"f1", "precision", "recall", "fbeta", "specificity"}, \
+                default="f1"
+            The score, as :func:`mlcm_f1_score` and the other scores compute
+            it.
+
+        average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
+            How the label scores are averaged (see :func:`mlcm_f1_score`).
+
+        confidence_level : float, default=0.95
+            The nominal coverage of the intervals, in (0, 1).
+
+        beta : float, default=1.0
+            Weight of recall in the F-score, for ``metric="fbeta"``.
+
+        tn : {"complement", "diagonal"}, default="complement"
+            The true negatives of specificity (see
+            :func:`mlcm_specificity_score`).
+
+        zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+            The value of a ratio whose denominator is zero, on the stream and
+            in the replicates ("warn" acts as 0.0 and warns for the stream's
+            score only). NaN values are left out of averages and bounds; the
+            result says in how many replicates each label's score was
+            undefined.
+
+        Returns
+        -------
+        result : ConfidenceIntervalResult
+            As :func:`mlcm_confidence_intervals` returns, with
+            ``interval="percentile"``: ``estimate, (low, high) = result``;
+            per label ``result.label_estimates`` and
+            ``result.label_confidence_interval``; the replicates' scores in
+            ``result.bootstrap_distribution`` and
+            ``result.label_bootstrap_distribution``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_mlcm import MLCMAccumulator
+        >>> rng = np.random.default_rng(0)
+        >>> y_true = (rng.random((300, 4)) < 0.3).astype(int)
+        >>> y_pred = y_true ^ (rng.random((300, 4)) < 0.1)
+        >>> acc = MLCMAccumulator(4, n_resamples=999, random_state=0)
+        >>> for start in range(0, 300, 64):  # batches of 64 rows
+        ...     acc = acc.update(y_true[start:start + 64], y_pred[start:start + 64])
+        >>> f1, (low, high) = acc.confidence_intervals()
+        >>> round(f1, 3), round(low, 3), round(high, 3)
+        (0.716, ..., ...)
+        """
+        if self.n_resamples is None:
+            raise InvalidParameterError(
+                "MLCMAccumulator.confidence_intervals needs bootstrap "
+                "replicates: build the accumulator with n_resamples (for "
+                f"example MLCMAccumulator({self.n_labels}, n_resamples=1000)). "
+                "This one has n_resamples=None."
+            )
+        if self.n_samples_ == 0:
+            raise NotFittedError(
+                "This MLCMAccumulator has seen no instance yet; call update() "
+                "with a batch before confidence_intervals()."
+            )
+        matrix, _, _, _, names, replicates, _ = self._snapshot()
+        options = {
+            "metric": metric,
+            "average": average,
+            "beta": float(beta),
+            "tn": tn,
+            "zero_division": 0.0 if zero_division == "warn" else zero_division,
+        }
+        score, label = scores_from_margins(
+            _matrix_margins(matrix), **{**options, "zero_division": zero_division}
+        )
+        boot, label_boot = scores_from_margins(replicates, **options)
+        undefined = undefined_scores(replicates, options)
+        low, high = _percentile_bounds(boot, confidence_level)
+        label_low, label_high = _percentile_bounds(label_boot, confidence_level)
+        if names is None:
+            names = [str(i) for i in range(self.n_labels)]
+        return ConfidenceIntervalResult(
+            estimate=float(score[0]),
+            confidence_interval=ConfidenceInterval(float(low), float(high)),
+            label_estimates=label[0],
+            label_confidence_interval=ConfidenceInterval(label_low, label_high),
+            target_names=list(names),
+            interval="percentile",
+            n_resamples=self.n_resamples,
+            bootstrap_distribution=boot,
+            label_bootstrap_distribution=label_boot,
+            label_n_undefined=undefined.sum(axis=0),
+            n_undefined=int(undefined.any(axis=1).sum()),
+            n_degenerate=0,
+        )
 
     @validate_params(
         {
@@ -401,7 +717,7 @@ class MLCMAccumulator:
                 "This MLCMAccumulator has seen no instance yet; call update() "
                 "with a batch before classification_report()."
             )
-        matrix, supports, no_label, _, names = self._snapshot()
+        matrix, supports, no_label, _, names, _, _ = self._snapshot()
         if names is None:
             names = [str(i) for i in range(self.n_labels)]
         return build_report(
@@ -417,19 +733,73 @@ class MLCMAccumulator:
         )
 
     def __repr__(self):
+        resamples = self.n_resamples
         return (
             f"MLCMAccumulator(n_labels={self.n_labels}, method={self.method!r}"
-            f"{', sparse_output=True' if self.sparse_output else ''}) "
+            f"{', sparse_output=True' if self.sparse_output else ''}"
+            f"{f', n_resamples={resamples}' if resamples is not None else ''}) "
             f"with {self.n_samples_} samples"
         )
 
 
-def _reorder(matrix, supports, names, order):
-    """A (q+1, q+1) matrix and its supports, labelled ``names``, in the label
-    order ``order`` (the same names); the no-label index stays last."""
+def _reorder(matrix, supports, names, order, replicates=None):
+    """A (q+1, q+1) matrix, its supports and its (B, 3, q+1) replicates (or
+    None), labelled ``names``, in the label order ``order`` (the same
+    names); the no-label index stays last."""
     position = {name: i for i, name in enumerate(names)}
     index = [*(position[name] for name in order), len(names)]
-    return matrix[index][:, index], supports[index[:-1]]
+    if replicates is not None:
+        replicates = replicates[:, :, index]
+    return matrix[index][:, index], supports[index[:-1]], replicates
+
+
+def _matrix_margins(matrix):
+    """(1, 3, q+1) float64: the diagonal, row sums and column sums of a dense
+    or CSR matrix."""
+    if sparse.issparse(matrix):
+        rows = np.asarray(matrix.sum(axis=1)).ravel()
+        cols = np.asarray(matrix.sum(axis=0)).ravel()
+        margins = [matrix.diagonal(), rows, cols]
+    else:
+        margins = [np.diagonal(matrix), matrix.sum(axis=1), matrix.sum(axis=0)]
+    return np.stack(margins).astype(np.float64)[None]
+
+
+def _percentile_bounds(distribution, confidence_level):
+    """The percentile interval of each column (NaN values left out; an
+    all-NaN column has NaN bounds)."""
+    alpha = (1.0 - confidence_level) / 2.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns
+        low, high = np.nanquantile(distribution, [alpha, 1.0 - alpha], axis=0)
+    return low, high
+
+
+def _seed_sequence(random_state):
+    """The SeedSequence of an accumulator's stream: a SeedSequence as it is,
+    an int as its entropy, a RandomState (or None: NumPy's global one) draws
+    128 bits of entropy."""
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if isinstance(random_state, Integral):
+        return np.random.SeedSequence(int(random_state))
+    state = check_random_state(random_state)
+    return np.random.SeedSequence(state.randint(0, 2**32, size=4).tolist())
+
+
+def _check_replicate_size(n_resamples, n_labels):
+    """Refuse replicates past :data:`MAX_REPLICATE_BYTES`, before they exist."""
+    size = n_resamples * 3 * (n_labels + 1) * 8
+    if size > MAX_REPLICATE_BYTES:
+        most = MAX_REPLICATE_BYTES // (3 * (n_labels + 1) * 8)
+        raise InvalidParameterError(
+            f"The 'n_resamples' parameter of MLCMAccumulator must keep the "
+            f"replicates (n_resamples x 3 x (n_labels + 1) float64 margins) "
+            f"within {MAX_REPLICATE_BYTES / 2**30:.0f} GiB: at most {most:,} "
+            f"resamples for {n_labels:,} labels. Got {n_resamples:,} "
+            f"({size / 2**30:.1f} GiB) instead; use fewer resamples, or score "
+            "a subset of the labels."
+        )
 
 
 def _read_batch(y, name):
