@@ -383,10 +383,10 @@ class MLCMAccumulator:
             finite = cm.dtype.kind != "f" or math.isfinite(
                 float(self._matrix.sum()) + float(cm.sum())
             )
-            if replicates is not None:  # non-negative: a finite total suffices
-                finite = finite and math.isfinite(
-                    float(self._replicates.sum()) + float(replicates.sum())
-                )
+            if replicates is not None:  # each replicate's total (row sums)
+                totals = self._replicates[:, 1].sum(axis=1)
+                totals = totals + replicates[:, 1].sum(axis=1)
+                finite = finite and bool(np.isfinite(totals).all())
         if not finite:
             raise InvalidInputError(
                 f"The {parameter!r} parameter of MLCMAccumulator.update must keep "
