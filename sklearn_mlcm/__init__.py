@@ -10,7 +10,11 @@ Friedman and Nemenyi tests across datasets.
 
 from ._accumulator import MLCMAccumulator
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
-from ._intervals import ConfidenceIntervalResult, mlcm_confidence_intervals
+from ._intervals import (
+    ConfidenceIntervalResult,
+    ScoreInterval,
+    mlcm_confidence_intervals,
+)
 from ._paired import PairedComparisonResult, mlcm_paired_comparison
 from ._param_validation import InvalidInputError, InvalidParameterError
 from ._plot._confusion_matrix import MLCMDisplay
@@ -59,6 +63,7 @@ __all__ = [
     "NemenyiResult",
     "PairedComparisonResult",
     "PrometheeResult",
+    "ScoreInterval",
     "__version__",
     "confusion_matrix_statistics",
     "entropy_weights",

@@ -1,17 +1,18 @@
-"""Bootstrap confidence intervals of one classifier's MLCM scores.
+"""Bootstrap confidence intervals of every MLCM score, and of the matrix.
 
-The same engine as the paired comparison (:mod:`._paired`): the scores need
-only three margins of the matrix (diagonal, row sums, column sums), each a sum
-over the instances of a contribution that depends on the pair (true set,
-predicted set) alone, so a resample is a re-weighting of the instances and B
-resamples are one product, with no matrix rebuilt.
+The scores need only three margins of the matrix (diagonal, row sums,
+column sums), each a sum over the instances of a contribution that depends
+on the pair (true set, predicted set) and the weight alone. A resample is a
+multinomial draw of how often each distinct kind of unit (instance or group)
+is taken (:mod:`._units`), its margins one product of those counts with the
+kinds' margins, and every score of the report is read off the same margins:
+one set of resamples for all of them.
 """
 
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import sparse
 from scipy.special import ndtr, ndtri
 from sklearn.utils import check_random_state
 
@@ -19,13 +20,10 @@ from ._confusion import TARGET_CONSTRAINTS
 from ._margins import (
     MAX_RESAMPLES,
     METRICS,
-    Margins,
     batches,
-    check_groups,
-    resampled_margins,
-    scores_from_margins,
-    undefined_scores,
+    score_table,
 )
+from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS
 from ._param_validation import (
     ZERO_DIVISION,
@@ -35,14 +33,71 @@ from ._param_validation import (
     validate_params,
 )
 from ._results import ConfidenceInterval, unpackable
+from ._units import (
+    DRAW_CELLS,
+    UnitTable,
+    combine_tables,
+    dask_table,
+    draw_counts,
+    tabulate,
+)
 from ._validation import (
     MAX_DENSE_BYTES,
     check_mlcm_targets,
     check_sample_weight,
+    check_weight_sums,
     input_error,
 )
 
-__all__ = ["ConfidenceIntervalResult", "mlcm_confidence_intervals"]
+__all__ = [
+    "ConfidenceIntervalResult",
+    "ScoreInterval",
+    "bootstrap_intervals",
+    "mlcm_confidence_intervals",
+    "unit_table",
+]
+
+#: The scores every result holds, per label and averaged.
+SCORE_METRICS = ("precision", "recall", "f1", "specificity")
+SCORE_AVERAGES = ("micro", "macro", "weighted")
+
+
+@unpackable("estimate", "confidence_interval")
+@dataclass(frozen=True)
+class ScoreInterval:
+    """One score (or the matrix): its estimate and its bootstrap interval.
+
+    Unpacks as ``estimate, (low, high) = interval``. For an averaged score
+    the values are Python floats; per label, arrays of shape (n_labels,);
+    for the matrix, arrays of shape (n_labels + 1, n_labels + 1).
+
+    Attributes
+    ----------
+    estimate : float or ndarray
+        The value on the test set.
+
+    confidence_interval : ConfidenceInterval
+        ``(low, high)``, of the shape of ``estimate``.
+
+    n_undefined : int or ndarray of shape (n_labels,), dtype=int64
+        Per label: in how many resamples the label's ratio had a zero
+        denominator (and so took ``zero_division``). For an average: in how
+        many resamples at least one label's did. 0 for the matrix.
+
+    n_degenerate : int
+        For BCa: how many of the values' intervals fell back to the
+        percentile interval (every resample on one side of the estimate, or
+        a jackknife with no spread).
+
+    bootstrap_distribution : ndarray of shape (n_resamples, ...) or None
+        The value in each resample, with ``return_distributions=True``.
+    """
+
+    estimate: object
+    confidence_interval: ConfidenceInterval
+    n_undefined: object
+    n_degenerate: int
+    bootstrap_distribution: object = None
 
 
 @unpackable("estimate", "confidence_interval")
@@ -50,171 +105,412 @@ __all__ = ["ConfidenceIntervalResult", "mlcm_confidence_intervals"]
 class ConfidenceIntervalResult:
     """The outcome of :func:`mlcm_confidence_intervals`.
 
-    Unpacks like a scipy.stats result: ``estimate, (low, high) = result``;
-    the other fields are attributes.
+    Unpacks like a scipy.stats result: ``estimate, (low, high) = result``, the
+    score chosen by ``metric`` and ``average``; every score of the report is
+    in ``scores``, the matrix's cells in ``matrix``.
 
     Attributes
     ----------
     estimate : float
-        The averaged score on the test set.
+        The chosen averaged score on the test set.
 
     confidence_interval : ConfidenceInterval
         ``(low, high)``, the bootstrap interval of ``estimate``.
 
     label_estimates : ndarray of shape (n_labels,)
-        Each label's score on the test set.
+        Each label's value of the chosen score.
 
     label_confidence_interval : ConfidenceInterval
         ``(low, high)``, arrays of shape (n_labels,): each label's interval.
 
-    target_names : list
-        The label names: frame columns, class values or column indices.
+    scores : dict of str to ScoreInterval
+        Every score, from the same resamples: per label under the metric's
+        name, ``"precision"``, ``"recall"``, ``"f1"`` and ``"specificity"``
+        (arrays of shape (n_labels,)), and averaged under
+        ``"<metric>_<average>"`` for the averages "micro", "macro" and
+        "weighted" (``"f1_macro"``, ``"recall_micro"``: floats). The chosen
+        ``metric`` and ``average`` are there too (``"fbeta"``,
+        ``"f1_micro_all"``).
+
+    matrix : ScoreInterval or None
+        With ``matrix=True``: each cell of the MLCM, estimate and bounds of
+        shape (n_labels + 1, n_labels + 1).
+
+    target_names : list of str
+        The label names: frame columns, class values or column indices (and
+        ``"no label"`` last with ``include_no_label=True``).
 
     interval : {"bca", "percentile"}
         How the bounds were read off the bootstrap distribution.
 
+    confidence_level : float
+        The nominal coverage of the intervals.
+
     n_resamples : int
         The number of bootstrap resamples.
 
-    bootstrap_distribution : ndarray of shape (n_resamples,)
-        The averaged score of each resample.
+    n_units : int
+        The number of units resampled: instances, or groups with ``groups``.
 
-    label_bootstrap_distribution : ndarray of shape (n_resamples, n_labels)
-        Each label's score in each resample.
+    n_distinct_units : int
+        How many of them differ (in pair and weight, for instances): the
+        size of each resample's draw.
+
+    bootstrap_distribution : ndarray of shape (n_resamples,)
+        The chosen averaged score in each resample.
+
+    label_bootstrap_distribution : ndarray of shape (n_resamples, n_labels) \
+            or None
+        The chosen score of each label in each resample, with
+        ``return_distributions=True``.
 
     label_n_undefined : ndarray of shape (n_labels,), dtype=int64
-        In how many resamples each label's score was undefined (a zero
+        In how many resamples each label's chosen score was undefined (a zero
         denominator) and so set by ``zero_division``.
 
     n_undefined : int
-        In how many resamples at least one label's score was.
+        In how many resamples at least one label's was.
 
     n_degenerate : int
-        For ``interval="bca"``: how many of the 1 + n_labels intervals fell
-        back to the percentile interval because BCa's corrections were not
-        defined (every resample on one side of the estimate, or a jackknife
-        with no spread).
+        For ``interval="bca"``: how many of the chosen score's 1 + n_labels
+        intervals fell back to the percentile interval.
     """
 
     estimate: float
     confidence_interval: ConfidenceInterval
     label_estimates: np.ndarray
     label_confidence_interval: ConfidenceInterval
+    scores: dict
+    matrix: object
     target_names: list
     interval: str
+    confidence_level: float
     n_resamples: int
+    n_units: int
+    n_distinct_units: int
     bootstrap_distribution: np.ndarray
-    label_bootstrap_distribution: np.ndarray
+    label_bootstrap_distribution: object
     label_n_undefined: np.ndarray
     n_undefined: int
     n_degenerate: int
 
 
-def _draw_counts(rng, size, n_units):
-    """(size, n_units) float64: how often each unit is drawn in each of
-    ``size`` resamples of ``n_units`` draws with replacement (the multinomial
-    counts, from uniform draws and one bincount: 10x faster than
-    ``RandomState.multinomial`` row by row)."""
-    draws = rng.randint(0, n_units, size=(size, n_units))
-    draws += np.arange(size)[:, None] * n_units
-    counts = np.bincount(draws.ravel(), minlength=size * n_units)
-    return counts.reshape(size, n_units).astype(np.float64)
+# -- the units of the test set ---------------------------------------------------
 
 
-def _resample(table, weight, unit, n_units, n_resamples, seed, options):
-    """The averaged (B,) and label (B, q) scores of ``n_resamples`` bootstrap
-    resamples of the units (instances or groups), and the (B, q) mask of the
-    label scores that were undefined."""
-    rng = np.random.RandomState(seed)
-    overall, labels, undefined = [], [], []
-    for size in batches(n_resamples, max(n_units, weight.size)):
-        counts = _draw_counts(rng, size, n_units)
-        margins = resampled_margins(table, counts[:, unit] * weight)
-        score, label = scores_from_margins(margins, **options)
-        overall.append(score)
-        labels.append(label)
-        undefined.append(undefined_scores(margins, options))
-    return np.concatenate(overall), np.concatenate(labels), np.concatenate(undefined)
-
-
-def _jackknife(table, weight, unit, n_units, options):
-    """The scores with each unit left out: averaged (n_units,), label
-    (n_units, q). The margins of all units less those of one."""
-    size = 3 * (table.n_labels + 1)
-    if n_units * size * 8 > MAX_DENSE_BYTES:
-        raise input_error(
-            "interval",
-            f"'percentile' for {n_units:,} instances or groups: BCa's jackknife "
-            f"would hold {n_units:,} x {size} margins",
-            "'bca'",
+def unit_table(y_true, y_pred, *, method, labels, sample_weight, groups, func_name):
+    """Validate the input and tabulate its distinct units: ``(UnitTable,
+    target names)``. NumPy input is tabulated block by block, dask input
+    chunk by chunk where it lives; both give the same table."""
+    if is_dask_collection(y_true) or is_dask_collection(y_pred):
+        table, n_labels, names = dask_table(
+            y_true,
+            y_pred,
+            labels=labels,
+            sample_weight=sample_weight,
+            groups=groups,
+            func_name=func_name,
         )
-    rows = np.arange(unit.size)
-    # (units x pairs) weights, then (units x margins)
-    by_unit = sparse.csr_array(
-        (weight, (unit, table.row_pair[rows])),
-        shape=(n_units, table.pair_margins.shape[0]),
-    )
-    unit_margins = by_unit @ table.pair_margins
-    total = unit_margins.sum(axis=0)
-    left_out = (total[None, :] - unit_margins).reshape(n_units, 3, -1)
-    return scores_from_margins(np.maximum(left_out, 0.0), **options)
-
-
-def _percentile(distribution, lower, upper):
-    """Quantiles ``lower`` and ``upper`` (scalars or arrays of the columns'
-    shape) of each column of ``distribution``, NaN left out."""
-    low = _column_quantiles(distribution, lower)
-    high = _column_quantiles(distribution, upper)
-    return low, high
-
-
-def _column_quantiles(distribution, q):
-    """Quantile ``q[j]`` of column j (linear interpolation, NaN left out)."""
-    values = np.sort(distribution, axis=0)  # NaN sort last
-    n = (~np.isnan(values)).sum(axis=0)
-    q = np.broadcast_to(np.asarray(q, dtype=np.float64), n.shape)
-    position = np.where(np.isnan(q), 0.0, q) * np.maximum(n - 1, 0)
-    below = np.floor(position).astype(np.int64)
-    above = np.minimum(below + 1, np.maximum(n - 1, 0))
-    fraction = position - below
-    columns = np.arange(values.shape[1]) if values.ndim > 1 else None
-    if columns is None:
-        lo, hi = values[below], values[above]
     else:
-        lo, hi = values[below, columns], values[above, columns]
+        space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
+        n = space.y_true.shape[0]
+        weight = check_sample_weight(sample_weight, n, func_name)
+        check_weight_sums(weight, space.n_labels, func_name)
+        if groups is not None:
+            groups = np.asarray(groups)
+            if groups.ndim != 1 or groups.shape[0] != n:
+                raise input_error(
+                    "groups",
+                    f"a 1-D array of length n_samples={n}",
+                    f"shape {groups.shape}",
+                    func_name,
+                )
+        table = combine_tables([tabulate(space.y_true, space.y_pred, weight, groups)])
+        n_labels, names = space.n_labels, list(space.names)
+    if groups is not None and table[3].size < 2:
+        got = "no group" if table[3].size == 0 else f"the single group {table[3][0]!r}"
+        raise input_error(
+            "groups",
+            "at least two distinct groups (one group cannot be resampled)",
+            got,
+            func_name,
+        )
+    units = UnitTable(
+        table, n_labels, method, grouped=groups is not None, func_name=func_name
+    )
+    return units, names
+
+
+# -- bounds ------------------------------------------------------------------------
+
+
+def _quantiles(ordered, n_valid, level):
+    """Quantile ``level[j]`` (linear interpolation) of row j of ``ordered``
+    (columns x resamples, sorted, NaN last, ``n_valid[j]`` values)."""
+    level = np.broadcast_to(np.asarray(level, dtype=np.float64), n_valid.shape)
+    top = np.maximum(n_valid - 1, 0)
+    position = np.where(np.isnan(level), 0.0, level) * top
+    below = np.floor(position).astype(np.int64)
+    above = np.minimum(below + 1, top)
+    fraction = position - below
+    lo = np.take_along_axis(ordered, below[:, None], axis=1)[:, 0]
+    hi = np.take_along_axis(ordered, above[:, None], axis=1)[:, 0]
     result = lo + fraction * (hi - lo)
-    return np.where((n == 0) | np.isnan(q), np.nan, result)
+    return np.where((n_valid == 0) | np.isnan(level), np.nan, result)
 
 
-def _bounds(distribution, observed, jackknife, confidence_level, interval):
-    """``(low, high, n_degenerate)`` of each column of ``distribution``.
+def _bounds(distribution, observed, acceleration, confidence_level, interval):
+    """``(low, high, n_degenerate)`` of each column of ``distribution``
+    (resamples x columns), NaN left out.
 
     BCa (Efron and Tibshirani 1993, ch. 14): the bias correction ``z0`` from
     the share of resamples below the estimate (ties count half, as
-    scipy.stats.bootstrap does) and the acceleration ``a`` from the
-    jackknife's skewness shift the percentile levels. Where they are not
-    defined the percentile interval stands.
+    scipy.stats.bootstrap does) and the ``acceleration`` (from the
+    jackknife) shift the percentile levels. Where they are not defined the
+    percentile interval stands.
     """
     alpha = (1.0 - confidence_level) / 2.0
-    plain = _percentile(distribution, alpha, 1.0 - alpha)
+    ordered = np.sort(distribution.T, axis=1)  # one sort per column, NaN last
+    valid = ~np.isnan(distribution)
+    n = valid.sum(axis=0)
+    plain = (_quantiles(ordered, n, alpha), _quantiles(ordered, n, 1.0 - alpha))
     if interval == "percentile":
         return (*plain, 0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        valid = ~np.isnan(distribution)
-        n = valid.sum(axis=0)
         below = ((distribution < observed) & valid).sum(axis=0)
         at_most = ((distribution <= observed) & valid).sum(axis=0)
         z0 = ndtri((below + at_most) / (2.0 * n))
-        spread = np.nanmean(jackknife, axis=0) - jackknife
-        a = np.nansum(spread**3, axis=0) / (6.0 * np.nansum(spread**2, axis=0) ** 1.5)
-        levels = []
-        for z in (ndtri(alpha), ndtri(1.0 - alpha)):
-            levels.append(ndtr(z0 + (z0 + z) / (1.0 - a * (z0 + z))))
+        levels = [
+            ndtr(z0 + (z0 + z) / (1.0 - acceleration * (z0 + z)))
+            for z in (ndtri(alpha), ndtri(1.0 - alpha))
+        ]
     defined = np.isfinite(levels[0]) & np.isfinite(levels[1]) & np.isfinite(observed)
-    low = np.where(defined, _column_quantiles(distribution, levels[0]), plain[0])
-    high = np.where(defined, _column_quantiles(distribution, levels[1]), plain[1])
-    degenerate = int(np.sum(~defined & (n > 0)))
-    return low, high, degenerate
+    low = np.where(defined, _quantiles(ordered, n, levels[0]), plain[0])
+    high = np.where(defined, _quantiles(ordered, n, levels[1]), plain[1])
+    return low, high, int(np.sum(~defined & (n > 0)))
+
+
+def _acceleration(jackknife, multiplicity):
+    """BCa's acceleration of each column of the leave-one-unit-out values
+    (kinds x columns), each kind counting ``multiplicity`` times, NaN left
+    out. Spreads within rounding of the mean count as none: equal values
+    have no skewness (NaN, and the percentile interval), not a random one."""
+    valid = ~np.isnan(jackknife)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if valid.all():
+            mean = multiplicity @ jackknife / multiplicity.sum()
+            weight = multiplicity[:, None]
+        else:
+            weight = np.where(valid, multiplicity[:, None], 0.0)
+            values = np.where(valid, jackknife, 0.0)
+            mean = (values * weight).sum(axis=0) / weight.sum(axis=0)
+        spread = np.where(valid, mean - jackknife, 0.0)
+        tiny = 1e-12 * np.maximum(np.abs(mean), 1.0)
+        spread = np.where(np.abs(spread) <= tiny, 0.0, spread)
+        square = spread * spread  # not ** 3: NumPy's pow is 10x slower
+        if valid.all():
+            third = multiplicity @ (square * spread)
+            return third / (6.0 * (multiplicity @ square) ** 1.5)
+        return (weight * square * spread).sum(axis=0) / (
+            6.0 * (weight * square).sum(axis=0) ** 1.5
+        )
+
+
+def _sum_acceleration(contributions, multiplicity):
+    """BCa's acceleration of a sum over the units (a cell of the matrix):
+    leaving unit i out gives the total less x_i, so the jackknife's spread is
+    x_i less the mean, from the raw moments of the sparse contributions."""
+    n = multiplicity.sum()
+    s1 = multiplicity @ contributions
+    s2 = multiplicity @ contributions.power(2)
+    s3 = multiplicity @ contributions.power(3)
+    mean = s1 / n
+    second = s2 - n * mean**2
+    third = s3 - 3 * mean * s2 + 2 * n * mean**3
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return third / (6.0 * np.maximum(second, 0.0) ** 1.5)
+
+
+# -- the resampling ----------------------------------------------------------------
+
+
+def _check_memory(n_resamples, n_columns, what, hint, func_name, parameter):
+    """Refuse a (n_resamples, n_columns) float64 array past the dense limit."""
+    size = n_resamples * n_columns * 8
+    if size > MAX_DENSE_BYTES:
+        raise input_error(
+            parameter,
+            f"small enough for {what} to fit in {MAX_DENSE_BYTES / 2**30:g} GiB "
+            f"({n_resamples:,} resamples x {n_columns:,} values would take "
+            f"{size / 2**30:.1f} GiB); {hint}",
+            repr(n_resamples) if parameter == "n_resamples" else "True",
+            func_name,
+        )
+
+
+def bootstrap_intervals(
+    units,
+    *,
+    metrics,
+    averages,
+    shown,
+    n_resamples,
+    seed,
+    confidence_level,
+    interval,
+    beta,
+    tn,
+    zero_division,
+    warn_for=(),
+    matrix=False,
+    return_distributions=False,
+    func_name=None,
+):
+    """Every score's :class:`ScoreInterval` from one set of resamples.
+
+    Returns ``(scores, matrix)``: ``scores`` maps a metric to its label
+    intervals (arrays of shape (shown,)) and ``(metric, average)`` to its
+    averaged interval; ``matrix`` is the cells' :class:`ScoreInterval` or
+    None. The estimates follow ``zero_division`` ("warn" warns for the
+    metrics in ``warn_for``); the resamples take 0.0 for "warn".
+    """
+    q1 = units.n_labels + 1
+    n_values = len(metrics) * (shown + len(averages))
+    _check_memory(
+        n_resamples,
+        3 * q1 + n_values,
+        f"{n_values:,} scores",
+        "pass fewer resamples (n_resamples) or fewer labels (labels=...)",
+        func_name,
+        "n_resamples",
+    )
+    if matrix:
+        _check_memory(
+            n_resamples,
+            q1 * q1,
+            f"the matrix's {q1 * q1:,} cells",
+            "pass fewer resamples (n_resamples), fewer labels (labels=...), or "
+            "matrix=False for the per-label intervals only",
+            func_name,
+            "matrix",
+        )
+    if interval == "bca":  # the jackknife's margins, one row per kind of unit
+        _check_memory(
+            units.n_kinds,
+            3 * q1 + n_values,
+            "BCa's jackknife",
+            "pass interval='percentile'",
+            func_name,
+            "interval",
+        )
+    options = {"beta": beta, "tn": tn, "shown": shown}
+    silent = 0.0 if zero_division == "warn" else zero_division
+    observed = score_table(
+        units.observed(),
+        metrics,
+        averages,
+        zero_division=zero_division,
+        warn_for=warn_for,
+        **options,
+    )
+
+    rng = np.random.default_rng(seed)
+    margins = np.empty((n_resamples, 3, q1))
+    cells = contributions = None
+    if matrix:
+        contributions = units.cells()
+        cells = np.empty((n_resamples, q1 * q1))
+    per_resample = max(
+        units.n_units if units.draw_positions else units.n_kinds,
+        3 * q1,
+        q1 * q1 if matrix else 0,
+    )
+    start = 0
+    for size in batches(n_resamples, per_resample, DRAW_CELLS):
+        counts = draw_counts(rng, size, units)
+        margins[start : start + size] = units.margins(counts)
+        if matrix:
+            cells[start : start + size] = (contributions.T @ counts.T).T
+        start += size
+    boot = score_table(
+        margins, metrics, averages, zero_division=silent, undefined=True, **options
+    )
+
+    jack = None
+    if interval == "bca":
+        total = units.observed().reshape(-1)
+        left_out = total[None, :] - units.unit_margins.toarray()
+        left_out = np.maximum(left_out, 0.0).reshape(-1, 3, q1)
+        jack = score_table(left_out, metrics, averages, zero_division=silent, **options)
+
+    def interval_of(distribution, estimate, jackknife, n_undefined):
+        two_d = distribution.reshape(n_resamples, -1)
+        acceleration = (
+            None
+            if jackknife is None
+            else _acceleration(
+                jackknife.reshape(jackknife.shape[0], -1), units.multiplicity
+            )
+        )
+        est = np.atleast_1d(estimate).astype(np.float64)
+        low, high, degenerate = _bounds(
+            two_d, est, acceleration, confidence_level, interval
+        )
+        if np.ndim(estimate) == 0:
+            bounds = ConfidenceInterval(float(low[0]), float(high[0]))
+            estimate = float(estimate)
+        else:
+            bounds = ConfidenceInterval(low, high)
+        return ScoreInterval(
+            estimate=estimate,
+            confidence_interval=bounds,
+            n_undefined=n_undefined,
+            n_degenerate=degenerate,
+            bootstrap_distribution=distribution if return_distributions else None,
+        )
+
+    results = {}
+    for metric in metrics:
+        undefined = boot[2][metric]
+        results[metric] = interval_of(
+            boot[0][metric],
+            observed[0][metric][0],
+            None if jack is None else jack[0][metric],
+            undefined.sum(axis=0),
+        )
+        n_any = int(undefined.any(axis=1).sum())
+        for average in averages:
+            results[metric, average] = interval_of(
+                boot[1][metric, average],
+                observed[1][metric, average][0],
+                None if jack is None else jack[1][metric, average][:, None],
+                n_any,
+            )
+
+    cell_interval = None
+    if matrix:
+        estimate = units.multiplicity @ contributions
+        acceleration = None
+        if interval == "bca":
+            acceleration = _sum_acceleration(contributions, units.multiplicity)
+        low, high, degenerate = _bounds(
+            cells, estimate, acceleration, confidence_level, interval
+        )
+        cell_interval = ScoreInterval(
+            estimate=estimate.reshape(q1, q1),
+            confidence_interval=ConfidenceInterval(
+                low.reshape(q1, q1), high.reshape(q1, q1)
+            ),
+            n_undefined=0,
+            n_degenerate=degenerate,
+            bootstrap_distribution=(
+                cells.reshape(-1, q1, q1) if return_distributions else None
+            ),
+        )
+    return results, cell_interval
+
+
+# -- the public function -----------------------------------------------------------
 
 
 @validate_params(
@@ -233,6 +529,9 @@ def _bounds(distribution, observed, jackknife, confidence_level, interval):
         "beta": [Interval(Real, 0, None, closed="left")],
         "tn": [Options("complement", "diagonal")],
         "zero_division": ZERO_DIVISION,
+        "include_no_label": ["boolean"],
+        "matrix": ["boolean"],
+        "return_distributions": ["boolean"],
         "random_state": [
             Interval(Integral, 0, 2**32 - 1),
             np.random.RandomState,
@@ -256,33 +555,46 @@ def mlcm_confidence_intervals(
     beta=1.0,
     tn="complement",
     zero_division="warn",
+    include_no_label=False,
+    matrix=False,
+    return_distributions=False,
     random_state=None,
 ):
-    """Bootstrap confidence intervals of an MLCM score, averaged and per label.
+    """Bootstrap confidence intervals of every MLCM score, and of the matrix.
 
     How sure is a score computed from one test set? The test set is resampled
-    with replacement ``n_resamples`` times (whole groups with ``groups``), the
-    score is recomputed on each resample, and the interval is read off that
-    bootstrap distribution. Each resample re-weights the instances, so the
-    cost is one matrix product per batch of resamples, not one MLCM per
-    resample.
+    with replacement ``n_resamples`` times (whole groups with ``groups``),
+    every score of the report is recomputed on each resample, and each
+    interval is read off its bootstrap distribution. The result unpacks as
+    the score chosen by ``metric`` and ``average``; the per-label and
+    averaged precision, recall, F1 and specificity are all in
+    ``result.scores``, from the same resamples, and the matrix's cells in
+    ``result.matrix`` with ``matrix=True``.
+
+    A resample only says how often each distinct kind of unit is drawn
+    (instances with the same true set, predicted set and weight are one
+    kind), so its cost is the number of distinct kinds, not of instances,
+    and all scores are read off one product per batch of resamples.
 
     Read more in the :ref:`User Guide <uncertainty>`.
 
     Parameters
     ----------
-    y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
-            or (n_samples,)
-        Ground truth 0/1 indicators, or 1-D class labels.
+    y_true : {array-like, sparse matrix, DataFrame, dask array} of shape \
+            (n_samples, n_labels) or (n_samples,)
+        Ground truth 0/1 indicators, or 1-D class labels. A dask array is
+        tabulated chunk by chunk where it lives, and gives the same numbers
+        as the NumPy array for the same seed.
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.
 
     metric : {"f1", "precision", "recall", "fbeta", "specificity"}, default="f1"
-        The score, as :func:`mlcm_f1_score` and the other scores compute it.
+        The score the result unpacks as, as :func:`mlcm_f1_score` and the
+        other scores compute it.
 
     average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
-        How the label scores are averaged (see :func:`mlcm_f1_score`).
+        How the chosen score is averaged (see :func:`mlcm_f1_score`).
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read.
@@ -317,9 +629,23 @@ def mlcm_confidence_intervals(
 
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         The value of a ratio whose denominator is zero, on the test set and in
-        the resamples ("warn" acts as 0.0 and warns for the test set only).
-        NaN values are left out of averages and of the bounds; how many
-        resamples had an undefined label score is in the result.
+        the resamples ("warn" acts as 0.0 and warns for the chosen
+        ``metric`` on the test set only). NaN values are left out of averages
+        and of the bounds; how many resamples had an undefined label score is
+        in the result.
+
+    include_no_label : bool, default=False
+        Also score the "no label" index (the NTL row and NPL column), last,
+        and take it into the averages, as the scores do.
+
+    matrix : bool, default=False
+        Also give the interval of every cell of the MLCM
+        (``result.matrix``). It holds n_resamples x (n_labels + 1)**2 values
+        and is refused past 1 GiB.
+
+    return_distributions : bool, default=False
+        Keep every score's bootstrap distribution (n_resamples values per
+        label and score) in the result.
 
     random_state : int, RandomState instance or None, default=None
         The seed of the resamples: the same seed gives the same numbers.
@@ -328,14 +654,17 @@ def mlcm_confidence_intervals(
     -------
     result : ConfidenceIntervalResult
         ``estimate, (low, high) = result``; per label
-        ``result.label_estimates`` and ``result.label_confidence_interval``.
+        ``result.label_estimates`` and ``result.label_confidence_interval``;
+        every score in ``result.scores``.
 
     See Also
     --------
+    mlcm_classification_report : The report, with these intervals when given
+        a ``confidence_level``.
     mlcm_paired_comparison : The interval of the difference between two
         classifiers on the same test set, and its p-value.
     scipy.stats.bootstrap : Bootstrap intervals of any statistic; it takes a
-        statistic of the data, where here the resamples are weights.
+        statistic of the data, where here the resamples are counts.
 
     Notes
     -----
@@ -343,11 +672,14 @@ def mlcm_confidence_intervals(
     from the population the test set comes from: the interval is about the
     test sample, not about the training. Its coverage is checked by
     simulation in the tests (about 95 % for 95 % intervals, from a few
-    hundred instances). BCa is computed here from Efron and Tibshirani's
-    formulas with :func:`scipy.special.ndtr` and :func:`scipy.special.ndtri`,
-    as :func:`scipy.stats.bootstrap` does; that function draws the resamples
-    itself, of the data, and cannot be given weights of instances or
-    vector-valued scores on the oldest SciPy supported.
+    hundred instances). A resample is a multinomial draw of n among the
+    distinct kinds of units with probabilities their shares, which is the
+    law of drawing n instances with replacement. BCa is computed from Efron
+    and Tibshirani's formulas with :func:`scipy.special.ndtr` and
+    :func:`scipy.special.ndtri`, as :func:`scipy.stats.bootstrap` does; that
+    function draws the resamples itself, of the data, and cannot be given
+    weights of instances or vector-valued scores on the oldest SciPy
+    supported.
 
     References
     ----------
@@ -365,57 +697,85 @@ def mlcm_confidence_intervals(
     ...                                    random_state=0)
     >>> estimate, (low, high) = result
     >>> round(estimate, 3), round(low, 3), round(high, 3)
-    (0.716, 0.676, 0.756)
+    (0.716, 0.677, 0.755)
     >>> result.label_confidence_interval.low.round(3)
-    array([0.579, 0.739, 0.64 , 0.642])
+    array([0.574, 0.729, 0.648, 0.636])
+
+    Every score of the report, from the same resamples:
+
+    >>> recall, (low, high) = result.scores["recall_micro"]
+    >>> round(recall, 3), round(low, 3), round(high, 3)
+    (0.714, 0.672, 0.754)
     """
     func_name = current_function()
-    space = check_mlcm_targets(y_true, y_pred, labels=labels, func_name=func_name)
-    true, pred, target_names = space.y_true, space.y_pred, space.names
-    n = true.shape[0]
-    weight = check_sample_weight(sample_weight, n, func_name)
-    weight = np.ones(n) if weight is None else weight
-    unit, n_units = check_groups(groups, n)
-    table = Margins(true, pred, method)
-    options = {
-        "metric": metric,
-        "average": average,
-        "beta": float(beta),
-        "tn": tn,
-        "zero_division": 0.0 if zero_division == "warn" else zero_division,
-    }
-    score, label = scores_from_margins(
-        resampled_margins(table, weight[None, :]),
-        **{**options, "zero_division": zero_division},
+    units, names = unit_table(
+        y_true,
+        y_pred,
+        method=method,
+        labels=labels,
+        sample_weight=sample_weight,
+        groups=groups,
+        func_name=func_name,
     )
+    shown = units.n_labels + bool(include_no_label)
+    if include_no_label:
+        names = [*names, "no label"]
+    metrics = SCORE_METRICS + ((metric,) if metric not in SCORE_METRICS else ())
+    averages = SCORE_AVERAGES + ((average,) if average not in SCORE_AVERAGES else ())
     seed = int(check_random_state(random_state).randint(2**31 - 1))
-    boot, label_boot, undefined = _resample(
-        table, weight, unit, n_units, n_resamples, seed, options
-    )
-    jack = jack_label = None
-    if interval == "bca":
-        jack, jack_label = _jackknife(table, weight, unit, n_units, options)
-    low, high, degenerate = _bounds(
-        boot[:, None],
-        score,
-        None if jack is None else jack[:, None],
-        confidence_level,
-        interval,
-    )
-    label_low, label_high, label_degenerate = _bounds(
-        label_boot, label[0], jack_label, confidence_level, interval
-    )
-    return ConfidenceIntervalResult(
-        estimate=float(score[0]),
-        confidence_interval=ConfidenceInterval(float(low[0]), float(high[0])),
-        label_estimates=label[0],
-        label_confidence_interval=ConfidenceInterval(label_low, label_high),
-        target_names=list(target_names),
-        interval=interval,
+    scores, cells = bootstrap_intervals(
+        units,
+        metrics=metrics,
+        averages=averages,
+        shown=shown,
         n_resamples=int(n_resamples),
-        bootstrap_distribution=boot,
-        label_bootstrap_distribution=label_boot,
-        label_n_undefined=undefined.sum(axis=0),
-        n_undefined=int(undefined.any(axis=1).sum()),
-        n_degenerate=degenerate + label_degenerate,
+        seed=seed,
+        confidence_level=float(confidence_level),
+        interval=interval,
+        beta=float(beta),
+        tn=tn,
+        zero_division=zero_division,
+        warn_for=(metric,),
+        matrix=bool(matrix),
+        return_distributions=True,
+        func_name=func_name,
+    )
+    chosen, label = scores[metric, average], scores[metric]
+    keep = bool(return_distributions)
+    named = {}
+    for key, value in scores.items():
+        name = key if isinstance(key, str) else f"{key[0]}_{key[1]}"
+        if not keep:
+            value = ScoreInterval(*_fields(value)[:4])
+        named[name] = value
+    if cells is not None and not keep:
+        cells = ScoreInterval(*_fields(cells)[:4])
+    return ConfidenceIntervalResult(
+        estimate=chosen.estimate,
+        confidence_interval=chosen.confidence_interval,
+        label_estimates=label.estimate,
+        label_confidence_interval=label.confidence_interval,
+        scores=named,
+        matrix=cells,
+        target_names=list(names),
+        interval=interval,
+        confidence_level=float(confidence_level),
+        n_resamples=int(n_resamples),
+        n_units=units.n_units,
+        n_distinct_units=units.n_kinds,
+        bootstrap_distribution=chosen.bootstrap_distribution,
+        label_bootstrap_distribution=label.bootstrap_distribution if keep else None,
+        label_n_undefined=label.n_undefined,
+        n_undefined=chosen.n_undefined,
+        n_degenerate=chosen.n_degenerate + label.n_degenerate,
+    )
+
+
+def _fields(value):
+    return (
+        value.estimate,
+        value.confidence_interval,
+        value.n_undefined,
+        value.n_degenerate,
+        value.bootstrap_distribution,
     )

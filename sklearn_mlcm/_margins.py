@@ -25,9 +25,12 @@ __all__ = [
     "as_dense_bool",
     "batches",
     "check_groups",
+    "averaged",
     "heydarian_margins",
     "krstinic_margins",
+    "margin_counts",
     "resampled_margins",
+    "score_table",
     "scores_from_margins",
     "undefined_scores",
 ]
@@ -183,50 +186,145 @@ def resampled_margins(table, row_weights):
 # -- scores from margins, vectorised over resamples ----------------------------
 
 
-def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):
-    """(B, 3, q+1) margins -> averaged scores (B,) and label scores (B, q)."""
+def margin_counts(margins, tn):
+    """(B, 3, q+1) margins -> TP, FP, FN and TN, each (B, q+1), of every index.
+
+    ``tn="complement"`` counts every cell outside row k and column k (the
+    subtraction's rounding error near 0 is cleared); ``"diagonal"`` is the
+    trace minus the diagonal cell (Heydarian's eq. 16).
+    """
     diag, rows, cols = margins[:, 0], margins[:, 1], margins[:, 2]
-    q = diag.shape[1] - 1
     tp, fp, fn = diag, cols - diag, rows - diag
-    total = rows.sum(axis=1, keepdims=True)
     if tn == "diagonal":
         tn_ = diag.sum(axis=1, keepdims=True) - diag
     else:
+        total = rows.sum(axis=1, keepdims=True)
         tn_ = total - tp - fp - fn
         tn_ = np.where(tn_ <= 1e-12 * np.maximum(total, 1.0), 0.0, tn_)
+    return tp, fp, fn, tn_
+
+
+def averaged(kind, label, counts, rows, average, *, beta, zero_division, shown):
+    """The ``average`` (B,) of the label values ``label`` (B, shown).
+
+    "micro" pools the counts of the shown indices, "micro_all" of all q+1;
+    "macro" is the mean and "weighted" the mean weighted by the row sums,
+    NaN left out (every weight zero: the plain mean).
+    """
+    if average in ("micro", "micro_all"):
+        stop = shown if average == "micro" else rows.shape[1]
+        pooled = [x[:, :stop].sum(axis=1) for x in counts]
+        value = ratio_metric(kind, *pooled, beta=beta, zero_division=zero_division)
+        return np.asarray(value, dtype=np.float64)
+    if not np.isnan(label).any():  # the common case, without masks
+        if average == "macro":
+            return label.mean(axis=1)
+        weights = rows[:, :shown]
+        total = weights.sum(axis=1)
+        plain = label.mean(axis=1)  # every weight zero: the plain mean
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(total > 0, (label * weights).sum(axis=1) / total, plain)
+    weights = rows[:, :shown] if average == "weighted" else np.ones_like(label)
+    keep = ~np.isnan(label)
+    weights = np.where(keep, weights, 0.0)
+    unweighted = weights.sum(axis=1) == 0  # every weight zero: plain mean
+    weights[unweighted] = keep[unweighted]
+    values = np.where(keep, label, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (values * weights).sum(axis=1) / weights.sum(axis=1)
+
+
+def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):
+    """(B, 3, q+1) margins -> averaged scores (B,) and label scores (B, q)."""
+    q = margins.shape[2] - 1
+    counts = margin_counts(margins, tn)
     kind = METRICS[metric]
     beta = 1.0 if metric == "f1" else beta
     label = ratio_metric(
+        kind, *(x[:, :q] for x in counts), beta=beta, zero_division=zero_division
+    )
+    overall = averaged(
         kind,
-        tp[:, :q],
-        fp[:, :q],
-        fn[:, :q],
-        tn_[:, :q],
+        label,
+        counts,
+        margins[:, 1],
+        average,
         beta=beta,
         zero_division=zero_division,
+        shown=q,
     )
-    if average in ("micro", "micro_all"):
-        stop = q if average == "micro" else q + 1
-        pooled = [x[:, :stop].sum(axis=1) for x in (tp, fp, fn, tn_)]
-        overall = ratio_metric(kind, *pooled, beta=beta, zero_division=zero_division)
-    else:
-        weights = rows[:, :q] if average == "weighted" else np.ones_like(label)
-        keep = ~np.isnan(label)
-        weights = np.where(keep, weights, 0.0)
-        unweighted = weights.sum(axis=1) == 0  # every weight zero: plain mean
-        weights[unweighted] = keep[unweighted]
-        values = np.where(keep, label, 0.0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            overall = (values * weights).sum(axis=1) / weights.sum(axis=1)
     return np.asarray(overall, dtype=np.float64), label
+
+
+def score_table(
+    margins,
+    metrics,
+    averages,
+    *,
+    beta,
+    tn,
+    zero_division,
+    shown,
+    warn_for=(),
+    undefined=False,
+):
+    """Every score of every resample, read off the same margins.
+
+    Returns ``{metric: (B, shown)}`` label values and ``{(metric, average):
+    (B,)}`` averages, for ``metrics`` among :data:`METRICS` and ``averages``
+    among "micro", "micro_all", "macro", "weighted"; with ``undefined``,
+    also ``{metric: (B, shown) mask}`` of the label values whose ratio had a
+    zero denominator. ``shown`` is q, or q+1 to score the no-label index
+    too. With ``zero_division="warn"`` only the metrics in ``warn_for``
+    warn; the others take 0.0 silently.
+    """
+    counts = margin_counts(margins, tn)
+    shown_counts = tuple(x[:, :shown] for x in counts)
+    rows = margins[:, 1]
+    labels, overall, masks = {}, {}, {}
+    for metric in metrics:
+        kind = METRICS[metric]
+        b = 1.0 if metric == "f1" else beta
+        division = zero_division
+        if zero_division == "warn" and metric not in warn_for:
+            division = 0.0
+        label = ratio_metric(kind, *shown_counts, beta=b, zero_division=division)
+        labels[metric] = label
+        if undefined:
+            masks[metric] = _undefined(kind, *shown_counts)
+        for average in averages:  # only a pooled (micro) ratio can warn here
+            overall[metric, average] = averaged(
+                kind,
+                label,
+                counts,
+                rows,
+                average,
+                beta=b,
+                zero_division=division,
+                shown=shown,
+            )
+    if undefined:
+        return labels, overall, masks
+    return labels, overall
+
+
+def _undefined(kind, tp, fp, fn, tn):
+    """Where a ratio of the one-vs-rest counts has a zero denominator."""
+    if kind == "precision":
+        return tp + fp == 0
+    if kind == "recall":
+        return tp + fn == 0
+    if kind == "specificity":
+        return tn + fp <= 0
+    return (tp + fn == 0) & (tp + fp == 0)  # F-scores: no true, no predicted
 
 
 # -- resampling -----------------------------------------------------------------
 
 
-def batches(n_total, n_units):
-    """Batch sizes of at most ``BATCH_CELLS`` weights each."""
-    size = max(1, BATCH_CELLS // max(n_units, 1))
+def batches(n_total, n_units, cells=BATCH_CELLS):
+    """Batch sizes of at most ``cells`` weights (resamples x units) each."""
+    size = max(1, cells // max(n_units, 1))
     while n_total > 0:
         yield min(size, n_total)
         n_total -= size

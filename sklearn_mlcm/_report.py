@@ -1,16 +1,32 @@
 """The classification report computed from the MLCM (str or dict)."""
 
-from numbers import Integral
+from collections import namedtuple
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils import check_random_state
 
 from ._averaging import matrix_scores, row_sums
 from ._confusion import TARGET_CONSTRAINTS
+from ._intervals import bootstrap_intervals, unit_table
+from ._margins import MAX_RESAMPLES
 from ._mlcm._dispatch import compute
-from ._param_validation import ZERO_DIVISION, Interval, Sequence, validate_params
+from ._param_validation import (
+    ZERO_DIVISION,
+    Interval,
+    Options,
+    Sequence,
+    current_function,
+    validate_params,
+)
 from ._validation import check_target_names
 
-__all__ = ["mlcm_classification_report"]
+__all__ = ["ReportBounds", "format_report", "mlcm_classification_report"]
+
+#: The intervals of a report: ``low`` and ``high`` of shape (rows + 3, 3), the
+#: bounds of precision, recall and F1 of each shown row then of the micro,
+#: macro and weighted averages; ``legend``, the line that says what they are.
+ReportBounds = namedtuple("ReportBounds", ["low", "high", "legend"])
 
 NO_LABEL_NAME = "no label"
 _HEADERS = ("precision", "recall", "f1-score", "weight", "support")
@@ -76,6 +92,15 @@ def _amount_format(values, digits):
         "output_dict": ["boolean"],
         "zero_division": ZERO_DIVISION,
         "include_no_label": ["boolean"],
+        "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
+        "n_resamples": [Interval(Integral, 1, MAX_RESAMPLES)],
+        "interval": [Options("bca", "percentile")],
+        "groups": ["array-like", None],
+        "random_state": [
+            Interval(Integral, 0, 2**32 - 1),
+            np.random.RandomState,
+            None,
+        ],
     }
 )
 def mlcm_classification_report(
@@ -90,6 +115,11 @@ def mlcm_classification_report(
     output_dict=False,
     zero_division="warn",
     include_no_label=False,
+    confidence_level=None,
+    n_resamples=9999,
+    interval="bca",
+    groups=None,
+    random_state=None,
 ):
     """Build a text report of the main metrics, computed from the MLCM.
 
@@ -140,6 +170,26 @@ def mlcm_classification_report(
         Also report the "no label" index (the NTL row and NPL column) as a row
         named ``"no label"``, and take it into the macro and weighted averages.
 
+    confidence_level : float or None, default=None
+        With a level in (0, 1), every precision, recall and F1 (per label and
+        averaged) is printed with its bootstrap confidence interval, as
+        :func:`mlcm_confidence_intervals` computes it (one set of resamples
+        for all of them), and a last line says what the brackets are. None:
+        the report without intervals, and the four options below ignored.
+
+    n_resamples : int, default=9999
+        The number of bootstrap resamples, from 1 to 10**6.
+
+    interval : {"bca", "percentile"}, default="bca"
+        How the bounds are read off the bootstrap distribution.
+
+    groups : array-like of shape (n_samples,), default=None
+        The group of each instance: whole groups are resampled (the cluster
+        bootstrap).
+
+    random_state : int, RandomState instance or None, default=None
+        The seed of the resamples: the same seed gives the same intervals.
+
     Returns
     -------
     report : str or dict
@@ -151,7 +201,10 @@ def mlcm_classification_report(
              ...,
              "micro avg": {...}, "macro avg": {...}, "weighted avg": {...}}
 
-        All values are Python floats, as scikit-learn's.
+        With a ``confidence_level`` each score is followed by its bounds,
+        ``"precision low"``, ``"precision high"``, ``"recall low"``, ...,
+        ``"f1-score high"``. All values are Python floats, as
+        scikit-learn's.
 
     See Also
     --------
@@ -159,6 +212,8 @@ def mlcm_classification_report(
         "support" counts true instances per label and its micro average runs
         over labels only.
     mlcm_confusion_matrix : The matrix the report is computed from.
+    mlcm_confidence_intervals : The intervals of every score (specificity
+        too) and of the matrix's cells, as arrays.
 
     Notes
     -----
@@ -219,7 +274,28 @@ def mlcm_classification_report(
     0.0
     >>> mlcm_f1_score(y_true, nothing, average="micro_all", zero_division=0.0)
     0.4
-    """
+
+    How sure are these numbers? With a confidence level each one carries its
+    bootstrap interval (nine instances say little):
+
+    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> print(mlcm_classification_report(y_true, y_pred, confidence_level=0.9,
+    ...                                  n_resamples=999, interval="percentile",
+    ...                                  random_state=0))
+                           precision             recall           f1-score    weight   support
+    <BLANKLINE>
+               0   1.00 [1.00, 1.00]  0.45 [0.27, 0.71]  0.62 [0.43, 0.83]        11         7
+               1   0.40 [0.00, 0.80]  0.33 [0.00, 0.60]  0.36 [0.00, 0.59]         6         5
+               2   0.11 [0.00, 0.33]  1.00 [0.00, 1.00]  0.20 [0.00, 0.50]         1         1
+    <BLANKLINE>
+       micro avg   0.42 [0.24, 0.62]  0.44 [0.27, 0.61]  0.43 [0.25, 0.61]        18        13
+       macro avg   0.50 [0.38, 0.65]  0.60 [0.19, 0.70]  0.40 [0.22, 0.56]        18        13
+    weighted avg   0.75 [0.64, 0.89]  0.44 [0.27, 0.61]  0.51 [0.34, 0.67]        18        13
+    <BLANKLINE>
+    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
+    <BLANKLINE>
+    """  # noqa: E501 (the report with intervals is wider than the code)
     computed = compute(
         y_true,
         y_pred,
@@ -228,6 +304,22 @@ def mlcm_classification_report(
         sample_weight=sample_weight,
         with_supports=True,
     )
+    bounds = None
+    if confidence_level is not None:
+        bounds = _report_bounds(
+            y_true,
+            y_pred,
+            method=method,
+            labels=labels,
+            sample_weight=sample_weight,
+            groups=groups,
+            include_no_label=bool(include_no_label),
+            confidence_level=float(confidence_level),
+            n_resamples=int(n_resamples),
+            interval=interval,
+            zero_division=zero_division,
+            random_state=random_state,
+        )
     return build_report(
         computed.matrix,
         computed.names,
@@ -238,7 +330,67 @@ def mlcm_classification_report(
         output_dict=bool(output_dict),
         zero_division=zero_division,
         include_no_label=bool(include_no_label),
+        bounds=bounds,
     )
+
+
+def _report_bounds(
+    y_true,
+    y_pred,
+    *,
+    method,
+    labels,
+    sample_weight,
+    groups,
+    include_no_label,
+    confidence_level,
+    n_resamples,
+    interval,
+    zero_division,
+    random_state,
+):
+    """The :class:`ReportBounds` of the report's numbers: one set of
+    resamples (as :func:`mlcm_confidence_intervals` draws them) for every
+    precision, recall and F1, per row and averaged."""
+    func_name = current_function()
+    units, _ = unit_table(
+        y_true,
+        y_pred,
+        method=method,
+        labels=labels,
+        sample_weight=sample_weight,
+        groups=groups,
+        func_name=func_name,
+    )
+    shown = units.n_labels + include_no_label
+    metrics = ("precision", "recall", "f1")
+    scores, _ = bootstrap_intervals(
+        units,
+        metrics=metrics,
+        averages=REPORT_AVERAGES,
+        shown=shown,
+        n_resamples=n_resamples,
+        seed=int(check_random_state(random_state).randint(2**31 - 1)),
+        confidence_level=confidence_level,
+        interval=interval,
+        beta=1.0,
+        tn="complement",
+        zero_division=zero_division,  # the report's own values have warned
+        func_name=func_name,
+    )
+    low, high = np.empty((shown + 3, 3)), np.empty((shown + 3, 3))
+    for j, metric in enumerate(metrics):
+        low[:shown, j], high[:shown, j] = scores[metric].confidence_interval
+        for i, average in enumerate(REPORT_AVERAGES):
+            bound = scores[metric, average].confidence_interval
+            low[shown + i, j], high[shown + i, j] = bound
+    units_name = "groups" if groups is not None else "instances"
+    legend = (
+        f"[low, high]: {100 * confidence_level:g}% "
+        f"{'BCa' if interval == 'bca' else 'percentile'} bootstrap intervals, "
+        f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}"
+    )
+    return ReportBounds(low, high, legend)
 
 
 def build_report(
@@ -252,11 +404,14 @@ def build_report(
     output_dict,
     zero_division,
     include_no_label,
+    bounds=None,
 ):
     """The report (str or dict) of a computed matrix and its supports.
 
     Shared by :func:`mlcm_classification_report` and
-    :meth:`MLCMAccumulator.classification_report`, so both print one report.
+    :meth:`MLCMAccumulator.classification_report`, so both print one report;
+    ``bounds`` (a :class:`ReportBounds`) adds the intervals (see
+    :func:`format_report`).
     """
     reserved = {f"{a} avg" for a in REPORT_AVERAGES}
     if include_no_label:
@@ -275,36 +430,82 @@ def build_report(
         zero_division=zero_division,
     )
 
+    return format_report(
+        names, rows, averages, digits=digits, output_dict=output_dict, bounds=bounds
+    )
+
+
+def format_report(names, rows, averages, *, digits, output_dict, bounds=None):
+    """The report (str or dict) of its values, with intervals if ``bounds``.
+
+    ``rows`` are the (precision, recall, f1, weight, support) of each shown
+    label, ``averages`` the same per average heading (:func:`report_table`).
+    ``bounds`` is None or a :class:`ReportBounds` whose ``low`` and ``high``
+    are arrays of shape (len(rows) + len(averages), 3): the bounds of
+    precision, recall and F1 of each row, then of each average, and whose
+    ``legend`` says what the brackets are. Nothing here resamples: any
+    bootstrap (the instances', the accumulator's Poisson one) can print
+    through it.
+    """
+    headings = list(averages)
     if output_dict:
-        report = {
-            name: dict(zip(_HEADERS, (float(v) for v in row)))
-            for name, row in zip(names, rows)
-        }
-        for heading, values in averages.items():
-            report[heading] = dict(zip(_HEADERS, (float(v) for v in values)))
+        report = {}
+        values = [*rows, *averages.values()]
+        for i, (name, row) in enumerate(zip([*names, *headings], values)):
+            entry = {}
+            for j, header in enumerate(_HEADERS):
+                entry[header] = float(row[j])
+                if bounds is not None and j < 3:
+                    entry[f"{header} low"] = float(bounds.low[i, j])
+                    entry[f"{header} high"] = float(bounds.high[i, j])
+            report[name] = entry
         return report
 
     width = max(max(len(name) for name in names), len("weighted avg"), digits)
     all_rows = [*rows, *averages.values()]
     fmt_weight = _amount_format([r[3] for r in all_rows], digits)
     fmt_support = _amount_format([r[4] for r in all_rows], digits)
-    head_fmt = "{:>{width}s} " + " {:>9}" * len(_HEADERS)
-    text = head_fmt.format("", *_HEADERS, width=width) + "\n\n"
-    row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9} {:>9}\n"
-    for name, (p, r, f, w, s) in zip(names, rows):
-        text += row_fmt.format(
-            name, p, r, f, fmt_weight(w), fmt_support(s), width=width, digits=digits
+    if bounds is None:
+        head_fmt = "{:>{width}s} " + " {:>9}" * len(_HEADERS)
+        text = head_fmt.format("", *_HEADERS, width=width) + "\n\n"
+        row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9} {:>9}\n"
+        for name, (p, r, f, w, s) in zip(names, rows):
+            text += row_fmt.format(
+                name, p, r, f, fmt_weight(w), fmt_support(s), width=width, digits=digits
+            )
+        text += "\n"
+        for heading, (p, r, f, w, s) in averages.items():
+            text += row_fmt.format(
+                heading,
+                p,
+                r,
+                f,
+                fmt_weight(w),
+                fmt_support(s),
+                width=width,
+                digits=digits,
+            )
+        return text
+    # "0.62 [0.45, 0.78]": every number as wide as the widest ("nan", "1.00")
+    number = max(digits + 2 if digits else 1, 3)
+    cell = 3 * number + 5
+    text = (
+        f"{'':>{width}s} "
+        + "".join(f"  {h:>{cell}s}" for h in _HEADERS[:3])
+        + "".join(f" {h:>9s}" for h in _HEADERS[3:])
+        + "\n\n"
+    )
+    for i, line in enumerate([*zip(names, rows), *averages.items()]):
+        if i == len(rows):
+            text += "\n"
+        name, row = line
+        scores = "".join(
+            f"  {row[j]:>{number}.{digits}f} [{bounds.low[i, j]:>{number}.{digits}f}"
+            f", {bounds.high[i, j]:>{number}.{digits}f}]"
+            for j in range(3)
         )
-    text += "\n"
-    for heading, (p, r, f, w, s) in averages.items():
-        text += row_fmt.format(
-            heading,
-            p,
-            r,
-            f,
-            fmt_weight(w),
-            fmt_support(s),
-            width=width,
-            digits=digits,
+        text += (
+            f"{name:>{width}s} {scores} {fmt_weight(row[3]):>9} "
+            f"{fmt_support(row[4]):>9}\n"
         )
-    return text
+    return text + "\n" + bounds.legend + "\n"

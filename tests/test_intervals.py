@@ -3,6 +3,7 @@ scipy.stats.bootstrap, by the coverage of its intervals in simulation, and
 every refusal."""
 
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
@@ -17,12 +18,25 @@ from sklearn_mlcm import (
     ConfidenceIntervalResult,
     InvalidInputError,
     InvalidParameterError,
+    confusion_matrix_statistics,
+    mlcm_classification_report,
     mlcm_confidence_intervals,
     mlcm_confusion_matrix,
     mlcm_f1_score,
+    mlcm_fbeta_score,
+    mlcm_precision_score,
     mlcm_recall_score,
+    mlcm_specificity_score,
 )
+from sklearn_mlcm._intervals import _acceleration, _sum_acceleration, unit_table
 from sklearn_mlcm._margins import batches, heydarian_margins
+from sklearn_mlcm._units import (
+    DRAW_CELLS,
+    UnitTable,
+    combine_tables,
+    draw_counts,
+    tabulate,
+)
 
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
@@ -32,12 +46,33 @@ def _noisy(rng, n, q, flip, density=0.3):
     return y_true, y_true ^ (rng.random((n, q)) < flip)
 
 
-def test_mlcm_confidence_intervals_resamples_are_a_naive_loop():
-    """Each bootstrap value is the score of the resample drawn with the same
-    seed-derived counts, computed by the public score on the weighted data."""
+def _instance_kinds(units, y_true, y_pred, weight):
+    """The kind of each instance in the unit table, found by its (true set,
+    predicted set, weight), without the package's tabulation."""
+    pair_of = {
+        (t.tobytes(), p.tobytes()): k
+        for k, (t, p) in enumerate(zip(units.pair_true, units.pair_pred))
+    }
+    kinds = units.kind_pairs.tocoo()
+    kind_of = {
+        (int(j), float(w)): int(i) for i, j, w in zip(kinds.row, kinds.col, kinds.data)
+    }
+    return np.array(
+        [
+            kind_of[pair_of[t.astype(bool).tobytes(), p.astype(bool).tobytes()], w]
+            for t, p, w in zip(y_true, y_pred, weight)
+        ]
+    )
+
+
+@pytest.mark.parametrize("n_labels, n", [(3, 40), (1, 100)])
+def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
+    """Each bootstrap value is the score of its resample computed by the public
+    scores on the data re-weighted by the same seed-derived counts of each
+    kind of instance (many kinds: positions drawn; few: a multinomial)."""
     rng = np.random.default_rng(1)
-    y_true, y_pred = _noisy(rng, 40, 3, 0.2)
-    weight = rng.uniform(0.5, 2.0, 40)
+    y_true, y_pred = _noisy(rng, n, n_labels, 0.2)
+    weight = rng.choice([0.5, 2.0], n)
     result = mlcm_confidence_intervals(
         y_true,
         y_pred,
@@ -47,26 +82,83 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop():
         n_resamples=60,
         interval="percentile",
         zero_division=0.0,
+        return_distributions=True,
         random_state=7,
     )
+    units, _ = unit_table(
+        y_true,
+        y_pred,
+        method="heydarian",
+        labels=None,
+        sample_weight=weight,
+        groups=None,
+        func_name="test",
+    )
+    assert units.draw_positions == (n_labels == 3)
     seed = np.random.RandomState(7).randint(2**31 - 1)
-    draw = np.random.RandomState(seed)
-    # each resample: 40 instances drawn with replacement, by index
-    rows = np.concatenate([draw.randint(0, 40, size=(s, 40)) for s in batches(60, 40)])
-    counts = np.array([np.bincount(row, minlength=40) for row in rows])
+    draw = np.random.default_rng(seed)
+    per_resample = units.n_units if units.draw_positions else units.n_kinds
+    counts = np.concatenate(
+        [
+            draw_counts(draw, size, units)
+            for size in batches(60, max(per_resample, 3 * (n_labels + 1)), DRAW_CELLS)
+        ]
+    )
+    # all of a kind's draws go to its first instance: the weights are equal
+    kind = _instance_kinds(units, y_true, y_pred, weight)
+    first = np.array([np.flatnonzero(kind == k)[0] for k in range(units.n_kinds)])
+    assert counts.sum(axis=1) == pytest.approx(np.full(60, n))
     for b in range(60):
-        w = counts[b] * weight
+        w = np.zeros(n)
+        w[first] = counts[b] * weight[first]
         expected = mlcm_f1_score(
             y_true, y_pred, average="weighted", sample_weight=w, zero_division=0.0
         )
         assert result.bootstrap_distribution[b] == pytest.approx(expected)
-        per_label = mlcm_f1_score(
-            y_true, y_pred, average=None, sample_weight=w, zero_division=0.0
-        )
-        assert_allclose(result.label_bootstrap_distribution[b], per_label)
+        for metric, score in [("recall", mlcm_recall_score), ("f1", mlcm_f1_score)]:
+            per_label = score(
+                y_true, y_pred, average=None, sample_weight=w, zero_division=0.0
+            )
+            distribution = result.scores[metric].bootstrap_distribution
+            assert_allclose(distribution[b], per_label)
     low, high = result.confidence_interval
     assert low == pytest.approx(np.quantile(result.bootstrap_distribution, 0.025))
     assert high == pytest.approx(np.quantile(result.bootstrap_distribution, 0.975))
+
+
+@pytest.mark.parametrize("n_labels, n", [(4, 300), (1, 300), (2, 2000)])
+def test_mlcm_confidence_intervals_resamples_have_the_law_of_drawing_rows(n_labels, n):
+    """The counts of the distinct kinds have the law of drawing the rows with
+    numpy's Generator.choice: the bootstrap distributions of the macro F1
+    and of a label's recall agree by a two-sample Kolmogorov-Smirnov test
+    with a naive loop of choice and mlcm_confusion_matrix, whichever way
+    the counts are drawn (positions for many kinds, a multinomial for few)."""
+    rng = np.random.default_rng(5)
+    y_true, y_pred = _noisy(rng, n, n_labels, 0.15)
+    result = mlcm_confidence_intervals(
+        y_true,
+        y_pred,
+        metric="recall",
+        n_resamples=1500,
+        interval="percentile",
+        zero_division=0.0,
+        return_distributions=True,
+        random_state=0,
+    )
+    naive_f1, naive_recall = [], []
+    choose = np.random.default_rng(11)
+    for _ in range(1500):
+        rows = choose.choice(n, size=n, replace=True)
+        cm = mlcm_confusion_matrix(y_true[rows], y_pred[rows])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            stats_ = confusion_matrix_statistics(cm, zero_division=0.0)
+        naive_f1.append(stats_["fbeta"][:n_labels].mean())
+        naive_recall.append(stats_["recall"][0])
+    ours_f1 = result.scores["f1_macro"].bootstrap_distribution
+    ours_recall = result.label_bootstrap_distribution[:, 0]
+    assert stats.ks_2samp(ours_f1, naive_f1).pvalue > 0.01
+    assert stats.ks_2samp(ours_recall, naive_recall).pvalue > 0.01
 
 
 def test_mlcm_confidence_intervals_match_scipy_bootstrap():
@@ -114,7 +206,8 @@ def test_mlcm_confidence_intervals_coverage_in_simulation():
     """Nominal 95% intervals cover the population's score in 93-97% of 1,000
     simulated test sets (the band is about 3 standard errors of a coverage
     of 95%), for the macro F1 and for the recall of a rare label (about 20
-    positives per test set), percentile and BCa alike."""
+    positives per test set), both read off the same resamples, percentile
+    and BCa alike."""
     rng = np.random.default_rng(12345)
     pop_true, pop_pred = _population(rng, 2_000_000)
     with warnings.catch_warnings():
@@ -126,7 +219,7 @@ def test_mlcm_confidence_intervals_coverage_in_simulation():
     for r in range(repetitions):
         y_true, y_pred = _population(rng, 500)
         for interval in ("percentile", "bca"):
-            f1 = mlcm_confidence_intervals(
+            result = mlcm_confidence_intervals(
                 y_true,
                 y_pred,
                 n_resamples=999,
@@ -134,18 +227,9 @@ def test_mlcm_confidence_intervals_coverage_in_simulation():
                 zero_division=0.0,
                 random_state=r,
             )
-            low, high = f1.confidence_interval
+            low, high = result.confidence_interval
             hits["f1", interval] += low <= truth_f1 <= high
-            recall = mlcm_confidence_intervals(
-                y_true,
-                y_pred,
-                metric="recall",
-                n_resamples=999,
-                interval=interval,
-                zero_division=0.0,
-                random_state=r,
-            )
-            low, high = recall.label_confidence_interval
+            low, high = result.scores["recall"].confidence_interval
             hits["recall", interval] += low[3] <= truth_recall <= high[3]
     coverage = {key: hit / repetitions for key, hit in hits.items()}
     for key, value in coverage.items():
@@ -174,7 +258,7 @@ def test_mlcm_confidence_intervals_groups_resample_whole_groups():
     assert width(naive) < 0.6 * width(grouped)
 
 
-def test_mlcm_confidence_intervalsundefined_scores_resamples_are_counted():
+def test_mlcm_confidence_intervals_undefined_scores_are_counted():
     """A label absent from some resamples follows zero_division there, and
     the result says in how many resamples it was undefined."""
     y_true = np.array([[1, 0]] * 19 + [[0, 1]])
@@ -185,6 +269,7 @@ def test_mlcm_confidence_intervalsundefined_scores_resamples_are_counted():
         metric="recall",
         n_resamples=500,
         zero_division=np.nan,
+        return_distributions=True,
         random_state=0,
     )
     # label 1 has one instance: (19/20)**20 of the resamples miss it
@@ -199,6 +284,7 @@ def test_mlcm_confidence_intervalsundefined_scores_resamples_are_counted():
         metric="recall",
         n_resamples=500,
         zero_division=0.0,
+        return_distributions=True,
         random_state=0,
     )
     assert (zero.label_bootstrap_distribution[:, 1] == 0).sum() == undefined
@@ -257,3 +343,282 @@ def testheydarian_margins_of_single_instances_match_the_kernel(mlcm_strategies, 
         cm = mlcm_confusion_matrix(y_true[i : i + 1], y_pred[i : i + 1])
         expected = np.stack([np.diag(cm), cm.sum(axis=1), cm.sum(axis=0)])
         assert_array_equal(margins[i], expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_unit_table_is_the_matrix_whatever_the_chunks(mlcm_strategies, data):
+    """The table of the distinct units, tabulated in any chunks and combined,
+    is the same table; its kinds' margins summed with their multiplicities
+    are the MLCM's diagonal, row and column sums (both methods, weights,
+    empty and full rows, one label, one instance); and counts of one per
+    kind of unit weigh each kind once."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    n = y_true.shape[0]
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=3)))
+    bounds = [0, *cuts, n]
+    parts = [
+        tabulate(y_true[a:b], y_pred[a:b], None if weight is None else weight[a:b])
+        for a, b in zip(bounds[:-1], bounds[1:])
+    ]
+    whole = combine_tables([tabulate(y_true, y_pred, weight)])
+    chunked = combine_tables(parts)
+    for mine, theirs in zip(whole, chunked):
+        if mine is None:
+            assert theirs is None
+        else:
+            assert_array_equal(mine, theirs)
+    for method in ("heydarian", "krstinic"):
+        units = UnitTable(
+            whole, y_true.shape[1], method, grouped=False, func_name="test"
+        )
+        cm = mlcm_confusion_matrix(y_true, y_pred, method=method, sample_weight=weight)
+        expected = np.stack([np.diag(cm), cm.sum(axis=1), cm.sum(axis=0)])
+        assert_allclose(units.observed()[0], expected, rtol=1e-9, atol=1e-9)
+        assert units.n_units == n
+
+
+def test_mlcm_confidence_intervals_scores_are_the_public_scores():
+    """Every estimate in ``scores`` is the public score's value: per label,
+    micro, macro and weighted, with the no-label index, specificity's
+    diagonal true negatives and an F-beta."""
+    rng = np.random.default_rng(6)
+    y_true, y_pred = _noisy(rng, 120, 4, 0.2)
+    weight = rng.uniform(0.5, 2.0, 120)
+    public = {
+        "precision": mlcm_precision_score,
+        "recall": mlcm_recall_score,
+        "f1": mlcm_f1_score,
+        "specificity": partial(mlcm_specificity_score, tn="diagonal"),
+        "fbeta": partial(mlcm_fbeta_score, beta=2.0),
+    }
+    for include_no_label in (False, True):
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric="fbeta",
+            average="micro_all",
+            beta=2.0,
+            tn="diagonal",
+            sample_weight=weight,
+            include_no_label=include_no_label,
+            n_resamples=50,
+            random_state=0,
+        )
+        averages = ("", "_micro", "_macro", "_weighted", "_micro_all")
+        assert set(result.scores) == {f"{m}{a}" for m in public for a in averages}
+        options = {"sample_weight": weight, "include_no_label": include_no_label}
+        for metric, score in public.items():
+            assert_allclose(
+                result.scores[metric].estimate,
+                score(y_true, y_pred, average=None, **options),
+            )
+            for average in ("micro", "macro", "weighted"):
+                estimate = result.scores[f"{metric}_{average}"].estimate
+                assert type(estimate) is float
+                assert estimate == pytest.approx(
+                    score(y_true, y_pred, average=average, **options)
+                )
+        assert result.estimate == pytest.approx(
+            mlcm_fbeta_score(y_true, y_pred, beta=2.0, average="micro_all", **options)
+        )
+        assert len(result.target_names) == 4 + include_no_label
+
+
+def test_mlcm_confidence_intervals_one_set_of_resamples():
+    """All scores and the matrix's cells come from the same resamples: in each
+    one, F1 is the harmonic mean of that resample's precision and recall, and
+    the recall is the diagonal over the row sums of that resample's matrix."""
+    rng = np.random.default_rng(7)
+    y_true, y_pred = _noisy(rng, 150, 3, 0.2)
+    result = mlcm_confidence_intervals(
+        y_true,
+        y_pred,
+        n_resamples=300,
+        matrix=True,
+        return_distributions=True,
+        zero_division=0.0,
+        random_state=1,
+    )
+    precision = result.scores["precision"].bootstrap_distribution
+    recall = result.scores["recall"].bootstrap_distribution
+    f1 = result.scores["f1"].bootstrap_distribution
+    assert f1.shape == (300, 3)
+    assert_allclose(f1, 2 * precision * recall / (precision + recall))
+    cells = result.matrix.bootstrap_distribution
+    assert cells.shape == (300, 4, 4)
+    diagonal = np.diagonal(cells, axis1=1, axis2=2)[:, :3]
+    assert_allclose(recall, diagonal / cells.sum(axis=2)[:, :3])
+    assert_array_equal(result.matrix.estimate, mlcm_confusion_matrix(y_true, y_pred))
+    low, high = result.matrix.confidence_interval
+    assert low.shape == high.shape == (4, 4)
+    assert np.all(low <= high)
+
+
+def test_mlcm_confidence_intervals_matrix_bca_of_a_sum():
+    """The matrix's BCa acceleration, from the moments of the units' cells, is
+    the jackknife's: leaving a unit out of a sum subtracts its cell."""
+    rng = np.random.default_rng(8)
+    y_true, y_pred = _noisy(rng, 60, 2, 0.3)
+    units, _ = unit_table(
+        y_true,
+        y_pred,
+        method="heydarian",
+        labels=None,
+        sample_weight=rng.choice([1.0, 3.0], 60),
+        groups=None,
+        func_name="test",
+    )
+    contributions = units.cells()
+    dense = contributions.toarray()
+    # every unit, one by one: the matrix without it
+    per_unit = np.repeat(dense, units.multiplicity.astype(int), axis=0)
+    jackknife = per_unit.sum(axis=0) - per_unit
+    spread = jackknife.mean(axis=0) - jackknife
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = (spread**3).sum(axis=0) / (6 * ((spread**2).sum(axis=0)) ** 1.5)
+    assert_allclose(
+        _sum_acceleration(contributions, units.multiplicity), expected, atol=1e-12
+    )
+
+
+def test_mlcm_confidence_intervals_distributions_only_on_request():
+    """Without return_distributions no B x q array is kept, the averaged
+    distribution of the chosen score excepted (as scipy's bootstrap)."""
+    y_true, y_pred = _noisy(np.random.default_rng(9), 50, 3, 0.2)
+    result = mlcm_confidence_intervals(
+        y_true, y_pred, n_resamples=40, matrix=True, random_state=0
+    )
+    assert result.label_bootstrap_distribution is None
+    assert result.matrix.bootstrap_distribution is None
+    assert all(s.bootstrap_distribution is None for s in result.scores.values())
+    assert result.bootstrap_distribution.shape == (40,)
+
+
+@pytest.mark.parametrize(
+    "q, kwargs, parameter, match",
+    [
+        (400, {"matrix": True, "n_resamples": 1000}, "matrix", "matrix=False"),
+        (3000, {"n_resamples": 10000}, "n_resamples", "fewer resamples"),
+    ],
+)
+def test_mlcm_confidence_intervals_memory_is_bounded(q, kwargs, parameter, match):
+    """More than 1 GiB of resampled cells or scores is refused before it is
+    allocated, with a hint."""
+    y = np.eye(4, q, dtype=int)
+    with pytest.raises(InvalidInputError, match=f"'{parameter}' parameter.*{match}"):
+        mlcm_confidence_intervals(y, y, interval="percentile", **kwargs)
+
+
+def test_mlcm_confidence_intervals_dask_is_numpy():
+    """Dask input, tabulated chunk by chunk, gives the NumPy input's numbers
+    for the same seed: weights, groups (a dask array or not), a label subset
+    and the matrix; the report with intervals too."""
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(10)
+    y_true, y_pred = _noisy(rng, 500, 5, 0.1)
+    weight = rng.choice([0.5, 1.0, 2.0], 500)
+    groups = rng.integers(0, 40, 500)
+    chunked = (da.from_array(y_true, chunks=70), da.from_array(y_pred, chunks=70))
+    options = {
+        "n_resamples": 200,
+        "random_state": 3,
+        "labels": [4, 0, 2],
+        "matrix": True,
+        "return_distributions": True,
+    }
+    for kwargs in (
+        {"sample_weight": weight},
+        {"groups": groups},
+        {"groups": da.from_array(groups, chunks=100), "sample_weight": weight},
+    ):
+        numpy = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            groups=groups if "groups" in kwargs else None,
+            sample_weight=kwargs.get("sample_weight"),
+            **options,
+        )
+        lazy = mlcm_confidence_intervals(*chunked, **kwargs, **options)
+        assert lazy.n_distinct_units == numpy.n_distinct_units
+        assert_array_equal(lazy.bootstrap_distribution, numpy.bootstrap_distribution)
+        for name, score in numpy.scores.items():
+            assert_array_equal(
+                lazy.scores[name].bootstrap_distribution, score.bootstrap_distribution
+            )
+            assert_array_equal(
+                lazy.scores[name].confidence_interval, score.confidence_interval
+            )
+        assert_array_equal(
+            lazy.matrix.confidence_interval, numpy.matrix.confidence_interval
+        )
+    report = {"confidence_level": 0.9, "n_resamples": 99, "random_state": 0}
+    assert mlcm_classification_report(*chunked, **report) == mlcm_classification_report(
+        y_true, y_pred, **report
+    )
+
+
+def test_mlcm_confidence_intervals_dask_refusals():
+    """Dask input: groups of the wrong length, or a single group, are refused
+    as for NumPy input; a bad chunk is refused as NumPy's would be."""
+    da = pytest.importorskip("dask.array")
+    y = da.from_array(np.eye(6, 2, dtype=int), chunks=2)
+    with pytest.raises(InvalidInputError, match="'groups' parameter .* length"):
+        mlcm_confidence_intervals(y, y, groups=[0, 1])
+    with pytest.raises(InvalidInputError, match="at least two distinct groups"):
+        mlcm_confidence_intervals(y, y, groups=[3] * 6, n_resamples=9)
+    bad = da.from_array(np.array([[1, 0], [0, 2]] * 3), chunks=2)
+    with pytest.raises(ValueError, match="y_true"):
+        mlcm_confidence_intervals(bad, y, n_resamples=9)
+
+
+def test_mlcm_confidence_intervals_instance_order_does_not_matter():
+    """The units are tabulated in a canonical order, so shuffling the
+    instances (with their weights and groups) gives the same numbers for
+    the same seed."""
+    rng = np.random.default_rng(12)
+    y_true, y_pred = _noisy(rng, 200, 3, 0.2)
+    weight = rng.choice([1.0, 2.0], 200)
+    groups = rng.integers(0, 30, 200)
+    order = rng.permutation(200)
+    for kwargs in ({"sample_weight": weight}, {"groups": groups}):
+        shuffled = {k: v[order] for k, v in kwargs.items()}
+        a = mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=100, random_state=0, **kwargs
+        )
+        b = mlcm_confidence_intervals(
+            y_true[order], y_pred[order], n_resamples=100, random_state=0, **shuffled
+        )
+        assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+        assert_array_equal(a.label_confidence_interval, b.label_confidence_interval)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(st.integers(0, 60).map(lambda k: k / 60), st.just(float("nan"))),
+        min_size=2,
+        max_size=12,
+    ),
+    data=st.data(),
+)
+def test_acceleration_of_kinds_is_the_jackknife_of_units(values, data):
+    """BCa's acceleration from the kinds' leave-one-out values, each counted
+    with its multiplicity, is the naive jackknife's over every unit (NaN
+    values left out)."""
+    multiplicity = np.array(
+        data.draw(
+            st.lists(st.integers(1, 4), min_size=len(values), max_size=len(values))
+        )
+    )
+    kinds = np.array(values)
+    units = np.repeat(kinds, multiplicity)
+    units = units[~np.isnan(units)]
+    spread = units.mean() - units if units.size else units
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = (spread**3).sum() / (6 * ((spread**2).sum()) ** 1.5)
+    got = _acceleration(kinds[:, None], multiplicity.astype(float))[0]
+    if units.size == 0 or np.ptp(units) == 0:  # no spread: no acceleration
+        assert np.isnan(got)
+    else:
+        assert got == pytest.approx(expected, rel=1e-6, abs=1e-12)

@@ -27,6 +27,8 @@ LAYERS = [
         "_report",
         "_accumulator",
         "_top_confusions",
+        "_margins",
+        "_units",
         "_paired",
         "_intervals",
     },

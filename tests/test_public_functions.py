@@ -43,6 +43,7 @@ RESULT_RECORDS = {
     "NemenyiResult",
     "PairedComparisonResult",
     "PrometheeResult",
+    "ScoreInterval",
 }
 
 

@@ -7,7 +7,11 @@ import pytest
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.exceptions import UndefinedMetricWarning
 
-from sklearn_mlcm import mlcm_classification_report, mlcm_confusion_matrix
+from sklearn_mlcm import (
+    mlcm_classification_report,
+    mlcm_confidence_intervals,
+    mlcm_confusion_matrix,
+)
 
 # Heydarian et al. (2022), Table 1
 T, P = TABLE_1_TRUE, TABLE_1_PRED
@@ -154,3 +158,123 @@ def test_mlcm_classification_report_digits_zero():
     """digits=0 prints whole numbers."""
     text = mlcm_classification_report(T, P, digits=0)
     assert text.splitlines()[2].split() == ["0", "1", "0", "1", "11", "7"]
+
+
+def test_mlcm_classification_report_with_intervals_percentile():
+    """With a confidence level every number carries its interval, the
+    headers stay over their columns and a legend says what the brackets are."""
+    expected = """\
+                       precision             recall           f1-score    weight   support
+
+          C0   1.00 [1.00, 1.00]  0.45 [0.27, 0.71]  0.62 [0.43, 0.83]        11         7
+          C1   0.40 [0.00, 0.80]  0.33 [0.00, 0.60]  0.36 [0.00, 0.59]         6         5
+          C2   0.11 [0.00, 0.33]  1.00 [0.00, 1.00]  0.20 [0.00, 0.50]         1         1
+
+   micro avg   0.42 [0.24, 0.62]  0.44 [0.27, 0.61]  0.43 [0.25, 0.61]        18        13
+   macro avg   0.50 [0.38, 0.65]  0.60 [0.19, 0.70]  0.40 [0.22, 0.56]        18        13
+weighted avg   0.75 [0.64, 0.89]  0.44 [0.27, 0.61]  0.51 [0.34, 0.67]        18        13
+
+[low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
+"""  # noqa: E501 (the report is wider than the code)
+    text = mlcm_classification_report(
+        T,
+        P,
+        target_names=["C0", "C1", "C2"],
+        confidence_level=0.9,
+        n_resamples=999,
+        interval="percentile",
+        random_state=0,
+    )
+    assert text == expected
+
+
+def test_mlcm_classification_report_with_intervals_bca_no_label():
+    """BCa, three digits, the no-label row, NaN resamples left out: the
+    columns widen with the digits."""
+    expected = """\
+                          precision                recall              f1-score    weight   support
+
+           0   1.000 [1.000, 1.000]  0.455 [0.187, 0.750]  0.625 [0.330, 0.857]        11         7
+           1   0.400 [0.000, 1.000]  0.333 [0.000, 0.750]  0.364 [0.000, 0.714]         6         5
+           2   0.111 [0.000, 0.585]  1.000 [1.000, 1.000]  0.200 [0.000, 0.742]         1         1
+    no label   0.500 [0.000, 1.000]  0.333 [0.000, 1.000]  0.400 [0.000, 1.000]         3         2
+
+   micro avg   0.429 [0.218, 0.639]  0.429 [0.218, 0.639]  0.429 [0.218, 0.639]        21        15
+   macro avg   0.503 [0.325, 0.694]  0.530 [0.243, 0.775]  0.397 [0.218, 0.617]        21        15
+weighted avg   0.715 [0.368, 0.858]  0.429 [0.218, 0.639]  0.498 [0.285, 0.700]        21        15
+
+[low, high]: 95% BCa bootstrap intervals, 999 resamples of the 9 instances
+"""  # noqa: E501 (the report is wider than the code)
+    text = mlcm_classification_report(
+        T,
+        P,
+        confidence_level=0.95,
+        n_resamples=999,
+        include_no_label=True,
+        digits=3,
+        zero_division=np.nan,
+        random_state=0,
+    )
+    assert text == expected
+
+
+def test_mlcm_classification_report_with_intervals_groups_legend():
+    """With groups the legend names the groups resampled."""
+    text = mlcm_classification_report(
+        T,
+        P,
+        confidence_level=0.95,
+        n_resamples=99,
+        groups=[0, 0, 1, 1, 2, 2, 3, 3, 3],
+        random_state=0,
+    )
+    assert text.endswith(
+        "\n\n[low, high]: 95% BCa bootstrap intervals, 99 resamples of the 4 groups\n"
+    )
+
+
+def test_mlcm_classification_report_without_level_is_unchanged():
+    """confidence_level=None (the default) ignores the resampling options."""
+    plain = mlcm_classification_report(T, P)
+    assert plain == mlcm_classification_report(
+        T, P, confidence_level=None, n_resamples=5, interval="percentile"
+    )
+    assert "[" not in plain
+
+
+def test_mlcm_classification_report_dict_with_intervals():
+    """output_dict carries "<score> low" and "<score> high" after each score,
+    Python floats, the bounds of mlcm_confidence_intervals for the seed."""
+    report = mlcm_classification_report(
+        T, P, output_dict=True, confidence_level=0.95, n_resamples=999, random_state=0
+    )
+    keys = [
+        "precision",
+        "precision low",
+        "precision high",
+        "recall",
+        "recall low",
+        "recall high",
+        "f1-score",
+        "f1-score low",
+        "f1-score high",
+        "weight",
+        "support",
+    ]
+    assert list(report) == ["0", "1", "2", "micro avg", "macro avg", "weighted avg"]
+    for row in report.values():
+        assert list(row) == keys
+        assert all(type(v) is float for v in row.values())
+        assert row["recall low"] <= row["recall high"]
+    plain = mlcm_classification_report(T, P, output_dict=True)
+    for name, row in plain.items():
+        assert {k: report[name][k] for k in row} == row
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        ci = mlcm_confidence_intervals(T, P, n_resamples=999, random_state=0)
+    low, high = ci.scores["recall"].confidence_interval
+    assert [report[str(k)]["recall low"] for k in range(3)] == pytest.approx(low)
+    assert [report[str(k)]["recall high"] for k in range(3)] == pytest.approx(high)
+    low, high = ci.scores["f1_weighted"].confidence_interval
+    assert report["weighted avg"]["f1-score low"] == pytest.approx(low)
+    assert report["weighted avg"]["f1-score high"] == pytest.approx(high)

@@ -17,7 +17,7 @@ from sklearn_mlcm._validation import (
 
 from ._record import Computed
 
-__all__ = ["dask_compute", "is_dask_collection"]
+__all__ = ["dask_compute", "import_dask", "is_dask_collection"]
 
 
 def is_dask_collection(obj):
@@ -25,7 +25,7 @@ def is_dask_collection(obj):
     return type(obj).__module__.split(".")[0] in ("dask", "dask_expr")
 
 
-def _import_dask(func_name):
+def import_dask(func_name):
     try:
         import dask
         import dask.array as da
@@ -92,7 +92,7 @@ def dask_compute(
     ``integer_counts`` says that the kernel counts (int64) without weights.
     """
     check_dask_kinds(y_true, y_pred, func_name)
-    dask, da = _import_dask(func_name)
+    dask, da = import_dask(func_name)
     y_true = da.asarray(y_true)
     y_pred = da.asarray(y_pred)
     labels = check_dask_targets(y_true, y_pred, labels, sample_weight, func_name)

@@ -1,0 +1,355 @@
+"""The distinct resampling units of a test set, and multinomial draws of them.
+
+A bootstrap resample of n instances says how often each instance is drawn: a
+multinomial draw of n among n. Every score needs only three margins of the
+MLCM, sums over the instances of a contribution that depends on the pair
+(true set, predicted set) and the weight alone, so instances with the same
+pair and weight are exchangeable: only how often their *kind* is drawn
+matters, and a resample is a multinomial draw of n among the distinct kinds,
+with probabilities their shares. Its cost is then the number of distinct
+kinds, not of instances. With ``groups`` the unit is the group (the cluster
+bootstrap), and a group's contribution is the sum of its instances'.
+
+The table is tabulated chunk by chunk (blocks of rows of a NumPy input, the
+chunks of a dask array where they live) and combined in a canonical, sorted
+order, so that every chunking gives the same table and a seed the same
+resamples; memory is the number of distinct kinds, not of instances.
+"""
+
+import numpy as np
+from scipy import sparse
+
+from ._confusion import mlcm_confusion_matrix
+from ._margins import as_dense_bool, heydarian_margins
+from ._mlcm._dask import import_dask
+from ._validation import (
+    MAX_DENSE_BYTES,
+    check_dask_kinds,
+    check_dask_targets,
+    check_mlcm_targets,
+    check_sample_weight,
+    check_weight_sums,
+    input_error,
+)
+
+__all__ = [
+    "DRAW_CELLS",
+    "UnitTable",
+    "combine_tables",
+    "dask_table",
+    "draw_counts",
+    "tabulate",
+]
+
+#: Cells (rows x labels) densified at once while a block of rows is tabulated.
+ROW_BLOCK_CELLS = 1 << 23
+
+#: Draws (resamples x units) made at once: small enough to stay in the cache,
+#: where drawing, looking up and counting them is about 2x faster than in
+#: batches of millions.
+DRAW_CELLS = 1 << 17
+
+#: A resample draws n positions when the distinct kinds are more than n / this
+#: (n uniform integers and a count, about 9 ns per instance), and a
+#: multinomial of the kinds otherwise (one binomial each, about 50 ns).
+POSITIONS_RATIO = 6
+
+
+def _pair_words(t, p):
+    """(m, W) uint64: the packed bits of each row's (true set, predicted
+    set), read big-endian, so that sorting the words sorts the pairs."""
+    bits = np.packbits(np.concatenate([t, p], axis=1), axis=1)
+    pad = (-bits.shape[1]) % 8
+    if pad:
+        bits = np.pad(bits, ((0, 0), (0, pad)))
+    return bits.view(">u8").astype(np.uint64)
+
+
+def _unique_rows(columns):
+    """Distinct rows of the 1-D uint64 ``columns`` (sorted, first column
+    first): ``(index of each distinct row's first occurrence, inverse)``."""
+    n = columns[0].shape[0]
+    if len(columns) == 1:
+        _, first, inverse = np.unique(
+            columns[0], return_index=True, return_inverse=True
+        )
+        return first, inverse.ravel()
+    order = np.lexsort(columns[::-1])
+    new = np.zeros(n, dtype=bool)
+    new[:1] = True
+    for column in columns:
+        values = column[order]
+        new[1:] |= values[1:] != values[:-1]
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return order[new], inverse
+
+
+def _key_columns(words, weight, group):
+    columns = [words[:, j] for j in range(words.shape[1])]
+    if weight is not None:
+        columns.append((weight + 0.0).view(np.uint64))  # -0.0 counts as 0.0
+    if group is not None:
+        columns.append(group.astype(np.uint64))
+    return columns
+
+
+def _merge(words, weight, group, count):
+    """Rows with the same key (pair words, weight, group) merged, counts summed."""
+    if words.shape[0] == 0:
+        return words, weight, group, count
+    first, inverse = _unique_rows(_key_columns(words, weight, group))
+    return (
+        words[first],
+        None if weight is None else weight[first],
+        None if group is None else group[first],
+        np.bincount(inverse, weights=count, minlength=first.size).astype(np.int64),
+    )
+
+
+def tabulate(t, p, weight=None, groups=None):
+    """The distinct (pair, weight, group) rows of clean targets ``t`` and ``p``
+    (bool or CSR, shape (m, q)), with their counts, block by block.
+
+    Returns ``(words, weight, group_codes, group_values, count)``; ``weight``
+    is None without weights, the group fields None without groups.
+    """
+    m, q = t.shape
+    values = codes = None
+    if groups is not None:
+        values, codes = np.unique(np.asarray(groups), return_inverse=True)
+        codes = codes.ravel()
+    step = max(1, ROW_BLOCK_CELLS // max(2 * q, 1))
+    parts = []
+    for start in range(0, m, step):
+        stop = min(start + step, m)
+        words = _pair_words(as_dense_bool(t[start:stop]), as_dense_bool(p[start:stop]))
+        parts.append(
+            _merge(
+                words,
+                None if weight is None else weight[start:stop],
+                None if codes is None else codes[start:stop],
+                np.ones(stop - start, dtype=np.int64),
+            )
+        )
+    if not parts:  # no rows: an empty table
+        width = (2 * q + 63) // 64
+        parts.append(
+            (
+                np.zeros((0, width), dtype=np.uint64),
+                None if weight is None else np.zeros(0),
+                None if codes is None else np.zeros(0, dtype=np.int64),
+                np.zeros(0, dtype=np.int64),
+            )
+        )
+    words, w, g, count = _merge(
+        *(None if part[0] is None else np.concatenate(part) for part in zip(*parts))
+    )
+    return words, w, g, values, count
+
+
+def combine_tables(tables):
+    """One table of the tables of several chunks, in the canonical order:
+    the same whatever the chunking. Group values are mapped to the codes of
+    their sorted union."""
+    words = np.concatenate([t[0] for t in tables])
+    weight = None if tables[0][1] is None else np.concatenate([t[1] for t in tables])
+    count = np.concatenate([t[4] for t in tables])
+    group = values = None
+    if tables[0][3] is not None:
+        values = np.unique(np.concatenate([t[3] for t in tables]))
+        group = np.concatenate(
+            [np.searchsorted(values, t[3])[t[2]] for t in tables]
+        ).astype(np.int64)
+    words, weight, group, count = _merge(words, weight, group, count)
+    return words, weight, group, values, count
+
+
+class UnitTable:
+    """The distinct units of a test set, ready to be resampled.
+
+    Built from a combined table (:func:`tabulate`, :func:`combine_tables`).
+    A unit is an instance, or a group with ``grouped``. Distinct instances
+    (pair, weight) are kept once with their multiplicity; groups are kept one
+    by one. ``unit_margins`` (n_kinds, 3 (q+1)) holds each kind's margins
+    (diagonal, row sums, column sums, weighted): the margins of counts ``c``
+    (B, n_kinds) are ``c @ unit_margins``.
+    """
+
+    def __init__(self, table, n_labels, method, *, grouped, func_name):
+        words, weight, group, values, count = table
+        q = n_labels
+        first, pair = _unique_rows([words[:, j] for j in range(words.shape[1])])
+        n_pairs = first.size
+        if 2 * n_pairs * q > MAX_DENSE_BYTES:
+            raise input_error(
+                "y_true",
+                f"at most {MAX_DENSE_BYTES // 2:,} cells (distinct (true set, "
+                "predicted set) pairs x n_labels) to resample; keep fewer labels "
+                "(labels=...)",
+                f"{n_pairs:,} x {q:,}",
+                func_name,
+            )
+        bits = np.unpackbits(words[first].astype(">u8").view(np.uint8), axis=1)
+        self.pair_true = bits[:, :q].astype(bool)
+        self.pair_pred = bits[:, q : 2 * q].astype(bool)
+        self.method = method
+        self.n_labels = q
+        margins = _pair_margins(self.pair_true, self.pair_pred, method)
+        w = np.ones(count.size) if weight is None else weight
+        if grouped:
+            n_kinds = values.size
+            kinds = sparse.csr_array(
+                (count * w, (group, pair)), shape=(n_kinds, n_pairs)
+            )
+            multiplicity = np.ones(n_kinds)
+        else:
+            n_kinds = count.size
+            kinds = sparse.csr_array(
+                (w, (np.arange(n_kinds), pair)), shape=(n_kinds, n_pairs)
+            )
+            multiplicity = count.astype(np.float64)
+        kinds.sum_duplicates()
+        #: (n_kinds, n_pairs): the weight of each pair in one unit of each kind
+        self.kind_pairs = kinds
+        self.unit_margins = sparse.csr_array(kinds @ sparse.csr_array(margins))
+        self.multiplicity = multiplicity
+        self.n_units = int(round(multiplicity.sum()))
+        self.n_kinds = n_kinds
+        self.draw_positions = n_kinds * POSITIONS_RATIO >= self.n_units
+        self._position_kind = None
+
+    def margins(self, counts):
+        """(B, n_kinds) counts -> (B, 3, q+1) margins."""
+        flat = (self.unit_margins.T @ np.asarray(counts, dtype=np.float64).T).T
+        return flat.reshape(len(flat), 3, self.n_labels + 1)
+
+    def observed(self):
+        """The margins (1, 3, q+1) of the test set itself."""
+        return self.margins(self.multiplicity[None, :])
+
+    def position_kind(self):
+        """The kind of each of the n_units positions, kinds laid out in order."""
+        if self._position_kind is None:
+            self._position_kind = np.repeat(
+                np.arange(self.n_kinds, dtype=np.int64),
+                self.multiplicity.astype(np.int64),
+            )
+        return self._position_kind
+
+    def cells(self):
+        """(n_kinds, (q+1)**2) CSR: each kind's contribution to every cell."""
+        q1 = self.n_labels + 1
+        rows = []
+        kernel_input = sparse.csr_array
+        for t, p in zip(self.pair_true, self.pair_pred):
+            cm = mlcm_confusion_matrix(
+                kernel_input(t[None, :].astype(np.int8)),
+                kernel_input(p[None, :].astype(np.int8)),
+                method=self.method,
+                sparse_output=True,
+            )
+            rows.append(sparse.csr_array(cm.reshape((1, q1 * q1))))
+        pair_cells = sparse.vstack(rows, format="csr") if rows else None
+        if pair_cells is None:
+            return sparse.csr_array((self.n_kinds, q1 * q1))
+        return sparse.csr_array(self.kind_pairs @ pair_cells)
+
+
+def _pair_margins(t, p, method):
+    """(n_pairs, 3 (q+1)) margins of the MLCM of each distinct pair."""
+    k, q = t.shape
+    if method == "heydarian":
+        return heydarian_margins(t, p).reshape(k, -1)
+    margins = np.empty((k, 3, q + 1))
+    for i in range(k):  # Krstinic's fractions: the kernel, once per pair
+        cm = mlcm_confusion_matrix(
+            t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
+        )
+        margins[i, 0] = cm.diagonal()
+        margins[i, 1] = np.asarray(cm.sum(axis=1)).ravel()
+        margins[i, 2] = np.asarray(cm.sum(axis=0)).ravel()
+    return margins.reshape(k, -1)
+
+
+def draw_counts(rng, size, units):
+    """(size, n_kinds) float64: how often each kind of unit is drawn in each
+    of ``size`` resamples of ``n_units`` draws with replacement.
+
+    The law is the multinomial of ``n_units`` draws with probabilities the
+    kinds' shares, drawn either as ``n_units`` uniform positions (kinds laid
+    out in order, as many positions as units) counted per kind, or as
+    :meth:`numpy.random.Generator.multinomial`, whichever is cheaper; the
+    choice depends on the table alone, so a seed gives the same counts.
+    """
+    n, k = units.n_units, units.n_kinds
+    if not units.draw_positions:
+        counts = rng.multinomial(n, units.multiplicity / n, size=size)
+        return counts.astype(np.float64)
+    # int64 throughout: NumPy draws, indexes and counts it without conversion
+    drawn = units.position_kind()[rng.integers(0, n, size=(size, n))]
+    drawn += (np.arange(size, dtype=np.int64) * k)[:, None]
+    counts = np.bincount(drawn.ravel(), minlength=size * k)
+    return counts.reshape(size, k).astype(np.float64)
+
+
+# -- dask: each chunk tabulated where it lives --------------------------------
+
+
+def _chunk_table(t, p, w, g, *, labels, func_name):
+    """The table of one chunk of rows, validated as NumPy input would be."""
+    q = len(labels) if labels is not None else t.shape[1]
+    if t.shape[0] == 0:
+        empty = np.zeros((0, q), dtype=bool)
+        return tabulate(
+            empty,
+            empty,
+            None if w is None else np.zeros(0),
+            None if g is None else np.asarray(g),
+        )
+    space = check_mlcm_targets(t, p, labels=labels, func_name=func_name)
+    if w is not None:
+        w = check_sample_weight(w, t.shape[0], func_name)
+        check_weight_sums(w, q, func_name)
+    return tabulate(space.y_true, space.y_pred, w, g)
+
+
+def dask_table(y_true, y_pred, *, labels, sample_weight, groups, func_name):
+    """The combined table of dask input: ``(table, n_labels, names)``.
+
+    Each chunk of rows is tabulated on its worker; only the chunks' tables
+    (their distinct units) come back and are combined, so memory is the
+    number of distinct units, not of instances.
+    """
+    check_dask_kinds(y_true, y_pred, func_name)
+    dask, da = import_dask(func_name)
+    y_true, y_pred = da.asarray(y_true), da.asarray(y_pred)
+    labels = check_dask_targets(y_true, y_pred, labels, sample_weight, func_name)
+    n = y_true.shape[0]
+    q = y_true.shape[1] if labels is None else len(labels)
+    y_true = y_true.rechunk({1: -1})
+    y_pred = y_pred.rechunk(y_true.chunks)
+    rows = (y_true.chunks[0],)
+    blocks = [y.to_delayed().ravel() for y in (y_true, y_pred)]
+    for name, values in (("sample_weight", sample_weight), ("groups", groups)):
+        if values is None:
+            blocks.append([None] * len(blocks[0]))
+            continue
+        shape = getattr(values, "shape", np.shape(values))
+        if len(shape) != 1 or shape[0] != n:
+            raise input_error(
+                name,
+                f"a 1-D array of length n_samples={n}",
+                f"shape {tuple(shape)}",
+                func_name,
+            )
+        blocks.append(da.asarray(values).rechunk(rows).to_delayed().ravel())
+    chunk = dask.delayed(_chunk_table, pure=True)
+    tables = dask.compute(
+        *(chunk(*parts, labels=labels, func_name=func_name) for parts in zip(*blocks))
+    )
+    table = combine_tables(list(tables))
+    if sample_weight is not None:  # each chunk's sums were within float64
+        check_weight_sums(table[1] * table[4], q, func_name)
+    names = [str(i) for i in (range(q) if labels is None else labels)]
+    return table, q, names
