@@ -10,8 +10,13 @@ from scipy import sparse
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
-from ._intervals import ConfidenceIntervalResult
-from ._margins import MAX_RESAMPLES, METRICS, scores_from_margins, undefined_scores
+from ._intervals import (
+    SCORE_AVERAGES,
+    SCORE_METRICS,
+    ConfidenceIntervalResult,
+    ScoreInterval,
+)
+from ._margins import MAX_RESAMPLES, METRICS, score_table
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._param_validation import (
@@ -25,7 +30,13 @@ from ._param_validation import (
     validate_params,
 )
 from ._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
-from ._report import MAX_DIGITS, build_report
+from ._report import (
+    MAX_DIGITS,
+    NO_LABEL_NAME,
+    REPORT_AVERAGES,
+    ReportBounds,
+    build_report,
+)
 from ._results import ConfidenceInterval
 from ._validation import (
     align_columns,
@@ -528,6 +539,8 @@ class MLCMAccumulator:
             "beta": [Interval(Real, 0, None, closed="left")],
             "tn": [Options("complement", "diagonal")],
             "zero_division": ZERO_DIVISION,
+            "include_no_label": ["boolean"],
+            "return_distributions": ["boolean"],
         }
     )
     def confidence_intervals(
@@ -539,16 +552,19 @@ class MLCMAccumulator:
         beta=1.0,
         tn="complement",
         zero_division="warn",
+        include_no_label=False,
+        return_distributions=False,
     ):
-        """Poisson bootstrap intervals of an MLCM score of every batch so far.
+        """Poisson bootstrap intervals of every MLCM score of the stream so far.
 
-        The stream's counterpart of :func:`mlcm_confidence_intervals`: the
+        The stream's counterpart of :func:`mlcm_confidence_intervals`: every
         score is read off the accumulated matrix, and off each of the
         ``n_resamples`` replicates the accumulator kept (build it with
-        ``n_resamples``); the interval is the percentile interval of those
+        ``n_resamples``); each interval is the percentile interval of those
         values. BCa is not offered: its acceleration needs the jackknife,
-        the score with each row left out, and a stream does not keep its
-        rows.
+        the scores with each row left out, and a stream does not keep its
+        rows. Nor are the intervals of the matrix's cells: the replicates
+        keep the margins the scores need, not whole matrices.
 
         Read more in the :ref:`User Guide <uncertainty>`.
 
@@ -556,11 +572,11 @@ class MLCMAccumulator:
         ----------
         metric : {"f1", "precision", "recall", "fbeta", "specificity"}, \
                 default="f1"
-            The score, as :func:`mlcm_f1_score` and the other scores compute
-            it.
+            The score the result unpacks as, as :func:`mlcm_f1_score` and the
+            other scores compute it.
 
         average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
-            How the label scores are averaged (see :func:`mlcm_f1_score`).
+            How the chosen score is averaged (see :func:`mlcm_f1_score`).
 
         confidence_level : float, default=0.95
             The nominal coverage of the intervals, in (0, 1).
@@ -574,20 +590,48 @@ class MLCMAccumulator:
 
         zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
             The value of a ratio whose denominator is zero, on the stream and
-            in the replicates ("warn" acts as 0.0 and warns for the stream's
-            score only). NaN values are left out of averages and bounds; the
-            result says in how many replicates each label's score was
-            undefined.
+            in the replicates ("warn" acts as 0.0 and warns for the chosen
+            ``metric`` on the stream only). NaN values are left out of
+            averages and bounds; the result says in how many replicates each
+            label's score was undefined.
+
+        include_no_label : bool, default=False
+            Also score the "no label" index (the NTL row and NPL column),
+            last, and take it into the averages, as the scores do.
+
+        return_distributions : bool, default=False
+            Keep every score's values in the replicates (n_resamples values
+            per label and score) in the result.
 
         Returns
         -------
         result : ConfidenceIntervalResult
             As :func:`mlcm_confidence_intervals` returns, with
-            ``interval="percentile"``: ``estimate, (low, high) = result``;
-            per label ``result.label_estimates`` and
-            ``result.label_confidence_interval``; the replicates' scores in
-            ``result.bootstrap_distribution`` and
-            ``result.label_bootstrap_distribution``.
+            ``interval="percentile"``, ``matrix=None`` and, as ``n_units``
+            and ``n_distinct_units``, the number of rows (each row gets its
+            own weights): ``estimate, (low, high) = result``; per label
+            ``result.label_estimates`` and
+            ``result.label_confidence_interval``; every score in
+            ``result.scores``.
+
+        See Also
+        --------
+        mlcm_confidence_intervals : The ordinary bootstrap of a whole test
+            set, percentile or BCa, with groups and the matrix's cells.
+
+        Notes
+        -----
+        The replicates are the Poisson bootstrap of the stream's rows: each
+        row gets an independent Poisson(1) weight in each replicate. Its law
+        is that of the ordinary bootstrap as the stream grows (the tests
+        compare the two on 400 instances, and check the coverage of these
+        intervals by simulation).
+
+        References
+        ----------
+        .. [1] J. A. Hanley and B. MacGibbon, "Creating non-parametric
+           bootstrap samples using Poisson frequencies", Computer Methods
+           and Programs in Biomedicine 83(1), 57-62, 2006.
 
         Examples
         --------
@@ -601,51 +645,79 @@ class MLCMAccumulator:
         ...     acc = acc.update(y_true[start:start + 64], y_pred[start:start + 64])
         >>> f1, (low, high) = acc.confidence_intervals()
         >>> round(f1, 3), round(low, 3), round(high, 3)
-        (0.716, ..., ...)
+        (0.716, 0.677, 0.755)
+        >>> recall, (low, high) = acc.confidence_intervals().scores["recall_micro"]
+        >>> round(recall, 3), round(low, 3), round(high, 3)
+        (0.714, 0.674, 0.755)
         """
+        self._check_replicates("MLCMAccumulator.confidence_intervals")
+        matrix, _, _, n_rows, names, replicates, _ = self._snapshot()
+        shown = self.n_labels + bool(include_no_label)
+        names = self._names(names) + ([NO_LABEL_NAME] if include_no_label else [])
+        metrics = SCORE_METRICS + ((metric,) if metric not in SCORE_METRICS else ())
+        averages = SCORE_AVERAGES + (
+            (average,) if average not in SCORE_AVERAGES else ()
+        )
+        scores = _percentile_scores(
+            matrix,
+            replicates,
+            metrics=metrics,
+            averages=averages,
+            shown=shown,
+            confidence_level=float(confidence_level),
+            beta=float(beta),
+            tn=tn,
+            zero_division=zero_division,
+            warn_for=(metric,),
+        )
+        chosen, label = scores[metric, average], scores[metric]
+        keep = bool(return_distributions)
+        named = {}
+        for key, value in scores.items():
+            name = key if isinstance(key, str) else f"{key[0]}_{key[1]}"
+            if not keep:
+                value = ScoreInterval(*_unpacked(value)[:4])
+            named[name] = value
+        return ConfidenceIntervalResult(
+            estimate=chosen.estimate,
+            confidence_interval=chosen.confidence_interval,
+            label_estimates=label.estimate,
+            label_confidence_interval=label.confidence_interval,
+            scores=named,
+            matrix=None,
+            target_names=names,
+            interval="percentile",
+            confidence_level=float(confidence_level),
+            n_resamples=self.n_resamples,
+            n_units=n_rows,
+            n_distinct_units=n_rows,
+            bootstrap_distribution=chosen.bootstrap_distribution,
+            label_bootstrap_distribution=label.bootstrap_distribution if keep else None,
+            label_n_undefined=label.n_undefined,
+            n_undefined=chosen.n_undefined,
+            n_degenerate=0,
+        )
+
+    def _check_replicates(self, caller, parameter=None):
+        """Intervals need replicates and at least one row."""
         if self.n_resamples is None:
+            what = caller if parameter is None else f"{caller}({parameter}=...)"
             raise InvalidParameterError(
-                "MLCMAccumulator.confidence_intervals needs bootstrap "
-                "replicates: build the accumulator with n_resamples (for "
-                f"example MLCMAccumulator({self.n_labels}, n_resamples=1000)). "
-                "This one has n_resamples=None."
+                f"{what} needs bootstrap replicates: build the accumulator "
+                f"with n_resamples (for example MLCMAccumulator({self.n_labels}, "
+                "n_resamples=1000)). This one has n_resamples=None."
             )
         if self.n_samples_ == 0:
             raise NotFittedError(
                 "This MLCMAccumulator has seen no instance yet; call update() "
-                "with a batch before confidence_intervals()."
+                f"with a batch before {caller.split('.')[-1]}()."
             )
-        matrix, _, _, _, names, replicates, _ = self._snapshot()
-        options = {
-            "metric": metric,
-            "average": average,
-            "beta": float(beta),
-            "tn": tn,
-            "zero_division": 0.0 if zero_division == "warn" else zero_division,
-        }
-        score, label = scores_from_margins(
-            _matrix_margins(matrix), **{**options, "zero_division": zero_division}
-        )
-        boot, label_boot = scores_from_margins(replicates, **options)
-        undefined = undefined_scores(replicates, options)
-        low, high = _percentile_bounds(boot, confidence_level)
-        label_low, label_high = _percentile_bounds(label_boot, confidence_level)
+
+    def _names(self, names):
+        """The label names: the frames' columns, else the column indices."""
         if names is None:
-            names = [str(i) for i in range(self.n_labels)]
-        return ConfidenceIntervalResult(
-            estimate=float(score[0]),
-            confidence_interval=ConfidenceInterval(float(low), float(high)),
-            label_estimates=label[0],
-            label_confidence_interval=ConfidenceInterval(label_low, label_high),
-            target_names=list(names),
-            interval="percentile",
-            n_resamples=self.n_resamples,
-            bootstrap_distribution=boot,
-            label_bootstrap_distribution=label_boot,
-            label_n_undefined=undefined.sum(axis=0),
-            n_undefined=int(undefined.any(axis=1).sum()),
-            n_degenerate=0,
-        )
+            return [str(i) for i in range(self.n_labels)]
+        return list(names)
 
     @validate_params(
         {
@@ -654,6 +726,7 @@ class MLCMAccumulator:
             "output_dict": ["boolean"],
             "zero_division": ZERO_DIVISION,
             "include_no_label": ["boolean"],
+            "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
         }
     )
     def classification_report(
@@ -664,12 +737,17 @@ class MLCMAccumulator:
         output_dict=False,
         zero_division="warn",
         include_no_label=False,
+        confidence_level=None,
     ):
         """The report of every batch so far, as :func:`mlcm_classification_report`.
 
         Equal to ``mlcm_classification_report`` of all the batches stacked,
         with the same ``method``: the accumulator keeps the label supports and
-        the total of instances with no true label next to the matrix.
+        the total of instances with no true label next to the matrix. With
+        ``confidence_level`` (and replicates, ``n_resamples``), each
+        precision, recall and F1 comes with its Poisson bootstrap percentile
+        interval, in the layout of ``mlcm_classification_report(...,
+        confidence_level=...)``.
 
         Parameters
         ----------
@@ -689,6 +767,13 @@ class MLCMAccumulator:
         include_no_label : bool, default=False
             Add the "no label" row (NTL row and NPL column) and take it into
             the macro and weighted averages.
+
+        confidence_level : float, default=None
+            Print each precision, recall and F1 with the bounds of its
+            percentile interval of this nominal coverage, read off the
+            replicates (``"<score> low"`` and ``"<score> high"`` keys with
+            ``output_dict=True``). Needs an accumulator built with
+            ``n_resamples``.
 
         Returns
         -------
@@ -711,18 +796,54 @@ class MLCMAccumulator:
            macro avg      0.833     0.750     0.733         4         4
         weighted avg      0.833     0.750     0.733         4         4
         <BLANKLINE>
-        """
-        if self.n_samples_ == 0:
+
+        With intervals, from 999 Poisson bootstrap replicates of a stream of
+        300 instances in batches of 64:
+
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> y_true = (rng.random((300, 3)) < 0.3).astype(int)
+        >>> y_pred = y_true ^ (rng.random((300, 3)) < 0.1)
+        >>> acc = MLCMAccumulator(3, n_resamples=999, random_state=0)
+        >>> for start in range(0, 300, 64):
+        ...     acc = acc.update(y_true[start:start + 64], y_pred[start:start + 64])
+        >>> print(acc.classification_report(confidence_level=0.95))
+                               precision             recall           f1-score    weight   support
+        <BLANKLINE>
+                   0   0.73 [0.64, 0.82]  0.73 [0.65, 0.80]  0.73 [0.67, 0.79]        95        81
+                   1   0.69 [0.59, 0.80]  0.76 [0.68, 0.83]  0.72 [0.65, 0.79]        91        75
+                   2   0.78 [0.70, 0.85]  0.79 [0.72, 0.86]  0.78 [0.73, 0.84]       110        95
+        <BLANKLINE>
+           micro avg   0.74 [0.69, 0.78]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
+           macro avg   0.73 [0.69, 0.78]  0.76 [0.72, 0.81]  0.75 [0.70, 0.79]       296       251
+        weighted avg   0.74 [0.69, 0.79]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
+        <BLANKLINE>
+        [low, high]: 95% percentile Poisson bootstrap intervals, 999 replicates of the 300 instances
+        <BLANKLINE>
+        """  # noqa: E501 (the report with intervals is wider than the code)
+        if confidence_level is not None:
+            self._check_replicates(
+                "MLCMAccumulator.classification_report", "confidence_level"
+            )
+        elif self.n_samples_ == 0:
             raise NotFittedError(
                 "This MLCMAccumulator has seen no instance yet; call update() "
                 "with a batch before classification_report()."
             )
-        matrix, supports, no_label, _, names, _, _ = self._snapshot()
-        if names is None:
-            names = [str(i) for i in range(self.n_labels)]
+        matrix, supports, no_label, n_rows, names, replicates, _ = self._snapshot()
+        bounds = None
+        if confidence_level is not None:
+            bounds = _report_bounds(
+                matrix,
+                replicates,
+                n_rows=n_rows,
+                shown=self.n_labels + bool(include_no_label),
+                confidence_level=float(confidence_level),
+                zero_division=zero_division,
+            )
         return build_report(
             matrix,
-            [str(name) for name in names],
+            [str(name) for name in self._names(names)],
             supports,
             no_label,
             target_names=target_names,
@@ -730,6 +851,7 @@ class MLCMAccumulator:
             output_dict=bool(output_dict),
             zero_division=zero_division,
             include_no_label=bool(include_no_label),
+            bounds=bounds,
         )
 
     def __repr__(self):
@@ -766,13 +888,116 @@ def _matrix_margins(matrix):
 
 
 def _percentile_bounds(distribution, confidence_level):
-    """The percentile interval of each column (NaN values left out; an
-    all-NaN column has NaN bounds)."""
-    alpha = (1.0 - confidence_level) / 2.0
+    """The percentile interval of each column of ``distribution``
+    (replicates first), NaN values left out (an all-NaN column has NaN
+    bounds); linear interpolation, as the one-shot intervals'."""
+    levels = [(1.0 - confidence_level) / 2.0, (1.0 + confidence_level) / 2.0]
+    if not np.isnan(distribution).any():  # nanquantile is 10x slower
+        low, high = np.quantile(distribution, levels, axis=0)
+        return low, high
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns
-        low, high = np.nanquantile(distribution, [alpha, 1.0 - alpha], axis=0)
+        low, high = np.nanquantile(distribution, levels, axis=0)
     return low, high
+
+
+def _percentile_scores(
+    matrix,
+    replicates,
+    *,
+    metrics,
+    averages,
+    shown,
+    confidence_level,
+    beta,
+    tn,
+    zero_division,
+    warn_for,
+):
+    """Every score's :class:`ScoreInterval` (percentile, with its values in
+    the replicates): ``metric`` maps to the label intervals (shape (shown,)),
+    ``(metric, average)`` to the averaged one. The estimates follow
+    ``zero_division`` ("warn" warns for the metrics in ``warn_for``); the
+    replicates take 0.0 for "warn"."""
+    options = {"beta": beta, "tn": tn, "shown": shown}
+    observed = score_table(
+        _matrix_margins(matrix),
+        metrics,
+        averages,
+        zero_division=zero_division,
+        warn_for=warn_for,
+        **options,
+    )
+    silent = 0.0 if zero_division == "warn" else zero_division
+    labels, overall, undefined = score_table(
+        replicates, metrics, averages, zero_division=silent, undefined=True, **options
+    )
+
+    def interval_of(distribution, estimate, n_undefined):
+        low, high = _percentile_bounds(distribution, confidence_level)
+        if np.ndim(estimate) == 0:
+            estimate, bounds = (
+                float(estimate),
+                ConfidenceInterval(float(low), float(high)),
+            )
+        else:
+            bounds = ConfidenceInterval(low, high)
+        return ScoreInterval(estimate, bounds, n_undefined, 0, distribution)
+
+    scores = {}
+    for metric in metrics:
+        scores[metric] = interval_of(
+            labels[metric], observed[0][metric][0], undefined[metric].sum(axis=0)
+        )
+        n_any = int(undefined[metric].any(axis=1).sum())
+        for average in averages:
+            scores[metric, average] = interval_of(
+                overall[metric, average], observed[1][metric, average][0], n_any
+            )
+    return scores
+
+
+def _unpacked(value):
+    """The fields of a :class:`ScoreInterval`, in order."""
+    return (
+        value.estimate,
+        value.confidence_interval,
+        value.n_undefined,
+        value.n_degenerate,
+        value.bootstrap_distribution,
+    )
+
+
+def _report_bounds(
+    matrix, replicates, *, n_rows, shown, confidence_level, zero_division
+):
+    """The :class:`ReportBounds` of the report's precision, recall and F1,
+    per row and averaged, from the replicates (the report's own values have
+    warned already)."""
+    metrics = ("precision", "recall", "f1")
+    scores = _percentile_scores(
+        matrix,
+        replicates,
+        metrics=metrics,
+        averages=REPORT_AVERAGES,
+        shown=shown,
+        confidence_level=confidence_level,
+        beta=1.0,
+        tn="complement",
+        zero_division=zero_division,
+        warn_for=(),
+    )
+    low, high = np.empty((shown + 3, 3)), np.empty((shown + 3, 3))
+    for j, metric in enumerate(metrics):
+        low[:shown, j], high[:shown, j] = scores[metric].confidence_interval
+        for i, average in enumerate(REPORT_AVERAGES):
+            bound = scores[metric, average].confidence_interval
+            low[shown + i, j], high[shown + i, j] = bound
+    legend = (
+        f"[low, high]: {100 * confidence_level:g}% percentile Poisson bootstrap "
+        f"intervals, {len(replicates):,} replicates of the {n_rows:,} instances"
+    )
+    return ReportBounds(low, high, legend)
 
 
 def _seed_sequence(random_state):
