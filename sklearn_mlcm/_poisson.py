@@ -42,9 +42,6 @@ _SHIFT = np.uint64(48)
 # of such a word is found by a binary search of the thresholds.
 _STRADDLES = 255
 
-# Below this share of non-zero margins a batch's product is a sparse one.
-_SPARSE_SHARE = 0.1
-
 
 @functools.cache
 def _poisson_table():
@@ -108,7 +105,8 @@ def replicate_margins(y_true, y_pred, weight, *, method, key, start, n_resamples
     replicate's Poisson weights, times the sample weights.
 
     The rows are taken a slice at a time, so that no array holds more than
-    about :data:`~._margins.BATCH_CELLS` numbers.
+    about :data:`~._margins.BATCH_CELLS` numbers; integer weights of integer
+    margins add up exactly (float64 holds integers to 2**53).
     """
     n, q = y_true.shape
     width = 3 * (q + 1)
@@ -124,8 +122,7 @@ def replicate_margins(y_true, y_pred, weight, *, method, key, start, n_resamples
             weights = counts.astype(np.float64)
         else:
             weights = counts * weight[begin:stop, None]
-        if np.count_nonzero(margins) < _SPARSE_SHARE * margins.size:
-            total += sparse.csr_array(margins.T) @ weights
-        else:
-            total += margins.T @ weights
+        # a sparse product: most margins are zero (a row touches its own
+        # labels), and it starts no BLAS threads inside the caller's threads
+        total += sparse.csr_array(margins).T @ weights
     return total
