@@ -334,16 +334,16 @@ def _sum_acceleration(contributions, multiplicity):
 # -- the resampling ----------------------------------------------------------------
 
 
-def _check_memory(n_resamples, n_columns, what, hint, func_name, parameter):
-    """Refuse a (n_resamples, n_columns) float64 array past the dense limit."""
-    size = n_resamples * n_columns * 8
+def _check_memory(n_rows, n_columns, what, hint, func_name, parameter, got):
+    """Refuse a (n_rows, n_columns) float64 array past the dense limit."""
+    size = n_rows * n_columns * 8
     if size > MAX_DENSE_BYTES:
         raise input_error(
             parameter,
             f"small enough for {what} to fit in {MAX_DENSE_BYTES / 2**30:g} GiB "
-            f"({n_resamples:,} resamples x {n_columns:,} values would take "
+            f"({n_rows:,} x {n_columns:,} values would take "
             f"{size / 2**30:.1f} GiB); {hint}",
-            repr(n_resamples) if parameter == "n_resamples" else "True",
+            got,
             func_name,
         )
 
@@ -383,6 +383,7 @@ def bootstrap_intervals(
         "pass fewer resamples (n_resamples) or fewer labels (labels=...)",
         func_name,
         "n_resamples",
+        repr(n_resamples),
     )
     if matrix:
         _check_memory(
@@ -393,15 +394,17 @@ def bootstrap_intervals(
             "matrix=False for the per-label intervals only",
             func_name,
             "matrix",
+            "True",
         )
     if interval == "bca":  # the jackknife's margins, one row per kind of unit
         _check_memory(
             units.n_kinds,
             3 * q1 + n_values,
-            "BCa's jackknife",
+            f"BCa's jackknife over {units.n_kinds:,} distinct units",
             "pass interval='percentile'",
             func_name,
             "interval",
+            "'bca'",
         )
     options = {"beta": beta, "tn": tn, "shown": shown}
     silent = 0.0 if zero_division == "warn" else zero_division

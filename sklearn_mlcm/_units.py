@@ -212,12 +212,12 @@ class UnitTable:
         kinds.sum_duplicates()
         #: (n_kinds, n_pairs): the weight of each pair in one unit of each kind
         self.kind_pairs = kinds
-        self.unit_margins = sparse.csr_array(kinds @ sparse.csr_array(margins))
+        self.unit_margins = sparse.csr_array(kinds @ margins)
         self.multiplicity = multiplicity
         self.n_units = int(round(multiplicity.sum()))
         self.n_kinds = n_kinds
         self.draw_positions = n_kinds * POSITIONS_RATIO >= self.n_units
-        self._position_kind = None
+        self._kind_starts = None
 
     def margins(self, counts):
         """(B, n_kinds) counts -> (B, 3, q+1) margins."""
@@ -228,14 +228,13 @@ class UnitTable:
         """The margins (1, 3, q+1) of the test set itself."""
         return self.margins(self.multiplicity[None, :])
 
-    def position_kind(self):
-        """The kind of each of the n_units positions, kinds laid out in order."""
-        if self._position_kind is None:
-            self._position_kind = np.repeat(
-                np.arange(self.n_kinds, dtype=np.int64),
-                self.multiplicity.astype(np.int64),
-            )
-        return self._position_kind
+    def kind_starts(self):
+        """The first of each kind's positions, kinds laid out in order, each
+        over as many positions as it has units."""
+        if self._kind_starts is None:
+            ends = np.cumsum(self.multiplicity.astype(np.int64))
+            self._kind_starts = np.concatenate([[0], ends[:-1]])
+        return self._kind_starts
 
     def cells(self):
         """(n_kinds, (q+1)**2) CSR: each kind's contribution to every cell."""
@@ -257,19 +256,28 @@ class UnitTable:
 
 
 def _pair_margins(t, p, method):
-    """(n_pairs, 3 (q+1)) margins of the MLCM of each distinct pair."""
+    """(n_pairs, 3 (q+1)) CSR margins of the MLCM of each distinct pair,
+    built in blocks of pairs so that only the sparse table is held."""
     k, q = t.shape
-    if method == "heydarian":
-        return heydarian_margins(t, p).reshape(k, -1)
-    margins = np.empty((k, 3, q + 1))
-    for i in range(k):  # Krstinic's fractions: the kernel, once per pair
-        cm = mlcm_confusion_matrix(
-            t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
-        )
-        margins[i, 0] = cm.diagonal()
-        margins[i, 1] = np.asarray(cm.sum(axis=1)).ravel()
-        margins[i, 2] = np.asarray(cm.sum(axis=0)).ravel()
-    return margins.reshape(k, -1)
+    step = max(1, ROW_BLOCK_CELLS // (3 * (q + 1)))
+    blocks = []
+    for start in range(0, k, step):
+        stop = min(start + step, k)
+        if method == "heydarian":
+            margins = heydarian_margins(t[start:stop], p[start:stop])
+        else:  # Krstinic's fractions: the kernel, once per pair
+            margins = np.empty((stop - start, 3, q + 1))
+            for i in range(start, stop):
+                cm = mlcm_confusion_matrix(
+                    t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
+                )
+                margins[i - start, 0] = cm.diagonal()
+                margins[i - start, 1] = np.asarray(cm.sum(axis=1)).ravel()
+                margins[i - start, 2] = np.asarray(cm.sum(axis=0)).ravel()
+        blocks.append(sparse.csr_array(margins.reshape(stop - start, -1)))
+    if not blocks:
+        return sparse.csr_array((0, 3 * (q + 1)))
+    return sparse.vstack(blocks, format="csr")
 
 
 def draw_counts(rng, size, units):
@@ -278,7 +286,8 @@ def draw_counts(rng, size, units):
 
     The law is the multinomial of ``n_units`` draws with probabilities the
     kinds' shares, drawn either as ``n_units`` uniform positions (kinds laid
-    out in order, as many positions as units) counted per kind, or as
+    out in order, each over as many positions as it has units) counted per
+    kind, or as
     :meth:`numpy.random.Generator.multinomial`, whichever is cheaper; the
     choice depends on the table alone, so a seed gives the same counts.
     """
@@ -286,10 +295,13 @@ def draw_counts(rng, size, units):
     if not units.draw_positions:
         counts = rng.multinomial(n, units.multiplicity / n, size=size)
         return counts.astype(np.float64)
-    # int64 throughout: NumPy draws, indexes and counts it without conversion
-    drawn = units.position_kind()[rng.integers(0, n, size=(size, n))]
-    drawn += (np.arange(size, dtype=np.int64) * k)[:, None]
-    counts = np.bincount(drawn.ravel(), minlength=size * k)
+    # counted per position, then summed over each kind's run of positions:
+    # no random lookup of each draw's kind (a cache miss per draw)
+    drawn = rng.integers(0, n, size=(size, n))
+    drawn += (np.arange(size, dtype=np.int64) * n)[:, None]
+    counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n)
+    if k < n:
+        counts = np.add.reduceat(counts, units.kind_starts(), axis=1)
     return counts.reshape(size, k).astype(np.float64)
 
 

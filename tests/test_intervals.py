@@ -14,6 +14,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats
 from sklearn.exceptions import UndefinedMetricWarning
 
+import sklearn_mlcm._intervals
 from sklearn_mlcm import (
     ConfidenceIntervalResult,
     InvalidInputError,
@@ -508,6 +509,17 @@ def test_mlcm_confidence_intervals_memory_is_bounded(q, kwargs, parameter, match
     y = np.eye(4, q, dtype=int)
     with pytest.raises(InvalidInputError, match=f"'{parameter}' parameter.*{match}"):
         mlcm_confidence_intervals(y, y, interval="percentile", **kwargs)
+
+
+def test_mlcm_confidence_intervals_jackknife_memory_is_bounded(monkeypatch):
+    """BCa's jackknife holds one row per distinct unit: past the limit it is
+    refused with the percentile interval as the way out (the limit lowered
+    here, so that a small test set reaches it)."""
+    monkeypatch.setattr(sklearn_mlcm._intervals, "MAX_DENSE_BYTES", 50_000)
+    y_true, y_pred = _noisy(np.random.default_rng(13), 400, 6, 0.2)
+    with pytest.raises(InvalidInputError, match="'interval' parameter.*'percentile'"):
+        mlcm_confidence_intervals(y_true, y_pred, n_resamples=10)
+    mlcm_confidence_intervals(y_true, y_pred, n_resamples=10, interval="percentile")
 
 
 def test_mlcm_confidence_intervals_dask_is_numpy():
