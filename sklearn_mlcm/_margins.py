@@ -13,12 +13,12 @@ on it.
 import numpy as np
 from scipy import sparse
 
-from ._confusion import mlcm_confusion_matrix
 from ._statistics import ratio_metric
 from ._validation import MAX_DENSE_BYTES, input_error
 
 __all__ = [
     "BATCH_CELLS",
+    "INSTANCE_MARGINS",
     "MAX_RESAMPLES",
     "METRICS",
     "Margins",
@@ -27,6 +27,7 @@ __all__ = [
     "check_groups",
     "averaged",
     "heydarian_margins",
+    "krstinic_margins",
     "margin_counts",
     "resampled_margins",
     "score_table",
@@ -80,17 +81,7 @@ class Margins:
             keys, axis=0, return_index=True, return_inverse=True
         )
         row_pair = row_pair.ravel()
-        if method == "heydarian":
-            margins = heydarian_margins(t[first], p[first])
-        else:  # Krstinic's fractions: the kernel, once per distinct pair
-            margins = np.empty((len(first), 3, q + 1))
-            for k, i in enumerate(first):
-                cm = mlcm_confusion_matrix(
-                    t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
-                )
-                margins[k, 0] = cm.diagonal()
-                margins[k, 1] = np.asarray(cm.sum(axis=1)).ravel()
-                margins[k, 2] = np.asarray(cm.sum(axis=0)).ravel()
+        margins = INSTANCE_MARGINS[method](t[first], p[first])
         self.n_rows, self.n_labels = n, q
         self.row_pair = row_pair
         self.pair_margins = margins.reshape(len(first), -1)
@@ -134,6 +125,50 @@ def heydarian_margins(t, p):
     margins[:, 1, q] = (empty + cat2 * (n_t == 0) * n_p2)[:, 0]
     margins[:, 2, q] = (empty + cat1 * n_t2)[:, 0]
     return margins
+
+
+def krstinic_margins(t, p):
+    """(k, 3, q+1) margins (diagonal, row sums, column sums) of Krstinic's
+    fractional MLCM of each of k single instances, ``t`` and ``p`` (k, q)
+    bool: the kernel's four scenarios (``_mlcm/_krstinic.py``) read off the
+    set sizes.
+
+    Y & Z is on the diagonal, scaled by |Y|/|Z| in scenario (ii); the
+    off-diagonal part ``s * A (x) B`` (A = Y - Z or Y, B = Z - Y or Z) adds
+    ``s |B| A`` to the row sums and ``s |A| B`` to the column sums; an empty
+    prediction sends each true label to the NPL column, an empty truth
+    spreads 1/|Z| over the predicted labels in the NTL row, and both empty
+    add the corner.
+    """
+    k, q = t.shape
+    tp, fn, fp = t & p, t & ~p, p & ~t
+    n_true, n_pred, n_tp = (x.sum(axis=1)[:, None] for x in (t, p, tp))
+    n_fn, n_fp = n_true - n_tp, n_pred - n_tp
+    safe_pred = np.maximum(n_pred, 1)
+    ii = (n_fn == 0) & (n_fp > 0) & (n_true > 0)
+    iii = (n_fn > 0) & (n_fp == 0) & (n_pred > 0)
+    iv = (n_fn > 0) & (n_fp > 0)
+    diag_scale = np.where(ii, n_true / safe_pred, 1.0)
+    scale = np.where(iv, 1.0 / np.maximum(n_fp, 1), (ii | iii) / safe_pred)
+    a = fn | (tp & (n_fn == 0))
+    b = fp | (tp & (n_fp == 0))
+    no_true, no_pred = n_true == 0, n_pred == 0
+    corner = (no_true & no_pred)[:, 0]
+    margins = np.zeros((k, 3, q + 1))
+    diag = diag_scale * tp
+    margins[:, 0, :q] = diag
+    margins[:, 0, q] = corner
+    margins[:, 1, :q] = diag + scale * b.sum(axis=1)[:, None] * a + no_pred * fn
+    margins[:, 2, :q] = (
+        diag + scale * a.sum(axis=1)[:, None] * b + no_true * fp / safe_pred
+    )
+    margins[:, 1, q] = (no_true * n_fp / safe_pred)[:, 0] + corner
+    margins[:, 2, q] = (no_pred * n_fn)[:, 0] + corner
+    return margins
+
+
+#: The margins of single instances, by method.
+INSTANCE_MARGINS = {"heydarian": heydarian_margins, "krstinic": krstinic_margins}
 
 
 def as_dense_bool(y):

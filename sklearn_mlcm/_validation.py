@@ -1102,13 +1102,20 @@ def check_empty_batch(y_pred, sample_weight, n_labels):
 
 
 def check_same_accumulator(mine, other):
-    """Two accumulators can be merged: same ``n_labels`` and ``method``."""
+    """Two accumulators can be merged: same ``n_labels``, ``method`` and
+    ``n_resamples``."""
     caller = current_function()
     if (other.n_labels, other.method) != (mine.n_labels, mine.method):
         raise InvalidInputError(
             f"The 'other' parameter of {caller} must have the same n_labels "
             f"and method. Got n_labels={other.n_labels}, method={other.method!r} "
             f"for n_labels={mine.n_labels}, method={mine.method!r}."
+        )
+    if other.n_resamples != mine.n_resamples:  # replicates add one by one
+        raise InvalidInputError(
+            f"The 'other' parameter of {caller} must keep as many bootstrap "
+            f"replicates. Got n_resamples={other.n_resamples} for "
+            f"n_resamples={mine.n_resamples}."
         )
 
 

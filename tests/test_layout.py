@@ -28,6 +28,7 @@ LAYERS = [
         "_accumulator",
         "_top_confusions",
         "_margins",
+        "_poisson",
         "_units",
         "_paired",
         "_intervals",

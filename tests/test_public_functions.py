@@ -138,6 +138,13 @@ def _valid_calls():
             (),
             {},
         ),
+        "MLCMAccumulator.confidence_intervals": (
+            sklearn_mlcm.MLCMAccumulator(3, n_resamples=20, random_state=0)
+            .update(T, P)
+            .confidence_intervals,
+            (),
+            {},
+        ),
         "MLCMDisplay": (sklearn_mlcm.MLCMDisplay, (np.array(TABLE_4J),), {}),
         "MLCMDisplay.plot": (display.plot, (), {}),
         "MLCMDisplay.from_predictions": (
