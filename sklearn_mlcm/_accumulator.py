@@ -103,7 +103,7 @@ class MLCMAccumulator:
     n_samples_ : int
         Number of instances seen since construction or the last :meth:`reset`.
 
-    label_names_ : list or None
+    target_names_ : list or None
         The column names of the first frame batch (pandas, polars, pyarrow,
         xarray); later frame batches are aligned to them by name. None until a
         frame is seen.
@@ -217,7 +217,7 @@ class MLCMAccumulator:
                 self._matrix = np.zeros((q + 1, q + 1), dtype=dtype)
             self._supports = np.zeros(q, dtype=np.int64)
             self._no_label_support = 0
-            self.label_names_ = None
+            self.target_names_ = None
             self.n_samples_ = 0
             # the replicates' margins, the next row's position in this
             # accumulator's stream, and the streams whose rows were added
@@ -249,7 +249,7 @@ class MLCMAccumulator:
             :func:`mlcm_confusion_matrix` accepts, 2-D). An empty batch
             (zero rows) is validated and adds nothing. The columns of a frame
             (pandas, polars, pyarrow, xarray) are label names: the first
-            frame's names are kept in :attr:`label_names_`, and the columns
+            frame's names are kept in :attr:`target_names_`, and the columns
             of later frames are matched to them by name (exactly: ``0`` is not
             ``"0"``). Frames and arrays are not mixed, within a batch or
             across batches, as an array's columns have no names to match. A
@@ -271,7 +271,7 @@ class MLCMAccumulator:
         y_pred, pred_names = _read_batch(y_pred, "y_pred")
         n_samples = check_batch_shape(y_true, self.n_labels)
         with self._lock:
-            known, n_seen = self.label_names_, self.n_samples_
+            known, n_seen = self.target_names_, self.n_samples_
         names = check_batch_kinds(true_names, pred_names, known, n_seen)
         labels = None
         if names is not None:  # the columns in the order of the known names
@@ -283,8 +283,8 @@ class MLCMAccumulator:
             check_empty_batch(y_pred, sample_weight, self.n_labels)
             with self._lock:  # a valid empty frame batch names the labels
                 self._check_unchanged(known, n_seen, names)
-                if labels is not None and self.label_names_ is None:
-                    self.label_names_ = list(labels)
+                if labels is not None and self.target_names_ is None:
+                    self.target_names_ = list(labels)
             return self
         if self.n_resamples is not None:  # the rows themselves are weighed
             y_true, y_pred, sample_weight = self._clean_batch(
@@ -317,12 +317,12 @@ class MLCMAccumulator:
             # all or nothing: the state changes only once the batch is counted
             with self._lock:
                 self._check_unchanged(known, n_seen, names)
-                if labels is not None and self.label_names_ is None:
-                    self.label_names_ = list(labels)
-                elif labels is not None and self.label_names_ != labels:
+                if labels is not None and self.target_names_ is None:
+                    self.target_names_ = list(labels)
+                elif labels is not None and self.target_names_ != labels:
                     # another thread's first frame named the labels meanwhile
                     matrix, supports, replicates = _reorder(
-                        matrix, supports, labels, self.label_names_, replicates
+                        matrix, supports, labels, self.target_names_, replicates
                     )
                 self._check_total(matrix, replicates, "sample_weight")
                 self._add(matrix, replicates)
@@ -377,11 +377,11 @@ class MLCMAccumulator:
         """Another thread may have added batches since this one was checked:
         check it again against the state it is added to (the caller holds
         the lock)."""
-        if (self.label_names_, bool(self.n_samples_)) == (known, bool(n_seen)):
+        if (self.target_names_, bool(self.n_samples_)) == (known, bool(n_seen)):
             return
-        check_batch_kinds(names, names, self.label_names_, self.n_samples_)
-        if names is not None and self.label_names_ is not None:
-            check_batch_columns(names, self.label_names_)
+        check_batch_kinds(names, names, self.target_names_, self.n_samples_)
+        if names is not None and self.target_names_ is not None:
+            check_batch_columns(names, self.target_names_)
 
     def _check_total(self, cm, replicates, parameter):
         """Refuse a batch after which the running matrix's total (or a
@@ -446,7 +446,7 @@ class MLCMAccumulator:
             other._snapshot()
         )
         with self._lock:
-            known, n_seen = self.label_names_, self.n_samples_
+            known, n_seen = self.target_names_, self.n_samples_
         if n_samples or names is not None:
             check_batch_kinds(names, names, known, n_seen)
         if names is not None and known is not None:
@@ -455,15 +455,15 @@ class MLCMAccumulator:
                 matrix, supports, names, order, replicates
             )
         with self._lock:
-            if (self.label_names_, self.n_samples_) != (known, n_seen):
+            if (self.target_names_, self.n_samples_) != (known, n_seen):
                 raise RuntimeError(
                     "MLCMAccumulator.merge: the accumulator changed while 'other' "
                     "was being merged; merge again."
                 )
             self._check_total(matrix, replicates, "other")
             shared = streams & (self._streams | {self._key})
-            if self.label_names_ is None and names is not None:
-                self.label_names_ = list(names)
+            if self.target_names_ is None and names is not None:
+                self.target_names_ = list(names)
             self._add(matrix, replicates)
             self._supports = self._supports + supports
             self._no_label_support = self._no_label_support + no_label
@@ -491,7 +491,7 @@ class MLCMAccumulator:
                 self._supports.copy(),
                 self._no_label_support,
                 self.n_samples_,
-                self.label_names_,
+                self.target_names_,
                 None if self._replicates is None else self._replicates.copy(),
                 set(self._streams),
             )
@@ -752,7 +752,7 @@ class MLCMAccumulator:
         ----------
         target_names : list of str of shape (n_labels,), default=None
             Display names of the labels. By default the frame column names of
-            the batches (:attr:`label_names_`), else the column indices.
+            the batches (:attr:`target_names_`), else the column indices.
 
         digits : int, default=2
             Number of digits of the floating point values (at most 20).

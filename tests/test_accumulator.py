@@ -211,7 +211,7 @@ def test_mlcm_accumulator_pickles_and_merges_names():
     copy = pickle.loads(pickle.dumps(first))
     copy.merge(second)
     assert_array_equal(copy.confusion_matrix, TABLE_4J)
-    assert copy.label_names_ == names
+    assert copy.target_names_ == names
     assert first.n_samples_ == 4  # the original is untouched
 
 
@@ -225,7 +225,7 @@ def _state(acc):
         acc._supports.tolist(),
         acc._no_label_support,
         acc.n_samples_,
-        acc.label_names_,
+        acc.target_names_,
     )
 
 
@@ -301,7 +301,7 @@ def test_mlcm_accumulator_refused_update_changes_nothing(
 ):
     """All or nothing: an update that raises leaves the matrix, the supports,
     the count and the label names as they were (a refused first frame batch
-    does not fix label_names_)."""
+    does not fix target_names_)."""
     acc = BEFORE[before]()
     if sparse_output:
         acc = MLCMAccumulator(3, sparse_output=True).merge(acc)
@@ -321,14 +321,14 @@ def test_mlcm_accumulator_refused_update_changes_nothing(
 
 
 def test_mlcm_accumulator_refused_first_frame_keeps_no_names():
-    """A refused first frame batch leaves label_names_ None: a later frame
+    """A refused first frame batch leaves target_names_ None: a later frame
     batch of other names is accepted."""
     acc = MLCMAccumulator(3)
     with pytest.raises(ValueError, match="only 0 and 1"):
         acc.update(_frame(T3 * 2, list("abc")), _frame(P3, list("abc")))
-    assert acc.label_names_ is None
+    assert acc.target_names_ is None
     acc.update(_frame(T3, list("xyz")), _frame(P3, list("xyz")))
-    assert acc.label_names_ == list("xyz")
+    assert acc.target_names_ == list("xyz")
     assert_array_equal(acc.confusion_matrix, TABLE_4J)
 
 
@@ -366,7 +366,7 @@ def test_mlcm_accumulator_frames_and_arrays_are_not_mixed():
             mine.merge(other)
         assert _state(mine) == state
     # a fresh accumulator takes either, and so does an empty one in a merge
-    assert MLCMAccumulator(3).merge(frames).label_names_ == list("abc")
+    assert MLCMAccumulator(3).merge(frames).target_names_ == list("abc")
     assert frames.merge(MLCMAccumulator(3)).n_samples_ == 4
 
 
@@ -387,7 +387,7 @@ def test_mlcm_accumulator_first_frames_racing_are_aligned(monkeypatch):
 
     monkeypatch.setattr(module, "compute", racing_compute)
     acc.update(_frame(T3[:4, order], names), _frame(P3[:4, order], names))
-    assert acc.label_names_ == list("abc")
+    assert acc.target_names_ == list("abc")
     assert_array_equal(acc.confusion_matrix, TABLE_4J)
     assert acc.n_samples_ == len(T3)
 

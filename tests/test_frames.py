@@ -138,7 +138,7 @@ def test_accumulator_aligns_batches_by_name(library):
     names = [NAMES[i] for i in order]
     acc.update(make(T[5:, order], names), make(P[5:, order], names))
     assert_array_equal(acc.confusion_matrix, mlcm_confusion_matrix(T, P))
-    assert acc.label_names_ == NAMES
+    assert acc.target_names_ == NAMES
     with pytest.raises(ValueError, match=r"accumulator.s labels \[.a., .b., .c.\]"):
         acc.update(make(T, ["a", "b", "z"]), make(P, ["a", "b", "z"]))
 
