@@ -41,6 +41,7 @@ from ._results import ConfidenceInterval, unpackable
 from ._validation import (
     check_mlcm_targets,
     check_sample_weight,
+    check_weight_sums,
     input_error,
 )
 
@@ -592,6 +593,7 @@ def mlcm_paired_comparison(
     true, cleaned, target_names = _check_predictions(y_true, predictions, labels)
     n = true.shape[0]
     weight = check_sample_weight(sample_weight, n)
+    check_weight_sums(weight, true.shape[1])
     weight = np.ones(n) if weight is None else weight
     unit, n_units = check_groups(groups, n)
 

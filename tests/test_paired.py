@@ -13,7 +13,9 @@ from scipy import stats
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_mlcm import (
+    InvalidInputError,
     PairedComparisonResult,
+    mlcm_confidence_intervals,
     mlcm_confusion_matrix,
     mlcm_f1_score,
     mlcm_paired_comparison,
@@ -491,3 +493,18 @@ def test_mlcm_paired_comparison_refuses_bad_groups():
         mlcm_paired_comparison(T, T, P, groups=[3] * 9)
     with pytest.raises(ValueError, match="'sample_weight' parameter"):
         mlcm_paired_comparison(T, T, P, sample_weight=[1.0] * 8)
+
+
+@pytest.mark.parametrize("function", ["paired", "intervals"])
+def test_resampling_weights_overflowing_the_sums_are_refused(function):
+    """Weights whose sums would overflow float64 are refused, as by the
+    matrix, instead of NaN estimates and intervals (issue #16 item 3)."""
+    weights = [1e308] * 9
+    with pytest.raises(InvalidInputError, match="'sample_weight' .* within float64"):
+        if function == "paired":
+            mlcm_paired_comparison(T, T, P, sample_weight=weights, n_resamples=9)
+        else:
+            mlcm_confidence_intervals(T, P, sample_weight=weights, n_resamples=9)
+    # the same ratios from weights divided by their largest value
+    scaled = mlcm_paired_comparison(T, T, P, sample_weight=[1.0] * 9, n_resamples=9)
+    assert np.isfinite(scaled.difference)
