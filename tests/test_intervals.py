@@ -327,7 +327,7 @@ def test_mlcm_confidence_intervals_mismatched_targets_are_refused():
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
-def testheydarian_margins_of_single_instances_match_the_kernel(mlcm_strategies, data):
+def test_heydarian_margins_of_single_instances_match_the_kernel(mlcm_strategies, data):
     """The margins of each instance's MLCM, read off the set sizes without the
     kernel (the resampling engine's table), are the kernel's, for every
     category, empty sets, one label and all-one rows."""
