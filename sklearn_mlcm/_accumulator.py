@@ -13,8 +13,8 @@ from sklearn.utils import check_random_state
 from ._intervals import (
     SCORE_AVERAGES,
     SCORE_METRICS,
-    ConfidenceIntervalResult,
     ScoreInterval,
+    package_result,
 )
 from ._margins import MAX_RESAMPLES, METRICS, score_table
 from ._mlcm._dask import is_dask_collection
@@ -668,32 +668,18 @@ class MLCMAccumulator:
             zero_division=zero_division,
             warn_for=(metric,),
         )
-        chosen, label = scores[metric, average], scores[metric]
-        keep = bool(return_distributions)
-        named = {}
-        for key, value in scores.items():
-            name = key if isinstance(key, str) else f"{key[0]}_{key[1]}"
-            if not keep:
-                value = ScoreInterval(*_unpacked(value)[:4])
-            named[name] = value
-        return ConfidenceIntervalResult(
-            estimate=chosen.estimate,
-            confidence_interval=chosen.confidence_interval,
-            label_estimates=label.estimate,
-            label_confidence_interval=label.confidence_interval,
-            scores=named,
-            matrix=None,
+        return package_result(
+            scores,
+            None,
+            metric=metric,
+            average=average,
             target_names=names,
             interval="percentile",
             confidence_level=float(confidence_level),
             n_resamples=self.n_resamples,
             n_units=n_rows,
             n_distinct_units=n_rows,
-            bootstrap_distribution=chosen.bootstrap_distribution,
-            label_bootstrap_distribution=label.bootstrap_distribution if keep else None,
-            label_n_undefined=label.n_undefined,
-            n_undefined=chosen.n_undefined,
-            n_degenerate=0,
+            return_distributions=bool(return_distributions),
         )
 
     def _check_replicates(self, parameter=None):
@@ -952,17 +938,6 @@ def _percentile_scores(
                 overall[metric, average], observed[1][metric, average][0], n_any
             )
     return scores
-
-
-def _unpacked(value):
-    """The fields of a :class:`ScoreInterval`, in order."""
-    return (
-        value.estimate,
-        value.confidence_interval,
-        value.n_undefined,
-        value.n_degenerate,
-        value.bootstrap_distribution,
-    )
 
 
 def _report_bounds(

@@ -730,16 +730,46 @@ def mlcm_confidence_intervals(
         matrix=bool(matrix),
         return_distributions=True,
     )
+    return package_result(
+        scores,
+        cells,
+        metric=metric,
+        average=average,
+        target_names=list(names),
+        interval=interval,
+        confidence_level=float(confidence_level),
+        n_resamples=int(n_resamples),
+        n_units=units.n_units,
+        n_distinct_units=units.n_kinds,
+        return_distributions=bool(return_distributions),
+    )
+
+
+def package_result(
+    scores,
+    cells,
+    *,
+    metric,
+    average,
+    target_names,
+    interval,
+    confidence_level,
+    n_resamples,
+    n_units,
+    n_distinct_units,
+    return_distributions,
+):
+    """A :class:`ConfidenceIntervalResult` of the ``scores`` (metric or
+    (metric, average) -> :class:`ScoreInterval`) and matrix ``cells``, the
+    chosen ``metric`` and ``average`` in front; the distributions dropped
+    unless ``return_distributions`` (but the chosen score's)."""
     chosen, label = scores[metric, average], scores[metric]
-    keep = bool(return_distributions)
     named = {}
     for key, value in scores.items():
         name = key if isinstance(key, str) else f"{key[0]}_{key[1]}"
-        if not keep:
-            value = ScoreInterval(*_fields(value)[:4])
-        named[name] = value
-    if cells is not None and not keep:
-        cells = ScoreInterval(*_fields(cells)[:4])
+        named[name] = value if return_distributions else _without_distribution(value)
+    if cells is not None and not return_distributions:
+        cells = _without_distribution(cells)
     return ConfidenceIntervalResult(
         estimate=chosen.estimate,
         confidence_interval=chosen.confidence_interval,
@@ -747,25 +777,28 @@ def mlcm_confidence_intervals(
         label_confidence_interval=label.confidence_interval,
         scores=named,
         matrix=cells,
-        target_names=list(names),
+        target_names=target_names,
         interval=interval,
-        confidence_level=float(confidence_level),
-        n_resamples=int(n_resamples),
-        n_units=units.n_units,
-        n_distinct_units=units.n_kinds,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        n_units=n_units,
+        n_distinct_units=n_distinct_units,
         bootstrap_distribution=chosen.bootstrap_distribution,
-        label_bootstrap_distribution=label.bootstrap_distribution if keep else None,
+        label_bootstrap_distribution=(
+            label.bootstrap_distribution if return_distributions else None
+        ),
         label_n_undefined=label.n_undefined,
         n_undefined=chosen.n_undefined,
         n_degenerate=chosen.n_degenerate + label.n_degenerate,
     )
 
 
-def _fields(value):
-    return (
+def _without_distribution(value):
+    """The :class:`ScoreInterval` ``value`` without its bootstrap values."""
+    return ScoreInterval(
         value.estimate,
         value.confidence_interval,
         value.n_undefined,
         value.n_degenerate,
-        value.bootstrap_distribution,
+        None,
     )
