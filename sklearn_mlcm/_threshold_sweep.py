@@ -18,6 +18,7 @@ j exactly when its bin is above j. Arrays indexed by label and bin are
 import numpy as np
 from scipy import sparse
 
+from ._mlcm._chunking import map_row_blocks
 from ._mlcm._dispatch import METHODS
 from ._validation import fits_dense
 
@@ -196,12 +197,30 @@ class _Block:
         first: no sum is a difference, which would leave rounding residue
         where the true value is 0."""
         if exact:
+            cols = self.pos_cols
+            if not self.full:  # the layout holds the entries of bin > 0 only
+                laid_out = pos_bins > 0
+                cols, pos_bins = cols[laid_out], pos_bins[laid_out]
+                pos_weights = np.broadcast_to(pos_weights, laid_out.shape)[laid_out]
             return self.label_histogram(bins, size, weights) - _histogram(
-                self.pos_cols, pos_bins, (self.n_labels, size), pos_weights
+                cols, pos_bins, (self.n_labels, size), pos_weights
             )
         wrong = ~self.truth if self.full else ~self.positive
         return self.label_histogram(
             bins, size, np.broadcast_to(weights, bins.shape) * wrong
+        )
+
+    def wrong_total(self, row_weights):
+        """(q,): for each label, the sum of ``row_weights`` over the rows
+        where it is a wrong label (an entry of the layout, not true)."""
+        q = self.n_labels
+        if self.full:  # every row less the true labels': a vector, O(E)
+            return row_weights.sum() - np.bincount(
+                self.pos_cols, weights=row_weights[self.pos_rows], minlength=q
+            )
+        wrong = ~self.positive
+        return np.bincount(
+            self.cols[wrong], weights=row_weights[self.rows[wrong]], minlength=q
         )
 
     def row_counts(self, size):
@@ -233,16 +252,18 @@ def _up_to(hist):
     return np.cumsum(hist, axis=1)[:, :-1]
 
 
-def _wrong_above_pairs(block, u):
+def _wrong_above_pairs(block, bin_weights, label_weights):
     """The pairs (true label e of a row, wrong label k of the same row whose
     bin is above e's), counted two ways:
 
-    - ``by_bin`` (q, T + 1): the row's weight at (k, bin(e)), "Plus" of the
-      column sums;
-    - ``by_label`` (q, T + 1): the row's weight at (label(e), bin(k)).
+    - ``by_bin`` (q, T + 1): ``bin_weights[e]`` at (k, bin(e)), the starts of
+      the pairs of the column sums;
+    - ``by_label`` (q, T + 1): ``label_weights[e]`` at (label(e), bin(k)),
+      the ends of the pairs of the row sums.
 
-    Only the pairs that exist are enumerated: for a classifier that scores
-    true labels above wrong ones they are few.
+    The weights are given per true label (``block.pos_*`` order). Only the
+    pairs that exist are enumerated: for a classifier that scores true
+    labels above wrong ones they are few.
     """
     q, size = block.n_labels, block.n_thresholds + 1
     by_bin = np.zeros(q * size)
@@ -251,17 +272,16 @@ def _wrong_above_pairs(block, u):
     if pos_rows.size == 0:
         return by_bin.reshape(q, size), by_label.reshape(q, size)
     starts = None if block.full else block.row_starts()
+    if block.full:  # true labels at bin 0: never a wrong label above another
+        wrong_bins = block.bin_matrix * ~block.truth
     width = q if block.full else max(1, int(np.diff(starts).max(initial=1)))
     step = max(1, BLOCK_CELLS // width)
     for first in range(0, pos_rows.size, step):
         part = slice(first, first + step)
         rows, bins, cols = pos_rows[part], pos_bins[part], pos_cols[part]
         if block.full:
-            gathered = block.bin_matrix[rows]
-            above = (gathered > bins.astype(gathered.dtype)[:, None]) & ~block.truth[
-                rows
-            ]
-            owner, label = np.nonzero(above)
+            gathered = wrong_bins[rows]
+            owner, label = np.nonzero(gathered > bins.astype(gathered.dtype)[:, None])
             label_bins = gathered[owner, label]
         else:
             count = starts[rows + 1] - starts[rows]
@@ -271,12 +291,15 @@ def _wrong_above_pairs(block, u):
             keep = (block.bins[entry] > bins[owner]) & ~block.positive[entry]
             owner, entry = owner[keep], entry[keep]
             label, label_bins = block.cols[entry], block.bins[entry]
-        weights = u[rows][owner]
         by_bin += np.bincount(
-            label * size + bins[owner], weights=weights, minlength=q * size
+            label * size + bins[owner],
+            weights=bin_weights[part][owner],
+            minlength=q * size,
         )
         by_label += np.bincount(
-            cols[owner] * size + label_bins, weights=weights, minlength=q * size
+            cols[owner] * size + label_bins,
+            weights=label_weights[part][owner],
+            minlength=q * size,
         )
     return by_bin.reshape(q, size), by_label.reshape(q, size)
 
@@ -292,8 +315,8 @@ def _block_margins(block, u, with_predicted, exact):
     u_pos = u[pos_rows]
 
     # row tables (b, T): missed true labels n_t2, wrong predictions n_p2
-    count_pos = _histogram(pos_rows, pos_bins, (b, size)).astype(np.int32)
-    count_neg = block.row_counts(size).astype(np.int32) - count_pos
+    count_pos = _histogram(pos_rows, pos_bins, (b, size))
+    count_neg = block.row_counts(size) - count_pos
     n_true = np.bincount(pos_rows, minlength=b)
     cum_pos = np.cumsum(count_pos, axis=1)
     missed_below = cum_pos - count_pos  # true labels of bin < l
@@ -315,35 +338,41 @@ def _block_margins(block, u, with_predicted, exact):
     lone = _up_to(
         _histogram(pos_cols, np.maximum(pos_bins, nu[pos_rows]), (q, size), u_pos)
     )
-    by_bin, by_label = _wrong_above_pairs(block, u)
+    # the column sums' pairs start at a true label's bin with weight u; the
+    # part [n_t2 = 0] max(n_t, 1) of g, over wrong labels, is
+    # [j < bin] - [mu <= j < bin]: the second is the pairs of the row's
+    # lowest true label (one of them), started with weight -u max(n_t, 1)
+    some_true_u = u * some_true
+    lowest = np.zeros(pos_rows.size, dtype=bool)
+    at_mu = np.flatnonzero(pos_bins == mu[pos_rows])
+    lowest[at_mu[np.unique(pos_rows[at_mu], return_index=True)[1]]] = True
+    start_weights = u_pos - lowest * some_true_u[pos_rows]
+    by_bin, by_label = _wrong_above_pairs(block, start_weights, u_pos)
     start = _histogram(
         pos_cols, pos_bins, (q, size), u_pos * wrong_above[pos_rows, pos_bins]
     )
     missed_wrong = _up_to(start - by_label)
     row_sums = tp + uh + lone + missed_wrong
 
-    # column sums: TP + sum over wrong labels of u g, every entry less the
-    # true labels: [j < min(bin, mu)] max(n_t, 1), then the pairs (true
-    # label, entry) with bin(true) <= j < bin(entry): "Plus" - "Minus"
+    # column sums: TP + sum over wrong labels of u g. With [j < bin] =
+    # total - [bin <= j], every wrong label adds max(n_t, 1) u to its
+    # label's total and, at its bin, ends its pairs (n_t2 of the row there,
+    # started as above) and its [j < bin]: one histogram, of the weights
+    # u max(n_t, 1) where bin <= mu (no pair) and u n_t2(bin - 1) above
     entry_bins = block.entry_bins()
-    weight_lead = u * some_true
-    lead = block.wrong_histogram(
-        np.minimum(entry_bins, block.per_entry(mu)),
-        size,
-        block.per_entry(weight_lead),
-        mu[pos_rows],
-        weight_lead[pos_rows],
-        exact,
+    end_weight = np.where(
+        np.arange(size)[None, :] > mu[:, None], missed_below, some_true[:, None]
     )
-    minus = block.wrong_histogram(
+    ends = block.wrong_histogram(
         entry_bins,
         size,
-        block.per_entry(u) * block.row_lookup(missed_below, entry_bins),
+        block.per_entry(u) * block.row_lookup(end_weight, entry_bins),
         pos_bins,
-        u_pos * missed_below[pos_rows, pos_bins],
+        u_pos * end_weight[pos_rows, pos_bins],
         exact,
     )
-    col_sums = tp + _above(lead) + _up_to(by_bin - minus)
+    wrong_total = block.wrong_total(some_true_u)
+    col_sums = tp + wrong_total[:, None] + _up_to(by_bin - ends)
 
     # the no-label index. A row with no true label has no prediction
     # exactly when n_p2 == 0, for j >= nu: the corner; NTL adds
@@ -371,12 +400,6 @@ def _block_margins(block, u, with_predicted, exact):
     return diag, rows, cols, predicted
 
 
-def _row_blocks(n, width):
-    step = max(1, BLOCK_CELLS // max(width, 1))
-    for start in range(0, n, step):
-        yield slice(start, min(start + step, n))
-
-
 def sweep_margins(t, scores, thresholds, weight, *, with_predicted=False):
     """Heydarian's margins at every threshold, without a matrix per threshold.
 
@@ -393,20 +416,28 @@ def sweep_margins(t, scores, thresholds, weight, *, with_predicted=False):
     grid = Grid(thresholds) if thresholds.ndim == 1 else thresholds
     exact = bool(np.all(weight == np.round(weight)))
     support = None if exact else (weight > 0).astype(np.float64)
-    margins = np.zeros((T, 3, q + 1))
-    counts = None if exact else np.zeros((T, 3, q + 1))
-    predicted = np.zeros((T, q)) if with_predicted else None
-    for rows in _row_blocks(n, max(q, T + 1)):
+
+    def block_sums(start, stop):
+        """(T, 7, q + 1): margins, predicted totals, counts of one block."""
+        rows = slice(start, stop)
         block = _Block(t[rows], scores[rows], grid, T)
+        out = np.zeros((T, 7, q + 1))
         diag, row_sums, col_sums, pred = _block_margins(
             block, weight[rows], with_predicted, exact
         )
-        margins += np.stack([diag, row_sums, col_sums], axis=1)
+        out[:, 0], out[:, 1], out[:, 2] = diag, row_sums, col_sums
         if with_predicted:
-            predicted += pred
+            out[:, 3, :q] = pred
         if not exact:
             parts = _block_margins(block, support[rows], False, True)[:3]
-            counts += np.stack(parts, axis=1)
+            out[:, 4], out[:, 5], out[:, 6] = parts
+        return out
+
+    step = max(1, BLOCK_CELLS // max(q, T + 1))
+    total = map_row_blocks(block_sums, n, step)
+    margins = total[:, :3]
+    predicted = total[:, 3, :q] if with_predicted else None
+    counts = total[:, 4:]
     if not exact:
         # the margins' sums of pairs are differences of running sums (their
         # starts less their ends): with real weights a margin whose true
