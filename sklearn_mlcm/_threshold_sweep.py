@@ -414,7 +414,11 @@ def sweep_margins(t, scores, thresholds, weight, *, with_predicted=False):
     n, q = t.shape
     T = thresholds.shape[0]
     grid = Grid(thresholds) if thresholds.ndim == 1 else thresholds
-    exact = bool(np.all(weight == np.round(weight)))
+    total_weight = float(weight.sum())
+    # whole-number weights whose sums stay below 2**52: every sum is exact
+    exact = bool(np.all(weight == np.round(weight))) and (
+        total_weight * (q + 1) ** 2 < 2.0**52
+    )
     support = None if exact else (weight > 0).astype(np.float64)
 
     def block_sums(start, stop):
@@ -437,15 +441,37 @@ def sweep_margins(t, scores, thresholds, weight, *, with_predicted=False):
     total = map_row_blocks(block_sums, n, step)
     margins = total[:, :3]
     predicted = total[:, 3, :q] if with_predicted else None
-    counts = total[:, 4:]
     if not exact:
-        # the margins' sums of pairs are differences of running sums (their
-        # starts less their ends): with real weights a margin whose true
-        # value is 0 may keep a rounding residue (4e-16), which would turn a
-        # ratio 0/0 (zero_division) into 0. A margin counted by no instance of
-        # positive weight (counted exactly in whole numbers) is 0.
-        margins[counts == 0] = 0.0
+        counts = total[:, 4:]
+        _settle_rounding(margins, predicted, counts, t, scores, thresholds, weight)
     return margins, predicted
+
+
+def _settle_rounding(margins, predicted, counts, t, scores, thresholds, weight):
+    """Real weights: the sums of pairs are differences of running sums (the
+    pairs' starts less their ends), exact only to the rounding of those sums,
+    about ``(T + q) eps`` times the total weight. A margin whose true value
+    is 0 may keep a residue (4e-16, turning a ratio 0/0 into 0), and one
+    that is smaller than the rounding (weights 10**12 times smaller than the
+    total) may read 0. So: a margin counted by no instance of positive weight
+    (counted in whole numbers, exactly) is 0; a threshold with a margin that
+    is counted but within the rounding bound is computed again by one kernel
+    matrix, as the scores compute it. In place."""
+    T, _, width = margins.shape
+    q = width - 1
+    margins[counts == 0] = 0.0
+    bound = 8 * (T + q + 1) * np.finfo(np.float64).eps * weight.sum() * (q + 1)
+    unsure = np.flatnonzero(
+        ((counts > 0) & (np.abs(margins) <= bound)).any(axis=(1, 2))
+    )
+    if unsure.size == 0:
+        return
+    rows = thresholds[unsure]
+    per_label = rows if rows.ndim == 2 else np.repeat(rows[:, None], q, axis=1)
+    again, pred, _ = matrix_margins(t, scores, per_label, weight, "heydarian")
+    margins[unsure] = again
+    if predicted is not None:
+        predicted[unsure] = pred
 
 
 # -- one matrix per threshold ----------------------------------------------------

@@ -167,6 +167,44 @@ def test_sweep_margins_equal_the_oracle_matrix(data, mlcm_strategies):
                 assert_allclose(predicted[j], u @ y_pred, rtol=1e-9, atol=1e-9)
 
 
+def test_mlcm_threshold_curve_weights_far_apart():
+    """Weights 10**16 apart: a margin smaller than the rounding of the
+    running sums is computed again, exactly as the scores compute it, and a
+    margin no instance of positive weight counts is 0 (zero_division)."""
+    y_true = np.zeros((4, 4), dtype=bool)
+    y_score = np.full((4, 4), -1.0)
+    y_score[0, 1] = -0.5
+    grid = np.array([[-1.0, -0.75, -1.0, -1.0]])
+    weight = np.array([2.220446049250313e-16, 0.0, 0.0, 2.0])
+    result = mlcm_threshold_curve(
+        y_true, y_score, thresholds=grid, sample_weight=weight, zero_division=1.0
+    )
+    y_pred = decide_labels(y_score, threshold=grid[0])
+    expected = mlcm_f1_score(
+        y_true, y_pred, average=None, sample_weight=weight, zero_division=1.0
+    )
+    assert_array_equal(result.label_scores[0], expected)
+    assert_array_equal(expected, [0.0, 0.0, 0.0, 0.0])
+    rounded = mlcm_threshold_curve(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=[0.25, 0.5],
+        sample_weight=[1.0, 1.0000000000000004, 0.3, 0.0],
+        metric="precision",
+        zero_division=1.0,
+    )
+    assert_allclose(
+        rounded.label_scores[1],
+        mlcm_precision_score(
+            Y_TRUE,
+            decide_labels(Y_SCORE, threshold=0.5),
+            average=None,
+            sample_weight=[1.0, 1.0000000000000004, 0.3, 0.0],
+            zero_division=1.0,
+        ),
+    )
+
+
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_sweep_margins_blocks_of_rows(data, mlcm_strategies):
