@@ -153,7 +153,7 @@ def test_sweep_margins_equal_the_oracle_matrix(data, mlcm_strategies):
         ("krstinic", krstinic_oracle),
     ):
         by_matrix, predicted_by_matrix, hits = sweep.matrix_margins(
-            y_true, scores, per_label, weight, method
+            y_true, scores, per_label, weight, method, with_predicted=True
         )
         for j, threshold in enumerate(per_label):
             y_pred = (y_score >= threshold).astype(int)
