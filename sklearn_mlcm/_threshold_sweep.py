@@ -34,7 +34,7 @@ BLOCK_CELLS = 1 << 18
 
 # -- bins ------------------------------------------------------------------------
 
-#: Buckets per threshold of the bucketed search (:func:`grid_bins`).
+#: Buckets per threshold of the bucketed search (:class:`Grid`).
 _BUCKETS_PER_THRESHOLD = 4
 
 
@@ -58,8 +58,10 @@ class Grid:
         T = thresholds.size
         low, high = float(thresholds[0]), float(thresholds[-1])
         self.steps = None
-        if T > 1 and high > low and np.isfinite((high - low) * 4 * T):
-            self.low, self.scale = low, _BUCKETS_PER_THRESHOLD * T / (high - low)
+        with np.errstate(over="ignore", divide="ignore"):
+            scale = _BUCKETS_PER_THRESHOLD * T / (high - low) if high > low else 0.0
+        if T > 1 and 0.0 < scale < np.inf:  # not for a range of subnormals
+            self.low, self.scale = low, scale
             self.n_buckets = _BUCKETS_PER_THRESHOLD * T
             bucket = self._position(thresholds)
             self.table = np.searchsorted(bucket, np.arange(self.n_buckets))
@@ -69,7 +71,8 @@ class Grid:
                 self.after = np.append(thresholds, np.inf)  # after[b]: threshold b
 
     def _position(self, values):
-        position = (values - self.low) * self.scale
+        with np.errstate(over="ignore"):  # beyond the range: clipped
+            position = (values - self.low) * self.scale
         np.clip(position, 0, self.n_buckets - 1, out=position)
         return position.astype(np.intp)
 

@@ -452,7 +452,7 @@ def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
     values=st.lists(
         st.one_of(
             st.floats(-10, 10, allow_subnormal=False),
-            st.sampled_from((0.0, 1.0, 0.1, 0.2, 0.3, 1e-300)),
+            st.sampled_from((0.0, 1.0, 0.1, 0.2, 0.3, 1e-300, 5e-324, 1e308)),
         ),
         min_size=1,
         max_size=40,
