@@ -10,6 +10,7 @@ Friedman and Nemenyi tests across datasets.
 
 from ._accumulator import MLCMAccumulator
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
+from ._decision import decide_labels
 from ._intervals import (
     ConfidenceIntervalResult,
     ScoreInterval,
@@ -18,6 +19,7 @@ from ._intervals import (
 from ._paired import PairedComparisonResult, mlcm_paired_comparison
 from ._param_validation import InvalidInputError, InvalidParameterError
 from ._plot._confusion_matrix import MLCMDisplay
+from ._plot._threshold_curve import MLCMThresholdCurveDisplay
 from ._report import mlcm_classification_report
 from ._scores import (
     make_mlcm_scorer,
@@ -30,6 +32,7 @@ from ._scores import (
     mlcm_specificity_score,
 )
 from ._statistics import confusion_matrix_statistics
+from ._thresholds import ThresholdCurveResult, mlcm_threshold_curve
 from ._top_confusions import (
     Confusion,
     LabelSetConfusion,
@@ -61,12 +64,15 @@ __all__ = [
     "LabelSetConfusion",
     "MLCMAccumulator",
     "MLCMDisplay",
+    "MLCMThresholdCurveDisplay",
     "NemenyiResult",
     "PairedComparisonResult",
     "PrometheeResult",
     "ScoreInterval",
+    "ThresholdCurveResult",
     "__version__",
     "confusion_matrix_statistics",
+    "decide_labels",
     "entropy_weights",
     "friedman_test",
     "fuse_measures",
@@ -87,6 +93,7 @@ __all__ = [
     "mlcm_recall_score",
     "mlcm_scorers",
     "mlcm_specificity_score",
+    "mlcm_threshold_curve",
     "most_confused",
     "most_confused_labels",
     "multilabel_measures",

@@ -200,7 +200,9 @@ def margin_counts(margins, tn):
     else:
         total = rows.sum(axis=1, keepdims=True)
         tn_ = total - tp - fp - fn
-        tn_ = np.where(tn_ <= 1e-12 * np.maximum(total, 1.0), 0.0, tn_)
+        # rounding error where the true count is 0, as one_vs_rest_counts
+        # clears it (relative to the total: tiny weights are real counts)
+        tn_ = np.where(tn_ <= 16 * np.finfo(np.float64).eps * total, 0.0, tn_)
     return tp, fp, fn, tn_
 
 

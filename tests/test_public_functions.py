@@ -32,6 +32,8 @@ T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
 # three methods by two measures (higher is better, lower is better)
 DECISION = np.array([[0.9, 0.1], [0.7, 0.3], [0.5, 0.2]])
 RANKS = np.array([[1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [1.0, 2.0, 3.0]])
+# scores of the three labels of Table 1 (true labels high, predicted ones higher)
+SCORES = 0.25 + 0.4 * T + 0.3 * P
 CORRELATIONS = np.array([[1.0, 0.5, -0.2], [0.5, 1.0, 0.9], [-0.2, 0.9, 1.0]])
 
 # Result records the library returns: not built by users, nothing to validate.
@@ -44,6 +46,7 @@ RESULT_RECORDS = {
     "PairedComparisonResult",
     "PrometheeResult",
     "ScoreInterval",
+    "ThresholdCurveResult",
 }
 
 
@@ -69,9 +72,18 @@ def _valid_calls():
     accumulator = sklearn_mlcm.MLCMAccumulator(3)
     display = sklearn_mlcm.MLCMDisplay(np.array(TABLE_4J))
     cd = sklearn_mlcm.CriticalDifferenceDisplay(np.array([1.2, 2.0, 2.8]), 1.0)
+    curve = sklearn_mlcm.MLCMThresholdCurveDisplay(
+        [0.3, 0.6], [0.5, 0.7], label_scores=[[0.5, 0.4, 0.6], [0.7, 0.6, 0.8]]
+    )
     return {
         **scores,
         "mlcm_fbeta_score": (sklearn_mlcm.mlcm_fbeta_score, (T, P), {"beta": 2}),
+        "decide_labels": (sklearn_mlcm.decide_labels, (SCORES,), {"top_k": 2}),
+        "mlcm_threshold_curve": (
+            sklearn_mlcm.mlcm_threshold_curve,
+            (T, SCORES),
+            {"thresholds": 5, "one_vs_rest": True},
+        ),
         "mlcm_confidence_intervals": (
             sklearn_mlcm.mlcm_confidence_intervals,
             (T, P),
@@ -156,6 +168,22 @@ def _valid_calls():
             sklearn_mlcm.MLCMDisplay.from_estimator,
             (_estimator(), T, T),
             {},
+        ),
+        "MLCMThresholdCurveDisplay": (
+            sklearn_mlcm.MLCMThresholdCurveDisplay,
+            ([0.3, 0.6], [0.5, 0.7]),
+            {},
+        ),
+        "MLCMThresholdCurveDisplay.plot": (curve.plot, (), {"label_lines": 2}),
+        "MLCMThresholdCurveDisplay.from_predictions": (
+            sklearn_mlcm.MLCMThresholdCurveDisplay.from_predictions,
+            (T, SCORES),
+            {"thresholds": 4, "one_vs_rest": True},
+        ),
+        "MLCMThresholdCurveDisplay.from_estimator": (
+            sklearn_mlcm.MLCMThresholdCurveDisplay.from_estimator,
+            (_estimator(), T, T),
+            {"thresholds": 4},
         ),
         "CriticalDifferenceDisplay": (
             sklearn_mlcm.CriticalDifferenceDisplay,
