@@ -32,6 +32,7 @@ from ._top_confusions import (
     labelset_confusions,
     most_confused,
 )
+from ._tuned import MLCMTunedThresholdClassifierCV
 from .compare._cd_diagram import CriticalDifferenceDisplay
 from .compare._demsar import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
 from .compare._eftimov_kocev import (
@@ -56,6 +57,7 @@ __all__ = [
     "LabelSetConfusion",
     "MLCMAccumulator",
     "MLCMDisplay",
+    "MLCMTunedThresholdClassifierCV",
     "NemenyiResult",
     "PairedComparisonResult",
     "PrometheeResult",

@@ -26,6 +26,7 @@ __all__ = [
     "batches",
     "check_groups",
     "heydarian_margins",
+    "krstinic_margins",
     "resampled_margins",
     "scores_from_margins",
     "undefined_scores",
@@ -130,6 +131,44 @@ def heydarian_margins(t, p):
     margins[:, 2, :q] = cols
     margins[:, 1, q] = (empty + cat2 * (n_t == 0) * n_p2)[:, 0]
     margins[:, 2, q] = (empty + cat1 * n_t2)[:, 0]
+    return margins
+
+
+def krstinic_margins(t, p):
+    """(k, 3, q+1) margins of Krstinić's fractional matrix of each of k single
+    instances, ``t`` and ``p`` (k, q) bool, read off the set sizes (the
+    kernel's four scenarios, ``_mlcm/_krstinic.py``).
+
+    Every true label's row sums to one (or the unknown row's, for an empty
+    truth); the diagonal holds Y & Z, scaled by |Y|/|Z| when Z is a strict
+    superset of Y; the columns: |Y|/|Z| on each of Z when Z is a strict
+    superset, 1 + |Y - Z|/|Z| on each of Z when Z is a strict subset,
+    |Y - Z|/|Z - Y| on each wrong label otherwise; an empty prediction sends
+    |Y| to the unknown column, an empty truth 1/|Z| to each predicted label.
+    """
+    k, q = t.shape
+    both = t & p
+    fn, fp = t & ~p, p & ~t
+    n_t, n_p, n_fn, n_fp = (x.sum(axis=1)[:, None] for x in (t, p, fn, fp))
+    safe_p = np.maximum(n_p, 1)
+    superset = (n_fn == 0) & (n_fp > 0) & (n_t > 0)  # scenario (ii)
+    subset = (n_fn > 0) & (n_fp == 0) & (n_p > 0)  # scenario (iii)
+    crossed = (n_fn > 0) & (n_fp > 0)  # scenario (iv)
+    no_truth = (n_t == 0) & (n_p > 0)
+    margins = np.zeros((k, 3, q + 1))
+    margins[:, 0, :q] = np.where(superset, both * (n_t / safe_p), both)
+    margins[:, 1, :q] = t
+    margins[:, 2, :q] = (
+        superset * p * (n_t / safe_p)
+        + subset * p * (1 + n_fn / safe_p)
+        + crossed * (fp * (n_fn / np.maximum(n_fp, 1)) + both)
+        + ((n_fn == 0) & (n_fp == 0)) * both
+        + no_truth * p / safe_p
+    )
+    empty = ((n_t == 0) & (n_p == 0))[:, 0]
+    margins[:, 0, q] = empty
+    margins[:, 1, q] = empty + no_truth[:, 0]
+    margins[:, 2, q] = empty + ((n_p == 0) * n_t)[:, 0]
     return margins
 
 
