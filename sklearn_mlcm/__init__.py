@@ -10,6 +10,7 @@ Friedman and Nemenyi tests across datasets.
 
 from ._accumulator import MLCMAccumulator
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
+from ._decision import decide_labels
 from ._intervals import ConfidenceIntervalResult, mlcm_confidence_intervals
 from ._paired import PairedComparisonResult, mlcm_paired_comparison
 from ._param_validation import InvalidInputError, InvalidParameterError
@@ -63,6 +64,7 @@ __all__ = [
     "PrometheeResult",
     "__version__",
     "confusion_matrix_statistics",
+    "decide_labels",
     "entropy_weights",
     "friedman_test",
     "fuse_measures",

@@ -3,7 +3,9 @@
 The checks that depend on the data: the two targets (:func:`check_mlcm_targets`:
 indicator matrices, sparse matrices, frames, 1-D class labels), the labels to
 keep, the weights (:func:`check_sample_weight`), square matrices
-(:func:`check_square_matrix`) and display names (:func:`check_target_names`).
+(:func:`check_square_matrix`), display names (:func:`check_target_names`),
+and scores with their thresholds (:func:`check_scores`,
+:func:`check_scored_targets`, :func:`check_thresholds`).
 The parameters' own types and options are checked before, by the decorator
 of :mod:`._param_validation`; error messages here name the same public
 function (``func_name`` defaults to the public call under way). The kernels
@@ -35,6 +37,9 @@ __all__ = [
     "check_mlcm_targets",
     "check_same_accumulator",
     "check_sample_weight",
+    "check_scored_targets",
+    "check_scores",
+    "check_thresholds",
     "check_weight_sums",
     "check_square_matrix",
     "check_target_names",
@@ -1148,3 +1153,310 @@ def check_dask_targets(y_true, y_pred, labels, sample_weight, func_name=None):
                 f"of length n_samples={y_true.shape[0]}. Got shape {tuple(shape)}."
             )
     return labels
+
+
+# -- scores and thresholds: decision rules and threshold curves -----------------
+
+
+def _positive_columns(y_score, name, func_name):
+    """The list of (n_samples, 2) probability arrays that scikit-learn's
+    ``MultiOutputClassifier.predict_proba`` (and the multi-label
+    ``predict_proba`` of forests and k-NN) returns, as one (n_samples,
+    n_labels) array of the second column of each: the probability of the
+    class 1 (scikit-learn sorts ``classes_``)."""
+    columns = []
+    for j, proba in enumerate(y_score):
+        proba = np.asarray(proba)
+        if proba.ndim != 2 or proba.shape[1] != 2:
+            why = (
+                "a classifier that saw one class only in training cannot tell "
+                "its one column's class from here"
+                if proba.ndim == 2 and proba.shape[1] == 1
+                else "this is no binary label's probabilities"
+            )
+            raise InvalidInputError(
+                f"{name} of {func_name} is a list of per-label probability "
+                "arrays (MultiOutputClassifier.predict_proba); each must have "
+                "shape (n_samples, 2), the probability of class 1 second. Got "
+                f"shape {proba.shape} for label {j}: {why}. Pass the "
+                "(n_samples, n_labels) array of the scores of class 1 instead."
+            )
+        if columns and proba.shape[0] != columns[0].shape[0]:
+            raise InvalidInputError(
+                f"{name} of {func_name} is a list of per-label probability "
+                "arrays of different lengths: "
+                f"{columns[0].shape[0]} and {proba.shape[0]} (label {j})."
+            )
+        columns.append(proba[:, 1])
+    return np.column_stack(columns)
+
+
+def _is_proba_list(y):
+    """A non-empty list or tuple of 2-D arrays (one per label)."""
+    return (
+        isinstance(y, (list, tuple))
+        and len(y) > 0
+        and all(len(getattr(a, "shape", ())) == 2 for a in y)
+    )
+
+
+def _read_scores(y_score, name, func_name):
+    """``(values, column names or None)``: finite real scores as a dense
+    float array of 2 dimensions, or a canonical CSR array without stored
+    zeros (absent scores are 0)."""
+    if y_score is None:
+        raise InvalidInputError(
+            f"{name} of {func_name} must be an array-like, a frame or a scipy "
+            "sparse matrix of scores of shape (n_samples, n_labels). Got None."
+        )
+    if isinstance(y_score, (str, bytes, numbers.Number)):
+        raise InvalidInputError(
+            f"{name} of {func_name} must be an array of scores of shape "
+            f"(n_samples, n_labels), not a scalar. Got {y_score!r} instead."
+        )
+    columns = None
+    if sparse.issparse(y_score):
+        if y_score.ndim != 2 or y_score.dtype.kind not in "biuf":
+            raise InvalidInputError(
+                f"{name} of {func_name} must be a 2-D sparse matrix of real "
+                f"scores. Got {_describe(y_score)} of dtype {y_score.dtype}."
+            )
+        values = _sum_sparse_duplicates(y_score, name, func_name, indicators=False)
+        if values.dtype.kind != "f":
+            values = values.astype(np.float64)
+        values.eliminate_zeros()
+        data = values.data
+    else:
+        if _is_proba_list(y_score):
+            values = _positive_columns(y_score, name, func_name)
+        else:
+            frame = read_frame(y_score, name, func_name)
+            if frame is not None:
+                y_score, columns = frame
+            try:
+                with warnings.catch_warnings():
+                    # NumPy 1.x makes ragged rows an object array, with a warning
+                    warnings.simplefilter(
+                        "error",
+                        getattr(np, "VisibleDeprecationWarning", DeprecationWarning),
+                    )
+                    values = np.asarray(y_score)
+            except (ValueError, DeprecationWarning, UserWarning):  # ragged rows
+                raise InvalidInputError(
+                    f"{name} of {func_name} could not be read as a rectangular "
+                    "array of scores (rows of different lengths?)."
+                ) from None
+        if values.dtype == object and all(
+            isinstance(v, numbers.Real) for v in values.ravel().tolist()
+        ):
+            values = values.astype(np.float64)
+        if values.dtype.kind not in "biuf":
+            raise InvalidInputError(
+                f"{name} of {func_name} must hold real-valued scores; got values "
+                f"of dtype {values.dtype}."
+            )
+        if values.ndim != 2:
+            hint = (
+                " For the scores of one label, pass y_score.reshape(-1, 1)."
+                if values.ndim == 1
+                else ""
+            )
+            raise InvalidInputError(
+                f"{name} of {func_name} must be 2-D, of shape (n_samples, "
+                f"n_labels). Got an array of shape {values.shape}.{hint}"
+            )
+        if values.dtype.kind != "f":
+            values = values.astype(np.float64)
+        data = values
+    if values.shape[0] == 0 or values.shape[1] == 0:
+        raise InvalidInputError(
+            f"{name} of {func_name} must have at least one sample and one label. "
+            f"Got shape {values.shape}."
+        )
+    if not np.isfinite(data).all():
+        position = np.argwhere(~np.isfinite(data))[0]
+        if sparse.issparse(values):
+            row = int(np.searchsorted(values.indptr, position[0], side="right") - 1)
+            position = (row, int(values.indices[position[0]]))
+        value = data.flat[np.flatnonzero(~np.isfinite(data))[0]].item()
+        raise InvalidInputError(
+            f"{name} of {func_name} must hold finite scores; found {value!r} at "
+            f"(row, label) {tuple(int(i) for i in position)}. Impute or drop "
+            "those instances first."
+        )
+    return values, columns
+
+
+def check_scores(y_score, *, labels=None, func_name=None, name="y_score"):
+    """Validate scores of shape (n_samples, n_labels) and keep ``labels``.
+
+    Returns ``(scores, keys, all_keys)``: a dense float array (float32 and
+    float64 stay, other numbers become float64) or a canonical CSR array
+    without stored zeros; the kept labels' names, by which thresholds are
+    matched (frame column names, or the integer column indices), and the
+    names of every column.
+    """
+    func_name = func_name or current_function()
+    scores, columns = _read_scores(y_score, name, func_name)
+    all_keys = list(columns) if columns is not None else list(range(scores.shape[1]))
+    keys = all_keys
+    if labels is not None:
+        kept = check_indicator_labels(labels, scores.shape[1], columns, func_name)
+        scores = scores[:, kept]
+        keys = [all_keys[i] for i in kept]
+    return _finish_scores(scores), keys, all_keys
+
+
+def _finish_scores(scores):
+    if sparse.issparse(scores):
+        scores = sparse.csr_array(scores)
+        scores.sort_indices()
+        return scores
+    return np.ascontiguousarray(scores)
+
+
+def check_scored_targets(y_true, y_score, *, labels=None, func_name=None):
+    """Validate true indicators and the scores of the same labels.
+
+    Frames are matched by column name (the scores' columns are put in
+    y_true's order); a frame beside an array is refused unless ``labels``
+    names every column, as for two targets. Returns ``(y_true, scores,
+    keys)``: bool indicators (dense, or CSR for sparse input), the scores as
+    :func:`check_scores` returns them, the kept labels' names and the
+    names of every column.
+    """
+    func_name = func_name or current_function()
+    y_true, true_columns = _as_array(y_true, "y_true", func_name)
+    if y_true.ndim != 2:
+        raise InvalidInputError(
+            f"y_true of {func_name} must be a 2-D 0/1 indicator matrix of shape "
+            f"(n_samples, n_labels), one column per scored label. Got "
+            f"{_describe(y_true)}. Binarize class labels first "
+            "(sklearn.preprocessing.label_binarize or MultiLabelBinarizer)."
+        )
+    scores, score_columns = _read_scores(y_score, "y_score", func_name)
+    if y_true.shape != scores.shape:
+        raise InvalidInputError(
+            f"y_true and y_score of {func_name} must have the same shape "
+            f"(n_samples, n_labels). Got {y_true.shape} and {scores.shape}."
+        )
+    if (true_columns is None) != (score_columns is None):
+        if true_columns is not None:
+            y_true = mixed_frame(
+                y_true, true_columns, "y_true", labels, func_name, other="y_score"
+            )
+        else:
+            scores = mixed_frame(
+                scores, score_columns, "y_score", labels, func_name, other="y_true"
+            )
+        true_columns = score_columns = list(labels)
+    if true_columns is not None:
+        scores = align_columns(
+            scores, score_columns, true_columns, func_name, name="y_score"
+        )
+    t = _indicator_to_bool(y_true, "y_true", func_name)
+    all_keys = (
+        list(true_columns) if true_columns is not None else list(range(t.shape[1]))
+    )
+    keys = all_keys
+    if labels is not None:
+        kept = check_indicator_labels(labels, scores.shape[1], true_columns, func_name)
+        t, scores = t[:, kept], scores[:, kept]
+        keys = [all_keys[i] for i in kept]
+    return _finish(t), _finish_scores(scores), keys, all_keys
+
+
+def check_thresholds(threshold, keys, all_keys=None, *, positive=False, func_name=None):
+    """One threshold per kept label, as a float64 array of shape (n_labels,).
+
+    ``threshold`` is a real number (every label), an array-like of one
+    number per kept label in their order, or a dict or pandas Series keyed by
+    label name (``keys``: frame columns, or column indices), which must name
+    every kept label and no unknown one (names of ``all_keys``, the columns
+    that ``labels`` left out, are ignored). ``positive`` (sparse scores,
+    whose absent entries are 0) asks every threshold to be above 0.
+    """
+    func_name = func_name or current_function()
+    q = len(keys)
+    if isinstance(threshold, dict) or (
+        _library(threshold) == "pandas" and getattr(threshold, "ndim", 0) == 1
+    ):
+        values = _thresholds_by_name(threshold, keys, all_keys or keys, func_name)
+    else:
+        raw = np.asarray(threshold)
+        if raw.dtype == object and all(
+            isinstance(v, numbers.Real) for v in raw.ravel().tolist()
+        ):
+            raw = raw.astype(np.float64)
+        if raw.dtype.kind not in "biuf":
+            raise input_error(
+                "threshold",
+                "a real number, one per label, or a dict keyed by label name",
+                f"values of dtype {raw.dtype}",
+                func_name,
+            )
+        if raw.ndim == 0:
+            values = np.full(q, float(raw))
+        elif raw.ndim != 1 or raw.shape[0] != q:
+            raise input_error(
+                "threshold",
+                f"a real number or an array of one threshold per label, of "
+                f"shape ({q},)",
+                f"shape {raw.shape}",
+                func_name,
+            )
+        else:
+            values = raw.astype(np.float64)
+    if not np.isfinite(values).all():
+        raise input_error(
+            "threshold",
+            "finite",
+            f"{values[~np.isfinite(values)][0].item()!r}",
+            func_name,
+        )
+    if positive and (values <= 0).any():
+        k = int(np.flatnonzero(values <= 0)[0])
+        raise input_error(
+            "threshold",
+            "above 0 for sparse y_score, whose absent scores are 0 and would all "
+            "pass a threshold of 0 or less (every absent label predicted); "
+            "pass dense scores (y_score.toarray()) for such thresholds",
+            f"{values[k].item()!r} for label {keys[k]!r}",
+            func_name,
+        )
+    return values
+
+
+def _thresholds_by_name(threshold, keys, all_keys, func_name):
+    """A dict or Series of thresholds, aligned by name to ``keys``."""
+    if isinstance(threshold, dict):
+        names, given = list(threshold), list(threshold.values())
+    else:
+        names, given = list(threshold.index), list(threshold.to_numpy())
+    lookup = {}
+    for label, value in zip(names, given):
+        if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+            raise input_error(
+                "threshold",
+                "a mapping of label names to real numbers",
+                f"{value!r} for {label!r}",
+                func_name,
+            )
+        lookup[label] = float(value)
+    unknown = [label for label in names if label not in all_keys]
+    missing = [label for label in keys if label not in lookup]
+    if unknown or missing:
+        hint = ""
+        if sorted(map(str, names)) == sorted(map(str, keys)) or (
+            unknown and all(str(u) in map(str, keys) for u in unknown)
+        ):
+            hint = (
+                " The names differ only in type (0 is not '0'); key the "
+                "thresholds by the labels' own names."
+            )
+        raise InvalidInputError(
+            f"The 'threshold' parameter of {func_name} must name every label "
+            f"scored, {keys}, and no unknown one. Got the names {names} (missing: "
+            f"{missing}; unknown: {unknown}).{hint}"
+        )
+    return np.array([lookup[label] for label in keys], dtype=np.float64)

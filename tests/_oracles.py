@@ -9,7 +9,9 @@ by line; every fast path of the package is compared with them on random cases.
   (2020), eqs. 11-17 and Algorithm 1;
 - :func:`most_confused_oracle`, :func:`labelset_confusions_oracle`: the largest
   off-diagonal cells and the most frequent (true set, predicted set) pairs,
-  by sorting every cell and every instance.
+  by sorting every cell and every instance;
+- :func:`decide_labels_oracle`: the decision rules (threshold, top k, at
+  least one label), one instance at a time.
 """
 
 from collections import defaultdict
@@ -159,6 +161,31 @@ def labelset_confusions_oracle(y_true, y_pred, k, sample_weight=None):
     if sample_weight is not None:
         pairs = [(t, p, float(c)) for t, p, c in pairs]
     return pairs[:k]
+
+
+def decide_labels_oracle(y_score, thresholds=None, top_k=None, at_least_one=False):
+    """The decision rules, one instance at a time, with Python lists.
+
+    A label passes when its score is at least its threshold (every label
+    passes without thresholds); of those, the ``top_k`` of highest score are
+    kept, the earlier label first on ties (Python's sort is stable); an
+    instance left empty with ``at_least_one`` gets its best label, the
+    earliest on ties. Returns an int64 array.
+    """
+    y_score = np.asarray(y_score, dtype=float).tolist()
+    out = []
+    for row in y_score:
+        q = len(row)
+        passing = [
+            k for k in range(q) if thresholds is None or row[k] >= thresholds[k]
+        ]
+        if top_k is not None:
+            passing = sorted(passing, key=lambda k: -row[k])[:top_k]
+        if at_least_one and not passing:
+            best = max(row)
+            passing = [row.index(best)]
+        out.append([int(k in passing) for k in range(q)])
+    return np.array(out, dtype=np.int64).reshape(len(y_score), -1)
 
 
 def assert_matches_oracle(result, expected, method, weighted):

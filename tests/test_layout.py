@@ -29,6 +29,8 @@ LAYERS = [
         "_top_confusions",
         "_paired",
         "_intervals",
+        "_margins",
+        "_decision",
     },
     {"_plot", "compare"},
     {"__init__"},

@@ -32,6 +32,8 @@ T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
 # three methods by two measures (higher is better, lower is better)
 DECISION = np.array([[0.9, 0.1], [0.7, 0.3], [0.5, 0.2]])
 RANKS = np.array([[1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [1.0, 2.0, 3.0]])
+# scores of the three labels of Table 1 (true labels high, predicted ones higher)
+SCORES = 0.25 + 0.4 * T + 0.3 * P
 CORRELATIONS = np.array([[1.0, 0.5, -0.2], [0.5, 1.0, 0.9], [-0.2, 0.9, 1.0]])
 
 # Result records the library returns: not built by users, nothing to validate.
@@ -71,6 +73,7 @@ def _valid_calls():
     return {
         **scores,
         "mlcm_fbeta_score": (sklearn_mlcm.mlcm_fbeta_score, (T, P), {"beta": 2}),
+        "decide_labels": (sklearn_mlcm.decide_labels, (SCORES,), {"top_k": 2}),
         "mlcm_confidence_intervals": (
             sklearn_mlcm.mlcm_confidence_intervals,
             (T, P),
