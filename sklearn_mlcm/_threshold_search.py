@@ -35,6 +35,7 @@ from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import UndefinedMetricWarning
 
+from ._decision import decide_dense
 from ._margins import (
     BATCH_CELLS,
     heydarian_margins,
@@ -61,22 +62,12 @@ TOLERANCE = 1e-12
 
 
 def decide(scores, thresholds, top_k=None, at_least_one=False):
-    """(n, q) bool predictions: label j where ``scores[:, j] >= thresholds[j]``,
-    at most the ``top_k`` highest-scored of those (ties to the lower label),
-    and the highest-scored label of a row where none passes with
-    ``at_least_one``. ``thresholds`` is a scalar or a (q,) array."""
-    passes = scores >= thresholds
-    if top_k is not None and top_k < scores.shape[1]:
-        ranked = np.where(passes, scores, -np.inf)
-        order = np.argsort(-ranked, axis=1, kind="stable")[:, :top_k]
-        kept = np.zeros_like(passes)
-        np.put_along_axis(kept, order, True, axis=1)
-        passes &= kept
-    if at_least_one:
-        empty = ~passes.any(axis=1)
-        if empty.any():
-            passes[empty, np.argmax(scores[empty], axis=1)] = True
-    return passes
+    """(n, q) bool predictions of :func:`decide_labels`' rule (a label where
+    its score is at least its threshold, then ``top_k``, then
+    ``at_least_one``); ``thresholds`` a scalar or a (q,) array."""
+    q = scores.shape[1]
+    thresholds = np.broadcast_to(np.asarray(thresholds, dtype=np.float64), (q,))
+    return decide_dense(scores, thresholds, top_k, at_least_one).astype(bool)
 
 
 class MarginObjective:
@@ -92,7 +83,9 @@ class MarginObjective:
     def __init__(self, y_true, sample_weight, *, metric, average, method, **options):
         self.y_true = y_true
         self.weight = sample_weight
-        self.row_margins = heydarian_margins if method == "heydarian" else krstinic_margins
+        self.row_margins = (
+            heydarian_margins if method == "heydarian" else krstinic_margins
+        )
         if options.get("zero_division", "warn") == "warn":
             options["zero_division"] = 0.0
         self.options = {
@@ -263,9 +256,7 @@ def search_thresholds(
     Returns a :class:`TuningResult`.
     """
     q = scores.shape[1]
-    grid_scores = objective.values(
-        decide(scores, g, top_k, at_least_one) for g in grid
-    )
+    grid_scores = objective.values(decide(scores, g, top_k, at_least_one) for g in grid)
     best = best_index(grid_scores)
     result = TuningResult(
         thresholds=float(grid[best]),

@@ -28,6 +28,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from ._decision import decide_dense
 from ._margins import as_dense_bool
 from ._param_validation import (
     HasMethods,
@@ -43,7 +44,6 @@ from ._threshold_search import (
     MAX_SWEEPS,
     MarginObjective,
     ScorerObjective,
-    decide,
     search_thresholds,
 )
 from ._validation import MAX_DENSE_BYTES, check_mlcm_targets, check_sample_weight
@@ -73,7 +73,9 @@ def _estimator_has(attr):
     return check
 
 
-class MLCMTunedThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
+class MLCMTunedThresholdClassifierCV(
+    ClassifierMixin, MetaEstimatorMixin, BaseEstimator
+):
     """Multi-label classifier whose decision thresholds are tuned for an MLCM score.
 
     The multi-label counterpart of scikit-learn's
@@ -575,7 +577,11 @@ class MLCMTunedThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEs
             space = check_mlcm_targets(y, y, func_name=caller)
         except InvalidInputError as exc:
             kind = _target_kind(y)
-            if kind in ("continuous", "continuous-multioutput", "multiclass-multioutput"):
+            if kind in (
+                "continuous",
+                "continuous-multioutput",
+                "multiclass-multioutput",
+            ):
                 raise InvalidInputError(
                     f"The 'y' parameter of {caller} must be a 2-D 0/1 indicator "
                     f"matrix. Got {kind} targets instead: {exc}"
@@ -715,15 +721,18 @@ class MLCMTunedThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEs
             0/1 label indicators.
         """
         check_is_fitted(self, "estimator_")
-        scores = positive_scores(self.estimator_, X, self._response_method(), self._seen)
+        scores = positive_scores(
+            self.estimator_, X, self._response_method(), self._seen
+        )
         if scores.shape[1] != self._n_labels:
             raise InvalidInputError(
                 f"{_NAME}.predict: the estimator gave scores of {scores.shape[1]} "
                 f"labels; it was tuned for {self._n_labels}."
             )
-        return decide(
-            scores, self.best_threshold_, self.top_k, self.at_least_one
-        ).astype(np.int64)
+        thresholds = np.broadcast_to(self.best_threshold_, (self._n_labels,))
+        return decide_dense(
+            scores, thresholds.astype(np.float64), self.top_k, self.at_least_one
+        )
 
     @available_if(_estimator_has("predict_proba"))
     @validate_params({"X": _X})
@@ -888,7 +897,7 @@ def positive_scores(estimator, X, method, seen):
     if not np.all(np.isfinite(scores)):
         bad = np.argwhere(~np.isfinite(scores))[0]
         raise InvalidInputError(
-            f"{where} must give finite scores. Got {scores[tuple(bad)]!r} for "
+            f"{where} must give finite scores. Got {float(scores[tuple(bad)])} for "
             f"instance {bad[0]}, label {bad[1]} "
             f"({np.count_nonzero(~np.isfinite(scores))} non-finite scores)."
         )
@@ -971,9 +980,8 @@ EXPECTED_FAILED_CHECKS_BEFORE_1_6 = {
         "fits 1-D continuous targets and looks for 'Unknown label type: '; the "
         "estimator refuses 1-D targets, naming their type"
     ),
-    **{
-        name: _OLD_BINARY
-        for name in (
+    **dict.fromkeys(
+        (
             "check_dict_unchanged",
             "check_dont_overwrite_parameters",
             "check_dtype_object",
@@ -987,6 +995,7 @@ EXPECTED_FAILED_CHECKS_BEFORE_1_6 = {
             "check_methods_sample_order_invariance",
             "check_methods_subset_invariance",
             "check_pipeline_consistency",
-        )
-    },
+        ),
+        _OLD_BINARY,
+    ),
 }

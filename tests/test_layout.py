@@ -31,8 +31,9 @@ LAYERS = [
         "_intervals",
         "_margins",
         "_decision",
+        "_threshold_search",
     },
-    {"_plot", "compare"},
+    {"_plot", "compare", "_tuned"},
     {"__init__"},
     {"_cli", "__main__"},
 ]
