@@ -31,17 +31,11 @@ which calls the scorer once per candidate.
 import warnings
 
 import numpy as np
-from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._decision import decide_dense
-from ._margins import (
-    BATCH_CELLS,
-    heydarian_margins,
-    krstinic_margins,
-    scores_from_margins,
-)
+from ._margins import BATCH_CELLS, scores_from_margins
 
 __all__ = [
     "MAX_SWEEPS",
@@ -49,6 +43,7 @@ __all__ = [
     "ScorerObjective",
     "TuningResult",
     "decide",
+    "margin_coefficients",
     "search_thresholds",
 ]
 
@@ -70,6 +65,63 @@ def decide(scores, thresholds, top_k=None, at_least_one=False):
     return decide_dense(scores, thresholds, top_k, at_least_one).astype(bool)
 
 
+def indicator_rows(mask):
+    """The (row, column) indices of the ones of a dense (k, q) bool array
+    (one flat scan: several times faster than np.nonzero of a 2-D array)."""
+    return np.divmod(np.flatnonzero(mask), mask.shape[1])
+
+
+def margin_coefficients(method, n_true, n_pred, n_both):
+    """Each instance's MLCM margins as coefficients of three indicator rows.
+
+    For an instance with true set T, predicted set P and T & P of sizes
+    ``n_true``, ``n_pred``, ``n_both`` (arrays (k,)), the diagonal, row sums
+    and column sums over the q labels are ``alpha * (T & P) + beta * T +
+    gamma * P``, with per-instance ``alpha``, ``beta``, ``gamma`` of shape
+    (3, k) (diagonal, rows, columns), and the no-label index holds
+    ``corner`` (3, k). Heydarian's rules (see :func:`._margins.heydarian_margins`)
+    and Krstinić's scenarios (:func:`._margins.krstinic_margins`) both have
+    this form: a missed label's and a wrong label's amounts depend only on
+    the set sizes.
+    """
+    k = len(n_true)
+    n_fn, n_fp = n_true - n_both, n_pred - n_both
+    empty = (n_true == 0) & (n_pred == 0)
+    alpha, beta, gamma = np.zeros((3, k)), np.zeros((3, k)), np.zeros((3, k))
+    corner = np.zeros((3, k))
+    corner[:] = empty
+    if method == "heydarian":
+        cat1 = (n_fn > 0) & (n_fp == 0)
+        cat2 = (n_fn == 0) & (n_fp > 0)
+        cat3 = (n_fn > 0) & (n_fp > 0)
+        missed = cat1 + cat3 * n_fp  # per label of T - P, in its row
+        charged = cat2 * n_fp  # per true label, in its row
+        wrong = cat2 * np.maximum(n_true, 1) + cat3 * n_fn  # per label of P - T
+        # rows: (T & P) + missed (T - P) + charged T; columns: (T & P) + wrong (P - T)
+        alpha[0] = 1.0
+        alpha[1], beta[1] = 1.0 - missed, missed + charged
+        alpha[2], gamma[2] = 1.0 - wrong, wrong
+        corner[1] += cat2 * (n_true == 0) * n_fp
+        corner[2] += cat1 * n_fn
+    else:
+        safe = np.maximum(n_pred, 1)
+        superset = (n_fn == 0) & (n_fp > 0) & (n_true > 0)
+        subset = (n_fn > 0) & (n_fp == 0) & (n_pred > 0)
+        crossed = (n_fn > 0) & (n_fp > 0)
+        exact = (n_fn == 0) & (n_fp == 0)
+        no_truth = (n_true == 0) & (n_pred > 0)
+        scaled = superset * n_true / safe
+        # columns: (T & P) c1 + (P - T) c2
+        c1 = scaled + subset * (1 + n_fn / safe) + crossed + exact + no_truth / safe
+        c2 = scaled + crossed * n_fn / np.maximum(n_fp, 1) + no_truth / safe
+        alpha[0] = np.where(superset, scaled, 1.0)
+        beta[1] = 1.0
+        alpha[2], gamma[2] = c1 - c2, c2
+        corner[1] += no_truth
+        corner[2] += (n_pred == 0) * n_true
+    return alpha, beta, gamma, corner
+
+
 class MarginObjective:
     """An MLCM score read off the margins of the predictions: the fast path.
 
@@ -78,14 +130,20 @@ class MarginObjective:
     0.0 without warning (the search evaluates thousands of matrices); a score
     that is NaN (every label undefined with ``zero_division=np.nan``) ranks
     below every number.
+
+    The margins of many groups of instances at once (the buckets of
+    :meth:`profile`) are sparse products: each instance's margins are
+    coefficients of its rows of T & P, T and P (:func:`margin_coefficients`),
+    so the margins of every bucket are three products of a (buckets, n)
+    matrix of weighted coefficients by the CSR indicator matrices, in row
+    blocks: O(n + nnz) per evaluation, no (n, q+1) array of floats.
     """
 
     def __init__(self, y_true, sample_weight, *, metric, average, method, **options):
         self.y_true = y_true
-        self.weight = sample_weight
-        self.row_margins = (
-            heydarian_margins if method == "heydarian" else krstinic_margins
-        )
+        self.method = method
+        n, q = y_true.shape
+        self.weight = np.ones(n) if sample_weight is None else sample_weight
         if options.get("zero_division", "warn") == "warn":
             options["zero_division"] = 0.0
         self.options = {
@@ -95,18 +153,13 @@ class MarginObjective:
             "tn": options.get("tn", "complement"),
             "zero_division": options["zero_division"],
         }
-        n, q = y_true.shape
-        self._rows = max(1, BATCH_CELLS // (3 * (q + 1)))
-
-    def _blocks(self):
-        n = self.y_true.shape[0]
-        for start in range(0, n, self._rows):
-            yield slice(start, min(start + self._rows, n))
-
-    def _weights(self, block):
-        if self.weight is None:
-            return np.ones(block.stop - block.start)
-        return self.weight[block]
+        self._rows = max(1, BATCH_CELLS // max(q, 1))
+        self._blocks = [
+            slice(start, min(start + self._rows, n))
+            for start in range(0, n, self._rows)
+        ]
+        self._true = [indicator_rows(y_true[b]) for b in self._blocks]
+        self._n_true = y_true.sum(axis=1)
 
     def scores(self, margins):
         """(B, 3, q+1) margins -> (B,) scores, NaN as -inf."""
@@ -115,14 +168,121 @@ class MarginObjective:
             overall, _ = scores_from_margins(margins, **self.options)
         return np.where(np.isnan(overall), -np.inf, overall)
 
+    def _products(self, block, coefficients, indicators, bucket, n_buckets):
+        """(3, n_buckets, q) sums over each bucket of one block's weighted
+        coefficients (3, k) times the rows of an indicator matrix given by
+        the (row, column) indices of its ones: one bincount over the ones."""
+        q = self.y_true.shape[1]
+        out = np.zeros((3, n_buckets, q))
+        used = np.flatnonzero(np.any(coefficients != 0, axis=1))
+        rows, columns = indicators
+        if used.size == 0 or rows.size == 0:
+            return out
+        u = len(used)
+        keys = (bucket[rows] * q + columns) + (n_buckets * q) * np.arange(u)[:, None]
+        amounts = (coefficients[used] * self.weight[block])[:, rows]
+        out[used] = np.bincount(
+            keys.ravel(), weights=amounts.ravel(), minlength=u * n_buckets * q
+        ).reshape(u, n_buckets, q)
+        return out
+
+    def _corner(self, block, corner, bucket, n_buckets):
+        """(3, n_buckets) bucket sums of the no-label index's amounts."""
+        weight = self.weight[block]
+        return np.stack(
+            [
+                np.bincount(bucket, weights=corner[c] * weight, minlength=n_buckets)
+                for c in range(3)
+            ]
+        )
+
+    def bucket_margins(self, y_pred, bucket, n_buckets):
+        """(n_buckets, 3, q+1) weighted margins of the instances of each
+        bucket (``bucket`` (n,) ints), predictions ``y_pred`` (n, q) bool."""
+        q = self.y_true.shape[1]
+        out = np.zeros((3, n_buckets, q + 1))
+        for block, true in zip(self._blocks, self._true):
+            t, p = self.y_true[block], y_pred[block]
+            both = t & p
+            alpha, beta, gamma, corner = margin_coefficients(
+                self.method, self._n_true[block], p.sum(axis=1), both.sum(axis=1)
+            )
+            rows = bucket[block]
+            for coefficients, indicators in (
+                (alpha, indicator_rows(both)),
+                (beta, true),
+                (gamma, indicator_rows(p)),
+            ):
+                out[:, :, :q] += self._products(
+                    block, coefficients, indicators, rows, n_buckets
+                )
+            out[:, :, q] += self._corner(block, corner, rows, n_buckets)
+        return out.transpose(1, 0, 2)
+
+    def set_predictions(self, y_pred):
+        """Hold ``y_pred`` (n, q) bool, its CSR rows and set sizes, for the
+        profiles of :meth:`column_profile` until the next call."""
+        self._current = y_pred
+        self._pred_csr, self._both_csr = [], []
+        for block in self._blocks:
+            p = y_pred[block]
+            self._pred_csr.append(indicator_rows(p))
+            self._both_csr.append(indicator_rows(self.y_true[block] & p))
+        self._n_pred = y_pred.sum(axis=1)
+        self._n_both = (self.y_true & y_pred).sum(axis=1)
+
+    def column_profile(self, j, column, y_pred, candidates):
+        """:meth:`profile` when label j's threshold only changes column j
+        (no top_k, no at_least_one): the two states are ``y_pred`` with
+        column j off and on, whose products are those of ``y_pred``'s cached
+        CSR rows with column j replaced, so no indicator matrix is rebuilt
+        per label."""
+        if getattr(self, "_current", None) is not y_pred:
+            self.set_predictions(y_pred)
+        q = self.y_true.shape[1]
+        m = len(candidates)
+        bucket = np.searchsorted(candidates, column, side="right")
+        states = np.zeros((2, 3, m + 1, q + 1))
+        for block, true, pred, both in zip(
+            self._blocks, self._true, self._pred_csr, self._both_csr
+        ):
+            t_j = self.y_true[block, j].astype(np.float64)
+            p_j = self._current[block, j].astype(np.float64)
+            both_j = t_j * p_j
+            n_pred = self._n_pred[block] - p_j
+            n_both = self._n_both[block] - both_j
+            rows, weight = bucket[block], self.weight[block]
+            for on in (0, 1):
+                alpha, beta, gamma, corner = margin_coefficients(
+                    self.method,
+                    self._n_true[block],
+                    n_pred + on,
+                    n_both + on * t_j,
+                )
+                out = states[on]
+                for coefficients, indicators in (
+                    (alpha, both),
+                    (beta, true),
+                    (gamma, pred),
+                ):
+                    out[:, :, :q] += self._products(
+                        block, coefficients, indicators, rows, m + 1
+                    )
+                out[:, :, q] += self._corner(block, corner, rows, m + 1)
+                # column j as it is in this state (T & P_j = on * T_j, P_j =
+                # on) instead of as the cached rows have it
+                change = alpha * (on * t_j - both_j) + gamma * (on - p_j)
+                for c in range(3):
+                    out[c, :, j] += np.bincount(
+                        rows, weights=change[c] * weight, minlength=m + 1
+                    )
+        fail, passing = states.transpose(0, 2, 1, 3)
+        tail = np.cumsum((passing - fail)[::-1], axis=0)[::-1]
+        return self.scores(fail.sum(axis=0) + tail[1:])
+
     def margins(self, y_pred):
         """(3, q+1) weighted margins of the predictions ``y_pred`` (n, q)."""
-        q = self.y_true.shape[1]
-        total = np.zeros(3 * (q + 1))
-        for block in self._blocks():
-            rows = self.row_margins(self.y_true[block], y_pred[block])
-            total += self._weights(block) @ rows.reshape(len(rows), -1)
-        return total.reshape(3, q + 1)
+        return self.bucket_margins(y_pred, np.zeros(len(y_pred), dtype=np.intp), 1)[0]
 
     def values(self, predictions):
         """Scores of a sequence of (n, q) predictions, shape (B,)."""
@@ -137,26 +297,14 @@ class MarginObjective:
         Instance i passes candidate k when k < b_i, b_i the number of
         candidates at or below its score; the margins at candidate k are the
         margins of ``p_fail`` plus the differences (pass - fail) of the
-        instances with b_i > k: a reversed cumulative sum over the buckets.
+        buckets b > k: a reversed cumulative sum over the buckets.
         """
-        q = self.y_true.shape[1]
         m = len(candidates)
         bucket = np.searchsorted(candidates, column, side="right")
-        base = np.zeros(3 * (q + 1))
-        per_bucket = np.zeros((m + 1, 3 * (q + 1)))
-        for block in self._blocks():
-            t = self.y_true[block]
-            fail = self.row_margins(t, p_fail[block]).reshape(len(t), -1)
-            delta = self.row_margins(t, p_pass[block]).reshape(len(t), -1) - fail
-            weight = self._weights(block)
-            base += weight @ fail
-            select = sparse.csr_array(
-                (weight, (bucket[block], np.arange(len(t)))), shape=(m + 1, len(t))
-            )
-            per_bucket += select @ delta
-        tail = np.cumsum(per_bucket[::-1], axis=0)[::-1]  # tail[b]: buckets >= b
-        margins = base + tail[1:]
-        return self.scores(margins.reshape(m, 3, q + 1))
+        fail = self.bucket_margins(p_fail, bucket, m + 1)
+        delta = self.bucket_margins(p_pass, bucket, m + 1) - fail
+        tail = np.cumsum(delta[::-1], axis=0)[::-1]  # tail[b]: buckets >= b
+        return self.scores(fail.sum(axis=0) + tail[1:])
 
 
 class _Predictions(BaseEstimator):
@@ -193,6 +341,12 @@ class ScorerObjective:
     def values(self, predictions):
         return np.array([self.value(p) for p in predictions])
 
+    def column_profile(self, j, column, y_pred, candidates):
+        p_fail, p_pass = y_pred.copy(), y_pred.copy()
+        p_fail[:, j] = False
+        p_pass[:, j] = True
+        return self.profile(column, p_fail, p_pass, candidates)
+
     def profile(self, column, p_fail, p_pass, candidates):
         return np.array(
             [
@@ -222,14 +376,9 @@ class TuningResult:
         self.__dict__.update(fields)
 
 
-def _two_states(scores, thresholds, j, y_pred, top_k, at_least_one):
+def _two_states(scores, thresholds, j, top_k, at_least_one):
     """The predictions with label j passing nowhere and everywhere, the other
-    thresholds fixed."""
-    if top_k is None and not at_least_one:
-        p_fail, p_pass = y_pred.copy(), y_pred.copy()
-        p_fail[:, j] = False
-        p_pass[:, j] = True
-        return p_fail, p_pass
+    thresholds fixed (the decision rule may change other columns too)."""
     states = []
     for value in (np.inf, -np.inf):
         moved = thresholds.copy()
@@ -280,17 +429,26 @@ def search_thresholds(
         n_sweeps += 1
         converged = True
         for j in range(q):
-            p_fail, p_pass = _two_states(
-                scores, thresholds, j, y_pred, top_k, at_least_one
-            )
-            profile = objective.profile(scores[:, j], p_fail, p_pass, label_grids[j])
+            if top_k is None and not at_least_one:
+                profile = objective.column_profile(
+                    j, scores[:, j], y_pred, label_grids[j]
+                )
+            else:
+                p_fail, p_pass = _two_states(scores, thresholds, j, top_k, at_least_one)
+                profile = objective.profile(
+                    scores[:, j], p_fail, p_pass, label_grids[j]
+                )
             label_scores[j] = profile
             k = best_index(profile)
             if profile[k] > current + TOLERANCE:
                 thresholds[j] = label_grids[j][k]
                 current = float(profile[k])
-                passes = scores[:, j] >= thresholds[j]
-                y_pred = np.where(passes[:, None], p_pass, p_fail)
+                if top_k is None and not at_least_one:
+                    y_pred = y_pred.copy()
+                    y_pred[:, j] = scores[:, j] >= thresholds[j]
+                else:
+                    passes = scores[:, j] >= thresholds[j]
+                    y_pred = np.where(passes[:, None], p_pass, p_fail)
                 converged = False
     result.thresholds = thresholds
     result.score = current
