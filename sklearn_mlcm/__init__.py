@@ -27,6 +27,7 @@ from ._scores import (
     mlcm_specificity_score,
 )
 from ._statistics import confusion_matrix_statistics
+from ._thresholds import ThresholdCurveResult, mlcm_threshold_curve
 from ._top_confusions import (
     Confusion,
     LabelSetConfusion,
@@ -62,6 +63,7 @@ __all__ = [
     "NemenyiResult",
     "PairedComparisonResult",
     "PrometheeResult",
+    "ThresholdCurveResult",
     "__version__",
     "confusion_matrix_statistics",
     "decide_labels",
@@ -85,6 +87,7 @@ __all__ = [
     "mlcm_recall_score",
     "mlcm_scorers",
     "mlcm_specificity_score",
+    "mlcm_threshold_curve",
     "most_confused",
     "multilabel_measures",
     "nemenyi_test",

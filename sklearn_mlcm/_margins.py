@@ -197,7 +197,9 @@ def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):
         tn_ = diag.sum(axis=1, keepdims=True) - diag
     else:
         tn_ = total - tp - fp - fn
-        tn_ = np.where(tn_ <= 1e-12 * np.maximum(total, 1.0), 0.0, tn_)
+        # rounding error where the true count is 0, as one_vs_rest_counts
+        # clears it (relative to the total: tiny weights are real counts)
+        tn_ = np.where(tn_ <= 16 * np.finfo(np.float64).eps * total, 0.0, tn_)
     kind = METRICS[metric]
     beta = 1.0 if metric == "f1" else beta
     label = ratio_metric(

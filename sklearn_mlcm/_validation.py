@@ -39,6 +39,7 @@ __all__ = [
     "check_sample_weight",
     "check_scored_targets",
     "check_scores",
+    "check_threshold_grid",
     "check_thresholds",
     "check_weight_sums",
     "check_square_matrix",
@@ -1460,3 +1461,78 @@ def _thresholds_by_name(threshold, keys, all_keys, func_name):
             f"{missing}; unknown: {unknown}).{hint}"
         )
     return np.array([lookup[label] for label in keys], dtype=np.float64)
+
+
+def check_threshold_grid(thresholds, scores, *, default=100, func_name=None):
+    """The thresholds of a curve: a (T,) increasing float64 array, or a
+    (T, n_labels) array of one threshold per label in each row.
+
+    ``thresholds`` is None (``default`` thresholds), an int (that many): evenly
+    spaced from the smallest to the largest score (for sparse scores, from
+    the smallest stored score above 0: absent scores are 0 and thresholds
+    must be above 0), one if those are equal; or an array-like, 1-D strictly
+    increasing or 2-D of shape (T, n_labels). Every threshold is finite, and
+    above 0 for sparse scores.
+    """
+    func_name = func_name or current_function()
+    is_sparse = sparse.issparse(scores)
+    q = scores.shape[1]
+    if thresholds is None or isinstance(thresholds, numbers.Integral):
+        count = default if thresholds is None else int(thresholds)
+        values = scores.data if is_sparse else scores
+        if is_sparse:
+            values = values[values > 0]
+            if values.size == 0:
+                raise input_error(
+                    "thresholds",
+                    "given (an array of thresholds above 0) for sparse y_score "
+                    "that stores no score above 0 (absent scores are 0, and "
+                    "thresholds of sparse scores must be above 0)",
+                    repr(thresholds),
+                    func_name,
+                )
+        low, high = float(values.min()), float(values.max())
+        grid = (
+            np.unique(np.linspace(low, high, count)) if high > low else np.array([low])
+        )
+        return grid
+    raw = np.asarray(thresholds)
+    if raw.dtype.kind not in "biuf" or raw.ndim not in (1, 2) or raw.size == 0:
+        raise input_error(
+            "thresholds",
+            f"None, an int, a non-empty 1-D increasing array of thresholds, or "
+            f"a 2-D array of shape (n_thresholds, {q}), of real numbers",
+            f"an array of shape {raw.shape} and dtype {raw.dtype}",
+            func_name,
+        )
+    grid = raw.astype(np.float64)
+    if not np.isfinite(grid).all():
+        raise input_error(
+            "thresholds", "finite", f"{grid[~np.isfinite(grid)][0].item()!r}", func_name
+        )
+    if grid.ndim == 1 and (np.diff(grid) <= 0).any():
+        j = int(np.flatnonzero(np.diff(grid) <= 0)[0])
+        raise input_error(
+            "thresholds",
+            "strictly increasing (each threshold once, in increasing order; "
+            "np.unique(thresholds) sorts them)",
+            f"{grid[j].item()!r} followed by {grid[j + 1].item()!r} at position {j}",
+            func_name,
+        )
+    if grid.ndim == 2 and grid.shape[1] != q:
+        raise input_error(
+            "thresholds",
+            f"of shape (n_thresholds, {q}) when 2-D: one threshold per scored "
+            "label in each row",
+            f"shape {grid.shape}",
+            func_name,
+        )
+    if is_sparse and (grid <= 0).any():
+        raise input_error(
+            "thresholds",
+            "above 0 for sparse y_score, whose absent scores are 0 and would all "
+            "pass a threshold of 0 or less; pass dense scores for such thresholds",
+            f"{grid[grid <= 0].flat[0].item()!r}",
+            func_name,
+        )
+    return grid

@@ -4,7 +4,9 @@ The registry below holds every public function that turns targets into
 numbers: the two matrices, the report, the five scores, the accumulator (fed in
 two batches) and the Madjarov measures, each with both kernels (Heydarian et
 al. 2022, Krstinic et al. 2020) where it has a ``method``. The report is
-compared as its dict of floats, the measures as their dict of floats.
+compared as its dict of floats, the measures as their dict of floats. The
+functions of scores (decide_labels, mlcm_threshold_curve) have a registry of
+their own at the end: their invariances are over (y_true, y_score).
 """
 
 from functools import partial
@@ -24,6 +26,7 @@ from sklearn.metrics import (
 
 from sklearn_mlcm import (
     MLCMAccumulator,
+    decide_labels,
     mlcm_classification_report,
     mlcm_confusion_matrix,
     mlcm_f1_score,
@@ -32,6 +35,7 @@ from sklearn_mlcm import (
     mlcm_precision_score,
     mlcm_recall_score,
     mlcm_specificity_score,
+    mlcm_threshold_curve,
     multilabel_measures,
 )
 
@@ -457,3 +461,147 @@ def test_mlcm_classification_report_zero_weights_no_nan(method, zero_division):
         zero_division=zero_division,
     )
     assert not np.isnan(_values(report)).any(), report
+
+
+# -- functions of scores: the decision rules and the threshold curve (issue #18)
+
+# Each takes (y_true, y_score, sample_weight) and returns its outputs as a
+# tuple of arrays, with what they are indexed by: "rows" (instances), "labels"
+# or nothing (invariant). decide_labels takes no weights (None only).
+SCORE_FUNCTIONS = {
+    "decide_labels": (
+        lambda y_true, y_score, sample_weight: (
+            decide_labels(
+                y_score,
+                threshold=0.5,
+                top_k=min(2, np.shape(y_score)[1]),
+                at_least_one=True,
+            ),
+        ),
+        (("rows", "labels"),),
+    ),
+    **{
+        f"mlcm_threshold_curve[{method}]": (
+            partial(
+                lambda y_true, y_score, sample_weight, method: (
+                    lambda result: (result.scores, result.label_scores)
+                )(
+                    mlcm_threshold_curve(
+                        y_true,
+                        y_score,
+                        thresholds=[0.2, 0.4, 0.6, 0.8],
+                        method=method,
+                        sample_weight=sample_weight,
+                    )
+                ),
+                method=method,
+            ),
+            ((), (None, "labels")),
+        )
+        for method in METHODS
+    },
+}
+WEIGHTED_SCORE_FUNCTIONS = [name for name in SCORE_FUNCTIONS if "curve" in name]
+
+
+def _scored_case(data, mlcm_strategies, weighted):
+    """y_true (n, q) bool, continuous scores (no ties) and weights."""
+    y_true, _, weight = data.draw(mlcm_strategies.cases(weighted=weighted))
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    y_score = np.random.RandomState(seed).uniform(size=y_true.shape)
+    return y_true, y_score, weight
+
+
+def _permuted(values, axes, rows=None, labels=None):
+    """``values`` with its "rows" and "labels" axes re-indexed."""
+    index = [slice(None)] * values.ndim
+    for axis, kind in enumerate(axes):
+        if kind == "rows" and rows is not None:
+            index[axis] = rows
+        if kind == "labels" and labels is not None:
+            index[axis] = labels
+    return values[tuple(index)]
+
+
+@pytest.mark.parametrize("name", SCORE_FUNCTIONS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_score_functions_instance_order(name, data, mlcm_strategies):
+    """Shuffling the instances (with their weights) shuffles the predictions
+    and leaves the curve unchanged."""
+    func, axes = SCORE_FUNCTIONS[name]
+    weighted = None if name in WEIGHTED_SCORE_FUNCTIONS else False
+    y_true, y_score, weight = _scored_case(data, mlcm_strategies, weighted)
+    order = np.array(data.draw(st.permutations(range(len(y_true)))))
+    shuffled = func(
+        y_true[order], y_score[order], None if weight is None else weight[order]
+    )
+    for got, expected, kinds in zip(shuffled, func(y_true, y_score, weight), axes):
+        _assert_same(got, _permuted(expected, kinds, rows=order))
+
+
+@pytest.mark.parametrize("name", SCORE_FUNCTIONS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_score_functions_label_permutation(name, data, mlcm_strategies):
+    """Permuting the label columns permutes the per-label outputs (scores
+    without ties: top_k and at_least_one break ties by label order)."""
+    func, axes = SCORE_FUNCTIONS[name]
+    weighted = None if name in WEIGHTED_SCORE_FUNCTIONS else False
+    y_true, y_score, weight = _scored_case(data, mlcm_strategies, weighted)
+    perm = data.draw(st.permutations(range(y_true.shape[1])))
+    permuted = func(y_true[:, perm], y_score[:, perm], weight)
+    for got, expected, kinds in zip(permuted, func(y_true, y_score, weight), axes):
+        _assert_same(got, _permuted(expected, kinds, labels=perm))
+
+
+@pytest.mark.parametrize("name", SCORE_FUNCTIONS)
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_score_functions_frames_equal_arrays(name, data, mlcm_strategies):
+    """DataFrames (labels named, the scores' columns in another order) and
+    sparse true labels give the arrays' outputs."""
+    func, _ = SCORE_FUNCTIONS[name]
+    y_true, y_score, weight = _scored_case(data, mlcm_strategies, False)
+    names = [f"label {j}" for j in range(y_true.shape[1])]
+    scores = pd.DataFrame(y_score, columns=names)
+    frames = func(pd.DataFrame(y_true, columns=names), scores[names[::-1]], weight)
+    if name == "decide_labels":  # the scores' own column order
+        frames = func(None, scores, weight)
+    for got, expected in zip(frames, func(y_true, y_score, weight)):
+        _assert_same(got, expected)
+    for got, expected in zip(
+        func(sparse.csr_array(y_true), y_score, weight), func(y_true, y_score, weight)
+    ):
+        _assert_same(got, expected)
+
+
+@pytest.mark.parametrize("name", WEIGHTED_SCORE_FUNCTIONS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_score_functions_unit_weights_equal_no_weights(name, data, mlcm_strategies):
+    """sample_weight of ones gives the curve of no sample_weight."""
+    func, _ = SCORE_FUNCTIONS[name]
+    y_true, y_score, _ = _scored_case(data, mlcm_strategies, False)
+    for got, expected in zip(
+        func(y_true, y_score, np.ones(len(y_true))), func(y_true, y_score, None)
+    ):
+        _assert_same(got, expected)
+
+
+@pytest.mark.parametrize("name", WEIGHTED_SCORE_FUNCTIONS)
+@HYPOTHESIS
+@given(data=st.data())
+def test_score_functions_integer_weights_equal_repeated_rows(
+    name, data, mlcm_strategies
+):
+    """An integer weight k equals the instance repeated k times."""
+    func, _ = SCORE_FUNCTIONS[name]
+    y_true, y_score, _ = _scored_case(data, mlcm_strategies, False)
+    weight = data.draw(mlcm_strategies.weights(len(y_true), integer=True))
+    assume(weight.sum() > 0)
+    repeated = func(
+        np.repeat(y_true, weight, axis=0), np.repeat(y_score, weight, axis=0), None
+    )
+    for got, expected in zip(func(y_true, y_score, weight), repeated):
+        _assert_same(got, expected)

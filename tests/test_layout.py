@@ -31,6 +31,8 @@ LAYERS = [
         "_intervals",
         "_margins",
         "_decision",
+        "_threshold_sweep",
+        "_thresholds",
         "_threshold_search",
     },
     {"_plot", "compare", "_tuned"},

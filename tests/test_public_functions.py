@@ -46,6 +46,7 @@ RESULT_RECORDS = {
     "NemenyiResult",
     "PairedComparisonResult",
     "PrometheeResult",
+    "ThresholdCurveResult",
 }
 
 
@@ -93,6 +94,11 @@ def _valid_calls():
         **scores,
         "mlcm_fbeta_score": (sklearn_mlcm.mlcm_fbeta_score, (T, P), {"beta": 2}),
         "decide_labels": (sklearn_mlcm.decide_labels, (SCORES,), {"top_k": 2}),
+        "mlcm_threshold_curve": (
+            sklearn_mlcm.mlcm_threshold_curve,
+            (T, SCORES),
+            {"thresholds": 5, "one_vs_rest": True},
+        ),
         "mlcm_confidence_intervals": (
             sklearn_mlcm.mlcm_confidence_intervals,
             (T, P),

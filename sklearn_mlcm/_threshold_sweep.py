@@ -1,0 +1,514 @@
+"""The sweep engine: the three margins of the MLCM at many thresholds at once.
+
+Every MLCM score needs only the diagonal, the row sums and the column sums
+of the matrix (:mod:`._margins`). For Heydarian's matrix these margins, at
+every threshold of an increasing grid, are read off per-label and per-row
+histograms of the scores' positions in the grid, without building a
+prediction or a matrix per threshold; the derivation is in the Notes of
+:func:`~sklearn_mlcm.mlcm_threshold_curve`, and each step below names its
+term. Krstinić's matrix, and per-label thresholds that do not rise together,
+take one fast matrix per threshold (:func:`matrix_margins`).
+
+Conventions: ``T`` thresholds; the bin of a score is the number of grid
+thresholds at or below it, from 0 to T, so a label is predicted at threshold
+j exactly when its bin is above j. Arrays indexed by label and bin are
+(q, T + 1); by row and bin, (b, T + 1).
+"""
+
+import numpy as np
+from scipy import sparse
+
+from ._mlcm._chunking import map_row_blocks
+from ._mlcm._dispatch import METHODS
+from ._validation import fits_dense
+
+__all__ = ["matrix_margins", "sweep_margins"]
+
+#: Rows of a block are chosen so that about this many cells (rows x labels,
+#: rows x thresholds, positives x labels) are held at once.
+BLOCK_CELLS = 1 << 21
+
+
+# -- bins ------------------------------------------------------------------------
+
+#: Buckets per threshold of the bucketed search (:func:`grid_bins`).
+_BUCKETS_PER_THRESHOLD = 4
+
+
+class Grid:
+    """An increasing grid of thresholds and a fast search of bins in it.
+
+    ``np.searchsorted`` costs a branchy binary search per score (about as
+    much as a whole MLCM for 10**7 scores). Here the range of the grid is cut
+    into ``4 T`` equal buckets; ``position(x) = floor((x - low) * scale)``
+    does not decrease with x in floating point, so every threshold in an
+    earlier bucket than a score's is below the score, and every threshold in
+    a later bucket above it. A small table gives the number of thresholds in
+    earlier buckets, and one vectorised comparison per threshold that
+    shares the score's bucket (at most a few for a near-even grid) adds
+    those at or below it. Exact, whatever the rounding. A grid with many
+    thresholds in one bucket (far from even) uses ``np.searchsorted``.
+    """
+
+    def __init__(self, thresholds):
+        self.thresholds = thresholds
+        T = thresholds.size
+        low, high = float(thresholds[0]), float(thresholds[-1])
+        self.steps = None
+        if T > 1 and high > low and np.isfinite((high - low) * 4 * T):
+            self.low, self.scale = low, _BUCKETS_PER_THRESHOLD * T / (high - low)
+            self.n_buckets = _BUCKETS_PER_THRESHOLD * T
+            bucket = self._position(thresholds)
+            self.table = np.searchsorted(bucket, np.arange(self.n_buckets))
+            steps = int(np.bincount(bucket).max())
+            if steps <= _BUCKETS_PER_THRESHOLD:
+                self.steps = steps
+                self.after = np.append(thresholds, np.inf)  # after[b]: threshold b
+
+    def _position(self, values):
+        position = (values - self.low) * self.scale
+        np.clip(position, 0, self.n_buckets - 1, out=position)
+        return position.astype(np.intp)
+
+    def bins(self, values):
+        """The number of thresholds at or below each value (intp)."""
+        if self.steps is None:
+            return np.searchsorted(self.thresholds, values, side="right")
+        out = self.table[self._position(values)]
+        for _ in range(self.steps):  # the thresholds of the score's bucket
+            out += self.after[out] <= values
+        return out
+
+
+def _bins_dense(block, thresholds):
+    """(b, q) int64 bins of dense scores: a :class:`Grid`, or (T, q)
+    thresholds with non-decreasing columns."""
+    if isinstance(thresholds, Grid):
+        return thresholds.bins(block)
+    out = np.empty(block.shape, dtype=np.int64)
+    for k in range(block.shape[1]):
+        out[:, k] = np.searchsorted(thresholds[:, k], block[:, k], side="right")
+    return out
+
+
+def _bins_sparse(cols, data, thresholds):
+    """Bins of the stored scores of sparse input (column ``cols``)."""
+    if isinstance(thresholds, Grid):
+        return thresholds.bins(data)
+    out = np.empty(data.shape, dtype=np.int64)
+    order = np.argsort(cols, kind="stable")
+    bounds = np.searchsorted(cols[order], np.arange(thresholds.shape[1] + 1))
+    for k in np.flatnonzero(np.diff(bounds)):
+        part = order[bounds[k] : bounds[k + 1]]
+        out[part] = np.searchsorted(thresholds[:, k], data[part], side="right")
+    return out
+
+
+# -- one block of rows -------------------------------------------------------------
+
+
+def _small(bins, n_thresholds):
+    """Bins in the smallest unsigned type that holds 0..T: the gathers of
+    the pairs move 8 times fewer bytes than in int64."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if n_thresholds <= np.iinfo(dtype).max:
+            return bins.astype(dtype)
+    return bins
+
+
+class _Block:
+    """One block of rows: its scores' bins and its true labels.
+
+    Dense scores: ``bin_matrix`` (b, q) and ``truth`` (b, q) bool. Sparse
+    scores: the stored entries whose bin is above 0 (the others are never
+    predicted), ``rows``, ``cols``, ``bins`` and ``positive``, sorted by row.
+    Both: the true labels ``pos_rows``, ``pos_cols`` and their bins
+    ``pos_bins`` (0 when the score is absent or below every threshold).
+    """
+
+    def __init__(self, t, scores, thresholds, n_thresholds):
+        b, q = t.shape
+        self.n_rows, self.n_labels, self.n_thresholds = b, q, n_thresholds
+        if sparse.issparse(t):
+            self.pos_rows = np.repeat(np.arange(b), np.diff(t.indptr))
+            self.pos_cols = t.indices.astype(np.int64)
+        else:
+            self.pos_rows, self.pos_cols = np.nonzero(t)
+        self.full = not sparse.issparse(scores)
+        if self.full:
+            self.bin_matrix = _small(_bins_dense(scores, thresholds), n_thresholds)
+            self.pos_bins = self.bin_matrix[self.pos_rows, self.pos_cols]
+            self.truth = t.toarray() if sparse.issparse(t) else t
+            return
+        rows = np.repeat(np.arange(b), np.diff(scores.indptr))
+        cols = scores.indices.astype(np.int64)
+        bins = _bins_sparse(cols, scores.data, thresholds)
+        kept = bins > 0
+        self.rows, self.cols, self.bins = rows[kept], cols[kept], bins[kept]
+        entry_keys = self.rows * q + self.cols
+        pos_keys = self.pos_rows * q + self.pos_cols
+        at = np.zeros(pos_keys.size, dtype=np.int64)
+        found = np.zeros(pos_keys.size, dtype=bool)
+        if entry_keys.size:
+            at = np.minimum(np.searchsorted(entry_keys, pos_keys), entry_keys.size - 1)
+            found = entry_keys[at] == pos_keys
+        self.pos_bins = np.zeros(pos_keys.size, dtype=np.int64)
+        self.pos_bins[found] = self.bins[at[found]]
+        self.positive = np.zeros(self.rows.size, dtype=bool)
+        self.positive[at[found]] = True
+
+    def row_starts(self):
+        """Sparse scores: where each row's entries start (b + 1,)."""
+        return np.searchsorted(self.rows, np.arange(self.n_rows + 1))
+
+    def entry_bins(self):
+        """The bins of the entries: (b, q) for dense scores, else 1-D."""
+        return self.bin_matrix if self.full else self.bins
+
+    def per_entry(self, values):
+        """Per-row ``values`` (b,) laid out as the entries (broadcastable)."""
+        return values[:, None] if self.full else values[self.rows]
+
+    def row_lookup(self, table, bins):
+        """``table[i, bins[i, k]]`` for every entry (i, k) of row i."""
+        if self.full:
+            return np.take_along_axis(table, bins, axis=1)
+        return table[self.rows, bins]
+
+    def label_histogram(self, bins, size, weights=None):
+        """(q, size): over every entry (i, k), its weight at (k, bin); the
+        bins and weights laid out as the entries (weights may be per row,
+        broadcast, or None for one)."""
+        q = self.n_labels
+        if self.full:
+            keys = (bins + (np.arange(q) * size)[None, :]).ravel()
+        else:
+            keys = self.cols * size + bins
+        if weights is not None:
+            weights = np.broadcast_to(weights, bins.shape).ravel()
+        counts = np.bincount(keys, weights=weights, minlength=q * size)
+        return counts.reshape(q, size)
+
+    def wrong_histogram(self, bins, size, weights, pos_bins, pos_weights, exact):
+        """:meth:`label_histogram` over the wrong labels only (entries that
+        are not true labels). With ``exact`` (whole-number weights): every
+        entry less the true labels (their ``pos_bins``, ``pos_weights``),
+        exact in float64. Otherwise the true labels' weights are zeroed
+        first: no sum is a difference, which would leave rounding residue
+        where the true value is 0."""
+        if exact:
+            cols = self.pos_cols
+            if not self.full:  # the layout holds the entries of bin > 0 only
+                laid_out = pos_bins > 0
+                cols, pos_bins = cols[laid_out], pos_bins[laid_out]
+                pos_weights = np.broadcast_to(pos_weights, laid_out.shape)[laid_out]
+            return self.label_histogram(bins, size, weights) - _histogram(
+                cols, pos_bins, (self.n_labels, size), pos_weights
+            )
+        wrong = ~self.truth if self.full else ~self.positive
+        return self.label_histogram(
+            bins, size, np.broadcast_to(weights, bins.shape) * wrong
+        )
+
+    def wrong_total(self, row_weights):
+        """(q,): for each label, the sum of ``row_weights`` over the rows
+        where it is a wrong label (an entry of the layout, not true)."""
+        q = self.n_labels
+        if self.full:  # every row less the true labels': a vector, O(E)
+            return row_weights.sum() - np.bincount(
+                self.pos_cols, weights=row_weights[self.pos_rows], minlength=q
+            )
+        wrong = ~self.positive
+        return np.bincount(
+            self.cols[wrong], weights=row_weights[self.rows[wrong]], minlength=q
+        )
+
+    def row_counts(self, size):
+        """(b, size): the number of entries of each row in each bin."""
+        if self.full:
+            keys = self.bin_matrix + (np.arange(self.n_rows) * size)[:, None]
+            keys = keys.ravel()
+        else:
+            keys = self.rows * size + self.bins
+        counts = np.bincount(keys, minlength=self.n_rows * size)
+        return counts.reshape(self.n_rows, size)
+
+
+def _histogram(first, second, size, weights=None):
+    """(size[0], size[1]) array of the (weighted) counts of index pairs."""
+    keys = first * size[1] + second
+    counts = np.bincount(keys, weights=weights, minlength=size[0] * size[1])
+    return counts.reshape(size)
+
+
+def _above(hist):
+    """``hist`` (m, T + 1) indexed by bin -> (m, T): sum over bins above j."""
+    suffix = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]
+    return suffix[:, 1:]
+
+
+def _up_to(hist):
+    """``hist`` (m, T + 1) indexed by bin -> (m, T): sum over bins up to j."""
+    return np.cumsum(hist, axis=1)[:, :-1]
+
+
+def _wrong_above_pairs(block, bin_weights, label_weights):
+    """The pairs (true label e of a row, wrong label k of the same row whose
+    bin is above e's), counted two ways:
+
+    - ``by_bin`` (q, T + 1): ``bin_weights[e]`` at (k, bin(e)), the starts of
+      the pairs of the column sums;
+    - ``by_label`` (q, T + 1): ``label_weights[e]`` at (label(e), bin(k)),
+      the ends of the pairs of the row sums.
+
+    The weights are given per true label (``block.pos_*`` order). Only the
+    pairs that exist are enumerated: for a classifier that scores true
+    labels above wrong ones they are few.
+    """
+    q, size = block.n_labels, block.n_thresholds + 1
+    by_bin = np.zeros(q * size)
+    by_label = np.zeros(q * size)
+    pos_rows, pos_bins, pos_cols = block.pos_rows, block.pos_bins, block.pos_cols
+    if pos_rows.size == 0:
+        return by_bin.reshape(q, size), by_label.reshape(q, size)
+    starts = None if block.full else block.row_starts()
+    if block.full:  # true labels at bin 0: never a wrong label above another
+        wrong_bins = block.bin_matrix * ~block.truth
+    width = q if block.full else max(1, int(np.diff(starts).max(initial=1)))
+    step = max(1, BLOCK_CELLS // width)
+    for first in range(0, pos_rows.size, step):
+        part = slice(first, first + step)
+        rows, bins, cols = pos_rows[part], pos_bins[part], pos_cols[part]
+        if block.full:
+            gathered = wrong_bins[rows]
+            owner, label = np.nonzero(gathered > bins.astype(gathered.dtype)[:, None])
+            label_bins = gathered[owner, label]
+        else:
+            count = starts[rows + 1] - starts[rows]
+            owner = np.repeat(np.arange(rows.size), count)
+            offset = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
+            entry = starts[rows][owner] + offset
+            keep = (block.bins[entry] > bins[owner]) & ~block.positive[entry]
+            owner, entry = owner[keep], entry[keep]
+            label, label_bins = block.cols[entry], block.bins[entry]
+        by_bin += np.bincount(
+            label * size + bins[owner],
+            weights=bin_weights[part][owner],
+            minlength=q * size,
+        )
+        by_label += np.bincount(
+            cols[owner] * size + label_bins,
+            weights=label_weights[part][owner],
+            minlength=q * size,
+        )
+    return by_bin.reshape(q, size), by_label.reshape(q, size)
+
+
+def _block_margins(block, u, with_predicted, exact):
+    """The margins of one block at every threshold: diagonal, row sums and
+    column sums, each (T, q + 1), and the predicted totals (T, q) or None.
+    The terms are those of the Notes of mlcm_threshold_curve. ``exact``:
+    the weights are whole numbers, so that every float64 sum is exact."""
+    b, q, T = block.n_rows, block.n_labels, block.n_thresholds
+    size = T + 1
+    pos_rows, pos_cols, pos_bins = block.pos_rows, block.pos_cols, block.pos_bins
+    u_pos = u[pos_rows]
+
+    # row tables (b, T): missed true labels n_t2, wrong predictions n_p2
+    count_pos = _histogram(pos_rows, pos_bins, (b, size))
+    count_neg = block.row_counts(size) - count_pos
+    n_true = np.bincount(pos_rows, minlength=b)
+    cum_pos = np.cumsum(count_pos, axis=1)
+    missed_below = cum_pos - count_pos  # true labels of bin < l
+    n_missed = cum_pos[:, :-1]  # true labels of bin <= j: n_t2
+    wrong_above = count_neg.sum(axis=1)[:, None] - np.cumsum(count_neg, axis=1)
+    n_wrong = wrong_above[:, :-1]  # wrong labels of bin > j: n_p2
+    mu = (n_missed == 0).sum(axis=1)  # n_t2 == 0 exactly for j < mu
+    nu = (n_wrong > 0).sum(axis=1)  # n_p2 == 0 exactly for j >= nu
+    some_true = np.maximum(n_true, 1)
+    columns = np.arange(T)[None, :]
+
+    # diagonal: the true labels predicted
+    tp = _above(_histogram(pos_cols, pos_bins, (q, size), weights=u_pos))
+
+    # row sums: TP + sum_pos u h + sum_pos u [j >= bin] max(n_p2, 1)
+    h = np.where(columns < mu[:, None], n_wrong, 0)
+    truth_u = sparse.csr_array((u_pos, (pos_cols, pos_rows)), shape=(q, b))
+    uh = truth_u @ h
+    lone = _up_to(
+        _histogram(pos_cols, np.maximum(pos_bins, nu[pos_rows]), (q, size), u_pos)
+    )
+    # the column sums' pairs start at a true label's bin with weight u; the
+    # part [n_t2 = 0] max(n_t, 1) of g, over wrong labels, is
+    # [j < bin] - [mu <= j < bin]: the second is the pairs of the row's
+    # lowest true label (one of them), started with weight -u max(n_t, 1)
+    some_true_u = u * some_true
+    lowest = np.zeros(pos_rows.size, dtype=bool)
+    at_mu = np.flatnonzero(pos_bins == mu[pos_rows])
+    lowest[at_mu[np.unique(pos_rows[at_mu], return_index=True)[1]]] = True
+    start_weights = u_pos - lowest * some_true_u[pos_rows]
+    by_bin, by_label = _wrong_above_pairs(block, start_weights, u_pos)
+    start = _histogram(
+        pos_cols, pos_bins, (q, size), u_pos * wrong_above[pos_rows, pos_bins]
+    )
+    missed_wrong = _up_to(start - by_label)
+    row_sums = tp + uh + lone + missed_wrong
+
+    # column sums: TP + sum over wrong labels of u g. With [j < bin] =
+    # total - [bin <= j], every wrong label adds max(n_t, 1) u to its
+    # label's total and, at its bin, ends its pairs (n_t2 of the row there,
+    # started as above) and its [j < bin]: one histogram, of the weights
+    # u max(n_t, 1) where bin <= mu (no pair) and u n_t2(bin - 1) above
+    entry_bins = block.entry_bins()
+    end_weight = np.where(
+        np.arange(size)[None, :] > mu[:, None], missed_below, some_true[:, None]
+    )
+    ends = block.wrong_histogram(
+        entry_bins,
+        size,
+        block.per_entry(u) * block.row_lookup(end_weight, entry_bins),
+        pos_bins,
+        u_pos * end_weight[pos_rows, pos_bins],
+        exact,
+    )
+    wrong_total = block.wrong_total(some_true_u)
+    col_sums = tp + wrong_total[:, None] + _up_to(by_bin - ends)
+
+    # the no-label index. A row with no true label has no prediction
+    # exactly when n_p2 == 0, for j >= nu: the corner; NTL adds
+    # max(n_p2, 1) = n_p2 + [n_p2 == 0]; NPL adds n_t2 where n_p2 == 0
+    no_true = n_true == 0
+    corner = _up_to(
+        _histogram(
+            np.zeros(int(no_true.sum()), dtype=np.intp),
+            nu[no_true],
+            (1, size),
+            u[no_true],
+        )
+    )[0]
+    ntl = corner + u[no_true] @ n_wrong[no_true]
+    npl = corner + u @ np.where(columns >= nu[:, None], n_missed, 0)
+
+    predicted = None
+    if with_predicted:
+        predicted = _above(
+            block.label_histogram(entry_bins, size, block.per_entry(u))
+        ).T
+    diag = np.vstack([tp, corner[None, :]]).T
+    rows = np.vstack([row_sums, ntl[None, :]]).T
+    cols = np.vstack([col_sums, npl[None, :]]).T
+    return diag, rows, cols, predicted
+
+
+def sweep_margins(t, scores, thresholds, weight, *, with_predicted=False):
+    """Heydarian's margins at every threshold, without a matrix per threshold.
+
+    ``t`` bool (n, q), dense or CSR; ``scores`` (n, q) float, dense or CSR
+    (absent = 0, every threshold above 0); ``thresholds`` increasing (T,) or
+    (T, q) with non-decreasing columns; ``weight`` (n,) float64.
+
+    Returns ``(margins, predicted)``: (T, 3, q + 1) float64 (diagonal, row
+    sums, column sums) and, with ``with_predicted``, the weighted number of
+    predictions of each label (T, q), else None.
+    """
+    n, q = t.shape
+    T = thresholds.shape[0]
+    grid = Grid(thresholds) if thresholds.ndim == 1 else thresholds
+    total_weight = float(weight.sum())
+    # whole-number weights whose sums stay below 2**52: every sum is exact
+    exact = bool(np.all(weight == np.round(weight))) and (
+        total_weight * (q + 1) ** 2 < 2.0**52
+    )
+    support = None if exact else (weight > 0).astype(np.float64)
+
+    def block_sums(start, stop):
+        """(T, 7, q + 1): margins, predicted totals, counts of one block."""
+        rows = slice(start, stop)
+        block = _Block(t[rows], scores[rows], grid, T)
+        out = np.zeros((T, 7, q + 1))
+        diag, row_sums, col_sums, pred = _block_margins(
+            block, weight[rows], with_predicted, exact
+        )
+        out[:, 0], out[:, 1], out[:, 2] = diag, row_sums, col_sums
+        if with_predicted:
+            out[:, 3, :q] = pred
+        if not exact:
+            parts = _block_margins(block, support[rows], False, True)[:3]
+            out[:, 4], out[:, 5], out[:, 6] = parts
+        return out
+
+    step = max(1, BLOCK_CELLS // max(q, T + 1))
+    total = map_row_blocks(block_sums, n, step)
+    margins = total[:, :3]
+    predicted = total[:, 3, :q] if with_predicted else None
+    if not exact:
+        counts = total[:, 4:]
+        _settle_rounding(margins, predicted, counts, t, scores, thresholds, weight)
+    return margins, predicted
+
+
+def _settle_rounding(margins, predicted, counts, t, scores, thresholds, weight):
+    """Real weights: the sums of pairs are differences of running sums (the
+    pairs' starts less their ends), exact only to the rounding of those sums,
+    about ``(T + q) eps`` times the total weight. A margin whose true value
+    is 0 may keep a residue (4e-16, turning a ratio 0/0 into 0), and one
+    that is smaller than the rounding (weights 10**12 times smaller than the
+    total) may read 0. So: a margin counted by no instance of positive weight
+    (counted in whole numbers, exactly) is 0; a threshold with a margin that
+    is counted but within the rounding bound is computed again by one kernel
+    matrix, as the scores compute it. In place."""
+    T, _, width = margins.shape
+    q = width - 1
+    margins[counts == 0] = 0.0
+    bound = 8 * (T + q + 1) * np.finfo(np.float64).eps * weight.sum() * (q + 1)
+    unsure = np.flatnonzero(
+        ((counts > 0) & (np.abs(margins) <= bound)).any(axis=(1, 2))
+    )
+    if unsure.size == 0:
+        return
+    rows = thresholds[unsure]
+    per_label = rows if rows.ndim == 2 else np.repeat(rows[:, None], q, axis=1)
+    again, pred, _ = matrix_margins(t, scores, per_label, weight, "heydarian")
+    margins[unsure] = again
+    if predicted is not None:
+        predicted[unsure] = pred
+
+
+# -- one matrix per threshold ----------------------------------------------------
+
+
+def matrix_margins(t, scores, thresholds, weight, method):
+    """The margins at each threshold from one fast matrix per threshold
+    (Krstinić's matrix, or per-label thresholds that do not rise together).
+    Same arguments and result as :func:`sweep_margins` (the predicted totals
+    always), and the weighted number of true labels predicted (T, q) (the
+    diagonal of Krstinić's matrix holds fractions); ``thresholds`` is (T, q)
+    here, and ``weight`` None for none (the kernels' faster path)."""
+    n, q = t.shape
+    T = thresholds.shape[0]
+    counted = np.ones(n) if weight is None else weight
+    as_sparse = sparse.issparse(t) or sparse.issparse(scores) or not fits_dense(q)
+    true = sparse.csr_array(t) if as_sparse else t
+    kernel = METHODS[method]
+    margins = np.zeros((T, 3, q + 1))
+    predicted = np.zeros((T, q))
+    hits = np.zeros((T, q))
+    for j in range(T):
+        if sparse.issparse(scores):
+            hit = scores.data >= thresholds[j][scores.indices]
+            pred = sparse.csr_array(
+                (hit, scores.indices.copy(), scores.indptr.copy()), shape=scores.shape
+            )
+            pred.eliminate_zeros()  # in place: on copies of the scores' indices
+        else:
+            pred = scores >= thresholds[j]
+            if as_sparse:
+                pred = sparse.csr_array(pred)
+        cm = kernel(true, pred, weight)
+        margins[j, 0] = cm.diagonal()
+        margins[j, 1] = np.asarray(cm.sum(axis=1)).ravel()
+        margins[j, 2] = np.asarray(cm.sum(axis=0)).ravel()
+        predicted[j] = np.asarray(pred.T @ counted).ravel()
+        both = pred.multiply(true) if sparse.issparse(pred) else pred & true
+        hits[j] = np.asarray(both.T @ counted).ravel()
+    return margins, predicted, hits

@@ -1,0 +1,424 @@
+"""The MLCM across thresholds: mlcm_threshold_curve and its result.
+
+Validation, computation (the sweep engine of :mod:`._threshold_sweep`, and
+the scores read off the margins by :mod:`._margins`) and packaging, in three
+blocks.
+"""
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+
+from ._margins import METRICS, scores_from_margins
+from ._mlcm._dispatch import METHODS
+from ._param_validation import (
+    Interval,
+    Options,
+    current_function,
+    invalid_parameter,
+    validate_params,
+)
+from ._results import unpackable
+from ._statistics import ratio_metric
+from ._threshold_sweep import matrix_margins, sweep_margins
+from ._validation import (
+    MAX_DENSE_BYTES,
+    check_sample_weight,
+    check_scored_targets,
+    check_threshold_grid,
+    check_weight_sums,
+    input_error,
+)
+
+__all__ = ["ThresholdCurveResult", "mlcm_threshold_curve"]
+
+#: The averages of the curve; scikit-learn's one-vs-rest counterpart has all
+#: but "micro_all".
+CURVE_AVERAGES = ("macro", "weighted", "micro", "micro_all")
+
+
+@unpackable("thresholds", "scores")
+@dataclass(frozen=True)
+class ThresholdCurveResult:
+    """The outcome of :func:`mlcm_threshold_curve`.
+
+    Unpacks as ``thresholds, scores = result``; the other fields are
+    attributes.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (n_thresholds,) or (n_thresholds, n_labels)
+        The thresholds, increasing; 2-D for one threshold per label in each
+        row.
+
+    scores : ndarray of shape (n_thresholds,)
+        The averaged MLCM score of the predictions at each threshold.
+
+    label_scores : ndarray of shape (n_thresholds, n_labels)
+        Each label's MLCM score at each threshold.
+
+    target_names : list of str
+        The label names: frame columns or column indices.
+
+    metric : str
+        The score: "precision", "recall", "f1", "fbeta" or "specificity".
+
+    average : str
+        How ``scores`` averages the label scores.
+
+    method : str
+        The matrix: "heydarian" or "krstinic".
+
+    best_index : int
+        The first threshold of the highest ``scores`` (NaN left out; 0 when
+        every score is NaN).
+
+    best_threshold : float or ndarray of shape (n_labels,)
+        ``thresholds[best_index]``.
+
+    ovr_scores : ndarray of shape (n_thresholds,) or None
+        With ``one_vs_rest=True``, scikit-learn's one-vs-rest score of the
+        same predictions (``sklearn.metrics.f1_score`` and the others);
+        otherwise None.
+
+    ovr_label_scores : ndarray of shape (n_thresholds, n_labels) or None
+        Likewise, per label.
+    """
+
+    thresholds: np.ndarray
+    scores: np.ndarray
+    label_scores: np.ndarray
+    target_names: list
+    metric: str
+    average: str
+    method: str
+    best_index: int
+    best_threshold: object
+    ovr_scores: object = None
+    ovr_label_scores: object = None
+
+
+def _check_one_vs_rest(arguments):
+    """scikit-learn has no "micro_all" average to compare with."""
+    if arguments["one_vs_rest"] and arguments["average"] == "micro_all":
+        raise invalid_parameter(
+            "average",
+            "one of {'macro', 'micro', 'weighted'} with one_vs_rest=True "
+            "(scikit-learn's averages; 'micro_all' has no one-vs-rest counterpart)",
+            "micro_all",
+        )
+
+
+@validate_params(
+    {
+        "y_true": ["array-like", "sparse matrix"],
+        "y_score": ["array-like", "sparse matrix"],
+        "thresholds": [Interval(Integral, 1, None), "array-like", None],
+        "metric": [Options(*METRICS)],
+        "average": [Options(*CURVE_AVERAGES)],
+        "method": [Options(*METHODS)],
+        "labels": ["array-like", None],
+        "sample_weight": ["array-like", None],
+        "beta": [Interval(Real, 0, None, closed="left")],
+        "tn": [Options("complement", "diagonal")],
+        "zero_division": [Options(0.0, 1.0, float("nan"))],
+        "one_vs_rest": ["boolean"],
+    },
+    rules=(_check_one_vs_rest,),
+)
+def mlcm_threshold_curve(
+    y_true,
+    y_score,
+    *,
+    thresholds=None,
+    metric="f1",
+    average="macro",
+    method="heydarian",
+    labels=None,
+    sample_weight=None,
+    beta=1.0,
+    tn="complement",
+    zero_division=0.0,
+    one_vs_rest=False,
+):
+    """Compute an MLCM score at many thresholds of the scores at once.
+
+    Which predictions an MLCM counts depends on the threshold that turns a
+    classifier's scores into labels. This function gives any MLCM score,
+    averaged and per label, of the predictions ``y_score >= threshold`` at a
+    grid of thresholds (or at rows of per-label thresholds), without building
+    one matrix per threshold: for Heydarian's matrix, every threshold's
+    margins are read off histograms of the scores' positions in the grid
+    (see Notes). With ``one_vs_rest=True`` it also gives scikit-learn's
+    one-vs-rest score of the same predictions, to show where the two
+    disagree.
+
+    Read more in the :ref:`User Guide <thresholds>`.
+
+    Parameters
+    ----------
+    y_true : {array-like, sparse matrix, DataFrame} of shape \
+            (n_samples, n_labels)
+        Ground truth 0/1 indicators.
+
+    y_score : {array-like, sparse matrix, DataFrame} of shape \
+            (n_samples, n_labels), or list of n_labels arrays of shape \
+            (n_samples, 2)
+        Scores, as :func:`decide_labels` reads them (finite real numbers; a
+        sparse matrix's absent scores are 0). Frames are matched to a frame
+        ``y_true`` by column name.
+
+    thresholds : int, array-like of shape (n_thresholds,) or \
+            (n_thresholds, n_labels), default=None
+        None: 100 thresholds; an int: that many, evenly spaced from the
+        smallest to the largest score (one when they are equal; for sparse
+        scores from the smallest stored score above 0). A 1-D array: the
+        thresholds, strictly increasing (anything else is refused). A 2-D
+        array: one threshold per label (in the order of the kept labels) in
+        each row, such as a per-label vector scaled together. Thresholds of
+        sparse scores must be above 0.
+
+    metric : {"f1", "precision", "recall", "fbeta", "specificity"}, \
+            default="f1"
+        The score, as :func:`mlcm_f1_score` and the other scores compute it.
+
+    average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
+        How ``scores`` averages the label scores (see :func:`mlcm_f1_score`).
+
+    method : {"heydarian", "krstinic"}, default="heydarian"
+        Which 2-D matrix to read. Krstinić's takes one fast matrix per
+        threshold (see Notes).
+
+    labels : array-like of shape (n_kept,), default=None
+        The labels to score, in that order (column indices, or names of a
+        frame); the matrix is computed on this restricted label space, as
+        the scores do.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+
+    beta : float, default=1.0
+        Weight of recall in the F-score, for ``metric="fbeta"``.
+
+    tn : {"complement", "diagonal"}, default="complement"
+        The true negatives of the MLCM's specificity (see
+        :func:`mlcm_specificity_score`); the one-vs-rest specificity always
+        takes scikit-learn's (the complement).
+
+    zero_division : {0.0, 1.0, np.nan}, default=0.0
+        The value of a ratio whose denominator is zero, silently (a curve
+        meets many of them at its extreme thresholds). NaN values are left
+        out of the averages.
+
+    one_vs_rest : bool, default=False
+        Also compute scikit-learn's one-vs-rest score of each threshold's
+        predictions: what :func:`sklearn.metrics.f1_score` (and the other
+        scores) give with the same ``average``, ``beta`` and
+        ``zero_division`` (for a single label, with ``labels=[1]``:
+        scikit-learn reads one column as binary classes).
+        ``average="micro_all"`` has no counterpart and is refused with it.
+
+    Returns
+    -------
+    result : ThresholdCurveResult
+        ``thresholds, scores = result``; per label ``result.label_scores``,
+        the best threshold ``result.best_threshold``, and with
+        ``one_vs_rest`` ``result.ovr_scores`` and ``result.ovr_label_scores``.
+
+    See Also
+    --------
+    decide_labels : The predictions at one threshold (``score >= threshold``).
+    sklearn.metrics.precision_recall_curve : The binary, one-vs-rest curve of
+        one label; multi-label targets are scored label by label there.
+    mlcm_precision_recall_fscore_support : The scores of one set of
+        predictions; at every threshold ``result.label_scores[j]`` equals it
+        on ``decide_labels(y_score, threshold=result.thresholds[j])``.
+
+    Notes
+    -----
+    **Why not label by label.** A label's wrong predictions land in other
+    labels' rows and columns of the MLCM (Heydarian's categories 2 and 3),
+    so the MLCM score of a label depends on the other labels' thresholds too;
+    the curve moves them together.
+
+    **The margins.** Every score needs three margins of the matrix: its
+    diagonal, row sums and column sums. For one instance with true set T and
+    predicted set P, write ``n_t2 = |T - P|`` (missed), ``n_p2 = |P - T|``
+    (wrong) and ``n_t = |T|``. Heydarian's Algorithms 2-5 give, for a label k,
+
+    - diagonal: ``[k in T & P]``;
+    - row k: ``[k in T & P] (1 + n_p2 [n_t2 = 0]) + [k in T - P] max(n_p2, 1)``;
+    - column k: ``[k in T & P] + [k in P - T] g``, with ``g = n_t2`` when
+      ``n_t2 > 0`` and ``max(n_t, 1)`` otherwise;
+
+    and for the no-label index: the corner ``[T, P empty]``, the NTL row
+    ``[T empty] max(n_p2, 1)`` and the NPL column ``[T, P empty] + [n_p2 = 0]
+    n_t2``. Each margin is a sum of these over the (weighted) instances.
+
+    **Across thresholds.** With T increasing thresholds, let the bin of a
+    score be the number of thresholds at or below it; label k of instance i
+    is predicted at threshold j exactly when ``bin(i, k) > j``. Then
+    ``n_t2(i, j)`` is the number of true labels of row i of bin at most j and
+    ``n_p2(i, j)`` the number of wrong labels of bin above j: cumulative sums
+    of each row's histogram of bins, (n, T) tables. Let ``mu_i`` be the
+    smallest bin of a true label of row i (``n_t2 = 0`` exactly for
+    ``j < mu_i``) and ``nu_i`` the largest bin of a wrong one (``n_p2 = 0``
+    exactly for ``j >= nu_i``). Summed over the rows, for label k and
+    threshold j:
+
+    - the diagonal is a histogram of the true labels' bins, summed above j;
+    - the row sum adds to it ``sum_{i true} n_p2(i, j) [j < mu_i]`` (a
+      sparse (q x n) by (n x T) product: for a true label,
+      ``n_p2 [n_t2 = 0]`` is non-zero only where it is predicted), and the
+      missed term ``sum_{i true} [j >= bin] max(n_p2, 1)``: its part
+      ``[n_p2 = 0]`` is a histogram of ``max(bin, nu_i)``; its part
+      ``n_p2`` counts the pairs (true label k, wrong label k' of the same
+      row with ``bin(k) <= j < bin(k')``), a histogram of their starts
+      (``n_p2`` of the row at ``bin(k)``) less one of their ends
+      (``bin(k')``), summed up to j;
+    - the column sum adds ``sum_{i wrong} [bin > j] g``: the part
+      ``[n_t2 = 0] max(n_t, 1)`` is a histogram of ``min(bin, mu_i)``
+      summed above j, and the part ``n_t2`` counts the pairs (true label
+      k'', wrong label k with ``bin(k'') <= j < bin(k)``), again starts less
+      ends; the starts pair each true label with the wrong labels of its
+      row above it, the ends are ``n_t2`` of the row at ``bin(k)``, read
+      off the table;
+    - the no-label index: ``[T empty]`` rows are predicted nothing exactly
+      for ``j >= nu_i``, and the NPL column is a product of the weights by
+      the (n, T) table ``n_t2 [j >= nu_i]``.
+
+    Only the histograms (one pass over the scores each), the product
+    (n_true_labels x T) and the pairs of a true label with the wrong labels
+    scored above it in its row (few for a good classifier) depend on the
+    data; no (n x q) prediction is made per threshold. The rows are handled
+    in blocks (bounded memory) on the machine's cores. The bins themselves
+    come from a bucketed search that is exact (see the code). The benchmark
+    ``benchmarks/bench_thresholds.py`` measures it against one matrix and
+    against a matrix per threshold.
+
+    **Per-label thresholds.** 2-D thresholds whose columns do not decrease
+    from row to row (a vector scaled together, one label's threshold swept
+    while the others stay) keep the "predicted while ``j < bin``" order, and
+    take the same path, the bins searched label by label. Other 2-D
+    thresholds, and Krstinić's matrix (whose fractions weigh each instance
+    by its set sizes), take one fast matrix per threshold: n_thresholds
+    times :func:`mlcm_confusion_matrix`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_mlcm import mlcm_threshold_curve
+    >>> y_true = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1]])
+    >>> y_score = np.array([[0.9, 0.4, 0.3], [0.2, 0.6, 0.5],
+    ...                     [0.7, 0.3, 0.1], [0.1, 0.2, 0.8]])
+    >>> thresholds, scores = mlcm_threshold_curve(
+    ...     y_true, y_score, thresholds=[0.25, 0.5, 0.75])
+    >>> scores.round(3)
+    array([0.611, 0.722, 0.556])
+    >>> result = mlcm_threshold_curve(y_true, y_score, thresholds=[0.25, 0.5, 0.75],
+    ...                               one_vs_rest=True)
+    >>> result.best_threshold, result.ovr_scores.round(3)
+    (0.5, array([0.767, 0.778, 0.556]))
+
+    At 0.25 the first two instances get wrong labels beside their true ones.
+    One-vs-rest counts them only as false positives of labels 1 and 2; the
+    MLCM also puts them in the rows of the true labels 0 and 1 (Heydarian's
+    category 2), which lowers those labels' recall:
+
+    >>> result = mlcm_threshold_curve(y_true, y_score, thresholds=[0.25],
+    ...                               one_vs_rest=True)
+    >>> result.label_scores.round(3), result.ovr_label_scores.round(3)
+    (array([[0.667, 0.667, 0.5  ]]), array([[1. , 0.8, 0.5]]))
+    """
+    func_name = current_function()
+    t, scores, keys, _ = check_scored_targets(
+        y_true, y_score, labels=labels, func_name=func_name
+    )
+    n, q = t.shape
+    weight = check_sample_weight(sample_weight, n, func_name)
+    check_weight_sums(weight, q, func_name)
+    grid = check_threshold_grid(thresholds, scores, func_name=func_name)
+    n_thresholds = grid.shape[0]
+    if n_thresholds * (q + 1) * 8 * 12 > MAX_DENSE_BYTES:
+        raise input_error(
+            "thresholds",
+            f"fewer for {q:,} labels: the curve holds about 12 (n_thresholds, "
+            "n_labels) float64 arrays, at most 1 GiB; pass fewer thresholds or "
+            "labels",
+            f"{n_thresholds:,} thresholds",
+            func_name,
+        )
+
+    weight = np.ones(n) if weight is None else weight
+    rising = grid.ndim == 1 or bool((np.diff(grid, axis=0) >= 0).all())
+    if method == "heydarian" and rising:
+        margins, predicted = sweep_margins(
+            t, scores, grid, weight, with_predicted=one_vs_rest
+        )
+        hits = margins[:, 0, :q]  # Heydarian's diagonal counts them
+    else:
+        per_label = grid if grid.ndim == 2 else np.repeat(grid[:, None], q, axis=1)
+        margins, predicted, hits = matrix_margins(
+            t,
+            scores,
+            per_label,
+            None if sample_weight is None else weight,
+            method,
+        )
+    options = {
+        "beta": float(beta),
+        "zero_division": zero_division,
+    }
+    score, label = scores_from_margins(margins, metric, average, tn=tn, **options)
+    ovr_score = ovr_label = None
+    if one_vs_rest:
+        positives = np.asarray(t.T @ weight, dtype=np.float64).ravel()
+        ovr_score, ovr_label = _one_vs_rest_scores(
+            hits, predicted, positives, weight.sum(), metric, average, **options
+        )
+
+    best = 0 if np.isnan(score).all() else int(np.nanargmax(score))
+    return ThresholdCurveResult(
+        thresholds=grid,
+        scores=score,
+        label_scores=label,
+        target_names=[str(k) for k in keys],
+        metric=metric,
+        average=average,
+        method=method,
+        best_index=best,
+        best_threshold=grid[best].copy() if grid.ndim == 2 else float(grid[best]),
+        ovr_scores=ovr_score,
+        ovr_label_scores=ovr_label,
+    )
+
+
+def _one_vs_rest_scores(
+    tp, predicted, positives, total, metric, average, *, beta, zero_division
+):
+    """scikit-learn's one-vs-rest scores (T,) and (T, q) from the counts of
+    the same predictions: TP, predicted and true totals per label."""
+    fp = predicted - tp
+    fn = positives[None, :] - tp
+    tn = total - tp - fp - fn
+    tn = np.where(tn <= 16 * np.finfo(np.float64).eps * total, 0.0, tn)
+    kind = METRICS[metric]
+    beta = 1.0 if metric == "f1" else beta
+    label = ratio_metric(kind, tp, fp, fn, tn, beta=beta, zero_division=zero_division)
+    if average == "micro":
+        pooled = [x.sum(axis=1) for x in (tp, fp, fn, tn)]
+        overall = ratio_metric(kind, *pooled, beta=beta, zero_division=zero_division)
+        return np.asarray(overall, dtype=np.float64), label
+    weights = np.broadcast_to(
+        positives if average == "weighted" else np.ones_like(positives), label.shape
+    )
+    keep = ~np.isnan(label)
+    weights = np.where(keep, weights, 0.0)
+    unweighted = weights.sum(axis=1) == 0  # every weight zero: plain mean
+    weights[unweighted] = keep[unweighted]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        overall = (np.where(keep, label, 0.0) * weights).sum(axis=1) / weights.sum(
+            axis=1
+        )
+    return overall, label

@@ -1,0 +1,474 @@
+"""mlcm_threshold_curve: the MLCM scores at many thresholds, against naive loops."""
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from _oracles import heydarian_oracle, krstinic_oracle
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy import sparse
+from sklearn.metrics import f1_score, fbeta_score, precision_score, recall_score
+
+import sklearn_mlcm._threshold_sweep as sweep
+from sklearn_mlcm import (
+    InvalidInputError,
+    InvalidParameterError,
+    ThresholdCurveResult,
+    decide_labels,
+    mlcm_f1_score,
+    mlcm_fbeta_score,
+    mlcm_precision_score,
+    mlcm_recall_score,
+    mlcm_specificity_score,
+    mlcm_threshold_curve,
+)
+
+# few distinct values: ties between labels and at the thresholds are common
+TIED_VALUES = (-1.0, -0.5, 0.0, 0.25, 0.5, 0.75, 1.0)
+POSITIVE_THRESHOLDS = (0.1, 0.25, 0.5, 0.6, 0.75, 1.0)
+ALL_THRESHOLDS = (-1.0, -0.75, -0.5, 0.0, *POSITIVE_THRESHOLDS)
+METRICS = ("f1", "precision", "recall", "fbeta", "specificity")
+AVERAGES = ("macro", "weighted", "micro", "micro_all")
+
+Y_TRUE = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1]])
+Y_SCORE = np.array([[0.9, 0.4, 0.3], [0.2, 0.6, 0.5], [0.7, 0.3, 0.1], [0.1, 0.2, 0.8]])
+
+
+def _score_function(metric, beta, tn):
+    return {
+        "f1": mlcm_f1_score,
+        "precision": mlcm_precision_score,
+        "recall": mlcm_recall_score,
+        "fbeta": lambda *a, **k: mlcm_fbeta_score(*a, beta=beta, **k),
+        "specificity": lambda *a, **k: mlcm_specificity_score(*a, tn=tn, **k),
+    }[metric]
+
+
+def naive_curve(y_true, y_score, grid, options):
+    """One prediction and one score call per threshold: (T,) and (T, q)."""
+    score = _score_function(options["metric"], options["beta"], options["tn"])
+    common = {
+        "method": options["method"],
+        "sample_weight": options["sample_weight"],
+        "zero_division": options["zero_division"],
+    }
+    overall, labels = [], []
+    for threshold in grid:
+        y_pred = decide_labels(y_score, threshold=threshold)
+        labels.append(score(y_true, y_pred, average=None, **common))
+        overall.append(score(y_true, y_pred, average=options["average"], **common))
+    return np.array(overall), np.array(labels)
+
+
+@st.composite
+def curve_cases(draw, mlcm_strategies, sparse_scores=None):
+    """``(y_true, y_score, grid, options)`` of a small random curve."""
+    y_true, _ = draw(mlcm_strategies.targets(max_samples=9, max_labels=5))
+    n, q = y_true.shape
+    values = st.one_of(
+        st.sampled_from(TIED_VALUES), st.floats(-1, 1, allow_subnormal=False)
+    )
+    y_score = np.array(draw(st.lists(values, min_size=n * q, max_size=n * q)))
+    y_score = y_score.reshape(n, q)
+    if sparse_scores is None:
+        sparse_scores = draw(st.booleans())
+    choices = POSITIVE_THRESHOLDS if sparse_scores else ALL_THRESHOLDS
+    kind = draw(st.sampled_from(("1-D", "2-D rising", "2-D any")))
+    if kind == "1-D":
+        grid = np.array(
+            sorted(draw(st.sets(st.sampled_from(choices), min_size=1, max_size=5)))
+        )
+    else:
+        n_rows = draw(st.integers(1, 5))
+        cells = st.lists(
+            st.sampled_from(choices), min_size=n_rows * q, max_size=n_rows * q
+        )
+        grid = np.array(draw(cells)).reshape(n_rows, q)
+        if kind == "2-D rising":
+            grid = np.sort(grid, axis=0)
+    weighted = draw(st.booleans())
+    options = {
+        "metric": draw(st.sampled_from(METRICS)),
+        "average": draw(st.sampled_from(AVERAGES)),
+        "method": draw(st.sampled_from(("heydarian", "heydarian", "krstinic"))),
+        "sample_weight": draw(mlcm_strategies.weights(n)) if weighted else None,
+        "beta": draw(st.sampled_from((0.5, 1.0, 2.0))),
+        "tn": draw(st.sampled_from(("complement", "diagonal"))),
+        "zero_division": draw(st.sampled_from((0.0, 1.0, np.nan))),
+    }
+    return y_true, y_score, grid, sparse_scores, options
+
+
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data())
+def test_mlcm_threshold_curve_matches_one_score_per_threshold(data, mlcm_strategies):
+    """At every threshold the averaged and label scores equal the public
+    score of decide_labels' predictions: dense and sparse targets and
+    scores, weights, every metric, average and method, 1-D and 2-D
+    thresholds, ties at the thresholds, empty label sets."""
+    y_true, y_score, grid, sparse_scores, options = data.draw(
+        curve_cases(mlcm_strategies)
+    )
+    true_form = data.draw(st.sampled_from(("dense", "csr")))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ill-defined ratios of tiny cases
+        expected, expected_labels = naive_curve(y_true, y_score, grid, options)
+    result = mlcm_threshold_curve(
+        sparse.csr_array(y_true) if true_form == "csr" else y_true,
+        sparse.csr_matrix(y_score) if sparse_scores else y_score,
+        thresholds=grid,
+        **options,
+    )
+    assert isinstance(result, ThresholdCurveResult)
+    assert_array_equal(result.thresholds, grid)
+    assert result.scores.shape == (len(grid),)
+    assert result.label_scores.shape == (len(grid), y_true.shape[1])
+    assert_allclose(result.scores, expected, rtol=1e-9, atol=1e-12)
+    assert_allclose(result.label_scores, expected_labels, rtol=1e-9, atol=1e-12)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=st.data())
+def test_sweep_margins_equal_the_oracle_matrix(data, mlcm_strategies):
+    """The sweep's margins (diagonal, row and column sums) at every threshold
+    are those of Heydarian's loop-by-loop oracle matrix of the predictions,
+    and the matrix-per-threshold path gives the same for both methods."""
+    y_true, y_score, grid, sparse_scores, options = data.draw(
+        curve_cases(mlcm_strategies)
+    )
+    grid = grid if grid.ndim == 1 else np.sort(grid, axis=0)
+    weight = options["sample_weight"]
+    u = np.ones(len(y_true)) if weight is None else weight
+    scores = sparse.csr_array(y_score) if sparse_scores else y_score
+    margins, predicted = sweep.sweep_margins(
+        y_true, scores, grid, u, with_predicted=True
+    )
+    per_label = grid if grid.ndim == 2 else np.repeat(grid[:, None], y_true.shape[1], 1)
+    for method, oracle in (
+        ("heydarian", heydarian_oracle),
+        ("krstinic", krstinic_oracle),
+    ):
+        by_matrix, predicted_by_matrix, hits = sweep.matrix_margins(
+            y_true, scores, per_label, weight, method
+        )
+        for j, threshold in enumerate(per_label):
+            y_pred = (y_score >= threshold).astype(int)
+            cm = oracle(y_true.astype(int).tolist(), y_pred.tolist(), weight)
+            expected = [np.diagonal(cm), cm.sum(axis=1), cm.sum(axis=0)]
+            assert_allclose(by_matrix[j], expected, rtol=1e-9, atol=1e-9)
+            assert_allclose(predicted_by_matrix[j], u @ y_pred, rtol=1e-9, atol=1e-9)
+            assert_allclose(hits[j], u @ (y_pred & y_true), rtol=1e-9, atol=1e-9)
+            if method == "heydarian":
+                assert_allclose(margins[j], expected, rtol=1e-9, atol=1e-9)
+                assert_allclose(predicted[j], u @ y_pred, rtol=1e-9, atol=1e-9)
+
+
+def test_mlcm_threshold_curve_weights_far_apart():
+    """Weights 10**16 apart: a margin smaller than the rounding of the
+    running sums is computed again, exactly as the scores compute it, and a
+    margin no instance of positive weight counts is 0 (zero_division)."""
+    y_true = np.zeros((4, 4), dtype=bool)
+    y_score = np.full((4, 4), -1.0)
+    y_score[0, 1] = -0.5
+    grid = np.array([[-1.0, -0.75, -1.0, -1.0]])
+    weight = np.array([2.220446049250313e-16, 0.0, 0.0, 2.0])
+    result = mlcm_threshold_curve(
+        y_true, y_score, thresholds=grid, sample_weight=weight, zero_division=1.0
+    )
+    y_pred = decide_labels(y_score, threshold=grid[0])
+    expected = mlcm_f1_score(
+        y_true, y_pred, average=None, sample_weight=weight, zero_division=1.0
+    )
+    assert_array_equal(result.label_scores[0], expected)
+    assert_array_equal(expected, [0.0, 0.0, 0.0, 0.0])
+    rounded = mlcm_threshold_curve(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=[0.25, 0.5],
+        sample_weight=[1.0, 1.0000000000000004, 0.3, 0.0],
+        metric="precision",
+        zero_division=1.0,
+    )
+    assert_allclose(
+        rounded.label_scores[1],
+        mlcm_precision_score(
+            Y_TRUE,
+            decide_labels(Y_SCORE, threshold=0.5),
+            average=None,
+            sample_weight=[1.0, 1.0000000000000004, 0.3, 0.0],
+            zero_division=1.0,
+        ),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_sweep_margins_blocks_of_rows(data, mlcm_strategies):
+    """Blocks of a few rows (and of a few true labels for the pairs) give
+    the margins of one block."""
+    y_true, y_score, grid, sparse_scores, options = data.draw(
+        curve_cases(mlcm_strategies)
+    )
+    grid = grid if grid.ndim == 1 else np.sort(grid, axis=0)
+    scores = sparse.csr_array(y_score) if sparse_scores else y_score
+    u = np.ones(len(y_true))
+    whole, _ = sweep.sweep_margins(y_true, scores, grid, u)
+    saved = sweep.BLOCK_CELLS
+    sweep.BLOCK_CELLS = 1  # one row, one true label at a time
+    try:
+        parts, _ = sweep.sweep_margins(y_true, scores, grid, u)
+    finally:
+        sweep.BLOCK_CELLS = saved
+    assert_allclose(parts, whole, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.data())
+def test_mlcm_threshold_curve_one_vs_rest_is_scikit_learn(data, mlcm_strategies):
+    """ovr_scores and ovr_label_scores are scikit-learn's scores of the
+    thresholded predictions (specificity from its one-vs-rest counts)."""
+    y_true, y_score, grid, sparse_scores, options = data.draw(
+        curve_cases(mlcm_strategies, sparse_scores=False)
+    )
+    metric = options["metric"]
+    average = data.draw(st.sampled_from(("macro", "weighted", "micro")))
+    zero_division, weight = options["zero_division"], options["sample_weight"]
+    assume(weight is None or weight.sum() > 0)  # scikit-learn 1.9 refuses all zeros
+    result = mlcm_threshold_curve(
+        y_true,
+        y_score,
+        thresholds=grid,
+        one_vs_rest=True,
+        **{**options, "average": average},
+    )
+    for j, threshold in enumerate(grid):
+        y_pred = decide_labels(y_score, threshold=threshold)
+        for avg, got in (
+            (None, result.ovr_label_scores[j]),
+            (average, result.ovr_scores[j]),
+        ):
+            expected = _sklearn_score(
+                metric, y_true, y_pred, avg, weight, zero_division, options["beta"]
+            )
+            assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+
+
+def _sklearn_score(metric, y_true, y_pred, average, weight, zero_division, beta):
+    """scikit-learn's one-vs-rest score; specificity from its counts. One
+    label's column is read by scikit-learn as binary classes: its score is
+    that of the class 1 (labels=[1])."""
+    kwargs = {
+        "average": average,
+        "sample_weight": weight,
+        "zero_division": zero_division,
+    }
+    if y_true.shape[1] == 1:
+        y_true, y_pred = y_true.ravel().astype(int), y_pred.ravel()
+        kwargs["labels"] = [1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if metric == "specificity":
+            from sklearn.metrics import multilabel_confusion_matrix
+
+            mcm = multilabel_confusion_matrix(
+                y_true, y_pred, sample_weight=weight, labels=kwargs.get("labels")
+            )
+            tn, fp = mcm[:, 0, 0].astype(float), mcm[:, 0, 1].astype(float)
+            if average == "micro":
+                tn, fp = np.array([tn.sum()]), np.array([fp.sum()])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                values = np.where(
+                    tn + fp > 0, tn / np.where(tn + fp > 0, tn + fp, 1), zero_division
+                )
+            if average is None:
+                return values
+            if average == "micro":
+                return values[0]
+            support = mcm[:, 1, 0] + mcm[:, 1, 1]
+            weights = support if average == "weighted" else np.ones_like(values)
+            keep = ~np.isnan(values)
+            if not keep.any():
+                return np.nan
+            if weights[keep].sum() == 0:
+                return values[keep].mean()
+            return np.average(values[keep], weights=weights[keep])
+        if metric == "fbeta":
+            return fbeta_score(y_true, y_pred, beta=beta, **kwargs)
+        return {"f1": f1_score, "precision": precision_score, "recall": recall_score}[
+            metric
+        ](y_true, y_pred, **kwargs)
+
+
+def test_mlcm_threshold_curve_hand_example():
+    """The worked example of the docstring, and its one-vs-rest curve."""
+    result = mlcm_threshold_curve(
+        Y_TRUE, Y_SCORE, thresholds=[0.25, 0.5, 0.75], one_vs_rest=True
+    )
+    thresholds, scores = result
+    assert_array_equal(thresholds, [0.25, 0.5, 0.75])
+    assert_allclose(scores, [11 / 18, 13 / 18, 5 / 9])
+    assert_allclose(result.label_scores[0], [2 / 3, 2 / 3, 1 / 2])
+    assert_allclose(result.ovr_label_scores[0], [1.0, 0.8, 0.5])
+    assert result.best_index == 1 and result.best_threshold == 0.5
+    assert result.target_names == ["0", "1", "2"]
+    assert (result.metric, result.average, result.method) == (
+        "f1",
+        "macro",
+        "heydarian",
+    )
+
+
+def test_mlcm_threshold_curve_default_grid():
+    """None: 100 thresholds evenly spaced from the smallest to the largest
+    score; an int: that many; one when every score is equal; sparse scores
+    from the smallest stored score above 0."""
+    thresholds, scores = mlcm_threshold_curve(Y_TRUE, Y_SCORE)
+    assert_allclose(thresholds, np.linspace(0.1, 0.9, 100))
+    assert scores.shape == (100,)
+    thresholds, _ = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=5)
+    assert_allclose(thresholds, [0.1, 0.3, 0.5, 0.7, 0.9])
+    thresholds, _ = mlcm_threshold_curve(Y_TRUE, np.full((4, 3), 0.3), thresholds=7)
+    assert_array_equal(thresholds, [0.3])
+    negative = Y_SCORE.copy()
+    negative[0, 0] = -2.0
+    thresholds, _ = mlcm_threshold_curve(
+        Y_TRUE, sparse.csr_array(negative), thresholds=3
+    )
+    assert_allclose(thresholds, [0.1, 0.45, 0.8])
+
+
+def test_mlcm_threshold_curve_frames_are_matched_by_name():
+    """A frame y_score with its columns in another order is matched to a
+    frame y_true by name; labels picks columns by name."""
+    names = ["cat", "dog", "bird"]
+    truth = pd.DataFrame(Y_TRUE, columns=names)
+    scores = pd.DataFrame(Y_SCORE, columns=names)[["bird", "cat", "dog"]]
+    expected = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=4)
+    result = mlcm_threshold_curve(truth, scores, thresholds=4)
+    assert_allclose(result.label_scores, expected.label_scores)
+    assert result.target_names == names
+    subset = mlcm_threshold_curve(truth, scores, thresholds=4, labels=["dog", "cat"])
+    assert subset.target_names == ["dog", "cat"]
+    assert_allclose(
+        subset.label_scores,
+        mlcm_threshold_curve(
+            Y_TRUE[:, [1, 0]], Y_SCORE[:, [1, 0]], thresholds=4
+        ).label_scores,
+    )
+
+
+def test_mlcm_threshold_curve_2d_thresholds():
+    """Rows of per-label thresholds: rising columns and any columns give the
+    scores of decide_labels with those thresholds."""
+    grid = np.array([[0.5, 0.25, 0.75], [0.25, 0.5, 0.75], [0.75, 0.75, 0.25]])
+    result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=grid)
+    for j, row in enumerate(grid):
+        y_pred = decide_labels(Y_SCORE, threshold=row)
+        assert_allclose(
+            result.scores[j], mlcm_f1_score(Y_TRUE, y_pred, zero_division=0.0)
+        )
+    assert_array_equal(result.best_threshold, grid[result.best_index])
+
+
+@pytest.mark.parametrize(
+    "thresholds, match",
+    [
+        ([0.5, 0.5], r"strictly increasing.*0.5 followed by 0.5 at position 0"),
+        ([0.7, 0.2], "strictly increasing"),
+        ([0.2, np.nan], "must be finite"),
+        (np.ones((2, 2)), r"of shape \(n_thresholds, 3\) when 2-D"),
+        ([], "non-empty"),
+        (np.zeros((2, 2, 3)), r"shape \(2, 2, 3\)"),
+        (["a"], "of real numbers"),
+    ],
+)
+def test_mlcm_threshold_curve_bad_thresholds(thresholds, match):
+    """Thresholds not increasing, of the wrong shape or not finite."""
+    with pytest.raises(InvalidInputError, match=match):
+        mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=thresholds)
+
+
+def test_mlcm_threshold_curve_sparse_scores_need_positive_thresholds():
+    """Sparse scores: thresholds of 0 or less, or a grid of scores none of
+    which is above 0, are refused."""
+    with pytest.raises(InvalidInputError, match="above 0 for sparse y_score"):
+        mlcm_threshold_curve(Y_TRUE, sparse.csr_array(Y_SCORE), thresholds=[0.0, 0.5])
+    with pytest.raises(InvalidInputError, match="stores no score above 0"):
+        mlcm_threshold_curve(Y_TRUE, sparse.csr_array(-Y_SCORE))
+
+
+@pytest.mark.parametrize(
+    "y_true, y_score, match",
+    [
+        (Y_TRUE[:, 0], Y_SCORE[:, 0], "must be a 2-D 0/1 indicator matrix"),
+        (Y_TRUE, Y_SCORE[:, :2], r"same shape.*\(4, 3\) and \(4, 2\)"),
+        (Y_TRUE, Y_SCORE[:3], r"\(4, 3\) and \(3, 3\)"),
+        (Y_TRUE * 2, Y_SCORE, "must contain only 0 and 1"),
+        (Y_TRUE, np.where(Y_SCORE > 0.5, np.nan, Y_SCORE), "must hold finite scores"),
+        (
+            pd.DataFrame(Y_TRUE, columns=["a", "b", "c"]),
+            pd.DataFrame(Y_SCORE, columns=["a", "b", "x"]),
+            r"frames with different columns.*missing from y_score: \['c'\]",
+        ),
+        (
+            pd.DataFrame(Y_TRUE, columns=["a", "b", "c"]),
+            Y_SCORE,
+            "cannot be matched by name",
+        ),
+    ],
+)
+def test_mlcm_threshold_curve_bad_targets(y_true, y_score, match):
+    """Targets and scores that do not fit together are refused."""
+    with pytest.raises(InvalidInputError, match=match):
+        mlcm_threshold_curve(y_true, y_score)
+
+
+def test_mlcm_threshold_curve_one_vs_rest_refuses_micro_all():
+    """scikit-learn has no micro_all average to compare with."""
+    with pytest.raises(InvalidParameterError, match="'micro_all' has no one-vs-rest"):
+        mlcm_threshold_curve(Y_TRUE, Y_SCORE, average="micro_all", one_vs_rest=True)
+
+
+def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
+    """Too many thresholds for the labels are refused before the arrays are
+    allocated."""
+    import sklearn_mlcm._thresholds as thresholds_module
+
+    monkeypatch.setattr(thresholds_module, "MAX_DENSE_BYTES", 10_000)
+    with pytest.raises(InvalidInputError, match=re.escape("200 thresholds")):
+        mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=200)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(
+            st.floats(-10, 10, allow_subnormal=False),
+            st.sampled_from((0.0, 1.0, 0.1, 0.2, 0.3, 1e-300)),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    grid=st.sets(
+        st.one_of(
+            st.floats(-10, 10, allow_subnormal=False), st.sampled_from((0.1, 0.3))
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    even=st.booleans(),
+)
+def test_grid_bins_equal_searchsorted(values, grid, even):
+    """The bucketed search gives np.searchsorted's bins exactly: values equal
+    to thresholds, between them, beyond both ends, even and uneven grids."""
+    grid = np.array(sorted(grid))
+    if even and grid.size > 1:
+        grid = np.unique(np.linspace(grid[0], grid[-1], grid.size))
+    values = np.array(values + grid.tolist() + [np.nextafter(g, -np.inf) for g in grid])
+    assert_array_equal(
+        sweep.Grid(grid).bins(values), np.searchsorted(grid, values, side="right")
+    )
