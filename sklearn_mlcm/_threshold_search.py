@@ -36,6 +36,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from ._decision import decide_dense
 from ._margins import BATCH_CELLS, scores_from_margins
+from ._threshold_sweep import sweep_margins
 
 __all__ = [
     "MAX_SWEEPS",
@@ -289,6 +290,16 @@ class MarginObjective:
         stack = np.stack([self.margins(p) for p in predictions])
         return self.scores(stack)
 
+    def grid_values(self, scores, grid, top_k, at_least_one):
+        """Scores (m,) of one threshold for every label at each of ``grid``
+        (strictly increasing): Heydarian's margins of a plain threshold by
+        the threshold curve's sweep (histograms of the scores' positions in
+        the grid), anything else one matrix's margins per threshold."""
+        if self.method == "heydarian" and top_k is None and not at_least_one:
+            margins, _ = sweep_margins(self.y_true, scores, grid, self.weight)
+            return self.scores(margins)
+        return self.values(decide(scores, g, top_k, at_least_one) for g in grid)
+
     def profile(self, column, p_fail, p_pass, candidates):
         """Scores (m,) with label j's threshold at each of ``candidates``
         (increasing), the rows of ``p_pass`` where ``column >= candidate`` and
@@ -340,6 +351,9 @@ class ScorerObjective:
 
     def values(self, predictions):
         return np.array([self.value(p) for p in predictions])
+
+    def grid_values(self, scores, grid, top_k, at_least_one):
+        return self.values(decide(scores, g, top_k, at_least_one) for g in grid)
 
     def column_profile(self, j, column, y_pred, candidates):
         p_fail, p_pass = y_pred.copy(), y_pred.copy()
@@ -405,7 +419,7 @@ def search_thresholds(
     Returns a :class:`TuningResult`.
     """
     q = scores.shape[1]
-    grid_scores = objective.values(decide(scores, g, top_k, at_least_one) for g in grid)
+    grid_scores = objective.grid_values(scores, grid, top_k, at_least_one)
     best = best_index(grid_scores)
     result = TuningResult(
         thresholds=float(grid[best]),

@@ -632,7 +632,7 @@ class MLCMTunedThresholdClassifierCV(
         if grid is not None:
             return grid, [grid] * q
         m = self.thresholds
-        grid = np.linspace(scores.min(), scores.max(), m)
+        grid = np.unique(np.linspace(scores.min(), scores.max(), m))
         lows, highs = scores.min(axis=0), scores.max(axis=0)
         return grid, [np.linspace(lo, hi, m) for lo, hi in zip(lows, highs)]
 
