@@ -15,8 +15,9 @@ search), and the per-label search alone on bibtex (159 labels): a fitted
 classifier's train-split scores tuned with ``cv="prefit"`` (its scoring
 time is printed beside it and included).
 
-    python benchmarks/bench_tuned_thresholds.py                  # the table
-    python benchmarks/bench_tuned_thresholds.py --datasets emotions --methods RF
+    python benchmarks/bench_tuned_thresholds.py --no-bibtex      # the table
+    python benchmarks/bench_tuned_thresholds.py --datasets enron medical \
+        --methods LR RF kNN --no-bibtex                          # many labels
     python benchmarks/bench_tuned_thresholds.py --bibtex-only    # the timing
 
 Needs the ``study`` extra (liac-arff) and the MULAN data in
@@ -58,7 +59,8 @@ def make_methods(seed):
     forest."""
     return {
         "LR": make_pipeline(
-            StandardScaler(), OneVsRestClassifier(LogisticRegression(max_iter=1000))
+            StandardScaler(),
+            OneVsRestClassifier(LogisticRegression(solver="liblinear")),
         ),
         "SVM": make_pipeline(
             StandardScaler(), OneVsRestClassifier(LinearSVC(random_state=seed))
@@ -69,12 +71,19 @@ def make_methods(seed):
 
 
 def positive_scores(estimator, X):
-    """(n, q) scores of class 1: probabilities, or the decision function."""
+    """(n, q) scores of class 1 (0 for a label seen with one class only), and
+    the usual threshold: probabilities and 0.5, or the decision function
+    and 0."""
     if not hasattr(estimator, "predict_proba"):
         return estimator.decision_function(X), 0.0
     proba = estimator.predict_proba(X)
-    if isinstance(proba, list):
-        proba = np.column_stack([p[:, 1] for p in proba])
+    if isinstance(proba, list):  # one (n, n_classes) array per label
+        proba = np.column_stack(
+            [
+                p[:, list(classes).index(1)] if 1 in classes else np.zeros(len(p))
+                for p, classes in zip(proba, estimator.classes_)
+            ]
+        )
     return proba, 0.5
 
 

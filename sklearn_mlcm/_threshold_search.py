@@ -140,7 +140,17 @@ class MarginObjective:
     blocks: O(n + nnz) per evaluation, no (n, q+1) array of floats.
     """
 
-    def __init__(self, y_true, sample_weight, *, metric, average, method, **options):
+    def __init__(
+        self,
+        y_true,
+        sample_weight,
+        *,
+        metric,
+        average,
+        method,
+        block_rows=None,
+        **options,
+    ):
         self.y_true = y_true
         self.method = method
         n, q = y_true.shape
@@ -154,7 +164,7 @@ class MarginObjective:
             "tn": options.get("tn", "complement"),
             "zero_division": options["zero_division"],
         }
-        self._rows = max(1, BATCH_CELLS // max(q, 1))
+        self._rows = block_rows or max(1, BATCH_CELLS // max(q, 1))
         self._blocks = [
             slice(start, min(start + self._rows, n))
             for start in range(0, n, self._rows)

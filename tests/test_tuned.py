@@ -130,7 +130,7 @@ def test_search_matches_brute_force_oracle(mlcm_strategies, data):
     finds the thresholds, score and grid scores of a brute-force search that
     makes every candidate's predictions with decide_labels and scores them
     with the public score function: every metric and average, both matrices,
-    weights, top_k and at_least_one."""
+    weights, top_k and at_least_one, and instances taken in blocks."""
     y_true, y_score, weight = data.draw(tuning_cases(mlcm_strategies))
     q = y_true.shape[1]
     metric = data.draw(st.sampled_from(sorted(SCORE_FUNCTIONS)))
@@ -148,6 +148,7 @@ def test_search_matches_brute_force_oracle(mlcm_strategies, data):
         average=average,
         method=method,
         zero_division=zero_division,
+        block_rows=data.draw(st.sampled_from((None, 1, 3))),  # rows at a time
         **options,
     )
 
