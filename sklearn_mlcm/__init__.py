@@ -15,6 +15,7 @@ from ._intervals import ConfidenceIntervalResult, mlcm_confidence_intervals
 from ._paired import PairedComparisonResult, mlcm_paired_comparison
 from ._param_validation import InvalidInputError, InvalidParameterError
 from ._plot._confusion_matrix import MLCMDisplay
+from ._plot._threshold_curve import MLCMThresholdCurveDisplay
 from ._report import mlcm_classification_report
 from ._scores import (
     make_mlcm_scorer,
@@ -59,6 +60,7 @@ __all__ = [
     "LabelSetConfusion",
     "MLCMAccumulator",
     "MLCMDisplay",
+    "MLCMThresholdCurveDisplay",
     "MLCMTunedThresholdClassifierCV",
     "NemenyiResult",
     "PairedComparisonResult",

@@ -21,7 +21,7 @@ from ._param_validation import (
 )
 from ._validation import MAX_DENSE_BYTES, check_scores, check_thresholds, input_error
 
-__all__ = ["decide_labels", "decide_dense", "decide_sparse"]
+__all__ = ["decide_dense", "decide_labels", "decide_sparse", "response_scores"]
 
 #: Rows of dense scores handled at once: about 2**22 cells (tens of MB of
 #: temporaries for the ranking of ``top_k``).
@@ -348,3 +348,42 @@ def _best_label_sparse(scores, empty):
         best_col[hit_rows] = cols[hit][first]
         best[stored_rows] = best_col[stored_rows]
     return best
+
+
+# -- scores of a fitted classifier -------------------------------------------------
+
+
+def response_scores(estimator, X, response_method):
+    """The scores of a fitted classifier on X, as scikit-learn's displays
+    get them: ``predict_proba`` or ``decision_function`` ("auto" tries them
+    in that order). Probabilities outside [0, 1] are refused: thresholds in
+    [0, 1] would not mean what they say."""
+    methods = (
+        ("predict_proba", "decision_function")
+        if response_method == "auto"
+        else (response_method,)
+    )
+    for method in methods:
+        func = getattr(estimator, method, None)  # pipelines: available_if
+        if callable(func):
+            break
+    else:
+        raise invalid_parameter(
+            "estimator",
+            f"a fitted classifier with {' or '.join(methods)} (response_method="
+            f"{response_method!r})",
+            estimator,
+        )
+    scores = func(X)
+    if method == "predict_proba":
+        parts = scores if isinstance(scores, (list, tuple)) else [scores]
+        low = min(float(np.min(part)) for part in parts)
+        high = max(float(np.max(part)) for part in parts)
+        if low < 0 or high > 1 or not (np.isfinite(low) and np.isfinite(high)):
+            raise input_error(
+                "estimator",
+                "a classifier whose predict_proba gives probabilities in [0, 1] "
+                "(use response_method='decision_function' for other scores)",
+                f"predict_proba values from {low!r} to {high!r}",
+            )
+    return scores

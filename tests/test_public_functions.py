@@ -90,6 +90,9 @@ def _valid_calls():
     tuned = sklearn_mlcm.MLCMTunedThresholdClassifierCV(
         KNeighborsClassifier(n_neighbors=1), cv=3
     )
+    curve = sklearn_mlcm.MLCMThresholdCurveDisplay(
+        [0.3, 0.6], [0.5, 0.7], label_scores=[[0.5, 0.4, 0.6], [0.7, 0.6, 0.8]]
+    )
     return {
         **scores,
         "mlcm_fbeta_score": (sklearn_mlcm.mlcm_fbeta_score, (T, P), {"beta": 2}),
@@ -171,6 +174,22 @@ def _valid_calls():
             sklearn_mlcm.MLCMDisplay.from_estimator,
             (_estimator(), T, T),
             {},
+        ),
+        "MLCMThresholdCurveDisplay": (
+            sklearn_mlcm.MLCMThresholdCurveDisplay,
+            ([0.3, 0.6], [0.5, 0.7]),
+            {},
+        ),
+        "MLCMThresholdCurveDisplay.plot": (curve.plot, (), {"label_lines": 2}),
+        "MLCMThresholdCurveDisplay.from_predictions": (
+            sklearn_mlcm.MLCMThresholdCurveDisplay.from_predictions,
+            (T, SCORES),
+            {"thresholds": 4, "one_vs_rest": True},
+        ),
+        "MLCMThresholdCurveDisplay.from_estimator": (
+            sklearn_mlcm.MLCMThresholdCurveDisplay.from_estimator,
+            (_estimator(), T, T),
+            {"thresholds": 4},
         ),
         "CriticalDifferenceDisplay": (
             sklearn_mlcm.CriticalDifferenceDisplay,
