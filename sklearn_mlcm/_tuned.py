@@ -897,6 +897,14 @@ def positive_scores(estimator, X, method, seen):
                 scores = _class_one(scores, [0, 1], where)[:, None]
     if scores.ndim != 2:
         raise InvalidInputError(f"{where} gave an array of shape {scores.shape}.")
+    if method == "predict_proba" and scores.size and (
+        scores.min() < 0 or scores.max() > 1
+    ):
+        raise InvalidInputError(
+            f"{where} must give probabilities in [0, 1] (use response_method="
+            "'decision_function' for other scores). Got values from "
+            f"{float(np.nanmin(scores))} to {float(np.nanmax(scores))} instead."
+        )
     if not np.all(np.isfinite(scores)):
         bad = np.argwhere(~np.isfinite(scores))[0]
         raise InvalidInputError(

@@ -740,6 +740,16 @@ def test_nan_scores_are_refused():
         tuned.predict(X)
 
 
+def test_probabilities_outside_zero_one_are_refused():
+    """predict_proba values outside [0, 1] are refused: thresholds in [0, 1]
+    would not mean what they say."""
+    fixed, X = _fixed(np.full((10, 2), 1.5))
+    with pytest.raises(InvalidInputError, match=r"probabilities in \[0, 1\]"):
+        MLCMTunedThresholdClassifierCV(fixed, cv="prefit", refit=False).fit(
+            X, np.zeros((10, 2), dtype=int)
+        )
+
+
 def test_unfitted_prefit_estimator_is_refused():
     """cv="prefit" needs a fitted estimator."""
     X, y = _data(n=20)
