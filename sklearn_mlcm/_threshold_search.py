@@ -20,8 +20,12 @@ margins (diagonal, row sums, column sums) at every candidate threshold are
 the margins with j passing nowhere plus a sum of per-instance differences over
 the instances whose score reaches the candidate: one pass over the instances,
 bucketed by their score, gives all candidates (:meth:`MarginObjective.profile`).
-A step costs two margin computations of the n x q predictions (O(n q)) plus
-O(m q) for m candidates; a sweep O(n q^2).
+Each instance's margins are coefficients (functions of its set sizes) of its
+rows of T & P, T and P (:func:`margin_coefficients`), so a pass is one
+bincount over the ones of those matrices: O(n + nnz) plus O(m q) for m
+candidates, and without a decision rule the current predictions' indices are
+reused with column j replaced (:meth:`MarginObjective.column_profile`). With
+``top_k`` or ``at_least_one`` each step applies the rule twice, O(n q log q).
 
 Scores that are not read off the MLCM's margins (a scikit-learn scorer, an
 MLCM scorer restricted to some labels) go through :class:`ScorerObjective`,
@@ -50,7 +54,7 @@ __all__ = [
 
 #: At most this many sweeps over the labels in the per-label stage. On the
 #: MULAN data of benchmarks/bench_tuned_thresholds.py the search stops after
-#: 2 to 4 sweeps (the last one moves nothing).
+#: 2 to 6 sweeps (the last one moves nothing).
 MAX_SWEEPS = 10
 
 #: A threshold moves only when the score gains more than this.
@@ -133,11 +137,11 @@ class MarginObjective:
     below every number.
 
     The margins of many groups of instances at once (the buckets of
-    :meth:`profile`) are sparse products: each instance's margins are
-    coefficients of its rows of T & P, T and P (:func:`margin_coefficients`),
-    so the margins of every bucket are three products of a (buckets, n)
-    matrix of weighted coefficients by the CSR indicator matrices, in row
-    blocks: O(n + nnz) per evaluation, no (n, q+1) array of floats.
+    :meth:`profile`): each instance's margins are coefficients of its rows
+    of T & P, T and P (:func:`margin_coefficients`), so the margins of every
+    bucket are bincounts over the ones of those matrices, weighted by the
+    instances' coefficients, in row blocks of at most ``block_rows`` rows:
+    O(n + nnz) per evaluation, no (n, q+1) array of floats.
     """
 
     def __init__(

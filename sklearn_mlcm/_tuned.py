@@ -58,7 +58,7 @@ SCORER_NAMES = tuple(sorted(mlcm_scorers()))
 #: Options of an MLCM scorer that the margins can read (the fast path).
 _MARGIN_OPTIONS = {"beta", "tn", "zero_division"}
 
-_X = ["array-like", "sparse matrix"]
+_DATA = ["array-like", "sparse matrix"]
 
 
 def _estimator_has(attr):
@@ -157,8 +157,9 @@ class MLCMTunedThresholdClassifierCV(
             default=None
         How the training data are scored for the tuning:
 
-        - None (5 folds), an int (that many folds, :class:`~sklearn.model_
-          selection.KFold`), a splitter or an iterable of (train, test)
+        - None (5 folds), an int (that many folds: a shuffled
+          :class:`~sklearn.model_selection.KFold` seeded by
+          ``random_state``), a splitter or an iterable of (train, test)
           index arrays whose test folds partition the training instances:
           each instance is scored once, by the model of the fold that left
           it out, and the thresholds are tuned on these pooled
@@ -181,7 +182,9 @@ class MLCMTunedThresholdClassifierCV(
         :obj:`joblib.parallel_backend` context, ``-1`` all processors).
 
     random_state : int, RandomState instance or None, default=None
-        The shuffling of a float ``cv``.
+        The shuffling of the folds (``cv`` None or an int) and of the
+        held-out split (a float ``cv``). Pass an int for the same tuning at
+        every fit.
 
     store_cv_results : bool, default=False
         Keep the scores of every candidate in ``cv_results_``.
@@ -227,22 +230,32 @@ class MLCMTunedThresholdClassifierCV(
         counterpart; it refuses multi-label targets, and averages per-fold
         scores where this estimator pools the out-of-fold scores (see the
         user guide's table of differences).
+    decide_labels : The decision rules (threshold, ``top_k``,
+        ``at_least_one``) that ``predict`` applies.
     mlcm_threshold_curve : The MLCM's scores across thresholds.
+    MLCMThresholdCurveDisplay : The same as a picture.
     make_mlcm_scorer : Scorers for ``scoring``.
 
     Notes
     -----
     **The search.** The global stage scores each candidate threshold (one
-    matrix each). The per-label stage needs a search because the MLCM score
-    is not separable: when only label j's threshold moves, each instance's
+    matrix's margins each; the threshold curve's sweep for Heydarian's
+    matrix). The per-label stage needs a search because the MLCM score is
+    not separable: when only label j's threshold moves, each instance's
     predicted set takes one of two values (j passing or not, whatever
     ``top_k`` and ``at_least_one`` make of it), and the MLCM is a sum over
     instances, so the margins (diagonal, row sums, column sums) at all of
-    label j's candidates are one pass over the instances, bucketed by their
-    score: a step costs O(n_samples x n_labels) plus O(n_thresholds x
-    n_labels), a sweep n_labels steps, at most 10 sweeps. Krstinić's
-    fractional matrix (``make_mlcm_scorer(..., method="krstinic")``) has
-    per-instance margins too and takes the same path.
+    label j's candidates come from one pass over the instances, bucketed by
+    their score. Each instance's margins are functions of its set sizes
+    times its rows of T & P, T and P, so a pass costs O(n_samples +
+    non-zeros) plus O(n_thresholds x n_labels); a sweep is n_labels passes,
+    and the search stops when a sweep moves nothing (2 to 6 sweeps on the
+    MULAN data) or after 10. Per-label tuning of MULAN's *bibtex* (4,880
+    instances, 159 labels) takes seconds (``benchmarks/README.md``).
+    ``top_k`` and ``at_least_one`` apply the rule twice per step, which
+    costs O(n_samples x n_labels log n_labels). Krstinić's fractional
+    matrix (``make_mlcm_scorer(..., method="krstinic")``) has per-instance
+    margins of the same form and takes the same path.
 
     **Why pooled out-of-fold scores.** ``TunedThresholdClassifierCV``
     computes the score on each validation fold and averages the curves; an
@@ -417,7 +430,7 @@ class MLCMTunedThresholdClassifierCV(
 
     # -- fit ------------------------------------------------------------------
 
-    @validate_params({"X": _X, "y": [*_X, None]})
+    @validate_params({"X": _DATA, "y": [*_DATA, None]})
     def fit(self, X, y, **params):
         """Fit the estimator and tune the decision thresholds.
 
@@ -711,7 +724,7 @@ class MLCMTunedThresholdClassifierCV(
 
     # -- prediction -----------------------------------------------------------
 
-    @validate_params({"X": _X})
+    @validate_params({"X": _DATA})
     def predict(self, X):
         """Predict the label sets of ``X`` with the tuned thresholds.
 
@@ -738,7 +751,7 @@ class MLCMTunedThresholdClassifierCV(
         )
 
     @available_if(_estimator_has("predict_proba"))
-    @validate_params({"X": _X})
+    @validate_params({"X": _DATA})
     def predict_proba(self, X):
         """The fitted estimator's ``predict_proba``.
 
@@ -757,7 +770,7 @@ class MLCMTunedThresholdClassifierCV(
         return self.estimator_.predict_proba(X)
 
     @available_if(_estimator_has("predict_log_proba"))
-    @validate_params({"X": _X})
+    @validate_params({"X": _DATA})
     def predict_log_proba(self, X):
         """The fitted estimator's ``predict_log_proba``.
 
@@ -775,7 +788,7 @@ class MLCMTunedThresholdClassifierCV(
         return self.estimator_.predict_log_proba(X)
 
     @available_if(_estimator_has("decision_function"))
-    @validate_params({"X": _X})
+    @validate_params({"X": _DATA})
     def decision_function(self, X):
         """The fitted estimator's ``decision_function``.
 
