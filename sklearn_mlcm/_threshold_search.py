@@ -173,7 +173,7 @@ class MarginObjective:
             slice(start, min(start + self._rows, n))
             for start in range(0, n, self._rows)
         ]
-        self._true = [indicator_rows(y_true[b]) for b in self._blocks]
+        self._true_entries = [indicator_rows(y_true[b]) for b in self._blocks]
         self._n_true = y_true.sum(axis=1)
 
     def scores(self, margins):
@@ -216,7 +216,7 @@ class MarginObjective:
         bucket (``bucket`` (n,) ints), predictions ``y_pred`` (n, q) bool."""
         q = self.y_true.shape[1]
         out = np.zeros((3, n_buckets, q + 1))
-        for block, true in zip(self._blocks, self._true):
+        for block, true in zip(self._blocks, self._true_entries):
             t, p = self.y_true[block], y_pred[block]
             both = t & p
             alpha, beta, gamma, corner = margin_coefficients(
@@ -238,34 +238,38 @@ class MarginObjective:
         """Hold ``y_pred`` (n, q) bool, its CSR rows and set sizes, for the
         profiles of :meth:`column_profile` until the next call."""
         self._current = y_pred
-        self._pred_csr, self._both_csr = [], []
+        self._pred_entries, self._both_entries = [], []
         for block in self._blocks:
             p = y_pred[block]
-            self._pred_csr.append(indicator_rows(p))
-            self._both_csr.append(indicator_rows(self.y_true[block] & p))
+            self._pred_entries.append(indicator_rows(p))
+            self._both_entries.append(indicator_rows(self.y_true[block] & p))
         self._n_pred = y_pred.sum(axis=1)
         self._n_both = (self.y_true & y_pred).sum(axis=1)
 
     def column_profile(self, j, column, y_pred, candidates):
         """:meth:`profile` when label j's threshold only changes column j
         (no top_k, no at_least_one): the two states are ``y_pred`` with
-        column j off and on, whose products are those of ``y_pred``'s cached
-        CSR rows with column j replaced, so no indicator matrix is rebuilt
-        per label."""
+        column j off and on. Their products over the other columns are those
+        of ``y_pred``'s cached indices without column j, so no indicator
+        matrix is rebuilt per label; column j is summed on its own. Nothing
+        is subtracted, so a count that is 0 stays exactly 0."""
         if getattr(self, "_current", None) is not y_pred:
             self.set_predictions(y_pred)
         q = self.y_true.shape[1]
         m = len(candidates)
         bucket = np.searchsorted(candidates, column, side="right")
         states = np.zeros((2, 3, m + 1, q + 1))
-        for block, true, pred, both in zip(
-            self._blocks, self._true, self._pred_csr, self._both_csr
+        for block, *indicators in zip(
+            self._blocks, self._both_entries, self._true_entries, self._pred_entries
         ):
+            others = []
+            for rows, columns in indicators:
+                keep = columns != j
+                others.append((rows[keep], columns[keep]))
             t_j = self.y_true[block, j].astype(np.float64)
             p_j = self._current[block, j].astype(np.float64)
-            both_j = t_j * p_j
             n_pred = self._n_pred[block] - p_j
-            n_both = self._n_both[block] - both_j
+            n_both = self._n_both[block] - t_j * p_j
             rows, weight = bucket[block], self.weight[block]
             for on in (0, 1):
                 alpha, beta, gamma, corner = margin_coefficients(
@@ -275,25 +279,19 @@ class MarginObjective:
                     n_both + on * t_j,
                 )
                 out = states[on]
-                for coefficients, indicators in (
-                    (alpha, both),
-                    (beta, true),
-                    (gamma, pred),
-                ):
+                for coefficients, entries in zip((alpha, beta, gamma), others):
                     out[:, :, :q] += self._products(
-                        block, coefficients, indicators, rows, m + 1
+                        block, coefficients, entries, rows, m + 1
                     )
                 out[:, :, q] += self._corner(block, corner, rows, m + 1)
-                # column j as it is in this state (T & P_j = on * T_j, P_j =
-                # on) instead of as the cached rows have it
-                change = alpha * (on * t_j - both_j) + gamma * (on - p_j)
+                # column j in this state: T & P_j = on * T_j, T_j, P_j = on
+                amounts = (alpha * on + beta) * t_j + gamma * on
                 for c in range(3):
                     out[c, :, j] += np.bincount(
-                        rows, weights=change[c] * weight, minlength=m + 1
+                        rows, weights=amounts[c] * weight, minlength=m + 1
                     )
         fail, passing = states.transpose(0, 2, 1, 3)
-        tail = np.cumsum((passing - fail)[::-1], axis=0)[::-1]
-        return self.scores(fail.sum(axis=0) + tail[1:])
+        return self.scores(_combine(fail, passing))
 
     def margins(self, y_pred):
         """(3, q+1) weighted margins of the predictions ``y_pred`` (n, q)."""
@@ -320,16 +318,26 @@ class MarginObjective:
         of ``p_fail`` elsewhere.
 
         Instance i passes candidate k when k < b_i, b_i the number of
-        candidates at or below its score; the margins at candidate k are the
-        margins of ``p_fail`` plus the differences (pass - fail) of the
-        buckets b > k: a reversed cumulative sum over the buckets.
+        candidates at or below its score; the margins at candidate k are
+        those of the buckets b <= k failing plus those of the buckets b > k
+        passing: a cumulative sum over the buckets each way.
         """
         m = len(candidates)
         bucket = np.searchsorted(candidates, column, side="right")
         fail = self.bucket_margins(p_fail, bucket, m + 1)
-        delta = self.bucket_margins(p_pass, bucket, m + 1) - fail
-        tail = np.cumsum(delta[::-1], axis=0)[::-1]  # tail[b]: buckets >= b
-        return self.scores(fail.sum(axis=0) + tail[1:])
+        passing = self.bucket_margins(p_pass, bucket, m + 1)
+        return self.scores(_combine(fail, passing))
+
+
+def _combine(fail, passing):
+    """(m, 3, q+1) margins at each candidate k from the (m+1, 3, q+1) margins
+    of each bucket's instances failing and passing: the buckets b <= k fail,
+    those above pass. Sums of non-negative amounts (a prefix and a suffix),
+    never a difference, so that a count that is 0 stays exactly 0 whatever
+    the other instances' weights."""
+    below = np.cumsum(fail, axis=0)[:-1]
+    above = np.cumsum(passing[::-1], axis=0)[::-1][1:]
+    return below + above
 
 
 class _Predictions(BaseEstimator):
