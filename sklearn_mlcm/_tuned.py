@@ -911,8 +911,10 @@ def positive_scores(estimator, X, method, seen):
                 scores = _class_one(scores, [0, 1], where)[:, None]
     if scores.ndim != 2:
         raise InvalidInputError(f"{where} gave an array of shape {scores.shape}.")
-    if method == "predict_proba" and scores.size and (
-        scores.min() < 0 or scores.max() > 1
+    if (
+        method == "predict_proba"
+        and scores.size
+        and (scores.min() < 0 or scores.max() > 1)
     ):
         raise InvalidInputError(
             f"{where} must give probabilities in [0, 1] (use response_method="

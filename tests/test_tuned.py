@@ -407,7 +407,7 @@ def test_thresholds_are_tuned_on_out_of_fold_scores():
         MultiOutputClassifier(LogisticRegression()),
         ClassifierChain(LogisticRegression(), random_state=0),
         make_pipeline(StandardScaler(), KNeighborsClassifier()),
-        OneVsRestClassifier(LinearSVC()),
+        OneVsRestClassifier(LinearSVC(dual=True)),  # no FutureWarning in 1.4
     ],
     ids=lambda e: type(e).__name__,
 )
