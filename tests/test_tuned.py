@@ -505,6 +505,33 @@ def test_cv_as_splits_and_splitter():
     assert a.best_score_ == b.best_score_
 
 
+def test_parallel_folds_tune_alike():
+    """n_jobs fits the folds in parallel, with the same result."""
+    X, y = _data()
+    fits = [
+        MLCMTunedThresholdClassifierCV(
+            KNeighborsClassifier(), random_state=2, n_jobs=n_jobs
+        ).fit(X, y)
+        for n_jobs in (None, 2)
+    ]
+    assert_array_equal(fits[0].best_threshold_, fits[1].best_threshold_)
+    assert fits[0].best_score_ == fits[1].best_score_
+
+
+def test_feature_names_are_the_estimators():
+    """A DataFrame's column names are exposed as feature_names_in_, as the
+    fitted estimator has them."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data(n=60)
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    tuned = MLCMTunedThresholdClassifierCV(
+        RandomForestClassifier(n_estimators=5, random_state=0), random_state=0
+    ).fit(frame, y)
+    assert_array_equal(tuned.feature_names_in_, frame.columns)
+    assert tuned.n_features_in_ == X.shape[1]
+    assert tuned.predict(frame).shape == y.shape
+
+
 def test_random_state_makes_the_tuning_repeat():
     """The same random_state gives the same folds, thresholds and scores."""
     X, y = _data()
