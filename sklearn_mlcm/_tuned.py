@@ -218,11 +218,11 @@ class MLCMTunedThresholdClassifierCV(
         The estimator's ``classes_``.
 
     n_features_in_ : int
-        Number of features seen during :term:`fit`. Only defined if the
+        Number of features seen during ``fit``. Only defined if the
         estimator exposes it when fitted.
 
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of features seen during :term:`fit`. Only defined if the
+        Names of features seen during ``fit``. Only defined if the
         estimator exposes them when fitted.
 
     See Also

@@ -532,6 +532,22 @@ def test_feature_names_are_the_estimators():
     assert tuned.predict(frame).shape == y.shape
 
 
+def test_targets_as_sparse_matrix_and_frame_tune_alike():
+    """y as a scipy sparse matrix or a DataFrame tunes as the array does."""
+    pd = pytest.importorskip("pandas")
+    from scipy import sparse
+
+    X, y = _data()
+    estimator = OneVsRestClassifier(LogisticRegression())
+    fits = [
+        MLCMTunedThresholdClassifierCV(estimator, random_state=0).fit(X, target)
+        for target in (y, sparse.csr_matrix(y), pd.DataFrame(y, columns=list("abcd")))
+    ]
+    for other in fits[1:]:
+        assert_array_equal(other.best_threshold_, fits[0].best_threshold_)
+        assert_array_equal(other.predict(X), fits[0].predict(X))
+
+
 def test_random_state_makes_the_tuning_repeat():
     """The same random_state gives the same folds, thresholds and scores."""
     X, y = _data()
