@@ -34,7 +34,7 @@ BLOCK_CELLS = 1 << 18
 
 # -- bins ------------------------------------------------------------------------
 
-#: Buckets per threshold of the bucketed search (:func:`grid_bins`).
+#: Buckets per threshold of the bucketed search (:class:`Grid`).
 _BUCKETS_PER_THRESHOLD = 4
 
 
@@ -58,8 +58,10 @@ class Grid:
         T = thresholds.size
         low, high = float(thresholds[0]), float(thresholds[-1])
         self.steps = None
-        if T > 1 and high > low and np.isfinite((high - low) * 4 * T):
-            self.low, self.scale = low, _BUCKETS_PER_THRESHOLD * T / (high - low)
+        with np.errstate(over="ignore", divide="ignore"):
+            scale = _BUCKETS_PER_THRESHOLD * T / (high - low) if high > low else 0.0
+        if T > 1 and 0.0 < scale < np.inf:  # not for a range of subnormals
+            self.low, self.scale = low, scale
             self.n_buckets = _BUCKETS_PER_THRESHOLD * T
             bucket = self._position(thresholds)
             self.table = np.searchsorted(bucket, np.arange(self.n_buckets))
@@ -69,7 +71,8 @@ class Grid:
                 self.after = np.append(thresholds, np.inf)  # after[b]: threshold b
 
     def _position(self, values):
-        position = (values - self.low) * self.scale
+        with np.errstate(over="ignore"):  # beyond the range: clipped
+            position = (values - self.low) * self.scale
         np.clip(position, 0, self.n_buckets - 1, out=position)
         return position.astype(np.intp)
 
@@ -389,6 +392,18 @@ def _block_margins(block, u, with_predicted, exact):
     return diag, rows, cols, predicted
 
 
+def _rows_per_block(scores, n_thresholds):
+    """Rows of a block: about ``BLOCK_CELLS`` cells of its entries and of its
+    (rows, T + 1) tables, but enough rows that the block's entries outnumber
+    its (q, T + 1) histograms: sparse scores of many labels (10**4 labels,
+    60 scores a row) would otherwise spend their time on empty histograms."""
+    n, q = scores.shape
+    size = n_thresholds + 1
+    width = q if not sparse.issparse(scores) else max(1.0, scores.nnz / n)
+    rows = max(1, int(BLOCK_CELLS // max(width, size)))
+    return max(rows, int(np.ceil(q * size / width)))
+
+
 def sweep_margins(t, scores, thresholds, weight, *, with_predicted=False):
     """Heydarian's margins at every threshold, without a matrix per threshold.
 
@@ -426,8 +441,7 @@ def sweep_margins(t, scores, thresholds, weight, *, with_predicted=False):
             out[:, 4], out[:, 5], out[:, 6] = parts
         return out
 
-    step = max(1, BLOCK_CELLS // max(q, T + 1))
-    total = map_row_blocks(block_sums, n, step)
+    total = map_row_blocks(block_sums, n, _rows_per_block(scores, T))
     margins = total[:, :3]
     predicted = total[:, 3, :q] if with_predicted else None
     if not exact:
@@ -457,31 +471,29 @@ def _settle_rounding(margins, predicted, counts, t, scores, thresholds, weight):
         return
     rows = thresholds[unsure]
     per_label = rows if rows.ndim == 2 else np.repeat(rows[:, None], q, axis=1)
-    again, pred, _ = matrix_margins(t, scores, per_label, weight, "heydarian")
+    again, _, _ = matrix_margins(t, scores, per_label, weight, "heydarian")
     margins[unsure] = again
-    if predicted is not None:
-        predicted[unsure] = pred
 
 
 # -- one matrix per threshold ----------------------------------------------------
 
 
-def matrix_margins(t, scores, thresholds, weight, method):
+def matrix_margins(t, scores, thresholds, weight, method, *, with_predicted=False):
     """The margins at each threshold from one fast matrix per threshold
     (Krstinić's matrix, or per-label thresholds that do not rise together).
-    Same arguments and result as :func:`sweep_margins` (the predicted totals
-    always), and the weighted number of true labels predicted (T, q) (the
-    diagonal of Krstinić's matrix holds fractions); ``thresholds`` is (T, q)
-    here, and ``weight`` None for none (the kernels' faster path)."""
+    Same arguments as :func:`sweep_margins`, ``thresholds`` (T, q) here and
+    ``weight`` None for none (the kernels' faster path). Returns ``(margins,
+    predicted, hits)``, with ``with_predicted`` the weighted number of
+    predictions and of true labels predicted (T, q) (the diagonal of
+    Krstinić's matrix holds fractions), else None and None."""
     n, q = t.shape
     T = thresholds.shape[0]
-    counted = np.ones(n) if weight is None else weight
     as_sparse = sparse.issparse(t) or sparse.issparse(scores) or not fits_dense(q)
     true = sparse.csr_array(t) if as_sparse else t
     kernel = METHODS[method]
     margins = np.zeros((T, 3, q + 1))
-    predicted = np.zeros((T, q))
-    hits = np.zeros((T, q))
+    predicted = np.zeros((T, q)) if with_predicted else None
+    hits = np.zeros((T, q)) if with_predicted else None
     for j in range(T):
         if sparse.issparse(scores):
             hit = scores.data >= thresholds[j][scores.indices]
@@ -497,7 +509,17 @@ def matrix_margins(t, scores, thresholds, weight, method):
         margins[j, 0] = cm.diagonal()
         margins[j, 1] = np.asarray(cm.sum(axis=1)).ravel()
         margins[j, 2] = np.asarray(cm.sum(axis=0)).ravel()
-        predicted[j] = np.asarray(pred.T @ counted).ravel()
-        both = pred.multiply(true) if sparse.issparse(pred) else pred & true
-        hits[j] = np.asarray(both.T @ counted).ravel()
+        if with_predicted:
+            both = pred.multiply(true) if sparse.issparse(pred) else pred & true
+            predicted[j] = _column_totals(pred, weight)
+            hits[j] = _column_totals(both, weight)
     return margins, predicted, hits
+
+
+def _column_totals(indicators, weight):
+    """The (weighted) number of ones of each column of a bool matrix."""
+    if weight is None:
+        if sparse.issparse(indicators):
+            return np.bincount(indicators.indices, minlength=indicators.shape[1])
+        return np.count_nonzero(indicators, axis=0)
+    return np.asarray(indicators.T @ weight, dtype=np.float64).ravel()

@@ -365,6 +365,7 @@ def mlcm_threshold_curve(
             per_label,
             None if sample_weight is None else weight,
             method,
+            with_predicted=one_vs_rest,
         )
     options = {
         "beta": float(beta),

@@ -153,7 +153,7 @@ def test_sweep_margins_equal_the_oracle_matrix(data, mlcm_strategies):
         ("krstinic", krstinic_oracle),
     ):
         by_matrix, predicted_by_matrix, hits = sweep.matrix_margins(
-            y_true, scores, per_label, weight, method
+            y_true, scores, per_label, weight, method, with_predicted=True
         )
         for j, threshold in enumerate(per_label):
             y_pred = (y_score >= threshold).astype(int)
@@ -452,7 +452,7 @@ def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
     values=st.lists(
         st.one_of(
             st.floats(-10, 10, allow_subnormal=False),
-            st.sampled_from((0.0, 1.0, 0.1, 0.2, 0.3, 1e-300)),
+            st.sampled_from((0.0, 1.0, 0.1, 0.2, 0.3, 1e-300, 5e-324, 1e308)),
         ),
         min_size=1,
         max_size=40,

@@ -290,7 +290,8 @@ class MLCMThresholdCurveDisplay:
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Axes to plot on. By default a new figure (6.4 x 4.8 inches).
+            Axes to plot on. By default a new figure of 6.4 x 4.8 inches
+            (9.6 x 4.8 with label lines, whose legend goes beside the axes).
 
         name : str, default=None
             The classifier's name in the legend; by default
@@ -341,7 +342,7 @@ class MLCMThresholdCurveDisplay:
         name = self.estimator_name if name is None else name
         if ax is None:
             # wider with label lines: their legend goes to the right
-            fig, ax = plt.subplots(figsize=(8.4, 4.8) if shown else (6.4, 4.8))
+            fig, ax = plt.subplots(figsize=(9.6, 4.8) if shown else (6.4, 4.8))
         else:
             fig = ax.figure
         x = thresholds if thresholds.ndim == 1 else np.arange(thresholds.shape[0])
