@@ -723,6 +723,17 @@ def test_sample_weight_is_routed_to_the_estimator_and_the_scorer():
     ).fit(index[repeated], y[repeated])
     assert_array_equal(weighted.best_threshold_, plain.best_threshold_)
     assert weighted.best_score_ == pytest.approx(plain.best_score_)
+    with sklearn.config_context(enable_metadata_routing=True):
+        unweighted = MLCMTunedThresholdClassifierCV(
+            fixed, cv="prefit", refit=False, strategy="per_label"
+        ).fit(index, y)  # routing on, no metadata
+    assert unweighted.best_score_ == pytest.approx(
+        MLCMTunedThresholdClassifierCV(
+            fixed, cv="prefit", refit=False, strategy="per_label"
+        )
+        .fit(index, y)
+        .best_score_
+    )
 
 
 def test_metadata_without_routing_is_refused():
