@@ -277,25 +277,36 @@ def mlcm_threshold_curve(
       row with ``bin(k) <= j < bin(k')``), a histogram of their starts
       (``n_p2`` of the row at ``bin(k)``) less one of their ends
       (``bin(k')``), summed up to j;
-    - the column sum adds ``sum_{i wrong} [bin > j] g``: the part
-      ``[n_t2 = 0] max(n_t, 1)`` is a histogram of ``min(bin, mu_i)``
-      summed above j, and the part ``n_t2`` counts the pairs (true label
-      k'', wrong label k with ``bin(k'') <= j < bin(k)``), again starts less
-      ends; the starts pair each true label with the wrong labels of its
-      row above it, the ends are ``n_t2`` of the row at ``bin(k)``, read
-      off the table;
-    - the no-label index: ``[T empty]`` rows are predicted nothing exactly
-      for ``j >= nu_i``, and the NPL column is a product of the weights by
-      the (n, T) table ``n_t2 [j >= nu_i]``.
+    - the column sum adds ``sum_{i wrong} [bin > j] g``. Its part ``n_t2``
+      counts the pairs (true label k'', wrong label k with ``bin(k'') <= j <
+      bin(k)``): a histogram of their starts (at ``bin(k'')``, by k) less
+      one of their ends (at ``bin(k)``), summed up to j; the starts pair
+      each true label with the wrong labels of its row scored above it.
+      Its part ``[n_t2 = 0] max(n_t, 1) = max(n_t, 1) ([j < bin] - [mu_i
+      <= j < bin])``: the first term is a histogram of the wrong labels'
+      bins weighted ``max(n_t, 1)``, summed above j; the second is the pairs
+      of the row's lowest true label (one of them, of bin ``mu_i``) once
+      more, weighted ``-max(n_t, 1)``;
+    - the no-label index: a row without true labels is predicted nothing
+      exactly for ``j >= nu_i`` (the corner, a histogram of ``nu_i``); the
+      NTL row adds ``n_p2`` of those rows, the NPL column ``n_t2 [j >=
+      nu_i]``, which is the missed term's part ``[n_p2 = 0]`` summed over
+      the labels.
 
-    Only the histograms (one pass over the scores each), the product
-    (n_true_labels x T) and the pairs of a true label with the wrong labels
-    scored above it in its row (few for a good classifier) depend on the
-    data; no (n x q) prediction is made per threshold. The rows are handled
-    in blocks (bounded memory) on the machine's cores. The bins themselves
-    come from a bucketed search that is exact (see the code). The benchmark
-    ``benchmarks/bench_thresholds.py`` measures it against one matrix and
-    against a matrix per threshold.
+    Only the histograms (one pass over the scores each), the (n, T) table
+    of ``n_p2`` and its product with the true labels, and the pairs of a
+    true label with the wrong labels scored above it in its row (few for a
+    good classifier) depend on the data; no (n x q) prediction is made per
+    threshold. The rows are handled in blocks (bounded memory) on the
+    machine's cores. The bins themselves come from a bucketed search that
+    is exact (see the code). The benchmark ``benchmarks/bench_thresholds.py``
+    measures it against one matrix and against a matrix per threshold.
+
+    **Rounding.** Without weights, or with whole-number weights, every sum
+    is exact. With real weights, the pairs' sums are differences of running
+    sums: a margin counted by no instance of positive weight is set to 0,
+    and a threshold with a margin within the rounding of those sums (weights
+    10**12 times smaller than their total) is computed again by one matrix.
 
     **Per-label thresholds.** 2-D thresholds whose columns do not decrease
     from row to row (a vector scaled together, one label's threshold swept
