@@ -40,6 +40,7 @@ from ._top_confusions import (
     most_confused,
     most_confused_labels,
 )
+from ._tuned import MLCMTunedThresholdClassifierCV
 from .compare._cd_diagram import CriticalDifferenceDisplay
 from .compare._demsar import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
 from .compare._eftimov_kocev import (
@@ -65,6 +66,7 @@ __all__ = [
     "MLCMAccumulator",
     "MLCMDisplay",
     "MLCMThresholdCurveDisplay",
+    "MLCMTunedThresholdClassifierCV",
     "NemenyiResult",
     "PairedComparisonResult",
     "PrometheeResult",

@@ -804,13 +804,18 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
     >>> search.fit(X, y).best_params_
     {'n_neighbors': 9}
     """
-    return make_scorer(
+    scorer = make_scorer(
         _estimator_score,
         metric=metric,
         average=average,
         method=method,
         **kwargs,
     )
+    # what the scorer computes, so that MLCMTunedThresholdClassifierCV can
+    # read it off the matrix's margins instead of calling it per threshold
+    scorer._mlcm_options = {"metric": metric, "average": average, "method": method}
+    scorer._mlcm_options.update(kwargs)
+    return scorer
 
 
 @validate_params({"method": [Options(*METHODS)]})

@@ -11,7 +11,9 @@ by line; every fast path of the package is compared with them on random cases.
   off-diagonal cells and the most frequent (true set, predicted set) pairs,
   by sorting every cell and every instance;
 - :func:`decide_labels_oracle`: the decision rules (threshold, top k, at
-  least one label), one instance at a time.
+  least one label), one instance at a time;
+- :func:`threshold_search_oracle`: the tuning of MLCMTunedThresholdClassifierCV,
+  every candidate's predictions made and scored in full.
 """
 
 from collections import defaultdict
@@ -208,6 +210,60 @@ def decide_labels_oracle(y_score, thresholds=None, top_k=None, at_least_one=Fals
             passing = [row.index(best)]
         out.append([int(k in passing) for k in range(q)])
     return np.array(out, dtype=np.int64).reshape(len(y_score), -1)
+
+
+def threshold_search_oracle(
+    score, y_score, grid, label_grids, *, per_label, top_k, at_least_one, max_sweeps
+):
+    """The threshold search by brute force: ``score(y_pred)`` of
+    :func:`decide_labels`' predictions at every candidate, one at a time.
+
+    The best global threshold is the first grid value whose score is the
+    largest (within 1e-12); the per-label coordinate ascent starts there and
+    visits labels 0, 1, ..., moving a label's threshold to its first best
+    candidate when that beats the current score by more than 1e-12, until a
+    sweep moves nothing or ``max_sweeps`` sweeps. A NaN score ranks lowest.
+    Returns (thresholds, score, grid scores, number of sweeps).
+    """
+    from sklearn_mlcm import decide_labels
+
+    q = y_score.shape[1]
+
+    def value(thresholds):
+        y_pred = decide_labels(
+            y_score, threshold=list(thresholds), top_k=top_k, at_least_one=at_least_one
+        )
+        result = float(score(y_pred))
+        return -np.inf if np.isnan(result) else result
+
+    def first_best(values):
+        top = max(values)
+        return next(k for k, v in enumerate(values) if v >= top - 1e-12)
+
+    grid_scores = [value([g] * q) for g in grid]
+    best = first_best(grid_scores)
+    if not per_label:
+        return float(grid[best]), grid_scores[best], grid_scores, 0
+    thresholds = [float(grid[best])] * q
+    current = grid_scores[best]
+    sweeps = 0
+    while sweeps < max_sweeps:
+        sweeps += 1
+        moved = False
+        for j in range(q):
+            profile = []
+            for candidate in label_grids[j]:
+                trial = list(thresholds)
+                trial[j] = float(candidate)
+                profile.append(value(trial))
+            k = first_best(profile)
+            if profile[k] > current + 1e-12:
+                thresholds[j] = float(label_grids[j][k])
+                current = profile[k]
+                moved = True
+        if not moved:
+            break
+    return np.array(thresholds), current, grid_scores, sweeps
 
 
 def assert_matches_oracle(result, expected, method, weighted):

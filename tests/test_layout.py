@@ -36,8 +36,9 @@ LAYERS = [
         "_decision",
         "_threshold_sweep",
         "_thresholds",
+        "_threshold_search",
     },
-    {"_plot", "compare"},
+    {"_plot", "compare", "_tuned"},
     {"__init__"},
     {"_cli", "__main__"},
 ]

@@ -21,6 +21,7 @@ import matplotlib
 import numpy as np
 import pytest
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
+from sklearn.base import clone
 from sklearn.neighbors import KNeighborsClassifier
 
 import sklearn_mlcm
@@ -54,6 +55,21 @@ def _estimator():
     return KNeighborsClassifier(n_neighbors=1).fit(T, T)
 
 
+def _tuned_fit(*args, **kwargs):
+    """The estimator's constructor, checked where scikit-learn estimators
+    check their parameters: in fit (check_estimator requires an __init__
+    that only stores them)."""
+    return sklearn_mlcm.MLCMTunedThresholdClassifierCV(*args, **kwargs).fit(T, T)
+
+
+_tuned_fit.__signature__ = inspect.signature(
+    sklearn_mlcm.MLCMTunedThresholdClassifierCV
+)
+_tuned_fit.__mlcm_constraints__ = (
+    sklearn_mlcm.MLCMTunedThresholdClassifierCV._parameter_constraints
+)
+
+
 def _valid_calls():
     """``qualified name -> (callable, args, kwargs)``: one valid call each."""
     scores = {
@@ -72,6 +88,9 @@ def _valid_calls():
     accumulator = sklearn_mlcm.MLCMAccumulator(3)
     display = sklearn_mlcm.MLCMDisplay(np.array(TABLE_4J))
     cd = sklearn_mlcm.CriticalDifferenceDisplay(np.array([1.2, 2.0, 2.8]), 1.0)
+    tuned = sklearn_mlcm.MLCMTunedThresholdClassifierCV(
+        KNeighborsClassifier(n_neighbors=1), cv=3
+    )
     curve = sklearn_mlcm.MLCMThresholdCurveDisplay(
         [0.3, 0.6], [0.5, 0.7], label_scores=[[0.5, 0.4, 0.6], [0.7, 0.6, 0.8]]
     )
@@ -191,6 +210,22 @@ def _valid_calls():
             {},
         ),
         "CriticalDifferenceDisplay.plot": (cd.plot, (), {}),
+        "MLCMTunedThresholdClassifierCV": (
+            _tuned_fit,
+            (KNeighborsClassifier(n_neighbors=1),),
+            {"cv": 3},
+        ),
+        "MLCMTunedThresholdClassifierCV.fit": (tuned.fit, (T, T), {}),
+        "MLCMTunedThresholdClassifierCV.predict": (
+            clone(tuned).fit(T, T).predict,
+            (T,),
+            {},
+        ),
+        "MLCMTunedThresholdClassifierCV.get_metadata_routing": (
+            tuned.get_metadata_routing,
+            (),
+            {},
+        ),
         "CriticalDifferenceDisplay.from_rank_table": (
             sklearn_mlcm.CriticalDifferenceDisplay.from_rank_table,
             (RANKS,),
@@ -275,7 +310,10 @@ def test_every_public_callable_has_a_valid_call():
         "add a valid call of each new public callable to VALID_CALLS: "
         f"{sorted(set(PUBLIC) - set(calls))}"
     )
-    assert parameterless == {"MLCMAccumulator.reset"}
+    assert parameterless == {
+        "MLCMAccumulator.reset",
+        "MLCMTunedThresholdClassifierCV.get_metadata_routing",
+    }
 
 
 @pytest.mark.parametrize("name", PUBLIC)
