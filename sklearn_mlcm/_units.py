@@ -20,7 +20,7 @@ import numpy as np
 from scipy import sparse
 
 from ._confusion import mlcm_confusion_matrix
-from ._margins import as_dense_bool, heydarian_margins
+from ._margins import INSTANCE_MARGINS, as_dense_bool
 from ._mlcm._dask import import_dask
 from ._param_validation import current_function, public_call
 from ._validation import (
@@ -262,17 +262,7 @@ def _pair_margins(t, p, method):
     blocks = []
     for start in range(0, k, step):
         stop = min(start + step, k)
-        if method == "heydarian":
-            margins = heydarian_margins(t[start:stop], p[start:stop])
-        else:  # Krstinic's fractions: the kernel, once per pair
-            margins = np.empty((stop - start, 3, q + 1))
-            for i in range(start, stop):
-                cm = mlcm_confusion_matrix(
-                    t[i : i + 1], p[i : i + 1], method=method, sparse_output=True
-                )
-                margins[i - start, 0] = cm.diagonal()
-                margins[i - start, 1] = np.asarray(cm.sum(axis=1)).ravel()
-                margins[i - start, 2] = np.asarray(cm.sum(axis=0)).ravel()
+        margins = INSTANCE_MARGINS[method](t[start:stop], p[start:stop])
         blocks.append(sparse.csr_array(margins.reshape(stop - start, -1)))
     if not blocks:
         return sparse.csr_array((0, 3 * (q + 1)))
