@@ -683,7 +683,7 @@ class MLCMAccumulator:
         )
 
     def _check_replicates(self, parameter=None):
-        """Intervals need replicates and at least one row."""
+        """Intervals need replicates and at least two rows."""
         caller = current_function()
         if self.n_resamples is None:
             what = caller if parameter is None else f"{caller}({parameter}=...)"
@@ -696,6 +696,11 @@ class MLCMAccumulator:
             raise NotFittedError(
                 "This MLCMAccumulator has seen no instance yet; call update() "
                 f"with a batch before {caller.split('.')[-1]}()."
+            )
+        if self.n_samples_ < 2:
+            raise ValueError(
+                f"{caller} needs at least two rows to resample (one row cannot "
+                "be resampled); this MLCMAccumulator has seen 1."
             )
 
     def _names(self, names):

@@ -223,6 +223,12 @@ def unit_table(y_true, y_pred, *, method, labels, sample_weight, groups):
                 )
         table = combine_tables([tabulate(space.y_true, space.y_pred, weight, groups)])
         n_labels, names = space.n_labels, list(space.names)
+    if groups is None and table[4].sum() < 2:  # (empty targets are refused)
+        raise input_error(
+            "y_true",
+            "a set of at least two instances (one instance cannot be resampled)",
+            "1 instance",
+        )
     if groups is not None and table[3].size < 2:
         got = (
             "no group"

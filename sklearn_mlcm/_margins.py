@@ -354,6 +354,12 @@ def undefined_scores(margins, options):
 def check_groups(groups, n_samples):
     """Groups -> (unit of each instance, number of units)."""
     if groups is None:
+        if n_samples < 2:
+            raise input_error(
+                "y_true",
+                "a set of at least two instances (one instance cannot be resampled)",
+                f"{n_samples} instance",
+            )
         return np.arange(n_samples), n_samples
     values = np.asarray(groups)
     if values.ndim != 1 or values.shape[0] != n_samples:

@@ -319,6 +319,26 @@ def test_mlcm_confidence_intervals_refusals(kwargs, error, match):
         mlcm_confidence_intervals(y, y, **kwargs)
 
 
+@pytest.mark.parametrize("dask_input", [False, True])
+def test_one_instance_is_refused(dask_input):
+    """One instance cannot be resampled: every resample is the test set, and
+    the interval [x, x] would claim a certainty there is none of; refused
+    as a single group is (scipy.stats.bootstrap refuses one observation)."""
+    y_true, y_pred = np.array([[1, 0]]), np.array([[1, 1]])
+    if dask_input:
+        da = pytest.importorskip("dask.array")
+        y_true, y_pred = da.from_array(y_true), da.from_array(y_pred)
+    match = "'y_true' parameter .* at least two instances .* Got 1 instance"
+    with pytest.raises(InvalidInputError, match=match):
+        mlcm_confidence_intervals(y_true, y_pred, n_resamples=9)
+    with pytest.raises(InvalidInputError, match=match):
+        mlcm_classification_report(y_true, y_pred, confidence_level=0.9)
+    two = mlcm_confidence_intervals(
+        np.array([[1, 0], [0, 1]]), np.array([[1, 1], [0, 1]]), n_resamples=99
+    )
+    assert two.confidence_interval.low < two.confidence_interval.high
+
+
 def test_mlcm_confidence_intervals_mismatched_targets_are_refused():
     """Predictions of another shape are refused by the data validation."""
     with pytest.raises(InvalidInputError, match="y_pred"):

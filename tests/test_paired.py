@@ -486,13 +486,17 @@ def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
 
 
 def test_mlcm_paired_comparison_refuses_bad_groups():
-    """Groups of the wrong length, or a single group, are refused."""
+    """Groups of the wrong length, a single group or a single instance are
+    refused."""
     with pytest.raises(ValueError, match="'groups' parameter .* length n_samples=9"):
         mlcm_paired_comparison(T, T, P, groups=[0, 1])
     with pytest.raises(ValueError, match="'groups' parameter .* at least two distinct"):
         mlcm_paired_comparison(T, T, P, groups=[3] * 9)
     with pytest.raises(ValueError, match="'sample_weight' parameter"):
         mlcm_paired_comparison(T, T, P, sample_weight=[1.0] * 8)
+    one = "'y_true' parameter .* at least two instances .* Got 1 instance"
+    with pytest.raises(ValueError, match=one):  # nothing to resample
+        mlcm_paired_comparison(T[:1], T[:1], P[:1])
 
 
 @pytest.mark.parametrize("function", ["paired", "intervals"])

@@ -403,7 +403,7 @@ AVERAGE_ROWS = ["micro avg", "macro avg", "weighted avg"]
 
 
 def test_poisson_confidence_intervals_refusals():
-    """Intervals need replicates and a batch; bad options are refused."""
+    """Intervals need replicates and two rows; bad options are refused."""
     plain = MLCMAccumulator(3).update([[1, 0, 0]], [[1, 0, 0]])
     with pytest.raises(InvalidParameterError, match="needs bootstrap replicates"):
         plain.confidence_intervals()
@@ -416,6 +416,11 @@ def test_poisson_confidence_intervals_refusals():
     with pytest.raises(NotFittedError, match="before classification_report"):
         empty.classification_report(confidence_level=0.95)
     acc = MLCMAccumulator(3, n_resamples=10).update([[1, 0, 0]], [[1, 0, 0]])
+    one_row = "needs at least two rows to resample .* has seen 1"
+    with pytest.raises(ValueError, match=one_row):  # [x, x]: no interval at all
+        acc.confidence_intervals()
+    with pytest.raises(ValueError, match=one_row):
+        acc.classification_report(confidence_level=0.95)
     with pytest.raises(InvalidParameterError, match="'confidence_level' parameter"):
         acc.confidence_intervals(confidence_level=1.0)
     with pytest.raises(InvalidParameterError, match="'metric' parameter"):
