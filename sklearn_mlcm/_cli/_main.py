@@ -67,12 +67,15 @@ def main(argv=None):
     (and standard input) of at most 2 GiB are read, with at most 2000 labels.
     Above 30 labels the matrix is printed only with ``--matrix`` (or written
     as CSV by ``--matrix-out FILE``), and the 10 most confused label pairs and
-    label sets are printed instead (``--top-k K``). From a shell::
+    label sets are printed instead (``--top-k K``). ``--confidence-level``
+    prints each score of the report with its bootstrap interval
+    (``--n-resamples``, ``--interval``, ``--seed``). From a shell::
 
         sklearn-mlcm
         sklearn-mlcm report true.csv pred.csv --method krstinic --normalize true
         sklearn-mlcm report true.npy pred.npy --json
         sklearn-mlcm report true.tsv pred.tsv --delimiter tab --top-k 10
+        sklearn-mlcm report true.csv pred.csv --confidence-level 0.95
         python predict.py | sklearn-mlcm report true.csv - --matrix-out mlcm.csv
 
     Errors in the files (a value other than 0 and 1, a ragged row, files of

@@ -6,12 +6,15 @@ of an option by the library is a bug of this parser (see :mod:`._errors`).
 """
 
 import argparse
+import re
 
 from sklearn_mlcm import __version__
+from sklearn_mlcm._margins import MAX_RESAMPLES
 from sklearn_mlcm._report import MAX_DIGITS
 
 __all__ = [
     "DELIMITER_NAMES",
+    "INTERVAL_OPTIONS",
     "MATRIX_MAX_LABELS",
     "METHOD_NAMES",
     "NORMALIZED",
@@ -43,33 +46,72 @@ MATRIX_MAX_LABELS = 30
 TOP_DEFAULT = 10
 #: ``--delimiter`` spellings of a tab (a shell passes ``\\t`` as two characters).
 DELIMITER_NAMES = {"tab": "\t", "\\t": "\t"}
+#: The options that shape the intervals: each needs ``--confidence-level``.
+INTERVAL_OPTIONS = ("n_resamples", "interval", "seed")
 # Characters that are part of the values or of CSV's quoting and line breaks.
 _NOT_DELIMITERS = '.+-"\r\n'
 
 
-def _digits(text):
-    """``--digits``: an integer from 0 to the library's ``MAX_DIGITS``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if not 0 <= value <= MAX_DIGITS:
+#: How the numbers of the options are written: ASCII digits, no ``_`` or
+#: full-width digits (which Python's ``int`` and ``float`` also accept).
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _integer(text):
+    """``text`` as an int, or the parser's usage error."""
+    if _INTEGER.fullmatch(text) is not None:
+        try:
+            return int(text)
+        except ValueError:  # more digits than Python converts
+            pass
+    raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
+
+
+def _integer_in(text, low, high):
+    """An integer from ``low`` to ``high``, or the parser's usage error."""
+    value = _integer(text)
+    if not low <= value <= high:
         raise argparse.ArgumentTypeError(
-            f"expected an integer from 0 to {MAX_DIGITS}, got {value}"
+            f"expected an integer from {low} to {high}, got {value}"
         )
     return value
+
+
+def _digits(text):
+    """``--digits``: an integer from 0 to the library's ``MAX_DIGITS``."""
+    return _integer_in(text, 0, MAX_DIGITS)
 
 
 def _top_k(text):
     """``--top-k``: a number of confusions, 0 (none) or more (the library's
     ``top_k``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    value = _integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
     return value
+
+
+def _confidence_level(text):
+    """``--confidence-level``: a number strictly between 0 and 1 (0.95)."""
+    if _DECIMAL.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a number strictly between 0 and 1 (such as 0.95), got {text}"
+        )
+    return value
+
+
+def _n_resamples(text):
+    """``--n-resamples``: from 1 to the library's ``MAX_RESAMPLES``."""
+    return _integer_in(text, 1, MAX_RESAMPLES)
+
+
+def _seed(text):
+    """``--seed``: the library's ``random_state``, 0 to 2**32 - 1."""
+    return _integer_in(text, 0, 2**32 - 1)
 
 
 def _delimiter(text):
@@ -188,6 +230,36 @@ def build_parser():
         "--matrix",
         action="store_true",
         help=f"print the matrix even above {MATRIX_MAX_LABELS} labels",
+    )
+    report.add_argument(
+        "--confidence-level",
+        type=_confidence_level,
+        metavar="LEVEL",
+        help=(
+            "print each precision, recall and F1 with its bootstrap confidence "
+            "interval at this level (such as 0.95), as the library's "
+            "mlcm_classification_report(confidence_level=...) does"
+        ),
+    )
+    report.add_argument(
+        "--n-resamples",
+        type=_n_resamples,
+        metavar="N",
+        help="bootstrap resamples of the instances (default: 9999)",
+    )
+    report.add_argument(
+        "--interval",
+        choices=["bca", "percentile"],
+        help="the bootstrap interval (default: bca)",
+    )
+    report.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N",
+        help=(
+            "the seed of the resamples, so that the same files and options "
+            "print the same intervals (default: 0)"
+        ),
     )
     report.add_argument(
         "--matrix-out",

@@ -21,6 +21,7 @@ import numpy as np
 from sklearn_mlcm import (
     MLCMAccumulator,
     labelset_confusions,
+    mlcm_classification_report,
     mlcm_confusion_matrix,
     most_confused,
 )
@@ -41,6 +42,7 @@ from ._io import (
     write_matrix_csv,
 )
 from ._parser import (
+    INTERVAL_OPTIONS,
     MATRIX_MAX_LABELS,
     METHOD_NAMES,
     NORMALIZED,
@@ -63,6 +65,7 @@ def report_command(args):
     check_output_is_not_an_input(
         args.matrix_out, (args.true, args.pred), "--matrix-out"
     )
+    _check_interval_options(args)
     true = read_labels(args.true, args.header, args.delimiter)
     pred = read_labels(args.pred, args.header, args.delimiter)
     with library_refusals(lambda text: _about_data(text, true, pred)):
@@ -78,13 +81,30 @@ def report_command(args):
     shown = labels if args.json else short_names(labels)
     func = "MLCMAccumulator.classification_report"
     header = true if true.names is not None else pred
-    with library_refusals(lambda text: _about_names(text, func, header)):
-        report = counted.classification_report(
-            target_names=None if names is None else shown,
-            digits=args.digits,
-            output_dict=args.json,
-            zero_division=ZERO_DIVISION[args.zero_division],
-        )
+    report_options = {
+        "target_names": None if names is None else shown,
+        "digits": args.digits,
+        "output_dict": args.json,
+        "zero_division": ZERO_DIVISION[args.zero_division],
+    }
+    if args.confidence_level is None:
+        with library_refusals(lambda text: _about_names(text, func, header)):
+            report = counted.classification_report(**report_options)
+    else:
+        # The intervals are the library's one-shot report's, for the same
+        # seed: the resamples, not the count, are this report's cost.
+        func = mlcm_classification_report.__name__
+        with library_refusals(lambda text: _about_names(text, func, header)):
+            report = mlcm_classification_report(
+                true.values,
+                pred.values,
+                method=args.method,
+                confidence_level=args.confidence_level,
+                n_resamples=9999 if args.n_resamples is None else args.n_resamples,
+                interval=args.interval or "bca",
+                random_state=0 if args.seed is None else args.seed,
+                **report_options,
+            )
     if args.matrix_out is not None:
         write_matrix_csv(args.matrix_out, cm, labels, args.delimiter)
 
@@ -139,6 +159,20 @@ def report_command(args):
         ),
     ]
     print("\n\n".join(sections))
+
+
+def _check_interval_options(args):
+    """``--n-resamples``, ``--interval`` and ``--seed`` shape the intervals
+    that ``--confidence-level`` asks for: alone they would do nothing."""
+    if args.confidence_level is not None:
+        return
+    given = [name for name in INTERVAL_OPTIONS if getattr(args, name) is not None]
+    if given:
+        option = "--" + given[0].replace("_", "-")
+        raise InputError(
+            f"{option} shapes the confidence intervals: pass --confidence-level "
+            "(such as 0.95) too"
+        )
 
 
 def _count(true, pred, method):

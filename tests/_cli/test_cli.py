@@ -158,6 +158,41 @@ def test_main_help_and_version_exit_0(capsys):
         ),
         (["report", "a.csv", "b.csv", "--digits", "two"], "expected an integer"),
         (["report", "a.csv", "b.csv", "--digits", "9" * 5000], "expected an integer"),
+        (["report", "a.csv", "b.csv", "--digits", "1_0"], "expected an integer"),
+        (["report", "a.csv", "b.csv", "--top-k", "\uff11"], "expected an integer"),
+        (
+            ["report", "a.csv", "b.csv", "--confidence-level", "0"],
+            "expected a number strictly between 0 and 1 (such as 0.95), got 0",
+        ),
+        (
+            ["report", "a.csv", "b.csv", "--confidence-level", "1"],
+            "expected a number strictly between 0 and 1 (such as 0.95), got 1",
+        ),
+        (
+            ["report", "a.csv", "b.csv", "--confidence-level", "95"],
+            "strictly between 0 and 1 (such as 0.95), got 95",
+        ),
+        (
+            ["report", "a.csv", "b.csv", "--confidence-level", "nan"],
+            "expected a number, got 'nan'",
+        ),
+        (
+            ["report", "a.csv", "b.csv", "--confidence-level", "0.9_5"],
+            "expected a number, got '0.9_5'",
+        ),
+        (
+            ["report", "a.csv", "b.csv", "--n-resamples", "0"],
+            "expected an integer from 1 to 1000000, got 0",
+        ),
+        (
+            ["report", "a.csv", "b.csv", "--n-resamples", "1000001"],
+            "expected an integer from 1 to 1000000, got 1000001",
+        ),
+        (
+            ["report", "a.csv", "b.csv", "--seed", "-1"],
+            "expected an integer from 0 to 4294967295, got -1",
+        ),
+        (["report", "a.csv", "b.csv", "--interval", "normal"], "invalid choice"),
         (["report", "a.csv"], "the following arguments are required: PRED"),
         (["bogus"], "invalid choice: 'bogus'"),
         (["--bogus"], "unrecognized arguments: --bogus"),

@@ -230,6 +230,104 @@ def test_report_command_real_posters(capsys, shared_data):
     )
 
 
+# Intervals ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("interval", ["bca", "percentile"])
+def test_report_confidence_level_prints_the_library_intervals(
+    capsys, tmp_path, interval
+):
+    """--confidence-level prints the report of the library's
+    mlcm_classification_report(confidence_level=...), for the same seed,
+    resamples and interval, as text and as JSON."""
+    argv = ["report", *table_1_csv(tmp_path), "--confidence-level", "0.9"]
+    argv += ["--n-resamples", "499", "--interval", interval, "--seed", "7"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    options = {
+        "target_names": NAMES,
+        "confidence_level": 0.9,
+        "n_resamples": 499,
+        "interval": interval,
+        "random_state": 7,
+    }
+    report = mlcm_classification_report(T, P, **options)
+    assert f"Classification report, computed from the MLCM:\n\n{report.rstrip()}" in out
+    assert (
+        f"[low, high]: 90% {'BCa' if interval == 'bca' else 'percentile'} "
+        "bootstrap intervals, 499 resamples of the 9 instances"
+    ) in out
+    status, out, _ = run(capsys, *argv, "--json")
+    assert status == 0
+    expected = mlcm_classification_report(T, P, output_dict=True, **options)
+    assert json.loads(out)["report"] == expected
+    assert expected["C0"]["recall low"] < expected["C0"]["recall high"]
+
+
+def test_report_confidence_level_defaults_are_reproducible(capsys, tmp_path):
+    """Without --seed the intervals are seed 0's (the same files and options
+    print the same report), with the library's 9999 BCa resamples."""
+    argv = ["report", *table_1_csv(tmp_path), "--confidence-level", "0.95"]
+    outputs = [run(capsys, *argv)[1] for _ in range(2)]
+    assert outputs[0] == outputs[1]
+    report = mlcm_classification_report(
+        T, P, target_names=NAMES, confidence_level=0.95, random_state=0
+    )
+    assert report.rstrip() in outputs[0]
+    assert "95% BCa bootstrap intervals, 9,999 resamples" in outputs[0]
+    assert run(capsys, *argv, "--seed", "1")[1] != outputs[0]
+
+
+@pytest.mark.parametrize(
+    "option, value", [("--n-resamples", "99"), ("--interval", "bca"), ("--seed", "3")]
+)
+def test_report_interval_options_need_a_confidence_level(
+    capsys, tmp_path, option, value
+):
+    """An option that shapes the intervals, without --confidence-level, would
+    do nothing: it is refused, naming both options."""
+    assert_error(
+        capsys,
+        ["report", *table_1_csv(tmp_path), option, value],
+        f"{option} shapes the confidence intervals: pass --confidence-level "
+        "(such as 0.95) too",
+    )
+
+
+def test_report_confidence_level_one_instance_is_refused(capsys, tmp_path):
+    """One instance cannot be resampled: the library's refusal, one line."""
+    true = write_csv(tmp_path / "t.csv", [[1, 0]], header=["a", "b"])
+    pred = write_csv(tmp_path / "p.csv", [[1, 1]], header=["a", "b"])
+    message = error_line(capsys, ["report", true, pred, "--confidence-level", "0.9"])
+    assert "at least two instances (one instance cannot be resampled)" in message
+
+
+def test_report_confidence_level_real_posters(capsys, shared_data):
+    """The movie posters (7,209 x 18): every precision, recall and F1 with
+    the library's interval, each around its value."""
+    folder = shared_data("posters", "gt.npy", "pred_t05.npy")
+    true, pred = folder / "gt.npy", folder / "pred_t05.npy"
+    argv = ["report", true, pred, "--json", "--confidence-level", "0.95"]
+    status, out, _ = run(capsys, *argv, "--n-resamples", "200", "--zero-division", "0")
+    assert status == 0
+    report = json.loads(out)["report"]
+    assert report == mlcm_classification_report(
+        np.load(true),
+        np.load(pred),
+        output_dict=True,
+        zero_division=0.0,
+        confidence_level=0.95,
+        n_resamples=200,
+        random_state=0,
+    )
+    rows = [value for key, value in report.items() if isinstance(value, dict)]
+    assert len(rows) == 18 + 3
+    for row in rows:
+        for score in ("precision", "recall", "f1-score"):
+            assert row[f"{score} low"] <= row[score] + 1e-12
+            assert row[score] <= row[f"{score} high"] + 1e-12
+
+
 # The library's refusals, naming the file --------------------------------------
 
 
