@@ -340,14 +340,17 @@ def _check_predictions(y_true, predictions, labels):
                 f"of the shape of {_parameter(first_name, predictions)}, {first_shape}",
                 f"shape {shape}",
             )
-    if len(first_shape) == 1 and labels is None:
-        # 1-D class labels: one set of classes for all prediction sets
+    if len(first_shape) == 1 and labels is None and np.ndim(_raw_values(y_true)) == 1:
+        # 1-D class labels: one set of classes for all prediction sets, of
+        # the values themselves (_raw_values stands in for arrays by shape)
         from sklearn.utils.multiclass import unique_labels
 
-        labels = unique_labels(
-            np.asarray(_raw_values(y_true)),
-            *(np.asarray(_raw_values(y)) for y in predictions.values()),
-        )
+        try:
+            labels = unique_labels(
+                np.asarray(y_true), *(np.asarray(y) for y in predictions.values())
+            )
+        except ValueError:  # not class labels: check_mlcm_targets says why
+            labels = None
     # frames are aligned to y_true's columns, 1-D classes to one set: every
     # space has y_true's label names
     cleaned, true, names = [], None, None

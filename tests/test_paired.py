@@ -356,6 +356,36 @@ def test_mlcm_paired_comparison_frames_and_class_labels():
     assert classes.target_names == ["w", "x", "y", "z"]
 
 
+def test_mlcm_paired_comparison_class_labels_as_arrays():
+    """1-D class labels given as arrays (or Series) give the classes they hold
+    and the scores of the matrix, as lists do."""
+    pd = pytest.importorskip("pandas")
+    y_true = np.array([0, 1, 2, 1, 0] * 5)
+    y_a = np.array([0, 1, 1, 1, 0] * 5)
+    y_b = np.array([0, 2, 2, 1, 0] * 5)
+    for kind in (np.asarray, list, pd.Series):
+        result = mlcm_paired_comparison(
+            kind(y_true), kind(y_a), kind(y_b), n_resamples=9, random_state=0
+        )
+        assert result.target_names == ["0", "1", "2"]
+        assert_allclose(result.label_scores_a, mlcm_f1_score(y_true, y_a, average=None))
+        assert_allclose(result.label_scores_b, mlcm_f1_score(y_true, y_b, average=None))
+    strings = mlcm_paired_comparison(
+        np.array(list("abcba")),
+        np.array(list("abbba")),
+        np.array(list("accbd")),
+        n_resamples=9,
+        zero_division=0.0,
+        random_state=0,
+    )
+    assert strings.target_names == ["a", "b", "c", "d"]
+    # not class labels: the targets' own refusals, not scikit-learn's mix
+    with pytest.raises(InvalidInputError, match="the same kind of target"):
+        mlcm_paired_comparison(np.eye(3, dtype=int), y_a[:3], y_b[:3])
+    with pytest.raises(InvalidInputError, match="holds continuous values"):
+        mlcm_paired_comparison(np.array([0.5, 1, 2]), y_a[:3], y_b[:3])
+
+
 # -- statistics ------------------------------------------------------------------
 
 
