@@ -25,6 +25,7 @@ __all__ = [
     "as_dense_bool",
     "batches",
     "check_groups",
+    "group_codes",
     "averaged",
     "heydarian_margins",
     "krstinic_margins",
@@ -362,13 +363,31 @@ def check_groups(groups, n_samples):
             f"a 1-D array of length n_samples={n_samples}",
             f"shape {values.shape}",
         )
-    _, unit = np.unique(values, return_inverse=True)
-    unit = unit.ravel()
-    n_units = int(unit.max()) + 1
+    distinct, unit = group_codes(values)
+    n_units = distinct.size
     if n_units < 2:
         raise input_error(
             "groups",
             "at least two distinct groups (one group cannot be resampled)",
-            f"the single group {values[0]!r}",
+            f"the single group {distinct.tolist()[0]!r}",
         )
     return unit, n_units
+
+
+def group_codes(groups):
+    """``(distinct groups, sorted; the code of each instance's group)``.
+
+    Groups whose values do not sort together (None or NaN beside strings,
+    in an object array) are refused, naming the kinds found.
+    """
+    values = np.asarray(groups)
+    try:
+        distinct, codes = np.unique(values, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(value).__name__ for value in values.ravel().tolist()})
+        raise input_error(
+            "groups",
+            "values of one kind that sort together (numbers, or strings)",
+            f"values of the types {kinds}",
+        ) from None
+    return distinct, codes.ravel()

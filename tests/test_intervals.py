@@ -309,6 +309,11 @@ def test_mlcm_confidence_intervals_result_and_seed():
         ({"interval": "basic"}, InvalidParameterError, "'interval' parameter"),
         ({"groups": [0, 1]}, InvalidInputError, "'groups' parameter .* length"),
         ({"groups": [7] * 6}, InvalidInputError, "at least two distinct groups"),
+        (
+            {"groups": np.array(["a", None] * 3, dtype=object)},
+            InvalidInputError,
+            r"'groups' parameter .* sort together .* \['NoneType', 'str'\]",
+        ),
         ({"metric": "accuracy"}, InvalidParameterError, "'metric' parameter"),
     ],
 )
@@ -572,6 +577,27 @@ def test_mlcm_confidence_intervals_dask_refusals():
     bad = da.from_array(np.array([[1, 0], [0, 2]] * 3), chunks=2)
     with pytest.raises(ValueError, match="y_true"):
         mlcm_confidence_intervals(bad, y, n_resamples=9)
+    mixed = np.array(["a", None] * 3, dtype=object)
+    with pytest.raises(InvalidInputError, match="'groups' parameter .* sort together"):
+        mlcm_confidence_intervals(y, y, groups=mixed, n_resamples=9)
+
+
+def test_mlcm_confidence_intervals_dask_string_groups_of_object_dtype():
+    """Groups in a NumPy object array (strings, as pandas gives them) are cut
+    at the rows' chunks of dask input and give the NumPy input's numbers;
+    dask could not size automatic chunks of an object array."""
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((60, 3)) < 0.4).astype(int)
+    y_pred = y_true ^ (rng.random((60, 3)) < 0.2)
+    groups = np.array(list("abcdef") * 10, dtype=object)
+    options = {"groups": groups, "n_resamples": 99, "random_state": 0}
+    expected = mlcm_confidence_intervals(y_true, y_pred, **options)
+    result = mlcm_confidence_intervals(
+        da.from_array(y_true, chunks=7), da.from_array(y_pred, chunks=7), **options
+    )
+    assert result.confidence_interval == expected.confidence_interval
+    assert result.n_units == 6
 
 
 def test_mlcm_confidence_intervals_instance_order_does_not_matter():

@@ -521,6 +521,9 @@ def test_mlcm_paired_comparison_refuses_bad_groups():
         mlcm_paired_comparison(T, T, P, groups=[0, 1])
     with pytest.raises(ValueError, match="'groups' parameter .* at least two distinct"):
         mlcm_paired_comparison(T, T, P, groups=[3] * 9)
+    mixed = np.array(["a", None, "b"] * 3, dtype=object)
+    with pytest.raises(InvalidInputError, match="'groups' parameter .* sort together"):
+        mlcm_paired_comparison(T, T, P, groups=mixed)
     with pytest.raises(ValueError, match="'sample_weight' parameter"):
         mlcm_paired_comparison(T, T, P, sample_weight=[1.0] * 8)
 
