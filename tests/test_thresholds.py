@@ -447,6 +447,14 @@ def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
         mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=200)
 
 
+def test_mlcm_threshold_curve_refuses_a_huge_number_before_the_grid():
+    """A number of thresholds past the bound is refused before the grid of
+    that many values is made (it raised NumPy's MemoryError)."""
+    match = re.escape("1,000,000,000,000 thresholds")
+    with pytest.raises(InvalidInputError, match="'thresholds' parameter .*" + match):
+        mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=10**12)
+
+
 @settings(max_examples=500, deadline=None)
 @given(
     values=st.lists(

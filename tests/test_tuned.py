@@ -789,6 +789,11 @@ def _fit(y=None, **params):
             r"within \[0, 1\] for probabilities",
         ),
         ({"top_k": 4}, InvalidInputError, "at most the number of labels, 3"),
+        (
+            {"thresholds": 10**12},
+            InvalidInputError,
+            "'thresholds' parameter .* fewer candidates for 3 labels",
+        ),
         ({"scoring": "f1_macro"}, InvalidParameterError, "'scoring' parameter"),
         ({"strategy": "each"}, InvalidParameterError, "'strategy' parameter"),
         ({"cv": "prefit"}, InvalidParameterError, "'refit' parameter .* cv='prefit'"),
