@@ -10,6 +10,7 @@ predictions, is then a re-weighting of the instances: B of them are one
 """
 
 import itertools
+import re
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -33,6 +34,7 @@ from ._mlcm._dispatch import METHODS
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
+    InvalidInputError,
     Options,
     invalid_parameter,
     validate_params,
@@ -354,8 +356,15 @@ def _check_predictions(y_true, predictions, labels):
     # frames are aligned to y_true's columns, 1-D classes to one set: every
     # space has y_true's label names
     cleaned, true, names = [], None, None
-    for y in predictions.values():
-        space = check_mlcm_targets(y_true, y, labels=labels)
+    for name, y in predictions.items():
+        try:
+            space = check_mlcm_targets(y_true, y, labels=labels)
+        except InvalidInputError as exc:
+            # the checks call every prediction set y_pred: name the one refused
+            parameter = _parameter(name, predictions)
+            raise InvalidInputError(
+                re.sub(r"\by_pred\b", lambda _: parameter, str(exc))
+            ) from None
         names = space.names
         true = space.y_true
         cleaned.append(space.y_pred)

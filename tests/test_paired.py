@@ -508,6 +508,25 @@ def test_mlcm_paired_comparison_refuses_bad_predictions():
         mlcm_paired_comparison(frame, frame, other)
 
 
+def test_mlcm_paired_comparison_names_the_prediction_set_refused():
+    """A refused prediction set is named by its parameter (y_pred_b, or its
+    key in the dict), not as the y_pred the shared checks call it."""
+    pd = pytest.importorskip("pandas")
+    names = ["C0", "C1", "C2"]
+    frame_true = pd.DataFrame(T, columns=names)
+    good = pd.DataFrame(P, columns=names)
+    other = pd.DataFrame(P, columns=["C0", "C1", "Z"])
+    with pytest.raises(InvalidInputError, match=r"missing from y_pred_b: \['C2'\]"):
+        mlcm_paired_comparison(frame_true, good, other)
+    with pytest.raises(
+        InvalidInputError,
+        match=re.escape("y_true and y_pred_a['q'] of mlcm_paired_comparison"),
+    ):
+        mlcm_paired_comparison(frame_true, {"p": good, "q": other, "r": good})
+    with pytest.raises(InvalidInputError, match="y_pred_b .* must contain only 0"):
+        mlcm_paired_comparison(T, P, P * 2)
+
+
 def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
     """Targets past the memory bound are refused before they are densified."""
     monkeypatch.setattr("sklearn_mlcm._margins.MAX_DENSE_BYTES", 40)
