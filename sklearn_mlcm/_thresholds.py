@@ -353,7 +353,7 @@ def mlcm_threshold_curve(
     _check_curve_size(grid.shape[0], q)
 
     weight = np.ones(n) if weight is None else weight
-    rising = grid.ndim == 1 or bool((np.diff(grid, axis=0) >= 0).all())
+    rising = grid.ndim == 1 or bool((grid[1:] >= grid[:-1]).all())
     if method == "heydarian" and rising:
         margins, predicted = sweep_margins(
             t, scores, grid, weight, with_predicted=one_vs_rest

@@ -634,8 +634,8 @@ class MLCMTunedThresholdClassifierCV(
                 f"The 'thresholds' parameter of {_NAME} must hold finite numbers. "
                 "Got NaN or infinity instead."
             )
-        if np.any(np.diff(grid) <= 0):
-            k = int(np.flatnonzero(np.diff(grid) <= 0)[0])
+        if np.any(grid[1:] <= grid[:-1]):
+            k = int(np.flatnonzero(grid[1:] <= grid[:-1])[0])
             raise InvalidInputError(
                 f"The 'thresholds' parameter of {_NAME} must be strictly "
                 f"increasing. Got {grid[k]!r} followed by {grid[k + 1]!r} instead."

@@ -447,6 +447,23 @@ def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
         mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=200)
 
 
+def test_mlcm_threshold_curve_extreme_thresholds_do_not_overflow():
+    """Thresholds at the ends of float64 are compared, not subtracted: no
+    overflow warning, and the scores of predicting everything or nothing."""
+    import warnings
+
+    grid = [-1e308, 1e308]  # their difference overflows
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=grid)
+        rows = mlcm_threshold_curve(
+            Y_TRUE, Y_SCORE, thresholds=np.repeat(np.array(grid)[:, None], 3, axis=1)
+        )
+    everything = mlcm_f1_score(Y_TRUE, np.ones_like(Y_TRUE))
+    assert_allclose(result.scores, [everything, 0.0])
+    assert_allclose(rows.scores, result.scores)
+
+
 def test_mlcm_threshold_curve_refuses_a_huge_number_before_the_grid():
     """A number of thresholds past the bound is refused before the grid of
     that many values is made (it raised NumPy's MemoryError)."""
