@@ -222,12 +222,12 @@ def averaged(kind, label, counts, rows, average, *, beta, zero_division, shown):
     if not np.isnan(label).any():  # the common case, without masks
         if average == "macro":
             return label.mean(axis=1)
-        weights = rows[:, :shown]
+        weights = _scaled(rows[:, :shown])
         total = weights.sum(axis=1)
         plain = label.mean(axis=1)  # every weight zero: the plain mean
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(total > 0, (label * weights).sum(axis=1) / total, plain)
-    weights = rows[:, :shown] if average == "weighted" else np.ones_like(label)
+    weights = _scaled(rows[:, :shown]) if average == "weighted" else np.ones_like(label)
     keep = ~np.isnan(label)
     weights = np.where(keep, weights, 0.0)
     unweighted = weights.sum(axis=1) == 0  # every weight zero: plain mean
@@ -235,6 +235,15 @@ def averaged(kind, label, counts, rows, average, *, beta, zero_division, shown):
     values = np.where(keep, label, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return (values * weights).sum(axis=1) / weights.sum(axis=1)
+
+
+def _scaled(weights):
+    """Each row of ``weights`` (B, k) times the power of two that brings its
+    largest value into [0.5, 1) (rows of zeros stay): products with tiny
+    (subnormal) row sums keep their digits, and other weights give the same
+    bits, a power of two being exact."""
+    _, exponent = np.frexp(weights.max(axis=1, keepdims=True, initial=0.0))
+    return np.ldexp(weights, -exponent)
 
 
 def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):

@@ -464,6 +464,27 @@ def test_mlcm_threshold_curve_extreme_thresholds_do_not_overflow():
     assert_allclose(rows.scores, result.scores)
 
 
+@pytest.mark.parametrize("weight", [1e-320, 5e-324])
+def test_mlcm_threshold_curve_subnormal_weights_are_counts(weight):
+    """Equal subnormal weights give the unweighted curve, as they give the
+    unweighted scores: the weighted average's row sums are scaled before
+    they multiply the label scores (they lost their digits there)."""
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((40, 4)) < 0.3).astype(int)
+    y_score = rng.random((40, 4))
+    options = {"thresholds": 7, "average": "weighted"}
+    weighted = mlcm_threshold_curve(
+        y_true, y_score, sample_weight=np.full(40, weight), **options
+    )
+    plain = mlcm_threshold_curve(y_true, y_score, **options)
+    assert_allclose(weighted.scores, plain.scores, rtol=1e-12)
+    predicted = decide_labels(y_score, threshold=plain.thresholds[1])
+    expected = mlcm_f1_score(
+        y_true, predicted, average="weighted", sample_weight=np.full(40, weight)
+    )
+    assert weighted.scores[1] == pytest.approx(expected, rel=1e-12)
+
+
 def test_mlcm_threshold_curve_refuses_a_huge_number_before_the_grid():
     """A number of thresholds past the bound is refused before the grid of
     that many values is made (it raised NumPy's MemoryError)."""
