@@ -11,6 +11,7 @@ import scipy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from scipy import stats
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -322,6 +323,31 @@ def test_mlcm_confidence_intervals_refusals(kwargs, error, match):
     y = [[1, 0], [0, 1], [1, 1], [0, 0], [1, 0], [0, 1]]
     with pytest.raises(error, match=match):
         mlcm_confidence_intervals(y, y, **kwargs)
+
+
+@pytest.mark.parametrize("weight", [0.1, 3.0])
+def test_mlcm_confidence_intervals_bca_is_invariant_to_scaled_weights(weight):
+    """Equal weights of any size give the intervals of no weights. On a small
+    test set many resamples equal the estimate; computed from scaled sums
+    they land an ulp to either side of it, and BCa's bias correction counted
+    them below or above (the weighted recall's interval of Heydarian's
+    Table 1 moved from [0.242, 0.667] to [0.231, 0.650] with weights 0.1)."""
+    y_true, y_pred = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
+    options = {"n_resamples": 999, "random_state": 0, "matrix": True}
+    plain = mlcm_confidence_intervals(y_true, y_pred, **options)
+    scaled = mlcm_confidence_intervals(
+        y_true, y_pred, sample_weight=np.full(9, weight), **options
+    )
+    for key, expected in plain.scores.items():
+        for got, want in zip(
+            scaled.scores[key].confidence_interval, expected.confidence_interval
+        ):
+            assert_allclose(got, want, rtol=1e-9, err_msg=key)
+    assert_allclose(
+        scaled.matrix.confidence_interval.low / weight,
+        plain.matrix.confidence_interval.low,
+        rtol=1e-9,
+    )
 
 
 def test_mlcm_confidence_intervals_mismatched_targets_are_refused():
