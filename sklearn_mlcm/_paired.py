@@ -41,6 +41,7 @@ from ._param_validation import (
 )
 from ._results import ConfidenceInterval, unpackable
 from ._validation import (
+    MAX_DENSE_BYTES,
     check_mlcm_targets,
     check_sample_weight,
     check_weight_sums,
@@ -264,6 +265,21 @@ def _interval(distribution, confidence_level, alternative):
             high = np.nanquantile(distribution, 1 - alpha, axis=0)
             low = np.full_like(high, -np.inf)
     return low, high
+
+
+def _check_memory(n_resamples, n_labels):
+    """Refuse resamples whose label differences, bootstrap and permutation
+    ((n_resamples, n_labels) float64 each), would pass the dense limit."""
+    size = 2 * n_resamples * n_labels * 8
+    if size > MAX_DENSE_BYTES:
+        raise input_error(
+            "n_resamples",
+            f"small enough for the {n_labels:,} labels' bootstrap and permutation "
+            f"differences to fit in {MAX_DENSE_BYTES / 2**30:g} GiB (2 x "
+            f"{n_resamples:,} x {n_labels:,} values would take {size / 2**30:.1f} "
+            "GiB); pass fewer resamples (n_resamples) or fewer labels (labels=...)",
+            repr(n_resamples),
+        )
 
 
 def _correct(pvalues, correction):
@@ -501,7 +517,9 @@ def mlcm_paired_comparison(
     n_resamples : int, default=9999
         Bootstrap resamples, and random swaps of the permutation test (all
         2**n_units swaps are enumerated instead when there are no more than
-        this, an exact test). At most 10**6.
+        this, an exact test). At most 10**6, and refused when the labels'
+        bootstrap and permutation differences (2 x n_resamples x n_labels
+        values) would pass 1 GiB.
 
     confidence_level : float, default=0.95
         Of the intervals, in (0, 1).
@@ -604,6 +622,7 @@ def mlcm_paired_comparison(
         predictions = _Pair(a=y_pred_a, b=y_pred_b)
     true, cleaned, target_names = _check_predictions(y_true, predictions, labels)
     n = true.shape[0]
+    _check_memory(int(n_resamples), true.shape[1])
     weight = check_sample_weight(sample_weight, n)
     check_weight_sums(weight, true.shape[1])
     weight = np.ones(n) if weight is None else weight

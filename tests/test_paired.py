@@ -534,6 +534,19 @@ def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
         mlcm_paired_comparison(T, T, P)
 
 
+def test_mlcm_paired_comparison_refuses_resamples_past_the_bound(monkeypatch):
+    """The (n_resamples, n_labels) bootstrap and permutation differences are
+    refused before they are allocated (10**6 resamples of 159 labels took
+    4 GiB), with the way out."""
+    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", 2 * 8 * 3 * 99)
+    mlcm_paired_comparison(T, T, P, n_resamples=99)
+    with pytest.raises(
+        InvalidInputError,
+        match=r"'n_resamples' parameter .*\(2 x 100 x 3 values .* fewer resamples",
+    ):
+        mlcm_paired_comparison(T, T, P, n_resamples=100)
+
+
 def test_mlcm_paired_comparison_refuses_bad_groups():
     """Groups of the wrong length, or a single group, are refused."""
     with pytest.raises(ValueError, match="'groups' parameter .* length n_samples=9"):
