@@ -357,7 +357,7 @@ def dask_table(y_true, y_pred, *, labels, sample_weight, groups):
         # NumPy values are cut at the rows' chunks directly: dask cannot
         # size the automatic chunks of an object array (string groups)
         values = (
-            values.rechunk(rows)
+            da.asarray(values).rechunk(rows)
             if is_dask_collection(values)
             else da.from_array(np.asarray(values), chunks=rows)
         )
