@@ -476,6 +476,15 @@ class MLCMTunedThresholdClassifierCV(
         y_true = self._check_y(y)
         check_consistent_length(X, y)
         n, q = y_true.shape
+        for routed_params in (fit_params, split_params, score_params):
+            weight = routed_params.get("sample_weight")
+            if weight is not None and np.shape(weight) != (n,):
+                # else a fold's fit names the fold's size, not the caller's
+                raise InvalidInputError(
+                    f"The 'sample_weight' parameter of {_NAME}.fit must be a 1-D "
+                    f"array of length n_samples={n}. Got shape "
+                    f"{np.shape(weight)} instead."
+                )
         if self.top_k is not None and self.top_k > q:
             raise InvalidInputError(
                 f"The 'top_k' parameter of {_NAME} must be at most the number "
