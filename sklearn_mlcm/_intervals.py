@@ -279,9 +279,13 @@ def _bounds(distribution, observed, acceleration, confidence_level, interval):
     plain = (_quantiles(ordered, n, alpha), _quantiles(ordered, n, 1.0 - alpha))
     if interval == "percentile":
         return (*plain, 0)
+    # values within rounding of the estimate are ties with it: the same
+    # ratio computed from other sums (weights scaled by 0.1, say) may land
+    # an ulp to either side, which would move z0 and the bounds
+    tol = 1e-12 * np.maximum(np.abs(observed), 1.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        below = ((distribution < observed) & valid).sum(axis=0)
-        at_most = ((distribution <= observed) & valid).sum(axis=0)
+        below = ((distribution < observed - tol) & valid).sum(axis=0)
+        at_most = ((distribution <= observed + tol) & valid).sum(axis=0)
         z0 = ndtri((below + at_most) / (2.0 * n))
         levels = [
             ndtr(z0 + (z0 + z) / (1.0 - acceleration * (z0 + z)))

@@ -25,6 +25,7 @@ __all__ = [
     "as_dense_bool",
     "batches",
     "check_groups",
+    "group_codes",
     "averaged",
     "heydarian_margins",
     "krstinic_margins",
@@ -221,12 +222,12 @@ def averaged(kind, label, counts, rows, average, *, beta, zero_division, shown):
     if not np.isnan(label).any():  # the common case, without masks
         if average == "macro":
             return label.mean(axis=1)
-        weights = rows[:, :shown]
+        weights = _scaled(rows[:, :shown])
         total = weights.sum(axis=1)
         plain = label.mean(axis=1)  # every weight zero: the plain mean
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(total > 0, (label * weights).sum(axis=1) / total, plain)
-    weights = rows[:, :shown] if average == "weighted" else np.ones_like(label)
+    weights = _scaled(rows[:, :shown]) if average == "weighted" else np.ones_like(label)
     keep = ~np.isnan(label)
     weights = np.where(keep, weights, 0.0)
     unweighted = weights.sum(axis=1) == 0  # every weight zero: plain mean
@@ -234,6 +235,15 @@ def averaged(kind, label, counts, rows, average, *, beta, zero_division, shown):
     values = np.where(keep, label, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return (values * weights).sum(axis=1) / weights.sum(axis=1)
+
+
+def _scaled(weights):
+    """Each row of ``weights`` (B, k) times the power of two that brings its
+    largest value into [0.5, 1) (rows of zeros stay): products with tiny
+    (subnormal) row sums keep their digits, and other weights give the same
+    bits, a power of two being exact."""
+    _, exponent = np.frexp(weights.max(axis=1, keepdims=True, initial=0.0))
+    return np.ldexp(weights, -exponent)
 
 
 def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):
@@ -368,13 +378,31 @@ def check_groups(groups, n_samples):
             f"a 1-D array of length n_samples={n_samples}",
             f"shape {values.shape}",
         )
-    _, unit = np.unique(values, return_inverse=True)
-    unit = unit.ravel()
-    n_units = int(unit.max()) + 1
+    distinct, unit = group_codes(values)
+    n_units = distinct.size
     if n_units < 2:
         raise input_error(
             "groups",
             "at least two distinct groups (one group cannot be resampled)",
-            f"the single group {values[0]!r}",
+            f"the single group {distinct.tolist()[0]!r}",
         )
     return unit, n_units
+
+
+def group_codes(groups):
+    """``(distinct groups, sorted; the code of each instance's group)``.
+
+    Groups whose values do not sort together (None or NaN beside strings,
+    in an object array) are refused, naming the kinds found.
+    """
+    values = np.asarray(groups)
+    try:
+        distinct, codes = np.unique(values, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(value).__name__ for value in values.ravel().tolist()})
+        raise input_error(
+            "groups",
+            "values of one kind that sort together (numbers, or strings)",
+            f"values of the types {kinds}",
+        ) from None
+    return distinct, codes.ravel()

@@ -10,6 +10,7 @@ predictions, is then a re-weighting of the instances: B of them are one
 """
 
 import itertools
+import re
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -33,12 +34,14 @@ from ._mlcm._dispatch import METHODS
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
+    InvalidInputError,
     Options,
     invalid_parameter,
     validate_params,
 )
 from ._results import ConfidenceInterval, unpackable
 from ._validation import (
+    MAX_DENSE_BYTES,
     check_mlcm_targets,
     check_sample_weight,
     check_weight_sums,
@@ -264,6 +267,21 @@ def _interval(distribution, confidence_level, alternative):
     return low, high
 
 
+def _check_memory(n_resamples, n_labels):
+    """Refuse resamples whose label differences, bootstrap and permutation
+    ((n_resamples, n_labels) float64 each), would pass the dense limit."""
+    size = 2 * n_resamples * n_labels * 8
+    if size > MAX_DENSE_BYTES:
+        raise input_error(
+            "n_resamples",
+            f"small enough for the {n_labels:,} labels' bootstrap and permutation "
+            f"differences to fit in {MAX_DENSE_BYTES / 2**30:g} GiB (2 x "
+            f"{n_resamples:,} x {n_labels:,} values would take {size / 2**30:.1f} "
+            "GiB); pass fewer resamples (n_resamples) or fewer labels (labels=...)",
+            repr(n_resamples),
+        )
+
+
 def _correct(pvalues, correction):
     """Holm's step-down (or Bonferroni's) correction of a family of p-values;
     NaN p-values stay NaN and do not count in the family."""
@@ -340,19 +358,29 @@ def _check_predictions(y_true, predictions, labels):
                 f"of the shape of {_parameter(first_name, predictions)}, {first_shape}",
                 f"shape {shape}",
             )
-    if len(first_shape) == 1 and labels is None:
-        # 1-D class labels: one set of classes for all prediction sets
+    if len(first_shape) == 1 and labels is None and np.ndim(_raw_values(y_true)) == 1:
+        # 1-D class labels: one set of classes for all prediction sets, of
+        # the values themselves (_raw_values stands in for arrays by shape)
         from sklearn.utils.multiclass import unique_labels
 
-        labels = unique_labels(
-            np.asarray(_raw_values(y_true)),
-            *(np.asarray(_raw_values(y)) for y in predictions.values()),
-        )
+        try:
+            labels = unique_labels(
+                np.asarray(y_true), *(np.asarray(y) for y in predictions.values())
+            )
+        except ValueError:  # not class labels: check_mlcm_targets says why
+            labels = None
     # frames are aligned to y_true's columns, 1-D classes to one set: every
     # space has y_true's label names
     cleaned, true, names = [], None, None
-    for y in predictions.values():
-        space = check_mlcm_targets(y_true, y, labels=labels)
+    for name, y in predictions.items():
+        try:
+            space = check_mlcm_targets(y_true, y, labels=labels)
+        except InvalidInputError as exc:
+            # the checks call every prediction set y_pred: name the one refused
+            parameter = _parameter(name, predictions)
+            raise InvalidInputError(
+                re.sub(r"\by_pred\b", lambda _: parameter, str(exc))
+            ) from None
         names = space.names
         true = space.y_true
         cleaned.append(space.y_pred)
@@ -489,7 +517,9 @@ def mlcm_paired_comparison(
     n_resamples : int, default=9999
         Bootstrap resamples, and random swaps of the permutation test (all
         2**n_units swaps are enumerated instead when there are no more than
-        this, an exact test). At most 10**6.
+        this, an exact test). At most 10**6, and refused when the labels'
+        bootstrap and permutation differences (2 x n_resamples x n_labels
+        values) would pass 1 GiB.
 
     confidence_level : float, default=0.95
         Of the intervals, in (0, 1).
@@ -592,6 +622,7 @@ def mlcm_paired_comparison(
         predictions = _Pair(a=y_pred_a, b=y_pred_b)
     true, cleaned, target_names = _check_predictions(y_true, predictions, labels)
     n = true.shape[0]
+    _check_memory(int(n_resamples), true.shape[1])
     weight = check_sample_weight(sample_weight, n)
     check_weight_sums(weight, true.shape[1])
     weight = np.ones(n) if weight is None else weight

@@ -347,19 +347,13 @@ def mlcm_threshold_curve(
     n, q = t.shape
     weight = check_sample_weight(sample_weight, n)
     check_weight_sums(weight, q)
+    if isinstance(thresholds, Integral):  # before the grid is made
+        _check_curve_size(int(thresholds), q)
     grid = check_threshold_grid(thresholds, scores)
-    n_thresholds = grid.shape[0]
-    if n_thresholds * (q + 1) * 8 * 12 > MAX_DENSE_BYTES:
-        raise input_error(
-            "thresholds",
-            f"fewer for {q:,} labels: the curve holds about 12 (n_thresholds, "
-            "n_labels) float64 arrays, at most 1 GiB; pass fewer thresholds or "
-            "labels",
-            f"{n_thresholds:,} thresholds",
-        )
+    _check_curve_size(grid.shape[0], q)
 
     weight = np.ones(n) if weight is None else weight
-    rising = grid.ndim == 1 or bool((np.diff(grid, axis=0) >= 0).all())
+    rising = grid.ndim == 1 or bool((grid[1:] >= grid[:-1]).all())
     if method == "heydarian" and rising:
         margins, predicted = sweep_margins(
             t, scores, grid, weight, with_predicted=one_vs_rest
@@ -401,6 +395,18 @@ def mlcm_threshold_curve(
         ovr_scores=ovr_score,
         ovr_label_scores=ovr_label,
     )
+
+
+def _check_curve_size(n_thresholds, q):
+    """Refuse a curve whose arrays would pass the dense limit."""
+    if n_thresholds * (q + 1) * 8 * 12 > MAX_DENSE_BYTES:
+        raise input_error(
+            "thresholds",
+            f"fewer for {q:,} labels: the curve holds about 12 (n_thresholds, "
+            "n_labels) float64 arrays, at most 1 GiB; pass fewer thresholds or "
+            "labels",
+            f"{n_thresholds:,} thresholds",
+        )
 
 
 def _one_vs_rest_scores(

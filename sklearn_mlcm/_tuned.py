@@ -476,6 +476,15 @@ class MLCMTunedThresholdClassifierCV(
         y_true = self._check_y(y)
         check_consistent_length(X, y)
         n, q = y_true.shape
+        for routed_params in (fit_params, split_params, score_params):
+            weight = routed_params.get("sample_weight")
+            if weight is not None and np.shape(weight) != (n,):
+                # else a fold's fit names the fold's size, not the caller's
+                raise InvalidInputError(
+                    f"The 'sample_weight' parameter of {_NAME}.fit must be a 1-D "
+                    f"array of length n_samples={n}. Got shape "
+                    f"{np.shape(weight)} instead."
+                )
         if self.top_k is not None and self.top_k > q:
             raise InvalidInputError(
                 f"The 'top_k' parameter of {_NAME} must be at most the number "
@@ -483,6 +492,7 @@ class MLCMTunedThresholdClassifierCV(
             )
         method = self._response_method()
         grid = self._check_threshold_array(method)
+        self._check_threshold_count(self.thresholds if grid is None else grid.size, q)
         scorer = self._scorer()
 
         if isinstance(self.cv, str):  # "prefit"
@@ -633,8 +643,8 @@ class MLCMTunedThresholdClassifierCV(
                 f"The 'thresholds' parameter of {_NAME} must hold finite numbers. "
                 "Got NaN or infinity instead."
             )
-        if np.any(np.diff(grid) <= 0):
-            k = int(np.flatnonzero(np.diff(grid) <= 0)[0])
+        if np.any(grid[1:] <= grid[:-1]):
+            k = int(np.flatnonzero(grid[1:] <= grid[:-1])[0])
             raise InvalidInputError(
                 f"The 'thresholds' parameter of {_NAME} must be strictly "
                 f"increasing. Got {grid[k]!r} followed by {grid[k + 1]!r} instead."
@@ -646,6 +656,17 @@ class MLCMTunedThresholdClassifierCV(
                 f"from {grid[0]!r} to {grid[-1]!r} instead."
             )
         return grid
+
+    def _check_threshold_count(self, m, q):
+        """Refuse more candidates than the search's (m, n_labels) arrays (about
+        12 of float64, as the curve's) hold in 1 GiB, before any is made."""
+        if m * (q + 1) * 8 * 12 > MAX_DENSE_BYTES:
+            raise InvalidInputError(
+                f"The 'thresholds' parameter of {_NAME} must be fewer candidates "
+                f"for {q:,} labels: the search holds about 12 (n_thresholds, "
+                "n_labels) float64 arrays, at most 1 GiB. Got "
+                f"{m:,} thresholds instead."
+            )
 
     def _grids(self, scores, grid):
         """The global candidates (m,) and each label's, a list of q arrays."""

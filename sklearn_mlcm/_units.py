@@ -20,8 +20,8 @@ import numpy as np
 from scipy import sparse
 
 from ._confusion import mlcm_confusion_matrix
-from ._margins import INSTANCE_MARGINS, as_dense_bool
-from ._mlcm._dask import import_dask
+from ._margins import INSTANCE_MARGINS, as_dense_bool, group_codes
+from ._mlcm._dask import import_dask, is_dask_collection
 from ._param_validation import current_function, public_call
 from ._validation import (
     MAX_DENSE_BYTES,
@@ -118,8 +118,7 @@ def tabulate(t, p, weight=None, groups=None):
     m, q = t.shape
     values = codes = None
     if groups is not None:
-        values, codes = np.unique(np.asarray(groups), return_inverse=True)
-        codes = codes.ravel()
+        values, codes = group_codes(groups)
     step = max(1, ROW_BLOCK_CELLS // max(2 * q, 1))
     parts = []
     for start in range(0, m, step):
@@ -158,7 +157,7 @@ def combine_tables(tables):
     count = np.concatenate([t[4] for t in tables])
     group = values = None
     if tables[0][3] is not None:
-        values = np.unique(np.concatenate([t[3] for t in tables]))
+        values = group_codes(np.concatenate([t[3] for t in tables]))[0]
         group = np.concatenate(
             [np.searchsorted(values, t[3])[t[2]] for t in tables]
         ).astype(np.int64)
@@ -355,7 +354,14 @@ def dask_table(y_true, y_pred, *, labels, sample_weight, groups):
                 f"a 1-D array of length n_samples={n}",
                 f"shape {tuple(shape)}",
             )
-        blocks.append(da.asarray(values).rechunk(rows).to_delayed().ravel())
+        # NumPy values are cut at the rows' chunks directly: dask cannot
+        # size the automatic chunks of an object array (string groups)
+        values = (
+            da.asarray(values).rechunk(rows)
+            if is_dask_collection(values)
+            else da.from_array(np.asarray(values), chunks=rows)
+        )
+        blocks.append(values.to_delayed().ravel())
     chunk = dask.delayed(_chunk_table, pure=True)
     tables = dask.compute(
         *(

@@ -1556,8 +1556,8 @@ def check_threshold_grid(thresholds, scores, *, default=100):
         raise input_error(
             "thresholds", "finite", f"{grid[~np.isfinite(grid)][0].item()!r}"
         )
-    if grid.ndim == 1 and (np.diff(grid) <= 0).any():
-        j = int(np.flatnonzero(np.diff(grid) <= 0)[0])
+    if grid.ndim == 1 and (grid[1:] <= grid[:-1]).any():
+        j = int(np.flatnonzero(grid[1:] <= grid[:-1])[0])
         raise input_error(
             "thresholds",
             "strictly increasing (each threshold once, in increasing order; "

@@ -11,6 +11,7 @@ import scipy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from scipy import stats
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -309,6 +310,11 @@ def test_mlcm_confidence_intervals_result_and_seed():
         ({"interval": "basic"}, InvalidParameterError, "'interval' parameter"),
         ({"groups": [0, 1]}, InvalidInputError, "'groups' parameter .* length"),
         ({"groups": [7] * 6}, InvalidInputError, "at least two distinct groups"),
+        (
+            {"groups": np.array(["a", None] * 3, dtype=object)},
+            InvalidInputError,
+            r"'groups' parameter .* sort together .* \['NoneType', 'str'\]",
+        ),
         ({"metric": "accuracy"}, InvalidParameterError, "'metric' parameter"),
     ],
 )
@@ -337,6 +343,31 @@ def test_one_instance_is_refused(dask_input):
         np.array([[1, 0], [0, 1]]), np.array([[1, 1], [0, 1]]), n_resamples=99
     )
     assert two.confidence_interval.low < two.confidence_interval.high
+
+
+@pytest.mark.parametrize("weight", [0.1, 3.0])
+def test_mlcm_confidence_intervals_bca_is_invariant_to_scaled_weights(weight):
+    """Equal weights of any size give the intervals of no weights. On a small
+    test set many resamples equal the estimate; computed from scaled sums
+    they land an ulp to either side of it, and BCa's bias correction counted
+    them below or above (the weighted recall's interval of Heydarian's
+    Table 1 moved from [0.242, 0.667] to [0.231, 0.650] with weights 0.1)."""
+    y_true, y_pred = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
+    options = {"n_resamples": 999, "random_state": 0, "matrix": True}
+    plain = mlcm_confidence_intervals(y_true, y_pred, **options)
+    scaled = mlcm_confidence_intervals(
+        y_true, y_pred, sample_weight=np.full(9, weight), **options
+    )
+    for key, expected in plain.scores.items():
+        for got, want in zip(
+            scaled.scores[key].confidence_interval, expected.confidence_interval
+        ):
+            assert_allclose(got, want, rtol=1e-9, err_msg=key)
+    assert_allclose(
+        scaled.matrix.confidence_interval.low / weight,
+        plain.matrix.confidence_interval.low,
+        rtol=1e-9,
+    )
 
 
 def test_mlcm_confidence_intervals_mismatched_targets_are_refused():
@@ -592,6 +623,27 @@ def test_mlcm_confidence_intervals_dask_refusals():
     bad = da.from_array(np.array([[1, 0], [0, 2]] * 3), chunks=2)
     with pytest.raises(ValueError, match="y_true"):
         mlcm_confidence_intervals(bad, y, n_resamples=9)
+    mixed = np.array(["a", None] * 3, dtype=object)
+    with pytest.raises(InvalidInputError, match="'groups' parameter .* sort together"):
+        mlcm_confidence_intervals(y, y, groups=mixed, n_resamples=9)
+
+
+def test_mlcm_confidence_intervals_dask_string_groups_of_object_dtype():
+    """Groups in a NumPy object array (strings, as pandas gives them) are cut
+    at the rows' chunks of dask input and give the NumPy input's numbers;
+    dask could not size automatic chunks of an object array."""
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((60, 3)) < 0.4).astype(int)
+    y_pred = y_true ^ (rng.random((60, 3)) < 0.2)
+    groups = np.array(list("abcdef") * 10, dtype=object)
+    options = {"groups": groups, "n_resamples": 99, "random_state": 0}
+    expected = mlcm_confidence_intervals(y_true, y_pred, **options)
+    result = mlcm_confidence_intervals(
+        da.from_array(y_true, chunks=7), da.from_array(y_pred, chunks=7), **options
+    )
+    assert result.confidence_interval == expected.confidence_interval
+    assert result.n_units == 6
 
 
 def test_mlcm_confidence_intervals_instance_order_does_not_matter():

@@ -356,6 +356,36 @@ def test_mlcm_paired_comparison_frames_and_class_labels():
     assert classes.target_names == ["w", "x", "y", "z"]
 
 
+def test_mlcm_paired_comparison_class_labels_as_arrays():
+    """1-D class labels given as arrays (or Series) give the classes they hold
+    and the scores of the matrix, as lists do."""
+    pd = pytest.importorskip("pandas")
+    y_true = np.array([0, 1, 2, 1, 0] * 5)
+    y_a = np.array([0, 1, 1, 1, 0] * 5)
+    y_b = np.array([0, 2, 2, 1, 0] * 5)
+    for kind in (np.asarray, list, pd.Series):
+        result = mlcm_paired_comparison(
+            kind(y_true), kind(y_a), kind(y_b), n_resamples=9, random_state=0
+        )
+        assert result.target_names == ["0", "1", "2"]
+        assert_allclose(result.label_scores_a, mlcm_f1_score(y_true, y_a, average=None))
+        assert_allclose(result.label_scores_b, mlcm_f1_score(y_true, y_b, average=None))
+    strings = mlcm_paired_comparison(
+        np.array(list("abcba")),
+        np.array(list("abbba")),
+        np.array(list("accbd")),
+        n_resamples=9,
+        zero_division=0.0,
+        random_state=0,
+    )
+    assert strings.target_names == ["a", "b", "c", "d"]
+    # not class labels: the targets' own refusals, not scikit-learn's mix
+    with pytest.raises(InvalidInputError, match="the same kind of target"):
+        mlcm_paired_comparison(np.eye(3, dtype=int), y_a[:3], y_b[:3])
+    with pytest.raises(InvalidInputError, match="holds continuous values"):
+        mlcm_paired_comparison(np.array([0.5, 1, 2]), y_a[:3], y_b[:3])
+
+
 # -- statistics ------------------------------------------------------------------
 
 
@@ -478,11 +508,43 @@ def test_mlcm_paired_comparison_refuses_bad_predictions():
         mlcm_paired_comparison(frame, frame, other)
 
 
+def test_mlcm_paired_comparison_names_the_prediction_set_refused():
+    """A refused prediction set is named by its parameter (y_pred_b, or its
+    key in the dict), not as the y_pred the shared checks call it."""
+    pd = pytest.importorskip("pandas")
+    names = ["C0", "C1", "C2"]
+    frame_true = pd.DataFrame(T, columns=names)
+    good = pd.DataFrame(P, columns=names)
+    other = pd.DataFrame(P, columns=["C0", "C1", "Z"])
+    with pytest.raises(InvalidInputError, match=r"missing from y_pred_b: \['C2'\]"):
+        mlcm_paired_comparison(frame_true, good, other)
+    with pytest.raises(
+        InvalidInputError,
+        match=re.escape("y_true and y_pred_a['q'] of mlcm_paired_comparison"),
+    ):
+        mlcm_paired_comparison(frame_true, {"p": good, "q": other, "r": good})
+    with pytest.raises(InvalidInputError, match="y_pred_b .* must contain only 0"):
+        mlcm_paired_comparison(T, P, P * 2)
+
+
 def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
     """Targets past the memory bound are refused before they are densified."""
     monkeypatch.setattr("sklearn_mlcm._margins.MAX_DENSE_BYTES", 40)
     with pytest.raises(ValueError, match="'y_true' parameter .* at most 20 cells"):
         mlcm_paired_comparison(T, T, P)
+
+
+def test_mlcm_paired_comparison_refuses_resamples_past_the_bound(monkeypatch):
+    """The (n_resamples, n_labels) bootstrap and permutation differences are
+    refused before they are allocated (10**6 resamples of 159 labels took
+    4 GiB), with the way out."""
+    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", 2 * 8 * 3 * 99)
+    mlcm_paired_comparison(T, T, P, n_resamples=99)
+    with pytest.raises(
+        InvalidInputError,
+        match=r"'n_resamples' parameter .*\(2 x 100 x 3 values .* fewer resamples",
+    ):
+        mlcm_paired_comparison(T, T, P, n_resamples=100)
 
 
 def test_mlcm_paired_comparison_refuses_bad_groups():
@@ -492,6 +554,9 @@ def test_mlcm_paired_comparison_refuses_bad_groups():
         mlcm_paired_comparison(T, T, P, groups=[0, 1])
     with pytest.raises(ValueError, match="'groups' parameter .* at least two distinct"):
         mlcm_paired_comparison(T, T, P, groups=[3] * 9)
+    mixed = np.array(["a", None, "b"] * 3, dtype=object)
+    with pytest.raises(InvalidInputError, match="'groups' parameter .* sort together"):
+        mlcm_paired_comparison(T, T, P, groups=mixed)
     with pytest.raises(ValueError, match="'sample_weight' parameter"):
         mlcm_paired_comparison(T, T, P, sample_weight=[1.0] * 8)
     one = "'y_true' parameter .* at least two instances .* Got 1 instance"

@@ -447,6 +447,52 @@ def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
         mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=200)
 
 
+def test_mlcm_threshold_curve_extreme_thresholds_do_not_overflow():
+    """Thresholds at the ends of float64 are compared, not subtracted: no
+    overflow warning, and the scores of predicting everything or nothing."""
+    import warnings
+
+    grid = [-1e308, 1e308]  # their difference overflows
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=grid)
+        rows = mlcm_threshold_curve(
+            Y_TRUE, Y_SCORE, thresholds=np.repeat(np.array(grid)[:, None], 3, axis=1)
+        )
+    everything = mlcm_f1_score(Y_TRUE, np.ones_like(Y_TRUE))
+    assert_allclose(result.scores, [everything, 0.0])
+    assert_allclose(rows.scores, result.scores)
+
+
+@pytest.mark.parametrize("weight", [1e-320, 5e-324])
+def test_mlcm_threshold_curve_subnormal_weights_are_counts(weight):
+    """Equal subnormal weights give the unweighted curve, as they give the
+    unweighted scores: the weighted average's row sums are scaled before
+    they multiply the label scores (they lost their digits there)."""
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((40, 4)) < 0.3).astype(int)
+    y_score = rng.random((40, 4))
+    options = {"thresholds": 7, "average": "weighted"}
+    weighted = mlcm_threshold_curve(
+        y_true, y_score, sample_weight=np.full(40, weight), **options
+    )
+    plain = mlcm_threshold_curve(y_true, y_score, **options)
+    assert_allclose(weighted.scores, plain.scores, rtol=1e-12)
+    predicted = decide_labels(y_score, threshold=plain.thresholds[1])
+    expected = mlcm_f1_score(
+        y_true, predicted, average="weighted", sample_weight=np.full(40, weight)
+    )
+    assert weighted.scores[1] == pytest.approx(expected, rel=1e-12)
+
+
+def test_mlcm_threshold_curve_refuses_a_huge_number_before_the_grid():
+    """A number of thresholds past the bound is refused before the grid of
+    that many values is made (it raised NumPy's MemoryError)."""
+    match = re.escape("1,000,000,000,000 thresholds")
+    with pytest.raises(InvalidInputError, match="'thresholds' parameter .*" + match):
+        mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=10**12)
+
+
 @settings(max_examples=500, deadline=None)
 @given(
     values=st.lists(

@@ -736,6 +736,24 @@ def test_sample_weight_is_routed_to_the_estimator_and_the_scorer():
     )
 
 
+@pytest.mark.parametrize("cv", [3, 0.3])
+def test_routed_sample_weight_of_another_length_is_refused(cv):
+    """A routed sample_weight of the wrong length is refused naming the
+    training set's size: a fold's fit named the fold's size instead, or took
+    it silently (this estimator ignores its length)."""
+    X, y = _data(n=60)
+    with sklearn.config_context(enable_metadata_routing=True):
+        estimator = WeightRecorder().set_fit_request(sample_weight=True)
+        tuned = MLCMTunedThresholdClassifierCV(
+            estimator, cv=cv, refit=cv == 3, random_state=0
+        )
+        with pytest.raises(
+            InvalidInputError,
+            match=r"'sample_weight' parameter .* n_samples=60. Got shape \(10,\)",
+        ):
+            tuned.fit(X, y, sample_weight=np.ones(10))
+
+
 def test_metadata_without_routing_is_refused():
     """Metadata passed to fit without metadata routing is refused, as
     scikit-learn's TunedThresholdClassifierCV does."""
@@ -789,6 +807,11 @@ def _fit(y=None, **params):
             r"within \[0, 1\] for probabilities",
         ),
         ({"top_k": 4}, InvalidInputError, "at most the number of labels, 3"),
+        (
+            {"thresholds": 10**12},
+            InvalidInputError,
+            "'thresholds' parameter .* fewer candidates for 3 labels",
+        ),
         ({"scoring": "f1_macro"}, InvalidParameterError, "'scoring' parameter"),
         ({"strategy": "each"}, InvalidParameterError, "'strategy' parameter"),
         ({"cv": "prefit"}, InvalidParameterError, "'refit' parameter .* cv='prefit'"),

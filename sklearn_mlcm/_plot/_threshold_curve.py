@@ -3,6 +3,7 @@
 import numbers
 
 import numpy as np
+from scipy import sparse
 
 from sklearn_mlcm._decision import response_scores
 from sklearn_mlcm._margins import METRICS
@@ -534,6 +535,13 @@ one_vs_rest_kw, operating_point_kw
             options["thresholds"], numbers.Integral
         )
         if made and isinstance(point, numbers.Real) and not isinstance(point, str):
+            if sparse.issparse(y_score) and point <= 0:
+                raise input_error(
+                    "operating_point",
+                    '"best", None or a threshold above 0 for sparse y_score, '
+                    "whose absent scores are 0 and whose thresholds must be above 0",
+                    repr(point),
+                )
             grid = np.union1d(result.thresholds, [float(point)])
             if grid.size != result.thresholds.size:
                 result = mlcm_threshold_curve(

@@ -89,6 +89,23 @@ def test_threshold_curve_display_chosen_threshold_joins_the_grid():
     assert_array_equal(nearest.thresholds, GRID)
 
 
+def test_threshold_curve_display_sparse_scores_refuse_an_operating_point_at_zero():
+    """With sparse scores an operating point at or below 0 cannot join the
+    grid (absent scores are 0): it is refused by its own name, not as a
+    threshold the caller did not pass."""
+    from scipy import sparse
+
+    scores = sparse.csr_matrix(Y_SCORE * (Y_SCORE > 0.25))
+    with pytest.raises(InvalidInputError, match="'operating_point' parameter .* 0.0"):
+        MLCMThresholdCurveDisplay.from_predictions(
+            Y_TRUE, scores, operating_point=0.0
+        )
+    display = MLCMThresholdCurveDisplay.from_predictions(
+        Y_TRUE, scores, thresholds=4, operating_point=0.5
+    )
+    assert 0.5 in display.thresholds
+
+
 def test_threshold_curve_display_label_lines_by_name_and_by_regret():
     """label_lines names labels, or picks the k labels whose own best score
     is farthest above their score at the operating point."""
