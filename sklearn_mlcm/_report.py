@@ -461,25 +461,30 @@ def format_report(names, rows, averages, *, digits, output_dict, bounds=None):
     all_rows = [*rows, *averages.values()]
     fmt_weight = _amount_format([r[3] for r in all_rows], digits)
     fmt_support = _amount_format([r[4] for r in all_rows], digits)
+    # scikit-learn's columns of 9 characters, widened where a value needs
+    # more (huge weights, many digits): the headers stay over their values
+    amount = max(
+        9,
+        *(len(fmt_weight(r[3])) for r in all_rows),
+        *(len(fmt_support(r[4])) for r in all_rows),
+    )
     if bounds is None:
-        head_fmt = "{:>{width}s} " + " {:>9}" * len(_HEADERS)
-        text = head_fmt.format("", *_HEADERS, width=width) + "\n\n"
-        row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9} {:>9}\n"
-        for name, (p, r, f, w, s) in zip(names, rows):
-            text += row_fmt.format(
-                name, p, r, f, fmt_weight(w), fmt_support(s), width=width, digits=digits
-            )
-        text += "\n"
-        for heading, (p, r, f, w, s) in averages.items():
-            text += row_fmt.format(
-                heading,
-                p,
-                r,
-                f,
-                fmt_weight(w),
-                fmt_support(s),
-                width=width,
-                digits=digits,
+        score = max(9, digits + 2)
+        text = (
+            f"{'':>{width}s} "
+            + "".join(f" {h:>{score}s}" for h in _HEADERS[:3])
+            + "".join(f" {h:>{amount}s}" for h in _HEADERS[3:])
+            + "\n\n"
+        )
+        for i, (name, (p, r, f, w, s)) in enumerate(
+            [*zip(names, rows), *averages.items()]
+        ):
+            if i == len(rows):
+                text += "\n"
+            scores = "".join(f" {v:>{score}.{digits}f}" for v in (p, r, f))
+            text += (
+                f"{name:>{width}s} {scores} {fmt_weight(w):>{amount}} "
+                f"{fmt_support(s):>{amount}}\n"
             )
         return text
     # "0.62 [0.45, 0.78]": every number as wide as the widest ("nan", "1.00")
@@ -488,7 +493,7 @@ def format_report(names, rows, averages, *, digits, output_dict, bounds=None):
     text = (
         f"{'':>{width}s} "
         + "".join(f"  {h:>{cell}s}" for h in _HEADERS[:3])
-        + "".join(f" {h:>9s}" for h in _HEADERS[3:])
+        + "".join(f" {h:>{amount}s}" for h in _HEADERS[3:])
         + "\n\n"
     )
     for i, line in enumerate([*zip(names, rows), *averages.items()]):
@@ -501,7 +506,7 @@ def format_report(names, rows, averages, *, digits, output_dict, bounds=None):
             for j in range(3)
         )
         text += (
-            f"{name:>{width}s} {scores} {fmt_weight(row[3]):>9} "
-            f"{fmt_support(row[4]):>9}\n"
+            f"{name:>{width}s} {scores} {fmt_weight(row[3]):>{amount}} "
+            f"{fmt_support(row[4]):>{amount}}\n"
         )
     return text + "\n" + bounds.legend + "\n"

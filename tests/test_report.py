@@ -1,5 +1,6 @@
 """mlcm_classification_report: full strings, dict shape, options."""
 
+import re
 import warnings
 
 import numpy as np
@@ -278,3 +279,34 @@ def test_mlcm_classification_report_dict_with_intervals():
     low, high = ci.scores["f1_weighted"].confidence_interval
     assert report["weighted avg"]["f1-score low"] == pytest.approx(low)
     assert report["weighted avg"]["f1-score high"] == pytest.approx(high)
+
+
+@pytest.mark.parametrize("confidence_level", [None, 0.9])
+@pytest.mark.parametrize("digits, weight", [(2, 1.0), (5, 1e9 + 0.5), (12, 3.0)])
+def test_mlcm_classification_report_headers_stay_over_their_columns(
+    confidence_level, digits, weight
+):
+    """Every value ends where its header ends, with huge weights and many
+    digits too: the columns (scikit-learn's 9 characters) widen to fit, where
+    they ran into each other ("123456792.62300 123456792.62300" under
+    "weight   support")."""
+    sample_weight = np.full(len(T), weight)
+    sample_weight[0] = 2 * weight + 0.25  # fractional amounts, printed with digits
+    text = mlcm_classification_report(
+        T,
+        P,
+        sample_weight=sample_weight,
+        digits=digits,
+        confidence_level=confidence_level,
+        n_resamples=99,
+        random_state=0,
+    )
+    header, _, *lines = text.splitlines()
+    ends = [match.end() for match in re.finditer(r"\S+", header)]
+    assert len(ends) == 5
+    rows = [line for line in lines if line.strip() and not line.startswith("[")]
+    assert len(rows) == 3 + 3
+    for line in rows:
+        # a value, or a value and its bracketed interval, per column
+        cells = re.finditer(r"-?[\d.]+(?: \[ *[\d.]+, *[\d.]+\])?|nan", line)
+        assert [match.end() for match in cells][-5:] == ends, line

@@ -10,6 +10,7 @@ deliberate difference is asserted *as a difference*, citing its row of the
 "Coming from scikit-learn" page (doc/user_guide/from_sklearn.rst).
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -237,6 +238,30 @@ def test_parity_classification_report_per_class(case):
     # shown; the micro average over the labels is that accuracy then
     micro = theirs.get("micro avg", {}).get("f1-score", theirs.get("accuracy"))
     assert ours["micro avg"]["f1-score"] == pytest.approx(micro, abs=1e-12)
+
+
+@pytest.mark.parametrize("digits, weight", [(2, 1.0), (5, 1e9 + 0.5), (12, 1.0)])
+def test_parity_classification_report_columns_widen_for_wide_values(digits, weight):
+    """The report's columns are scikit-learn's 9 characters, widened where a
+    value needs more; scikit-learn's values then end past their headers
+    (from_sklearn.rst, row "the report's column widths")."""
+    y_true, y_pred = [0, 1, 2, 2, 1], [0, 2, 2, 1, 1]
+    sample_weight = [weight + 0.25, weight, weight, weight, weight]
+    options = {"digits": digits, "sample_weight": sample_weight}
+
+    def misaligned(text):
+        header, _, first = text.splitlines()[:3]
+        return [match.end() for match in re.finditer(r"\S+", first)][-1] != len(header)
+
+    ours = mlcm_classification_report(y_true, y_pred, **options)
+    theirs = classification_report(y_true, y_pred, **options)
+    assert not misaligned(ours)
+    if digits == 2 and weight == 1.0:  # the usual report: the same columns
+        assert not misaligned(theirs)
+        assert ours.splitlines()[2].split()[:4] == theirs.splitlines()[2].split()[:4]
+        assert len(ours.splitlines()[2]) == len(theirs.splitlines()[2]) + 10
+    else:
+        assert misaligned(theirs)
 
 
 def test_parity_classification_report_accuracy_line_differs():
