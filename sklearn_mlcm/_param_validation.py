@@ -9,9 +9,10 @@ runs, and every refusal has one format::
     {'all', 'pred', 'true'} or None. Got 'foo' instead.
 
 A constraint is a type (``str``, ``numbers.Real``), one of the strings
-``"array-like"``, ``"sparse matrix"``, ``"boolean"``, ``"callable"``, ``None``,
-or an object of this module (:class:`Options`, :class:`Interval`,
-:class:`HasMethods`, :class:`Sequence`, :data:`ZERO_DIVISION`'s parts).
+``"array-like"``, ``"sparse matrix"``, ``"boolean"``, ``"callable"``,
+``"iterable"``, ``None``, or an object of this module (:class:`Options`,
+:class:`Interval`, :class:`HasMethods`, :class:`Sequence`,
+:data:`ZERO_DIVISION`'s parts).
 A value that none of the constraints accepts raises
 :class:`InvalidParameterError`, which is both a ValueError and a TypeError (as
 scikit-learn's is), so that code written against scikit-learn (``except
@@ -25,6 +26,7 @@ decorator records the name of the outermost public call in a context
 variable that :func:`current_function` reads.
 """
 
+import collections.abc
 import contextlib
 import contextvars
 import functools
@@ -199,6 +201,18 @@ class _ArrayLike(_Constraint):
 
     def __str__(self):
         return "an array-like"
+
+
+class _Iterable(_Constraint):
+    """Anything to iterate over (a generator of splits), except a str."""
+
+    def is_satisfied_by(self, value):
+        return isinstance(value, collections.abc.Iterable) and not isinstance(
+            value, (str, bytes)
+        )
+
+    def __str__(self):
+        return "an iterable"
 
 
 class _SparseMatrix(_Constraint):
@@ -380,6 +394,7 @@ def _make_constraint(spec):
             "sparse matrix": _SparseMatrix,
             "boolean": _Boolean,
             "callable": _Callable,
+            "iterable": _Iterable,
         }[spec]()
     if isinstance(spec, type):
         return _InstanceOf(spec)

@@ -321,7 +321,7 @@ class MLCMTunedThresholdClassifierCV(
             Interval(numbers.Real, 0, 1, closed="neither"),
             Options("prefit"),
             HasMethods("split", "get_n_splits"),
-            "array-like",
+            "iterable",
             None,
         ],
         "refit": ["boolean"],

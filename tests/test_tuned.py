@@ -503,6 +503,14 @@ def test_cv_as_splits_and_splitter():
     ).fit(X, y)
     assert_array_equal(a.best_threshold_, b.best_threshold_)
     assert a.best_score_ == b.best_score_
+    # a generator of splits, as the docstring's "iterable" and scikit-learn's
+    # cv take it (it was refused as not an array-like)
+    c = MLCMTunedThresholdClassifierCV(
+        KNeighborsClassifier(), cv=splitter.split(X)
+    ).fit(X, y)
+    assert_array_equal(c.best_threshold_, a.best_threshold_)
+    with pytest.raises(InvalidParameterError, match="'cv' parameter .* iterable"):
+        MLCMTunedThresholdClassifierCV(KNeighborsClassifier(), cv="kfold").fit(X, y)
 
 
 def test_parallel_folds_tune_alike():
