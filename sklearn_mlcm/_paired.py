@@ -267,17 +267,22 @@ def _interval(distribution, confidence_level, alternative):
     return low, high
 
 
-def _check_memory(n_resamples, n_labels):
+def _check_memory(n_resamples, n_labels, n_pairs):
     """Refuse resamples whose label differences, bootstrap and permutation
-    ((n_resamples, n_labels) float64 each), would pass the dense limit."""
-    size = 2 * n_resamples * n_labels * 8
+    ((n_resamples, n_labels) float64 each, one pair at a time), with the
+    bootstrap distribution kept for each of ``n_pairs`` pairs, would pass
+    the dense limit."""
+    size = (2 * n_labels + n_pairs) * n_resamples * 8
     if size > MAX_DENSE_BYTES:
         raise input_error(
             "n_resamples",
             f"small enough for the {n_labels:,} labels' bootstrap and permutation "
-            f"differences to fit in {MAX_DENSE_BYTES / 2**30:g} GiB (2 x "
-            f"{n_resamples:,} x {n_labels:,} values would take {size / 2**30:.1f} "
-            "GiB); pass fewer resamples (n_resamples) or fewer labels (labels=...)",
+            f"differences and the {n_pairs:,} pairs' bootstrap distributions to "
+            f"fit in {MAX_DENSE_BYTES / 2**30:g} GiB ((2 x {n_labels:,} + "
+            f"{n_pairs:,}) x {n_resamples:,} values would take "
+            f"{size / 2**30:.1f} GiB); pass fewer resamples (n_resamples), fewer "
+            "labels (labels=...) or fewer prediction sets (reference=... compares "
+            "each with one)",
             repr(n_resamples),
         )
 
@@ -519,7 +524,8 @@ def mlcm_paired_comparison(
         2**n_units swaps are enumerated instead when there are no more than
         this, an exact test). At most 10**6, and refused when the labels'
         bootstrap and permutation differences (2 x n_resamples x n_labels
-        values) would pass 1 GiB.
+        values) and each pair's bootstrap distribution (n_resamples values)
+        would pass 1 GiB.
 
     confidence_level : float, default=0.95
         Of the intervals, in (0, 1).
@@ -622,20 +628,20 @@ def mlcm_paired_comparison(
         predictions = _Pair(a=y_pred_a, b=y_pred_b)
     true, cleaned, target_names = _check_predictions(y_true, predictions, labels)
     n = true.shape[0]
-    _check_memory(int(n_resamples), true.shape[1])
-    weight = check_sample_weight(sample_weight, n)
-    check_weight_sums(weight, true.shape[1])
-    weight = np.ones(n) if weight is None else weight
-    unit, n_units = check_groups(groups, n)
-
     names = list(predictions)
-    tables = {name: Margins(true, y, method) for name, y in zip(names, cleaned)}
     if isinstance(predictions, _Pair):
         pairs = [("a", "b")]
     elif reference is not None:
         pairs = [(name, reference) for name in names if name != reference]
     else:
         pairs = list(itertools.combinations(names, 2))
+    _check_memory(int(n_resamples), true.shape[1], len(pairs))
+    weight = check_sample_weight(sample_weight, n)
+    check_weight_sums(weight, true.shape[1])
+    weight = np.ones(n) if weight is None else weight
+    unit, n_units = check_groups(groups, n)
+
+    tables = {name: Margins(true, y, method) for name, y in zip(names, cleaned)}
 
     options = {
         "metric": metric,

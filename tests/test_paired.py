@@ -535,16 +535,26 @@ def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
 
 
 def test_mlcm_paired_comparison_refuses_resamples_past_the_bound(monkeypatch):
-    """The (n_resamples, n_labels) bootstrap and permutation differences are
-    refused before they are allocated (10**6 resamples of 159 labels took
-    4 GiB), with the way out."""
-    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", 2 * 8 * 3 * 99)
+    """The (n_resamples, n_labels) bootstrap and permutation differences, and
+    the pairs' distributions, are refused before they are allocated (10**6
+    resamples of 159 labels took 4 GiB), with the way out."""
+    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", (2 * 3 + 1) * 8 * 99)
     mlcm_paired_comparison(T, T, P, n_resamples=99)
     with pytest.raises(
         InvalidInputError,
-        match=r"'n_resamples' parameter .*\(2 x 100 x 3 values .* fewer resamples",
+        match=r"'n_resamples' parameter .*\(\(2 x 3 \+ 1\) x 100 values .* fewer "
+        "resamples",
     ):
         mlcm_paired_comparison(T, T, P, n_resamples=100)
+    # each pair keeps its bootstrap distribution: many sets count (20 sets of
+    # 10**6 resamples took 1.5 GB); comparing with one reference keeps fewer
+    sets = {str(k): P for k in range(4)}  # 6 pairs, or 3 with a reference
+    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", (2 * 3 + 3) * 8 * 99)
+    mlcm_paired_comparison(T, sets, n_resamples=99, reference="0")
+    with pytest.raises(
+        InvalidInputError, match=r"\(\(2 x 3 \+ 6\) x 99 values .*\(reference="
+    ):
+        mlcm_paired_comparison(T, sets, n_resamples=99)
 
 
 def test_mlcm_paired_comparison_refuses_bad_groups():
