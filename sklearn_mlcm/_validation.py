@@ -1437,12 +1437,8 @@ def check_thresholds(threshold, keys, all_keys=None, *, positive=False):
     ):
         values = _thresholds_by_name(threshold, keys, all_keys or keys)
     else:
-        raw = np.asarray(threshold)
-        if raw.dtype == object and all(
-            isinstance(v, numbers.Real) for v in raw.ravel().tolist()
-        ):
-            raw = raw.astype(np.float64)
-        if raw.dtype.kind not in "biuf":
+        raw = _real_array(threshold)
+        if raw.dtype.kind not in "iuf":
             raise input_error(
                 "threshold",
                 "a real number, one per label, or a dict keyed by label name",
@@ -1475,6 +1471,19 @@ def check_thresholds(threshold, keys, all_keys=None, *, positive=False):
             f"{values[k].item()!r} for label {keys[k]!r}",
         )
     return values
+
+
+def _real_array(values):
+    """``values`` as an array; an object array of real numbers (a list
+    mixing ints and NumPy floats, a pandas object Series) as float64. Bools
+    stay bool, to be refused: True is no threshold."""
+    raw = np.asarray(values)
+    if raw.dtype == object and all(
+        isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+        for v in raw.ravel().tolist()
+    ):
+        raw = raw.astype(np.float64)
+    return raw
 
 
 def _thresholds_by_name(threshold, keys, all_keys):
@@ -1543,8 +1552,8 @@ def check_threshold_grid(thresholds, scores, *, default=100):
             np.unique(np.linspace(low, high, count)) if high > low else np.array([low])
         )
         return grid
-    raw = np.asarray(thresholds)
-    if raw.dtype.kind not in "biuf" or raw.ndim not in (1, 2) or raw.size == 0:
+    raw = _real_array(thresholds)
+    if raw.dtype.kind not in "iuf" or raw.ndim not in (1, 2) or raw.size == 0:
         raise input_error(
             "thresholds",
             f"None, an int, a non-empty 1-D increasing array of thresholds, or "

@@ -291,6 +291,10 @@ def test_decide_labels_bad_probability_lists(proba, match):
         ([0.5, 0.5], {}, InvalidInputError, r"shape \(3,\). Got shape \(2,\)"),
         ([[0.5, 0.5, 0.5]], {}, InvalidInputError, r"Got shape \(1, 3\)"),
         (["a", "b", "c"], {}, InvalidInputError, "Got values of dtype"),
+        # True is no threshold, in an array as in a dict (was read as 1.0)
+        ([True, False, True], {}, InvalidInputError, "Got values of dtype bool"),
+        (np.array([0.5, True, 0.5], dtype=object), {}, InvalidInputError, "object"),
+        ({0: 0.5, 1: True, 2: 0.5}, {}, InvalidInputError, "True for 1"),
         ([0.5, np.nan, 0.5], {}, InvalidInputError, "must be finite"),
         ({0: 0.5, 1: 0.5}, {}, InvalidInputError, r"missing: \[2\]"),
         ({0: 0.5, 1: 0.5, 2: 0.5, 7: 0.1}, {}, InvalidInputError, r"unknown: \[7\]"),
@@ -305,6 +309,14 @@ def test_decide_labels_bad_thresholds(threshold, kwargs, error, match):
     """Thresholds of the wrong length, names, values or rule are refused."""
     with pytest.raises(error, match=match):
         decide_labels(SCORES, threshold=threshold, **kwargs)
+
+
+def test_decide_labels_object_thresholds_are_numbers():
+    """An object array of real numbers (a pandas object Series's values, a
+    list mixing ints and NumPy floats) is one threshold per label."""
+    expected = decide_labels(SCORES, threshold=[0.2, 0.5, 0.8])
+    mixed = np.array([0.2, np.float32(0.5), 0.8], dtype=object)
+    assert_array_equal(decide_labels(SCORES, threshold=mixed), expected)
 
 
 def test_decide_labels_sparse_threshold_must_be_positive():

@@ -388,12 +388,22 @@ def test_mlcm_threshold_curve_2d_thresholds():
         ([], "non-empty"),
         (np.zeros((2, 2, 3)), r"shape \(2, 2, 3\)"),
         (["a"], "of real numbers"),
+        ([False, True], "dtype bool"),  # was the grid [0.0, 1.0]
     ],
 )
 def test_mlcm_threshold_curve_bad_thresholds(thresholds, match):
     """Thresholds not increasing, of the wrong shape or not finite."""
     with pytest.raises(InvalidInputError, match=match):
         mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=thresholds)
+
+
+def test_mlcm_threshold_curve_object_thresholds_are_numbers():
+    """An object array of real numbers is a grid, as decide_labels takes it
+    for its thresholds (it was refused here)."""
+    grid = np.array([0.25, np.float32(0.5), 1], dtype=object)
+    result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=grid)
+    expected = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=[0.25, 0.5, 1.0])
+    assert_array_equal(result.scores, expected.scores)
 
 
 def test_mlcm_threshold_curve_sparse_scores_need_positive_thresholds():
