@@ -381,9 +381,14 @@ def bootstrap_intervals(
     """
     q1 = units.n_labels + 1
     n_values = len(metrics) * (shown + len(averages))
+    # floats per resample at the peak: the margins (3 q1) and the four counts
+    # of every index (4 q1), the scores and their sorted copy (2 n_values);
+    # with the matrix, its cells, their sorted copy and the masks of the
+    # bounds (3 q1**2). Measured: 0.8 to 0.95 of this.
+    peak_floats = 7 * q1 + 2 * n_values
     _check_memory(
         n_resamples,
-        3 * q1 + n_values,
+        peak_floats,
         f"{n_values:,} scores",
         "pass fewer resamples (n_resamples) or fewer labels (labels=...)",
         "n_resamples",
@@ -392,7 +397,7 @@ def bootstrap_intervals(
     if matrix:
         _check_memory(
             n_resamples,
-            q1 * q1,
+            peak_floats + 3 * q1 * q1,
             f"the matrix's {q1 * q1:,} cells",
             "pass fewer resamples (n_resamples), fewer labels (labels=...), or "
             "matrix=False for the per-label intervals only",

@@ -2,6 +2,7 @@
 scipy.stats.bootstrap, by the coverage of its intervals in simulation, and
 every refusal."""
 
+import re
 import warnings
 from functools import partial
 
@@ -550,6 +551,46 @@ def test_mlcm_confidence_intervals_memory_is_bounded(q, kwargs, parameter, match
     y = np.eye(4, q, dtype=int)
     with pytest.raises(InvalidInputError, match=f"'{parameter}' parameter.*{match}"):
         mlcm_confidence_intervals(y, y, interval="percentile", **kwargs)
+
+
+@pytest.mark.parametrize("matrix", [False, True])
+def test_mlcm_confidence_intervals_bound_holds_at_the_peak(monkeypatch, matrix):
+    """The most resamples accepted under the limit stay under it at the peak
+    (tracemalloc), temporaries included; one more is refused. The bound
+    counted the scores and the cells only: 1 GiB accepted took 1.8 GiB (with
+    the matrix, up to 14 times the limit)."""
+    import tracemalloc
+
+    limit = 256 * 2**20  # the resamples' share dominates the fixed costs
+    monkeypatch.setattr(sklearn_mlcm._intervals, "MAX_DENSE_BYTES", limit)
+    y_true, y_pred = _noisy(np.random.default_rng(14), 300, 15, 0.2)
+    options = {"interval": "bca", "matrix": matrix, "random_state": 0}
+
+    def floats_per_resample(n_resamples):
+        """The refusal's "(B x C values" count C, and the parameter named."""
+        with pytest.raises(InvalidInputError) as refused:
+            mlcm_confidence_intervals(y_true, y_pred, n_resamples=n_resamples, **options)
+        message = str(refused.value)
+        count = re.search(r"\(([\d,]+) x ([\d,]+) values", message)
+        assert int(count[1].replace(",", "")) == n_resamples
+        return int(count[2].replace(",", "")), re.match(r"The '(\w+)'", message)[1]
+
+    columns, parameter = floats_per_resample(10**6)
+    assert parameter == "n_resamples"
+    accepted = limit // (8 * columns)
+    if matrix:  # the scores fit: the cells are refused, naming matrix
+        columns, parameter = floats_per_resample(accepted)
+        assert parameter == "matrix"
+        accepted = limit // (8 * columns)
+    floats_per_resample(accepted + 1)
+    tracemalloc.start()
+    try:
+        mlcm_confidence_intervals(y_true, y_pred, n_resamples=accepted, **options)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert accepted > 10_000
+    assert peak <= limit
 
 
 def test_mlcm_confidence_intervals_jackknife_memory_is_bounded(monkeypatch):
