@@ -569,7 +569,9 @@ def test_mlcm_confidence_intervals_bound_holds_at_the_peak(monkeypatch, matrix):
     def floats_per_resample(n_resamples):
         """The refusal's "(B x C values" count C, and the parameter named."""
         with pytest.raises(InvalidInputError) as refused:
-            mlcm_confidence_intervals(y_true, y_pred, n_resamples=n_resamples, **options)
+            mlcm_confidence_intervals(
+                y_true, y_pred, n_resamples=n_resamples, **options
+            )
         message = str(refused.value)
         count = re.search(r"\(([\d,]+) x ([\d,]+) values", message)
         assert int(count[1].replace(",", "")) == n_resamples
