@@ -385,17 +385,20 @@ class MLCMAccumulator:
 
     def _check_total(self, cm, replicates, parameter):
         """Refuse a batch after which the running matrix's total (or a
-        replicate's) would overflow float64 (every sum and ratio read off it
-        would be wrong); the caller holds the lock, and nothing has changed
-        yet."""
+        replicate's) times (n_labels + 1)**2 would overflow float64, the bound
+        check_weight_sums puts on one call's weights: the scores add up to a
+        few times the total (2 TP + FP + FN), and past float64 every ratio read
+        off them would be wrong. The caller holds the lock, and nothing has
+        changed yet."""
+        room = (self.n_labels + 1) ** 2
         with np.errstate(over="ignore", invalid="ignore"):
             finite = cm.dtype.kind != "f" or math.isfinite(
-                float(self._matrix.sum()) + float(cm.sum())
+                (float(self._matrix.sum()) + float(cm.sum())) * room
             )
             if replicates is not None:  # each replicate's total (row sums)
                 totals = self._replicates[:, 1].sum(axis=1)
                 totals = totals + replicates[:, 1].sum(axis=1)
-                finite = finite and bool(np.isfinite(totals).all())
+                finite = finite and bool(np.isfinite(totals * room).all())
         if not finite:
             raise InvalidInputError(
                 f"The {parameter!r} parameter of MLCMAccumulator.update must keep "

@@ -411,7 +411,7 @@ def test_mlcm_accumulator_running_total_overflow_is_refused():
 
     acc = MLCMAccumulator(2)
     refused = False
-    for _ in range(40):  # 1e307 per batch: the 18th passes float64's limit
+    for _ in range(40):  # 1e307 per batch: the 2nd passes the one-shot bound
         before = acc.confusion_matrix, acc.n_samples_
         try:
             acc.update([[1, 0]], [[1, 0]], sample_weight=[1e307])
@@ -420,6 +420,33 @@ def test_mlcm_accumulator_running_total_overflow_is_refused():
             refused = True
             break
     assert refused
-    assert acc.n_samples_ == before[1] == 17
+    # the bound of mlcm_confusion_matrix's weights: total times (n_labels + 1)**2
+    assert acc.n_samples_ == before[1] == 1
     np.testing.assert_array_equal(acc.confusion_matrix, before[0])
     assert np.isfinite(acc.confusion_matrix).all()
+
+
+@pytest.mark.parametrize("n_resamples", [None, 9])
+def test_mlcm_accumulator_scores_stay_right_up_to_the_overflow_refusal(n_resamples):
+    """Batches of huge weights are refused before the scores read off the
+    running matrix overflow: up to the refusal, the report (and the intervals)
+    give the unweighted numbers (all weights equal), never NaN or 0 for an F1
+    of 0.68 (17 batches of 1e307 once gave a micro F1 of NaN)."""
+    from sklearn_mlcm import InvalidInputError
+
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((60, 3)) < 0.3).astype(int)
+    y_pred = y_true ^ (rng.random((60, 3)) < 0.15)
+    acc = MLCMAccumulator(3, n_resamples=n_resamples, random_state=0)
+    with pytest.raises(InvalidInputError, match="running matrix's total"):
+        for _ in range(40):
+            acc.update(y_true, y_pred, sample_weight=np.full(60, 1e305))
+    assert acc.n_samples_ > 0
+    report = acc.classification_report(output_dict=True)
+    expected = mlcm_classification_report(y_true, y_pred, output_dict=True)
+    for row in ("0", "micro avg", "macro avg", "weighted avg"):
+        for key in ("precision", "recall", "f1-score"):
+            assert report[row][key] == pytest.approx(expected[row][key])
+    if n_resamples is not None:
+        result = acc.confidence_intervals(average="micro")
+        assert np.isfinite(result.bootstrap_distribution).all()
