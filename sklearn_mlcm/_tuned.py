@@ -960,6 +960,13 @@ def _class_one(proba, classes, where):
             f"{where} gave an array of shape {proba.shape} for a label with the "
             f"classes {list(classes)}."
         )
+    if any(np.ndim(c) != 0 for c in classes):  # e.g. k-NN fitted on sparse y
+        raise InvalidInputError(
+            f"{where} came with classes_ that are not class values (a label's "
+            f"classes are {type(classes[0]).__name__} objects): the estimator "
+            "did not learn these targets. It may not support a sparse y: pass "
+            "y.toarray()."
+        )
     hits = [k for k, c in enumerate(classes) if c == 1]
     if not hits:
         return np.zeros(proba.shape[0])

@@ -669,6 +669,10 @@ def test_mlcm_confidence_intervals_dask_refusals():
     mixed = np.array(["a", None] * 3, dtype=object)
     with pytest.raises(InvalidInputError, match="'groups' parameter .* sort together"):
         mlcm_confidence_intervals(y, y, groups=mixed, n_resamples=9)
+    # each chunk's groups sort; only their union does not
+    per_chunk = np.array([1, 2, 3, 4, "a", "b"], dtype=object)
+    with pytest.raises(InvalidInputError, match="'groups' parameter .* sort together"):
+        mlcm_confidence_intervals(y, y, groups=per_chunk, n_resamples=9)
 
 
 def test_mlcm_confidence_intervals_dask_string_groups_of_object_dtype():
@@ -680,13 +684,14 @@ def test_mlcm_confidence_intervals_dask_string_groups_of_object_dtype():
     y_true = (rng.random((60, 3)) < 0.4).astype(int)
     y_pred = y_true ^ (rng.random((60, 3)) < 0.2)
     groups = np.array(list("abcdef") * 10, dtype=object)
-    options = {"groups": groups, "n_resamples": 99, "random_state": 0}
-    expected = mlcm_confidence_intervals(y_true, y_pred, **options)
-    result = mlcm_confidence_intervals(
-        da.from_array(y_true, chunks=7), da.from_array(y_pred, chunks=7), **options
-    )
-    assert result.confidence_interval == expected.confidence_interval
-    assert result.n_units == 6
+    options = {"n_resamples": 99, "random_state": 0}
+    expected = mlcm_confidence_intervals(y_true, y_pred, groups=groups, **options)
+    chunked = [da.from_array(y, chunks=7) for y in (y_true, y_pred)]
+    pd = pytest.importorskip("pandas")  # a Series of patient ids too
+    for ids in (groups, pd.Series(groups)):
+        result = mlcm_confidence_intervals(*chunked, groups=ids, **options)
+        assert result.confidence_interval == expected.confidence_interval
+        assert result.n_units == 6
 
 
 def test_mlcm_confidence_intervals_instance_order_does_not_matter():

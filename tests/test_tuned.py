@@ -853,6 +853,19 @@ def test_targets_other_than_indicators_are_refused(y, match):
         _fit(y=y)
 
 
+def test_estimator_without_class_values_for_sparse_targets_is_refused():
+    """An estimator that fits sparse y without learning it (k-NN keeps the
+    sparse columns as its classes_) gets a clear error, not SciPy's
+    truth-value error."""
+    from scipy import sparse
+
+    X, y = _data()
+    with pytest.raises(InvalidInputError, match=r"classes_ .*y\.toarray\(\)"):
+        MLCMTunedThresholdClassifierCV(KNeighborsClassifier(), random_state=0).fit(
+            X, sparse.csr_matrix(y)
+        )
+
+
 def test_missing_target_is_refused():
     """fit without y says that y is required."""
     X, _ = _data(n=20)
