@@ -21,6 +21,7 @@ from ._margins import (
     MAX_RESAMPLES,
     METRICS,
     batches,
+    check_two_units,
     score_table,
 )
 from ._mlcm._dask import is_dask_collection
@@ -223,23 +224,10 @@ def unit_table(y_true, y_pred, *, method, labels, sample_weight, groups):
                 )
         table = combine_tables([tabulate(space.y_true, space.y_pred, weight, groups)])
         n_labels, names = space.n_labels, list(space.names)
-    if groups is None and table[4].sum() < 2:  # (empty targets are refused)
-        raise input_error(
-            "y_true",
-            "a set of at least two instances (one instance cannot be resampled)",
-            "1 instance",
-        )
-    if groups is not None and table[3].size < 2:
-        got = (
-            "no group"
-            if table[3].size == 0
-            else f"the single group {table[3][:1].tolist()[0]!r}"
-        )
-        raise input_error(
-            "groups",
-            "at least two distinct groups (one group cannot be resampled)",
-            got,
-        )
+    if groups is None:  # (empty targets are refused)
+        check_two_units(int(table[4].sum()))
+    else:
+        check_two_units(table[3].size, groups=table[3])
     units = UnitTable(table, n_labels, method, grouped=groups is not None)
     return units, names
 

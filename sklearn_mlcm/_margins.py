@@ -25,6 +25,7 @@ __all__ = [
     "as_dense_bool",
     "batches",
     "check_groups",
+    "check_two_units",
     "group_codes",
     "averaged",
     "heydarian_margins",
@@ -364,12 +365,7 @@ def undefined_scores(margins, options):
 def check_groups(groups, n_samples):
     """Groups -> (unit of each instance, number of units)."""
     if groups is None:
-        if n_samples < 2:
-            raise input_error(
-                "y_true",
-                "a set of at least two instances (one instance cannot be resampled)",
-                f"{n_samples} instance",
-            )
+        check_two_units(n_samples)
         return np.arange(n_samples), n_samples
     values = np.asarray(groups)
     if values.ndim != 1 or values.shape[0] != n_samples:
@@ -379,14 +375,27 @@ def check_groups(groups, n_samples):
             f"shape {values.shape}",
         )
     distinct, unit = group_codes(values)
-    n_units = distinct.size
-    if n_units < 2:
+    check_two_units(distinct.size, groups=distinct)
+    return unit, distinct.size
+
+
+def check_two_units(n_units, groups=None):
+    """Refuse fewer than two units to resample: one instance (or, with the
+    distinct ``groups``, one group) has the test set as its only resample,
+    and the interval [x, x] would claim a certainty there is none of."""
+    if n_units >= 2:
+        return
+    if groups is None:
         raise input_error(
-            "groups",
-            "at least two distinct groups (one group cannot be resampled)",
-            f"the single group {distinct.tolist()[0]!r}",
+            "y_true",
+            "a set of at least two instances (one instance cannot be resampled)",
+            f"{n_units} instance",
         )
-    return unit, n_units
+    raise input_error(
+        "groups",
+        "at least two distinct groups (one group cannot be resampled)",
+        "no group" if n_units == 0 else f"the single group {groups.tolist()[0]!r}",
+    )
 
 
 def group_codes(groups):

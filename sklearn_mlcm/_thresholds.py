@@ -22,12 +22,11 @@ from ._results import unpackable
 from ._statistics import ratio_metric
 from ._threshold_sweep import matrix_margins, sweep_margins
 from ._validation import (
-    MAX_DENSE_BYTES,
     check_sample_weight,
     check_scored_targets,
+    check_threshold_count,
     check_threshold_grid,
     check_weight_sums,
-    input_error,
 )
 
 __all__ = ["ThresholdCurveResult", "mlcm_threshold_curve"]
@@ -348,9 +347,9 @@ def mlcm_threshold_curve(
     weight = check_sample_weight(sample_weight, n)
     check_weight_sums(weight, q)
     if isinstance(thresholds, Integral):  # before the grid is made
-        _check_curve_size(int(thresholds), q)
+        check_threshold_count(int(thresholds), q)
     grid = check_threshold_grid(thresholds, scores)
-    _check_curve_size(grid.shape[0], q)
+    check_threshold_count(grid.shape[0], q)
 
     weight = np.ones(n) if weight is None else weight
     rising = grid.ndim == 1 or bool((grid[1:] >= grid[:-1]).all())
@@ -395,18 +394,6 @@ def mlcm_threshold_curve(
         ovr_scores=ovr_score,
         ovr_label_scores=ovr_label,
     )
-
-
-def _check_curve_size(n_thresholds, q):
-    """Refuse a curve whose arrays would pass the dense limit."""
-    if n_thresholds * (q + 1) * 8 * 12 > MAX_DENSE_BYTES:
-        raise input_error(
-            "thresholds",
-            f"fewer for {q:,} labels: the curve holds about 12 (n_thresholds, "
-            "n_labels) float64 arrays, at most 1 GiB; pass fewer thresholds or "
-            "labels",
-            f"{n_thresholds:,} thresholds",
-        )
 
 
 def _one_vs_rest_scores(

@@ -47,7 +47,12 @@ from ._threshold_search import (
     ScorerObjective,
     search_thresholds,
 )
-from ._validation import MAX_DENSE_BYTES, check_mlcm_targets, check_sample_weight
+from ._validation import (
+    MAX_DENSE_BYTES,
+    check_mlcm_targets,
+    check_sample_weight,
+    check_threshold_count,
+)
 
 __all__ = ["MLCMTunedThresholdClassifierCV"]
 
@@ -492,7 +497,7 @@ class MLCMTunedThresholdClassifierCV(
             )
         method = self._response_method()
         grid = self._check_threshold_array(method)
-        self._check_threshold_count(self.thresholds if grid is None else grid.size, q)
+        check_threshold_count(self.thresholds if grid is None else grid.size, q)
         scorer = self._scorer()
 
         if isinstance(self.cv, str):  # "prefit"
@@ -656,17 +661,6 @@ class MLCMTunedThresholdClassifierCV(
                 f"from {grid[0]!r} to {grid[-1]!r} instead."
             )
         return grid
-
-    def _check_threshold_count(self, m, q):
-        """Refuse more candidates than the search's (m, n_labels) arrays (about
-        12 of float64, as the curve's) hold in 1 GiB, before any is made."""
-        if m * (q + 1) * 8 * 12 > MAX_DENSE_BYTES:
-            raise InvalidInputError(
-                f"The 'thresholds' parameter of {_NAME} must be fewer candidates "
-                f"for {q:,} labels: the search holds about 12 (n_thresholds, "
-                "n_labels) float64 arrays, at most 1 GiB. Got "
-                f"{m:,} thresholds instead."
-            )
 
     def _grids(self, scores, grid):
         """The global candidates (m,) and each label's, a list of q arrays."""

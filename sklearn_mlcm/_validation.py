@@ -1521,6 +1521,20 @@ def _thresholds_by_name(threshold, keys, all_keys):
     return np.array([lookup[label] for label in keys], dtype=np.float64)
 
 
+def check_threshold_count(n_thresholds, q):
+    """Refuse more thresholds than a curve or a search over them holds in
+    1 GiB (about 12 float64 arrays of shape (n_thresholds, n_labels)),
+    before any grid is made."""
+    if n_thresholds * (q + 1) * 8 * 12 > MAX_DENSE_BYTES:
+        raise input_error(
+            "thresholds",
+            f"fewer for {q:,} labels: the curve (or the search) holds about 12 "
+            "(n_thresholds, n_labels) float64 arrays, at most 1 GiB; pass fewer "
+            "thresholds or labels",
+            f"{n_thresholds:,} thresholds",
+        )
+
+
 def check_threshold_grid(thresholds, scores, *, default=100):
     """The thresholds of a curve: a (T,) increasing float64 array, or a
     (T, n_labels) array of one threshold per label in each row.

@@ -450,9 +450,9 @@ def test_mlcm_threshold_curve_one_vs_rest_refuses_micro_all():
 def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
     """Too many thresholds for the labels are refused before the arrays are
     allocated."""
-    import sklearn_mlcm._thresholds as thresholds_module
+    import sklearn_mlcm._validation as validation_module
 
-    monkeypatch.setattr(thresholds_module, "MAX_DENSE_BYTES", 10_000)
+    monkeypatch.setattr(validation_module, "MAX_DENSE_BYTES", 10_000)
     with pytest.raises(InvalidInputError, match=re.escape("200 thresholds")):
         mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=200)
 

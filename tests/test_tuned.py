@@ -818,7 +818,7 @@ def _fit(y=None, **params):
         (
             {"thresholds": 10**12},
             InvalidInputError,
-            "'thresholds' parameter .* fewer candidates for 3 labels",
+            "'thresholds' parameter .* fewer for 3 labels",
         ),
         ({"scoring": "f1_macro"}, InvalidParameterError, "'scoring' parameter"),
         ({"strategy": "each"}, InvalidParameterError, "'strategy' parameter"),
