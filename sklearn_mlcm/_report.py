@@ -11,6 +11,7 @@ from ._confusion import TARGET_CONSTRAINTS
 from ._intervals import bootstrap_intervals, unit_table
 from ._margins import MAX_RESAMPLES
 from ._mlcm._dispatch import compute
+from ._parallel import N_JOBS
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -100,6 +101,7 @@ def _amount_format(values, digits):
             np.random.RandomState,
             None,
         ],
+        "n_jobs": N_JOBS,
     }
 )
 def mlcm_classification_report(
@@ -119,6 +121,7 @@ def mlcm_classification_report(
     interval="bca",
     groups=None,
     random_state=None,
+    n_jobs=None,
 ):
     """Build a text report of the main metrics, computed from the MLCM.
 
@@ -174,7 +177,7 @@ def mlcm_classification_report(
         averaged) is printed with its bootstrap confidence interval, as
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
         for all of them), and a last line says what the brackets are. None:
-        the report without intervals, and the four options below ignored.
+        the report without intervals, and the five options below ignored.
 
     n_resamples : int, default=9999
         The number of bootstrap resamples, from 1 to 10**6.
@@ -188,6 +191,11 @@ def mlcm_classification_report(
 
     random_state : int, RandomState instance or None, default=None
         The seed of the resamples: the same seed gives the same intervals.
+
+    n_jobs : int, default=None
+        The number of threads that draw and score the resamples. None means 1
+        unless in a :func:`joblib.parallel_config` context; -1 means every
+        processor. The intervals do not depend on it.
 
     Returns
     -------
@@ -284,13 +292,13 @@ def mlcm_classification_report(
     ...                                  random_state=0))
                            precision             recall           f1-score    weight   support
     <BLANKLINE>
-               0   1.00 [1.00, 1.00]  0.45 [0.27, 0.71]  0.62 [0.43, 0.83]        11         7
-               1   0.40 [0.00, 0.80]  0.33 [0.00, 0.60]  0.36 [0.00, 0.59]         6         5
+               0   1.00 [1.00, 1.00]  0.45 [0.22, 0.71]  0.62 [0.36, 0.83]        11         7
+               1   0.40 [0.00, 0.80]  0.33 [0.00, 0.62]  0.36 [0.00, 0.60]         6         5
                2   0.11 [0.00, 0.33]  1.00 [0.00, 1.00]  0.20 [0.00, 0.50]         1         1
     <BLANKLINE>
-       micro avg   0.42 [0.24, 0.62]  0.44 [0.27, 0.61]  0.43 [0.25, 0.61]        18        13
-       macro avg   0.50 [0.38, 0.65]  0.60 [0.19, 0.70]  0.40 [0.22, 0.56]        18        13
-    weighted avg   0.75 [0.64, 0.89]  0.44 [0.27, 0.61]  0.51 [0.34, 0.67]        18        13
+       micro avg   0.42 [0.21, 0.62]  0.44 [0.25, 0.61]  0.43 [0.23, 0.61]        18        13
+       macro avg   0.50 [0.37, 0.66]  0.60 [0.17, 0.70]  0.40 [0.20, 0.56]        18        13
+    weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18        13
     <BLANKLINE>
     [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
     <BLANKLINE>
@@ -318,6 +326,7 @@ def mlcm_classification_report(
             interval=interval,
             zero_division=zero_division,
             random_state=random_state,
+            n_jobs=n_jobs,
         )
     return build_report(
         computed.matrix,
@@ -347,6 +356,7 @@ def _report_bounds(
     interval,
     zero_division,
     random_state,
+    n_jobs,
 ):
     """The :class:`ReportBounds` of the report's numbers: one set of
     resamples (as :func:`mlcm_confidence_intervals` draws them) for every
@@ -373,6 +383,7 @@ def _report_bounds(
         beta=1.0,
         tn="complement",
         zero_division=zero_division,  # the report's own values have warned
+        n_jobs=n_jobs,
     )
     low, high = np.empty((shown + 3, 3)), np.empty((shown + 3, 3))
     for j, metric in enumerate(metrics):

@@ -39,6 +39,7 @@ __all__ = [
     "combine_tables",
     "dask_table",
     "draw_counts",
+    "resample_counts",
     "tabulate",
 ]
 
@@ -216,6 +217,11 @@ class UnitTable:
         self.n_units = int(round(multiplicity.sum()))
         self.n_kinds = n_kinds
         self.draw_positions = n_kinds * POSITIONS_RATIO >= self.n_units
+        #: resamples drawn from one stream: a function of the table alone, so
+        #: that a seed gives the same resamples however many threads draw them
+        self.chunk = max(
+            1, DRAW_CELLS // (self.n_units if self.draw_positions else n_kinds)
+        )
         self._kind_ends = None
 
     def margins(self, counts):
@@ -298,6 +304,27 @@ def draw_counts(rng, size, units):
             counts = np.diff(running, axis=1, prepend=0)
         out[start : start + rows] = counts
     return out
+
+
+def chunk_generator(seed, index):
+    """The random stream of chunk ``index`` of the resamples of ``seed``: the
+    ``index``-th child of the seed's :class:`numpy.random.SeedSequence`."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+def resample_counts(seed, n_resamples, units):
+    """(n_resamples, n_kinds) float64: every resample's counts of the kinds,
+    chunk after chunk (``units.chunk`` resamples each) from its own stream."""
+    return np.concatenate(
+        [
+            draw_counts(
+                chunk_generator(seed, index),
+                min(units.chunk, n_resamples - start),
+                units,
+            )
+            for index, start in enumerate(range(0, n_resamples, units.chunk))
+        ]
+    )
 
 
 # -- dask: each chunk tabulated where it lives --------------------------------

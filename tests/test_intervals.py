@@ -6,6 +6,7 @@ import re
 import warnings
 from functools import partial
 
+import joblib
 import numpy as np
 import pytest
 import scipy
@@ -31,12 +32,13 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
+from sklearn_mlcm import _parallel as parallel
 from sklearn_mlcm._intervals import _acceleration, _sum_acceleration, unit_table
 from sklearn_mlcm._margins import heydarian_margins
 from sklearn_mlcm._units import (
     UnitTable,
     combine_tables,
-    draw_counts,
+    resample_counts,
     tabulate,
 )
 
@@ -98,8 +100,8 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
     )
     assert units.draw_positions == (n_labels == 3)
     seed = np.random.RandomState(7).randint(2**31 - 1)
-    # in one batch, where the function drew them in several: the same counts
-    counts = draw_counts(np.random.default_rng(seed), 60, units)
+    # the same chunks of resamples from the same streams: the same counts
+    counts = resample_counts(seed, 60, units)
     # all of a kind's draws go to its first instance: the weights are equal
     kind = _instance_kinds(units, y_true, y_pred, weight)
     first = np.array([np.flatnonzero(kind == k)[0] for k in range(units.n_kinds)])
@@ -302,6 +304,80 @@ def test_mlcm_confidence_intervals_result_and_seed():
 
 
 @pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"interval": "percentile", "matrix": True},
+        {"groups": np.arange(3000) // 7},
+    ],
+)
+def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
+    monkeypatch, kwargs
+):
+    """Threads draw and score the resamples (n_jobs, or joblib's
+    parallel_config) and give the same numbers as one: every chunk of
+    resamples has its own stream. 3,000 instances are cut into chunks of 43
+    resamples; a spy checks that the work was split between two threads."""
+    rng = np.random.default_rng(8)
+    y_true, y_pred = _noisy(rng, 3000, 4, 0.2)
+    options = {"n_resamples": 300, "random_state": 2, "return_distributions": True}
+
+    def values(result):
+        parts = [
+            result.scores[key].bootstrap_distribution
+            for key in sorted(result.scores, key=str)
+        ]
+        parts += [result.label_confidence_interval.low, result.confidence_interval]
+        if result.matrix is not None:
+            parts += [
+                result.matrix.bootstrap_distribution,
+                result.matrix.confidence_interval.high,
+            ]
+        return [np.asarray(part, dtype=float) for part in parts]
+
+    tasks = []
+    real = parallel.Parallel
+
+    class Spy(real):
+        def __call__(self, iterable):
+            calls = list(iterable)
+            tasks.append(len(calls))
+            return super().__call__(calls)
+
+    monkeypatch.setattr(parallel, "Parallel", Spy)
+    one = values(
+        mlcm_confidence_intervals(y_true, y_pred, n_jobs=1, **options, **kwargs)
+    )
+    assert tasks == []  # one thread: no pool at all
+    for n_jobs in (2, -1):
+        threaded = mlcm_confidence_intervals(
+            y_true, y_pred, n_jobs=n_jobs, **options, **kwargs
+        )
+        for a, b in zip(one, values(threaded), strict=True):
+            assert_array_equal(a, b)
+    assert tasks and set(tasks) == {2}
+    with joblib.parallel_config(n_jobs=2):
+        configured = mlcm_confidence_intervals(y_true, y_pred, **options, **kwargs)
+    for a, b in zip(one, values(configured), strict=True):
+        assert_array_equal(a, b)
+
+
+def test_mlcm_confidence_intervals_more_resamples_extend_the_same_ones():
+    """The chunks depend on the data alone: with the same seed, 250 resamples
+    begin with the 100 of a shorter run (chunks of 43: the cut falls inside
+    a chunk)."""
+    rng = np.random.default_rng(9)
+    y_true, y_pred = _noisy(rng, 3000, 3, 0.2)
+    short, long = (
+        mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=n, random_state=4, return_distributions=True
+        ).bootstrap_distribution
+        for n in (100, 250)
+    )
+    assert_array_equal(long[:100], short)
+
+
+@pytest.mark.parametrize(
     "kwargs, error, match",
     [
         ({"n_resamples": 0}, InvalidParameterError, "'n_resamples' parameter"),
@@ -317,6 +393,14 @@ def test_mlcm_confidence_intervals_result_and_seed():
             r"'groups' parameter .* sort together .* \['NoneType', 'str'\]",
         ),
         ({"metric": "accuracy"}, InvalidParameterError, "'metric' parameter"),
+        (
+            {"n_jobs": 0},
+            InvalidParameterError,
+            r"'n_jobs' parameter of mlcm_confidence_intervals must be an int in "
+            r"the range \(-inf, -1\] or an int in the range \[1, inf\) or None. "
+            "Got 0 instead",
+        ),
+        ({"n_jobs": 2.0}, InvalidParameterError, "'n_jobs' parameter .* Got 2.0"),
     ],
 )
 def test_mlcm_confidence_intervals_refusals(kwargs, error, match):

@@ -17,7 +17,7 @@ import sklearn_mlcm
 PACKAGE = Path(sklearn_mlcm.__file__).parent
 
 LAYERS = [
-    {"_param_validation", "_validation", "_paper_data", "_results"},
+    {"_param_validation", "_validation", "_paper_data", "_results", "_parallel"},
     {"_mlcm"},
     {
         "_statistics",

@@ -167,13 +167,13 @@ def test_mlcm_classification_report_with_intervals_percentile():
     expected = """\
                        precision             recall           f1-score    weight   support
 
-          C0   1.00 [1.00, 1.00]  0.45 [0.27, 0.71]  0.62 [0.43, 0.83]        11         7
-          C1   0.40 [0.00, 0.80]  0.33 [0.00, 0.60]  0.36 [0.00, 0.59]         6         5
+          C0   1.00 [1.00, 1.00]  0.45 [0.22, 0.71]  0.62 [0.36, 0.83]        11         7
+          C1   0.40 [0.00, 0.80]  0.33 [0.00, 0.62]  0.36 [0.00, 0.60]         6         5
           C2   0.11 [0.00, 0.33]  1.00 [0.00, 1.00]  0.20 [0.00, 0.50]         1         1
 
-   micro avg   0.42 [0.24, 0.62]  0.44 [0.27, 0.61]  0.43 [0.25, 0.61]        18        13
-   macro avg   0.50 [0.38, 0.65]  0.60 [0.19, 0.70]  0.40 [0.22, 0.56]        18        13
-weighted avg   0.75 [0.64, 0.89]  0.44 [0.27, 0.61]  0.51 [0.34, 0.67]        18        13
+   micro avg   0.42 [0.21, 0.62]  0.44 [0.25, 0.61]  0.43 [0.23, 0.61]        18        13
+   macro avg   0.50 [0.37, 0.66]  0.60 [0.17, 0.70]  0.40 [0.20, 0.56]        18        13
+weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18        13
 
 [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
 """  # noqa: E501 (the report is wider than the code)
@@ -195,14 +195,14 @@ def test_mlcm_classification_report_with_intervals_bca_no_label():
     expected = """\
                           precision                recall              f1-score    weight   support
 
-           0   1.000 [1.000, 1.000]  0.455 [0.187, 0.750]  0.625 [0.330, 0.857]        11         7
+           0   1.000 [1.000, 1.000]  0.455 [0.200, 0.750]  0.625 [0.333, 0.875]        11         7
            1   0.400 [0.000, 1.000]  0.333 [0.000, 0.750]  0.364 [0.000, 0.714]         6         5
-           2   0.111 [0.000, 0.585]  1.000 [1.000, 1.000]  0.200 [0.000, 0.742]         1         1
+           2   0.111 [0.000, 0.526]  1.000 [1.000, 1.000]  0.200 [0.000, 0.695]         1         1
     no label   0.500 [0.000, 1.000]  0.333 [0.000, 1.000]  0.400 [0.000, 1.000]         3         2
 
-   micro avg   0.429 [0.218, 0.639]  0.429 [0.218, 0.639]  0.429 [0.218, 0.639]        21        15
-   macro avg   0.503 [0.325, 0.694]  0.530 [0.243, 0.775]  0.397 [0.218, 0.617]        21        15
-weighted avg   0.715 [0.368, 0.858]  0.429 [0.218, 0.639]  0.498 [0.285, 0.700]        21        15
+   micro avg   0.429 [0.222, 0.632]  0.429 [0.222, 0.632]  0.429 [0.222, 0.632]        21        15
+   macro avg   0.503 [0.327, 0.700]  0.530 [0.209, 0.775]  0.397 [0.213, 0.617]        21        15
+weighted avg   0.715 [0.407, 0.859]  0.429 [0.222, 0.632]  0.498 [0.312, 0.715]        21        15
 
 [low, high]: 95% BCa bootstrap intervals, 999 resamples of the 9 instances
 """  # noqa: E501 (the report is wider than the code)
@@ -217,6 +217,27 @@ weighted avg   0.715 [0.368, 0.858]  0.429 [0.218, 0.639]  0.498 [0.285, 0.700] 
         random_state=0,
     )
     assert text == expected
+
+
+def test_mlcm_classification_report_with_intervals_n_jobs():
+    """n_jobs draws the report's resamples in threads: the same report (text
+    and dict) as one thread; 0 threads are refused by name."""
+    rng = np.random.default_rng(6)
+    y_true = (rng.random((2000, 3)) < 0.4).astype(int)
+    y_pred = y_true ^ (rng.random((2000, 3)) < 0.2)
+    options = {"confidence_level": 0.95, "n_resamples": 400, "random_state": 1}
+    for output_dict in (False, True):
+        one, two = (
+            mlcm_classification_report(
+                y_true, y_pred, output_dict=output_dict, n_jobs=n_jobs, **options
+            )
+            for n_jobs in (1, 2)
+        )
+        assert one == two
+    with pytest.raises(
+        ValueError, match="'n_jobs' parameter of mlcm_classification_report must be"
+    ):
+        mlcm_classification_report(y_true, y_pred, n_jobs=0, **options)
 
 
 def test_mlcm_classification_report_with_intervals_groups_legend():

@@ -69,7 +69,8 @@ def main(argv=None):
     as CSV by ``--matrix-out FILE``), and the 10 most confused label pairs and
     label sets are printed instead (``--top-k K``). ``--confidence-level``
     prints each score of the report with its bootstrap interval
-    (``--n-resamples``, ``--interval``, ``--seed``). From a shell::
+    (``--n-resamples``, ``--interval``, ``--seed``, ``--n-jobs``). From a
+    shell::
 
         sklearn-mlcm
         sklearn-mlcm report true.csv pred.csv --method krstinic --normalize true

@@ -47,7 +47,7 @@ TOP_DEFAULT = 10
 #: ``--delimiter`` spellings of a tab (a shell passes ``\\t`` as two characters).
 DELIMITER_NAMES = {"tab": "\t", "\\t": "\t"}
 #: The options that shape the intervals: each needs ``--confidence-level``.
-INTERVAL_OPTIONS = ("n_resamples", "interval", "seed")
+INTERVAL_OPTIONS = ("n_resamples", "interval", "seed", "n_jobs")
 # Characters that are part of the values or of CSV's quoting and line breaks.
 _NOT_DELIMITERS = '.+-"\r\n'
 
@@ -112,6 +112,17 @@ def _n_resamples(text):
 def _seed(text):
     """``--seed``: the library's ``random_state``, 0 to 2**32 - 1."""
     return _integer_in(text, 0, 2**32 - 1)
+
+
+def _n_jobs(text):
+    """``--n-jobs``: the library's ``n_jobs``, 1 or more threads, or -1 for
+    every processor (-2 for all but one, and so on); not 0."""
+    value = _integer(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            "expected 1 or more threads, or -1 for every processor, got 0"
+        )
+    return value
 
 
 def _delimiter(text):
@@ -259,6 +270,15 @@ def build_parser():
         help=(
             "the seed of the resamples, so that the same files and options "
             "print the same intervals (default: 0)"
+        ),
+    )
+    report.add_argument(
+        "--n-jobs",
+        type=_n_jobs,
+        metavar="N",
+        help=(
+            "threads that draw the resamples, -1 for every processor; the "
+            "intervals do not depend on it (default: 1)"
         ),
     )
     report.add_argument(

@@ -103,6 +103,7 @@ def report_command(args):
                 n_resamples=9999 if args.n_resamples is None else args.n_resamples,
                 interval=args.interval or "bca",
                 random_state=0 if args.seed is None else args.seed,
+                n_jobs=args.n_jobs,
                 **report_options,
             )
     if args.matrix_out is not None:
@@ -162,8 +163,9 @@ def report_command(args):
 
 
 def _check_interval_options(args):
-    """``--n-resamples``, ``--interval`` and ``--seed`` shape the intervals
-    that ``--confidence-level`` asks for: alone they would do nothing."""
+    """``--n-resamples``, ``--interval``, ``--seed`` and ``--n-jobs`` shape the
+    intervals that ``--confidence-level`` asks for: alone they would do
+    nothing."""
     if args.confidence_level is not None:
         return
     given = [name for name in INTERVAL_OPTIONS if getattr(args, name) is not None]

@@ -192,6 +192,14 @@ def test_main_help_and_version_exit_0(capsys):
             ["report", "a.csv", "b.csv", "--seed", "-1"],
             "expected an integer from 0 to 4294967295, got -1",
         ),
+        (
+            ["report", "a.csv", "b.csv", "--n-jobs", "0"],
+            "expected 1 or more threads, or -1 for every processor, got 0",
+        ),
+        (
+            ["report", "a.csv", "b.csv", "--n-jobs", "two"],
+            "expected an integer, got 'two'",
+        ),
         (["report", "a.csv", "b.csv", "--interval", "normal"], "invalid choice"),
         (["report", "a.csv"], "the following arguments are required: PRED"),
         (["bogus"], "invalid choice: 'bogus'"),

@@ -264,6 +264,26 @@ def test_report_confidence_level_prints_the_library_intervals(
     assert expected["C0"]["recall low"] < expected["C0"]["recall high"]
 
 
+def test_report_confidence_level_n_jobs_prints_the_same_intervals(capsys, tmp_path):
+    """--n-jobs 2 and -1 draw the resamples in threads and print the same
+    report as one thread (text and JSON): each chunk of resamples has its own
+    stream. 3,000 instances are cut into 23 chunks of 43 resamples."""
+    rng = np.random.default_rng(3)
+    true = (rng.random((3000, 4)) < 0.3).astype(np.int8)
+    np.save(tmp_path / "t.npy", true)
+    np.save(tmp_path / "p.npy", true ^ (rng.random((3000, 4)) < 0.2))
+    argv = ["report", str(tmp_path / "t.npy"), str(tmp_path / "p.npy")]
+    argv += ["--confidence-level", "0.9", "--n-resamples", "999", "--seed", "5"]
+    for extra in ([], ["--json"]):
+        outputs = {
+            jobs: run(capsys, *argv, *extra, "--n-jobs", jobs)
+            for jobs in ("1", "2", "-1")
+        }
+        assert outputs["1"][0] == 0
+        assert outputs["2"] == outputs["1"] == outputs["-1"]
+        assert run(capsys, *argv, *extra)[1] == outputs["1"][1]
+
+
 def test_report_confidence_level_defaults_are_reproducible(capsys, tmp_path):
     """Without --seed the intervals are seed 0's (the same files and options
     print the same report), with the library's 9999 BCa resamples."""
@@ -279,7 +299,13 @@ def test_report_confidence_level_defaults_are_reproducible(capsys, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "option, value", [("--n-resamples", "99"), ("--interval", "bca"), ("--seed", "3")]
+    "option, value",
+    [
+        ("--n-resamples", "99"),
+        ("--interval", "bca"),
+        ("--seed", "3"),
+        ("--n-jobs", "2"),
+    ],
 )
 def test_report_interval_options_need_a_confidence_level(
     capsys, tmp_path, option, value
