@@ -16,9 +16,12 @@ Times, beside the plain point estimate in the same run, and prints the ratios:
 - the movie posters' CNN predictions (7,209 x 18), when present.
 
 A resample costs the number of distinct units (pairs x weight), not of
-instances: the table prints how many there are, and the time of the random
-numbers alone (one uniform position per instance and resample), the floor of
-any exact bootstrap that draws the instances.
+instances: the table prints how many there are, and two floors of any exact
+bootstrap that draws the instances: the random numbers alone (one uniform
+position per instance and resample), and those numbers counted per position
+(NumPy's bincount), before any product or score. Each interval run is timed
+with one thread (n_jobs=1, the default) and with every processor
+(n_jobs=-1; the table says how many): the numbers are the same.
 
     python benchmarks/bench_intervals.py [--data ../shared/data] [--resamples 2000]
 """
@@ -31,6 +34,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from joblib import cpu_count
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_mlcm import (
@@ -88,16 +92,30 @@ def _distinct_pairs(y_true, y_pred):
     return len(np.unique(keys, axis=0))
 
 
-def _floor(n, resamples):
+def _floors(n, resamples):
     """The random numbers alone: ``resamples`` x ``n`` uniform positions, what
-    any exact bootstrap that draws the instances must generate."""
+    any exact bootstrap that draws the instances must generate; and the same
+    numbers counted per position, what it must count (in batches of about
+    2**17 draws, which stay in the cache)."""
 
     def draw():
         rng = np.random.default_rng(0)
         for _ in range(resamples):
             rng.integers(0, n, size=n)
 
-    return (f"random positions alone, {resamples:,} x {n:,} (the floor)", draw)
+    def draw_and_count():
+        rng = np.random.default_rng(0)
+        step = max(1, 2**17 // n)
+        for start in range(0, resamples, step):
+            rows = min(step, resamples - start)
+            drawn = rng.integers(0, n, size=(rows, n))
+            drawn += (np.arange(rows) * n)[:, None]
+            np.bincount(drawn.ravel(), minlength=rows * n)
+
+    return [
+        (f"floor: random positions alone, {resamples:,} x {n:,}", draw),
+        ("floor: the same, counted per position", draw_and_count),
+    ]
 
 
 def _case(title, y_true, y_pred, base_name, base, runs, repeat):
@@ -105,10 +123,10 @@ def _case(title, y_true, y_pred, base_name, base, runs, repeat):
     pairs = _distinct_pairs(y_true, y_pred)
     print(f"{title}: {n:,} x {q}, {pairs:,} distinct pairs ({pairs / n:.0%} of n)")
     t_base = _best(base, repeat)
-    print(f"  {base_name:<52} {t_base * 1e3:9.1f} ms    1.0x")
+    print(f"  {base_name:<58} {t_base * 1e3:9.1f} ms    1.0x")
     for label, run in runs:
         t = _best(run, repeat)
-        print(f"  {label:<52} {t * 1e3:9.1f} ms {t / t_base:6.1f}x", end="")
+        print(f"  {label:<58} {t * 1e3:9.1f} ms {t / t_base:6.1f}x", end="")
         print(f"   peak {_peak_mib(run):7.1f} MiB", flush=True)
 
 
@@ -122,11 +140,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", UndefinedMetricWarning)
 
+    threads = cpu_count()
+
     def report_runs(y_true, y_pred, resamples):
         runs = []
-        for interval in ("bca", "percentile"):
+        for interval, n_jobs in (("bca", 1), ("bca", -1), ("percentile", 1)):
 
-            def report(interval=interval):
+            def report(interval=interval, n_jobs=n_jobs):
                 return mlcm_classification_report(
                     y_true,
                     y_pred,
@@ -136,9 +156,13 @@ def main(argv=None):
                     n_resamples=resamples,
                     interval=interval,
                     random_state=0,
+                    n_jobs=n_jobs,
                 )
 
-            runs.append((f"report with intervals, {resamples:,}, {interval}", report))
+            jobs = "" if n_jobs == 1 else f", {threads} threads"
+            runs.append(
+                (f"report with intervals, {resamples:,}, {interval}{jobs}", report)
+            )
 
         def every_score():
             return mlcm_confidence_intervals(
@@ -146,7 +170,7 @@ def main(argv=None):
             )
 
         runs.append((f"mlcm_confidence_intervals, {resamples:,}, bca", every_score))
-        runs.append(_floor(y_true.shape[0], resamples))
+        runs.extend(_floors(y_true.shape[0], resamples))
         return runs
 
     def plain_report(y_true, y_pred):
@@ -182,9 +206,14 @@ def main(argv=None):
         )
     y_true, y_pred = realistic(10**6, 20)
     runs = []
-    for interval in ("percentile", "bca"):
+    for interval, n_jobs in (
+        ("percentile", 1),
+        ("percentile", -1),
+        ("bca", 1),
+        ("bca", -1),
+    ):
 
-        def run(interval=interval):
+        def run(interval=interval, n_jobs=n_jobs):
             return mlcm_confidence_intervals(
                 y_true,
                 y_pred,
@@ -192,12 +221,13 @@ def main(argv=None):
                 interval=interval,
                 zero_division=0.0,
                 random_state=0,
+                n_jobs=n_jobs,
             )
 
-        runs.append(
-            (f"mlcm_confidence_intervals, {args.large_resamples:,}, {interval}", run)
-        )
-    runs.append(_floor(y_true.shape[0], args.large_resamples))
+        jobs = "" if n_jobs == 1 else f", {threads} threads"
+        name = f"mlcm_confidence_intervals, {args.large_resamples:,}, {interval}"
+        runs.append((name + jobs, run))
+    runs.extend(_floors(y_true.shape[0], args.large_resamples))
     _case(
         "synthetic, power-law labels, noisy classifier",
         y_true,

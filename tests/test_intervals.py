@@ -316,8 +316,10 @@ def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
 ):
     """Threads draw and score the resamples (n_jobs, or joblib's
     parallel_config) and give the same numbers as one: every chunk of
-    resamples has its own stream. 3,000 instances are cut into chunks of 43
-    resamples; a spy checks that the work was split between two threads."""
+    resamples has its own stream. 3,000 instances or 429 groups (threaded
+    here: the threshold lowered) are cut into chunks of resamples; a spy
+    checks that the work was split between two threads."""
+    monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 100)
     rng = np.random.default_rng(8)
     y_true, y_pred = _noisy(rng, 3000, 4, 0.2)
     options = {"n_resamples": 300, "random_state": 2, "return_distributions": True}
@@ -336,15 +338,14 @@ def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
         return [np.asarray(part, dtype=float) for part in parts]
 
     tasks = []
-    real = parallel.Parallel
+    real = parallel.ThreadPoolExecutor
 
     class Spy(real):
-        def __call__(self, iterable):
-            calls = list(iterable)
-            tasks.append(len(calls))
-            return super().__call__(calls)
+        def submit(self, *args, **kwargs):
+            tasks.append(self._max_workers)
+            return super().submit(*args, **kwargs)
 
-    monkeypatch.setattr(parallel, "Parallel", Spy)
+    monkeypatch.setattr(parallel, "ThreadPoolExecutor", Spy)
     one = values(
         mlcm_confidence_intervals(y_true, y_pred, n_jobs=1, **options, **kwargs)
     )
@@ -355,11 +356,36 @@ def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
         )
         for a, b in zip(one, values(threaded), strict=True):
             assert_array_equal(a, b)
-    assert tasks and set(tasks) == {2}
+    assert 2 in tasks and min(tasks) >= 2  # each range a task of a pool
     with joblib.parallel_config(n_jobs=2):
         configured = mlcm_confidence_intervals(y_true, y_pred, **options, **kwargs)
     for a, b in zip(one, values(configured), strict=True):
         assert_array_equal(a, b)
+
+
+def test_mlcm_confidence_intervals_threads_only_for_large_test_sets(monkeypatch):
+    """Below THREADED_UNITS units no thread pool is made whatever n_jobs
+    says (threads were measured slower there); from it on, two are."""
+    pools = []
+    real = parallel.ThreadPoolExecutor
+
+    class Spy(real):
+        def __init__(self, *args, **kwargs):
+            pools.append(kwargs["max_workers"])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "ThreadPoolExecutor", Spy)
+    threshold = sklearn_mlcm._intervals.THREADED_UNITS
+    rng = np.random.default_rng(10)
+    for n, threaded in ((threshold - 1, False), (threshold, True)):
+        pools.clear()
+        y_true, y_pred = _noisy(rng, n, 2, 0.2)
+        mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=20, interval="percentile", n_jobs=2
+        )
+        # the scores and the bounds (and the resampling, in several chunks):
+        # a pool of two threads each
+        assert (pools and set(pools) == {2}) if threaded else pools == []
 
 
 def test_mlcm_confidence_intervals_more_resamples_extend_the_same_ones():

@@ -11,6 +11,7 @@ from cli_helpers import assert_error, error_line, run, table_1_csv, write_csv
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_4J
 
+import sklearn_mlcm._intervals
 from sklearn_mlcm import (
     mlcm_classification_report,
     mlcm_confusion_matrix,
@@ -264,10 +265,14 @@ def test_report_confidence_level_prints_the_library_intervals(
     assert expected["C0"]["recall low"] < expected["C0"]["recall high"]
 
 
-def test_report_confidence_level_n_jobs_prints_the_same_intervals(capsys, tmp_path):
+def test_report_confidence_level_n_jobs_prints_the_same_intervals(
+    capsys, tmp_path, monkeypatch
+):
     """--n-jobs 2 and -1 draw the resamples in threads and print the same
     report as one thread (text and JSON): each chunk of resamples has its own
-    stream. 3,000 instances are cut into 23 chunks of 43 resamples."""
+    stream. 3,000 instances (threaded here: the threshold lowered) are cut
+    into 23 chunks of 43 resamples."""
+    monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 1000)
     rng = np.random.default_rng(3)
     true = (rng.random((3000, 4)) < 0.3).astype(np.int8)
     np.save(tmp_path / "t.npy", true)
