@@ -18,6 +18,7 @@ from sklearn.utils import check_random_state
 
 from ._confusion import TARGET_CONSTRAINTS
 from ._margins import (
+    BATCH_CELLS,
     MAX_RESAMPLES,
     METRICS,
     check_two_units,
@@ -449,19 +450,31 @@ def bootstrap_intervals(
         contributions = units.cells()
         cells = np.empty((n_resamples, q1 * q1))
 
-    def fill(index):
-        # a chunk of resamples from its own stream: the counts of the kinds
-        # times the kinds' margins, and cells
-        start = index * units.chunk
-        size = min(units.chunk, n_resamples - start)
-        counts = draw_counts(chunk_generator(seed, index), size, units)
-        margins[start : start + size] = units.margins(counts)
-        if matrix:
-            cells[start : start + size] = (contributions.T @ counts.T).T
+    # chunks of resamples, each from its own stream, drawn in order; their
+    # counts of the kinds are multiplied by the kinds' margins (and cells)
+    # in batches of chunks: one product per batch streams the sparse margins
+    # once (one per chunk of a single resample was 13 % slower at 10**6)
+    per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if matrix else 0)
+    batch_chunks = max(1, BATCH_CELLS // per_resample // units.chunk)
 
     def fill_range(first, stop):
-        for index in range(first, stop):
-            fill(index)
+        for batch in range(first, stop, batch_chunks):
+            indices = range(batch, min(batch + batch_chunks, stop))
+            start = indices[0] * units.chunk
+            counts = np.concatenate(
+                [
+                    draw_counts(
+                        chunk_generator(seed, index),
+                        min(units.chunk, n_resamples - index * units.chunk),
+                        units,
+                    )
+                    for index in indices
+                ]
+            )
+            end = start + counts.shape[0]
+            margins[start:end] = units.margins(counts)
+            if matrix:
+                cells[start:end] = (contributions.T @ counts.T).T
 
     run_ranges(fill_range, -(-n_resamples // units.chunk), n_jobs)
     boot = _score_rows(
