@@ -459,19 +459,13 @@ def bootstrap_intervals(
 
     def fill_range(first, stop):
         for batch in range(first, stop, batch_chunks):
-            indices = range(batch, min(batch + batch_chunks, stop))
-            start = indices[0] * units.chunk
-            counts = np.concatenate(
-                [
-                    draw_counts(
-                        chunk_generator(seed, index),
-                        min(units.chunk, n_resamples - index * units.chunk),
-                        units,
-                    )
-                    for index in indices
-                ]
-            )
-            end = start + counts.shape[0]
+            start = batch * units.chunk
+            end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
+            counts = np.empty((end - start, units.n_kinds))
+            for row in range(start, end, units.chunk):
+                size = min(units.chunk, end - row)
+                rng = chunk_generator(seed, row // units.chunk)
+                counts[row - start : row - start + size] = draw_counts(rng, size, units)
             margins[start:end] = units.margins(counts)
             if matrix:
                 cells[start:end] = (contributions.T @ counts.T).T
