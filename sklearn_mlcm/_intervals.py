@@ -26,7 +26,7 @@ from ._margins import (
 )
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS
-from ._parallel import N_JOBS, run_ranges
+from ._parallel import N_JOBS, n_workers, run_ranges
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -35,6 +35,7 @@ from ._param_validation import (
 )
 from ._results import ConfidenceInterval, unpackable
 from ._units import (
+    DRAW_CELLS,
     UnitTable,
     chunk_generator,
     combine_tables,
@@ -66,6 +67,11 @@ __all__ = [
 #: short-lived arrays, which glibc's allocator hands back to the system and
 #: faults in again in every thread.
 THREADED_UNITS = 2**15
+
+#: Floats a thread holds while it draws a chunk of resamples (DRAW_CELLS
+#: positions, their counts, running counts and the kinds' counts, each at
+#: most DRAW_CELLS), counted in the memory bound for each thread beyond one.
+THREAD_FLOATS = 6 * DRAW_CELLS
 
 #: The scores every result holds, per label and averaged.
 SCORE_METRICS = ("precision", "recall", "f1", "specificity")
@@ -358,15 +364,20 @@ def _score_rows(margins, n_jobs, **options):
     )
 
 
-def _check_memory(n_rows, n_columns, what, hint, parameter, got):
-    """Refuse a (n_rows, n_columns) float64 array past the dense limit."""
-    size = n_rows * n_columns * 8
+def _check_memory(n_rows, n_columns, what, hint, parameter, got, threads=1):
+    """Refuse a (n_rows, n_columns) float64 array past the dense limit, with
+    the working buffers of ``threads`` threads beside it when there are
+    several (one thread's are within the measured peak)."""
+    reserve = threads * THREAD_FLOATS if threads > 1 else 0
+    size = (n_rows * n_columns + reserve) * 8
     if size > MAX_DENSE_BYTES:
+        beside = f" beside {threads} threads' buffers" if reserve else ""
+        more = ", or fewer threads (n_jobs)" if reserve else ""
         raise input_error(
             parameter,
             f"small enough for {what} to fit in {MAX_DENSE_BYTES / 2**30:g} GiB "
-            f"({n_rows:,} x {n_columns:,} values would take "
-            f"{size / 2**30:.1f} GiB); {hint}",
+            f"({n_rows:,} x {n_columns:,} values{beside} would take "
+            f"{size / 2**30:.1f} GiB); {hint}{more}",
             got,
         )
 
@@ -399,6 +410,9 @@ def bootstrap_intervals(
     """
     q1 = units.n_labels + 1
     n_values = len(metrics) * (shown + len(averages))
+    if units.n_units < THREADED_UNITS:
+        n_jobs = 1
+    threads = n_workers(n_jobs)
     # floats per resample at the peak: the margins (3 q1) and the four counts
     # of every index (4 q1), the scores and their sorted copy (2 n_values);
     # with the matrix, its cells, their sorted copy and the masks of the
@@ -411,6 +425,7 @@ def bootstrap_intervals(
         "pass fewer resamples (n_resamples) or fewer labels (labels=...)",
         "n_resamples",
         repr(n_resamples),
+        threads,
     )
     if matrix:
         _check_memory(
@@ -421,6 +436,7 @@ def bootstrap_intervals(
             "matrix=False for the per-label intervals only",
             "matrix",
             "True",
+            threads,
         )
     if interval == "bca":  # the jackknife's margins, one row per kind of unit
         _check_memory(
@@ -430,9 +446,8 @@ def bootstrap_intervals(
             "pass interval='percentile'",
             "interval",
             "'bca'",
+            threads,
         )
-    if units.n_units < THREADED_UNITS:
-        n_jobs = 1
     options = {"beta": beta, "tn": tn, "shown": shown}
     silent = 0.0 if zero_division == "warn" else zero_division
     observed = score_table(
@@ -454,8 +469,10 @@ def bootstrap_intervals(
     # counts of the kinds are multiplied by the kinds' margins (and cells)
     # in batches of chunks: one product per batch streams the sparse margins
     # once (one per chunk of a single resample was 13 % slower at 10**6)
+    # (BATCH_CELLS counts in all, shared by the threads: each holds a batch)
     per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if matrix else 0)
-    batch_chunks = max(1, BATCH_CELLS // per_resample // units.chunk)
+    batch_chunks = max(1, BATCH_CELLS // threads // per_resample // units.chunk)
+    units.kind_ends()  # computed once, before the threads read it
 
     def fill_range(first, stop):
         for batch in range(first, stop, batch_chunks):
@@ -719,13 +736,13 @@ def mlcm_confidence_intervals(
         The seed of the resamples: the same seed gives the same numbers.
 
     n_jobs : int, default=None
-        The number of threads that draw and score the resamples (the random
-        numbers, the counts and the sorts run without Python's lock). None
-        means 1 unless in a :func:`joblib.parallel_config` context; -1 means
-        every processor. The numbers do not depend on it: each chunk of
-        resamples has its own random stream, derived from the seed. Test sets
-        of fewer than 32,768 units (instances, or groups) are resampled in
-        one thread: there threads were measured slower.
+        The number of threads that draw and score the resamples. None means 1
+        unless in a :func:`joblib.parallel_config` context; -1 means every
+        processor (at most one thread per processor). The numbers do not
+        depend on it: each chunk of resamples has its own random stream,
+        derived from the seed. Test sets of fewer than 32,768 units
+        (instances, or groups) are resampled in one thread: there threads
+        were measured slower.
 
     Returns
     -------

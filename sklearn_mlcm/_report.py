@@ -195,7 +195,7 @@ def mlcm_classification_report(
     n_jobs : int, default=None
         The number of threads that draw and score the resamples. None means 1
         unless in a :func:`joblib.parallel_config` context; -1 means every
-        processor. The intervals do not depend on it. Test sets of fewer
+        processor (at most one thread per processor). The intervals do not depend on it. Test sets of fewer
         than 32,768 units (instances, or groups) are resampled in one thread:
         there threads were measured slower.
 

@@ -3,6 +3,7 @@ scipy.stats.bootstrap, by the coverage of its intervals in simulation, and
 every refusal."""
 
 import re
+import threading
 import warnings
 from functools import partial
 
@@ -18,6 +19,7 @@ from scipy import stats
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_mlcm._intervals
+import sklearn_mlcm._parallel
 from sklearn_mlcm import (
     ConfidenceIntervalResult,
     InvalidInputError,
@@ -32,7 +34,6 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
-from sklearn_mlcm import _parallel as parallel
 from sklearn_mlcm._intervals import _acceleration, _sum_acceleration, unit_table
 from sklearn_mlcm._margins import heydarian_margins
 from sklearn_mlcm._units import (
@@ -303,12 +304,26 @@ def test_mlcm_confidence_intervals_result_and_seed():
     assert_allclose(again.bootstrap_distribution, result.bootstrap_distribution)
 
 
+def _chunked(monkeypatch):
+    """Spy on the chunks' streams: (chunk index, thread) of every one made."""
+    made = []
+    real = sklearn_mlcm._intervals.chunk_generator
+
+    def spy(seed, index):
+        made.append((index, threading.get_ident()))
+        return real(seed, index)
+
+    monkeypatch.setattr(sklearn_mlcm._intervals, "chunk_generator", spy)
+    return made
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
         {},
         {"interval": "percentile", "matrix": True},
-        {"groups": np.arange(3000) // 7},
+        {"groups": np.arange(3000) // 2},
+        {"sample_weight": np.linspace(0.5, 2.0, 3000)},
     ],
 )
 def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
@@ -316,13 +331,14 @@ def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
 ):
     """Threads draw and score the resamples (n_jobs, or joblib's
     parallel_config) and give the same numbers as one: every chunk of
-    resamples has its own stream. 3,000 instances or 429 groups (threaded
-    here: the threshold lowered) are cut into chunks of resamples; a spy
-    checks that the work was split between two threads."""
+    resamples has its own stream. 3,000 instances of 12 labels (or 1,500
+    groups, or 3,000 distinct weights; threaded here: the threshold lowered)
+    take the positions path in chunks of tens of resamples: 301 resamples
+    are several chunks and a part of one, drawn in more than one thread."""
     monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 100)
     rng = np.random.default_rng(8)
-    y_true, y_pred = _noisy(rng, 3000, 4, 0.2)
-    options = {"n_resamples": 300, "random_state": 2, "return_distributions": True}
+    y_true, y_pred = _noisy(rng, 3000, 12, 0.2)
+    options = {"n_resamples": 301, "random_state": 2, "return_distributions": True}
 
     def values(result):
         parts = [
@@ -337,63 +353,43 @@ def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
             ]
         return [np.asarray(part, dtype=float) for part in parts]
 
-    tasks = []
-    real = parallel.ThreadPoolExecutor
-
-    class Spy(real):
-        def submit(self, *args, **kwargs):
-            tasks.append(self._max_workers)
-            return super().submit(*args, **kwargs)
-
-    monkeypatch.setattr(parallel, "ThreadPoolExecutor", Spy)
+    made = _chunked(monkeypatch)
     one = values(
         mlcm_confidence_intervals(y_true, y_pred, n_jobs=1, **options, **kwargs)
     )
-    assert tasks == []  # one thread: no pool at all
+    chunks = sorted(index for index, _ in made)
+    assert len(chunks) > 3 and chunks == list(range(len(chunks)))
+    assert {thread for _, thread in made} == {threading.get_ident()}
     for n_jobs in (2, -1):
+        made.clear()
         threaded = mlcm_confidence_intervals(
             y_true, y_pred, n_jobs=n_jobs, **options, **kwargs
         )
         for a, b in zip(one, values(threaded), strict=True):
             assert_array_equal(a, b)
-    assert 2 in tasks and min(tasks) >= 2  # each range a task of a pool
+        assert sorted(index for index, _ in made) == chunks  # each chunk once
+        if sklearn_mlcm._parallel.n_workers(n_jobs) > 1:
+            assert len({thread for _, thread in made}) > 1
     with joblib.parallel_config(n_jobs=2):
         configured = mlcm_confidence_intervals(y_true, y_pred, **options, **kwargs)
     for a, b in zip(one, values(configured), strict=True):
         assert_array_equal(a, b)
 
 
-def test_mlcm_confidence_intervals_threads_only_for_large_test_sets(monkeypatch):
-    """Below THREADED_UNITS units no thread pool is made whatever n_jobs
-    says (threads were measured slower there); from it on, two are."""
-    pools = []
-    real = parallel.ThreadPoolExecutor
-
-    class Spy(real):
-        def __init__(self, *args, **kwargs):
-            pools.append(kwargs["max_workers"])
-            super().__init__(*args, **kwargs)
-
-    monkeypatch.setattr(parallel, "ThreadPoolExecutor", Spy)
-    threshold = sklearn_mlcm._intervals.THREADED_UNITS
-    rng = np.random.default_rng(10)
-    for n, threaded in ((threshold - 1, False), (threshold, True)):
-        pools.clear()
-        y_true, y_pred = _noisy(rng, n, 2, 0.2)
-        mlcm_confidence_intervals(
-            y_true, y_pred, n_resamples=20, interval="percentile", n_jobs=2
-        )
-        # the scores and the bounds (and the resampling, in several chunks):
-        # a pool of two threads each
-        assert (pools and set(pools) == {2}) if threaded else pools == []
-
-
-def test_mlcm_confidence_intervals_more_resamples_extend_the_same_ones():
-    """The chunks depend on the data alone: with the same seed, 250 resamples
-    begin with the 100 of a shorter run (chunks of 43: the cut falls inside
-    a chunk)."""
+def test_mlcm_confidence_intervals_chunks_have_their_own_streams():
+    """Resamples of different chunks differ (their streams are the seed's
+    different children), and a chunk's stream is the same whatever the
+    number of resamples: 250 resamples begin with the 100 of a shorter run,
+    the cut falling inside the third chunk of 43."""
     rng = np.random.default_rng(9)
-    y_true, y_pred = _noisy(rng, 3000, 3, 0.2)
+    y_true, y_pred = _noisy(rng, 3000, 12, 0.2)
+    units, _ = unit_table(
+        y_true, y_pred, method="heydarian", labels=None, sample_weight=None, groups=None
+    )
+    assert units.draw_positions and units.chunk == 43
+    counts = resample_counts(5, 250, units)
+    assert len({row.tobytes() for row in counts}) == 250
+    assert_array_equal(counts[:100], resample_counts(5, 100, units))
     short, long = (
         mlcm_confidence_intervals(
             y_true, y_pred, n_resamples=n, random_state=4, return_distributions=True
@@ -401,6 +397,24 @@ def test_mlcm_confidence_intervals_more_resamples_extend_the_same_ones():
         for n in (100, 250)
     )
     assert_array_equal(long[:100], short)
+
+
+def test_mlcm_confidence_intervals_threads_only_for_large_test_sets(monkeypatch):
+    """Below THREADED_UNITS units every chunk is drawn in the calling thread
+    whatever n_jobs says (threads were measured slower there); from it on,
+    in two."""
+    made = _chunked(monkeypatch)
+    threshold = sklearn_mlcm._intervals.THREADED_UNITS
+    rng = np.random.default_rng(10)
+    for n, threaded in ((threshold - 1, False), (threshold, True)):
+        made.clear()
+        y_true, y_pred = _noisy(rng, n, 10, 0.2)
+        mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=40, interval="percentile", n_jobs=2
+        )
+        threads = {thread for _, thread in made}
+        assert len(made) == 10  # chunks of 4 resamples
+        assert (len(threads) == 2) if threaded else threads == {threading.get_ident()}
 
 
 @pytest.mark.parametrize(
@@ -661,6 +675,32 @@ def test_mlcm_confidence_intervals_memory_is_bounded(q, kwargs, parameter, match
     y = np.eye(4, q, dtype=int)
     with pytest.raises(InvalidInputError, match=f"'{parameter}' parameter.*{match}"):
         mlcm_confidence_intervals(y, y, interval="percentile", **kwargs)
+
+
+@pytest.mark.skipif(joblib.cpu_count() < 2, reason="needs two processors")
+def test_mlcm_confidence_intervals_memory_bound_counts_the_threads(monkeypatch):
+    """With several threads each one's working buffers (THREAD_FLOATS) count
+    in the bound, and the refusal says so and suggests fewer threads; with
+    one thread they do not (its buffers are within the measured peak)."""
+    monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 2)
+    y = np.eye(4, 3000, dtype=int)
+    for n_jobs, beside in ((1, False), (2, True)):
+        with pytest.raises(InvalidInputError, match="fewer resamples") as error:
+            mlcm_confidence_intervals(
+                y, y, interval="percentile", n_resamples=10000, n_jobs=n_jobs
+            )
+        message = str(error.value)
+        assert ("beside 2 threads' buffers" in message) == beside
+        assert ("or fewer threads (n_jobs)" in message) == beside
+    # the reserve alone tips a run that one thread may do
+    limit = sklearn_mlcm._intervals.MAX_DENSE_BYTES
+    reserve = 2 * sklearn_mlcm._intervals.THREAD_FLOATS * 8
+    monkeypatch.setattr(sklearn_mlcm._intervals, "MAX_DENSE_BYTES", reserve + 1)
+    z = np.eye(4, 2, dtype=int)
+    mlcm_confidence_intervals(z, z, interval="percentile", n_resamples=5, n_jobs=1)
+    with pytest.raises(InvalidInputError, match="beside 2 threads' buffers"):
+        mlcm_confidence_intervals(z, z, interval="percentile", n_resamples=5, n_jobs=2)
+    assert limit > reserve
 
 
 @pytest.mark.parametrize("matrix", [False, True])

@@ -222,12 +222,13 @@ weighted avg   0.715 [0.407, 0.859]  0.429 [0.222, 0.632]  0.498 [0.312, 0.715] 
 
 def test_mlcm_classification_report_with_intervals_n_jobs(monkeypatch):
     """n_jobs draws the report's resamples in threads (the threshold lowered
-    for 2,000 instances): the same report (text and dict) as one thread; 0
-    threads are refused by name."""
+    for 2,000 instances of 12 labels, nearly all distinct: 7 chunks of 65
+    resamples): the same report (text and dict) as one thread; 0 threads are
+    refused by name."""
     monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 1000)
     rng = np.random.default_rng(6)
-    y_true = (rng.random((2000, 3)) < 0.4).astype(int)
-    y_pred = y_true ^ (rng.random((2000, 3)) < 0.2)
+    y_true = (rng.random((2000, 12)) < 0.4).astype(int)
+    y_pred = y_true ^ (rng.random((2000, 12)) < 0.2)
     options = {"confidence_level": 0.95, "n_resamples": 400, "random_state": 1}
     for output_dict in (False, True):
         one, two = (

@@ -270,13 +270,14 @@ def test_report_confidence_level_n_jobs_prints_the_same_intervals(
 ):
     """--n-jobs 2 and -1 draw the resamples in threads and print the same
     report as one thread (text and JSON): each chunk of resamples has its own
-    stream. 3,000 instances (threaded here: the threshold lowered) are cut
-    into 23 chunks of 43 resamples."""
+    stream. 3,000 instances of 12 labels, nearly all distinct (threaded
+    here: the threshold lowered), are cut into 24 chunks of up to 43
+    resamples."""
     monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 1000)
     rng = np.random.default_rng(3)
-    true = (rng.random((3000, 4)) < 0.3).astype(np.int8)
+    true = (rng.random((3000, 12)) < 0.3).astype(np.int8)
     np.save(tmp_path / "t.npy", true)
-    np.save(tmp_path / "p.npy", true ^ (rng.random((3000, 4)) < 0.2))
+    np.save(tmp_path / "p.npy", true ^ (rng.random((3000, 12)) < 0.2))
     argv = ["report", str(tmp_path / "t.npy"), str(tmp_path / "p.npy")]
     argv += ["--confidence-level", "0.9", "--n-resamples", "999", "--seed", "5"]
     for extra in ([], ["--json"]):
