@@ -37,10 +37,9 @@ from ._results import ConfidenceInterval, unpackable
 from ._units import (
     DRAW_CELLS,
     UnitTable,
-    chunk_generator,
     combine_tables,
     dask_table,
-    draw_counts,
+    resample_counts,
     tabulate,
 )
 from ._validation import (
@@ -478,11 +477,7 @@ def bootstrap_intervals(
         for batch in range(first, stop, batch_chunks):
             start = batch * units.chunk
             end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
-            counts = np.empty((end - start, units.n_kinds))
-            for row in range(start, end, units.chunk):
-                size = min(units.chunk, end - row)
-                rng = chunk_generator(seed, row // units.chunk)
-                counts[row - start : row - start + size] = draw_counts(rng, size, units)
+            counts = resample_counts(seed, start, end, units)
             margins[start:end] = units.margins(counts)
             if matrix:
                 cells[start:end] = (contributions.T @ counts.T).T

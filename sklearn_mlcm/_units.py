@@ -312,19 +312,17 @@ def chunk_generator(seed, index):
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
 
 
-def resample_counts(seed, n_resamples, units):
-    """(n_resamples, n_kinds) float64: every resample's counts of the kinds,
-    chunk after chunk (``units.chunk`` resamples each) from its own stream."""
-    return np.concatenate(
-        [
-            draw_counts(
-                chunk_generator(seed, index),
-                min(units.chunk, n_resamples - start),
-                units,
-            )
-            for index, start in enumerate(range(0, n_resamples, units.chunk))
-        ]
-    )
+def resample_counts(seed, start, stop, units):
+    """(stop - start, n_kinds) float64: the counts of the kinds in resamples
+    ``start`` to ``stop`` of ``seed`` (``start`` a multiple of ``units.chunk``),
+    drawn chunk by chunk (``units.chunk`` resamples each), each chunk from its
+    own stream, into one array."""
+    counts = np.empty((stop - start, units.n_kinds))
+    for row in range(start, stop, units.chunk):
+        size = min(units.chunk, stop - row)
+        rng = chunk_generator(seed, row // units.chunk)
+        counts[row - start : row - start + size] = draw_counts(rng, size, units)
+    return counts
 
 
 # -- dask: each chunk tabulated where it lives --------------------------------

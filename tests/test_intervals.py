@@ -20,6 +20,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_mlcm._intervals
 import sklearn_mlcm._parallel
+import sklearn_mlcm._units
 from sklearn_mlcm import (
     ConfidenceIntervalResult,
     InvalidInputError,
@@ -102,7 +103,7 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
     assert units.draw_positions == (n_labels == 3)
     seed = np.random.RandomState(7).randint(2**31 - 1)
     # the same chunks of resamples from the same streams: the same counts
-    counts = resample_counts(seed, 60, units)
+    counts = resample_counts(seed, 0, 60, units)
     # all of a kind's draws go to its first instance: the weights are equal
     kind = _instance_kinds(units, y_true, y_pred, weight)
     first = np.array([np.flatnonzero(kind == k)[0] for k in range(units.n_kinds)])
@@ -307,13 +308,13 @@ def test_mlcm_confidence_intervals_result_and_seed():
 def _chunked(monkeypatch):
     """Spy on the chunks' streams: (chunk index, thread) of every one made."""
     made = []
-    real = sklearn_mlcm._intervals.chunk_generator
+    real = sklearn_mlcm._units.chunk_generator
 
     def spy(seed, index):
         made.append((index, threading.get_ident()))
         return real(seed, index)
 
-    monkeypatch.setattr(sklearn_mlcm._intervals, "chunk_generator", spy)
+    monkeypatch.setattr(sklearn_mlcm._units, "chunk_generator", spy)
     return made
 
 
@@ -387,9 +388,9 @@ def test_mlcm_confidence_intervals_chunks_have_their_own_streams():
         y_true, y_pred, method="heydarian", labels=None, sample_weight=None, groups=None
     )
     assert units.draw_positions and units.chunk == 43
-    counts = resample_counts(5, 250, units)
+    counts = resample_counts(5, 0, 250, units)
     assert len({row.tobytes() for row in counts}) == 250
-    assert_array_equal(counts[:100], resample_counts(5, 100, units))
+    assert_array_equal(counts[:100], resample_counts(5, 0, 100, units))
     short, long = (
         mlcm_confidence_intervals(
             y_true, y_pred, n_resamples=n, random_state=4, return_distributions=True
