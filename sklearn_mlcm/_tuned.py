@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._decision import decide_dense
 from ._margins import as_dense_bool
+from ._parallel import N_JOBS
 from ._param_validation import (
     HasMethods,
     Interval,
@@ -330,7 +331,7 @@ class MLCMTunedThresholdClassifierCV(
             None,
         ],
         "refit": ["boolean"],
-        "n_jobs": [numbers.Integral, None],
+        "n_jobs": N_JOBS,
         "random_state": [
             Interval(numbers.Integral, 0, 2**32 - 1),
             np.random.RandomState,

@@ -830,6 +830,12 @@ def _fit(y=None, **params):
             "test folds partition the training instances",
         ),
         ({"cv": 1}, InvalidParameterError, "'cv' parameter"),
+        (
+            {"n_jobs": 0},
+            InvalidParameterError,
+            r"'n_jobs' parameter of MLCMTunedThresholdClassifierCV must be an int "
+            r"in the range \(-inf, -1\] or an int in the range \[1, inf\) or None",
+        ),
     ],
 )
 def test_invalid_settings_are_refused(params, error, match):
