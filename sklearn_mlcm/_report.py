@@ -6,7 +6,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._averaging import matrix_scores, row_sums
+from ._averaging import matrix_scores, row_sums, samples_average
 from ._confusion import TARGET_CONSTRAINTS
 from ._intervals import bootstrap_intervals, unit_table
 from ._margins import MAX_RESAMPLES
@@ -23,26 +23,40 @@ from ._validation import check_target_names
 
 __all__ = ["ReportBounds", "format_report", "mlcm_classification_report"]
 
-#: The intervals of a report: ``low`` and ``high`` of shape (rows + 3, 3), the
-#: bounds of precision, recall and F1 of each shown row then of the micro,
-#: macro and weighted averages; ``legend``, the line that says what they are.
+#: The intervals of a report: ``low`` and ``high`` of shape (rows + averages,
+#: 3), the bounds of precision, recall and F1 of each shown row then of the
+#: micro, macro and weighted averages (and the samples average for
+#: multi-label input); ``legend``, the line that says what they are.
 ReportBounds = namedtuple("ReportBounds", ["low", "high", "legend"])
 
 NO_LABEL_NAME = "no label"
 _HEADERS = ("precision", "recall", "f1-score", "weight", "support")
-#: The averages the report shows, as scikit-learn's multi-label report does.
+#: The averages the report shows, as scikit-learn's multi-label report does;
+#: "samples" only for multi-label (2-D) input, as scikit-learn's.
 REPORT_AVERAGES = ("micro", "macro", "weighted")
+SAMPLES_AVERAGE = "samples"
 # More decimals than a float64 holds only pad with zeros (and cost memory).
 MAX_DIGITS = 20
 
 
-def report_table(cm, supports, no_label_support, *, include_no_label, zero_division):
+def report_table(
+    cm,
+    supports,
+    no_label_support,
+    *,
+    include_no_label,
+    zero_division,
+    samples=None,
+):
     """Rows of (precision, recall, f1, weight, support) and their averages.
 
     ``cm`` is the (q+1, q+1) matrix; the shown rows are the q labels, and the
     no-label index too when ``include_no_label``. The numbers come from
     :func:`matrix_scores`, as the scores' do; every average runs over the
     shown rows ("micro" pools their counts, as scikit-learn's does).
+    ``samples``, the (3, 4) sums of the samples average (F1 for F), adds the
+    "samples avg" row, with the weight and support totals as the other
+    averages (scikit-learn's support column).
     """
     metrics = ("precision", "recall", "fbeta")
     options = {
@@ -63,6 +77,13 @@ def report_table(cm, supports, no_label_support, *, include_no_label, zero_divis
             cm, metrics, average=average, warn_for=warn_for, **options
         )
         averages[f"{average} avg"] = (
+            *(scores[m] for m in metrics),
+            weight.sum(),
+            support.sum(),
+        )
+    if samples is not None:  # the instances' ratios have not warned yet
+        scores = samples_average(samples, metrics, zero_division=zero_division)
+        averages[f"{SAMPLES_AVERAGE} avg"] = (
             *(scores[m] for m in metrics),
             weight.sum(),
             support.sum(),
@@ -203,12 +224,14 @@ def mlcm_classification_report(
     -------
     report : str or dict
         Text summary of precision, recall, F1, weight and support per label
-        and of the micro, macro and weighted averages. As a dict::
+        and of the micro, macro and weighted averages, and for multi-label
+        (2-D) input of the samples average, as scikit-learn's. As a dict::
 
             {"label 1": {"precision": 0.5, "recall": 1.0, "f1-score": 0.67,
                          "weight": 2.0, "support": 1.0},
              ...,
-             "micro avg": {...}, "macro avg": {...}, "weighted avg": {...}}
+             "micro avg": {...}, "macro avg": {...}, "weighted avg": {...},
+             "samples avg": {...}}
 
         With a ``confidence_level`` each score is followed by its bounds,
         ``"precision low"``, ``"precision high"``, ``"recall low"``, ...,
@@ -238,6 +261,12 @@ def mlcm_classification_report(
     counts, as scikit-learn's does, the macro average is the plain mean and
     the weighted average the mean weighted by "weight".
 
+    "samples avg" (2-D input only, as in scikit-learn) is the mean over the
+    instances of each instance's own precision ``|T & P| / |P|``, recall
+    ``|T & P| / |T|`` and F1, with T its true set and P its predicted set
+    (see :func:`mlcm_precision_recall_fscore_support`); it reads no matrix.
+    Its weight and support are the totals, as the other averages'.
+
     Heydarian et al.'s Table 12 prints another micro average, which pools all
     q+1 indices: the corner ``C[NTL, NPL]`` (instances with no true and no
     predicted label) is then on the diagonal and each of them counts as
@@ -257,7 +286,7 @@ def mlcm_classification_report(
     ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
     >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
     ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
-    >>> print(mlcm_classification_report(y_true, y_pred,
+    >>> print(mlcm_classification_report(y_true, y_pred, zero_division=0.0,
     ...                                  target_names=["C0", "C1", "C2"]))
                   precision    recall  f1-score    weight   support
     <BLANKLINE>
@@ -268,7 +297,12 @@ def mlcm_classification_report(
        micro avg       0.42      0.44      0.43        18        13
        macro avg       0.50      0.60      0.40        18        13
     weighted avg       0.75      0.44      0.51        18        13
+     samples avg       0.39      0.46      0.40        18        13
     <BLANKLINE>
+
+    Two of the nine instances have no true and no predicted label: their
+    instance ratios are undefined and take ``zero_division`` in the samples
+    average (with the default "warn", 0.0 and a warning).
 
     Predicting nothing on data where two of four instances have no label: the
     micro average over the labels is 0, while Table 12's convention counts the
@@ -291,7 +325,7 @@ def mlcm_classification_report(
     ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
     >>> print(mlcm_classification_report(y_true, y_pred, confidence_level=0.9,
     ...                                  n_resamples=999, interval="percentile",
-    ...                                  random_state=0))
+    ...                                  random_state=0, zero_division=0.0))
                            precision             recall           f1-score    weight   support
     <BLANKLINE>
                0   1.00 [1.00, 1.00]  0.45 [0.22, 0.71]  0.62 [0.36, 0.83]        11         7
@@ -301,6 +335,7 @@ def mlcm_classification_report(
        micro avg   0.42 [0.21, 0.62]  0.44 [0.25, 0.61]  0.43 [0.23, 0.61]        18        13
        macro avg   0.50 [0.37, 0.66]  0.60 [0.17, 0.70]  0.40 [0.20, 0.56]        18        13
     weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18        13
+     samples avg   0.39 [0.16, 0.61]  0.46 [0.20, 0.72]  0.40 [0.17, 0.62]        18        13
     <BLANKLINE>
     [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
     <BLANKLINE>
@@ -312,7 +347,9 @@ def mlcm_classification_report(
         labels=labels,
         sample_weight=sample_weight,
         with_supports=True,
+        samples=((1.0, bool(include_no_label)),),
     )
+    samples = computed.samples[0] if computed.multilabel else None
     bounds = None
     if confidence_level is not None:
         bounds = _report_bounds(
@@ -322,6 +359,7 @@ def mlcm_classification_report(
             labels=labels,
             sample_weight=sample_weight,
             groups=groups,
+            samples=samples is not None,
             include_no_label=bool(include_no_label),
             confidence_level=float(confidence_level),
             n_resamples=int(n_resamples),
@@ -341,6 +379,7 @@ def mlcm_classification_report(
         zero_division=zero_division,
         include_no_label=bool(include_no_label),
         bounds=bounds,
+        samples=samples,
     )
 
 
@@ -352,6 +391,7 @@ def _report_bounds(
     labels,
     sample_weight,
     groups,
+    samples,
     include_no_label,
     confidence_level,
     n_resamples,
@@ -362,7 +402,8 @@ def _report_bounds(
 ):
     """The :class:`ReportBounds` of the report's numbers: one set of
     resamples (as :func:`mlcm_confidence_intervals` draws them) for every
-    precision, recall and F1, per row and averaged."""
+    precision, recall and F1, per row and averaged (the samples average
+    too with ``samples``)."""
     units, _ = unit_table(
         y_true,
         y_pred,
@@ -373,10 +414,11 @@ def _report_bounds(
     )
     shown = units.n_labels + include_no_label
     metrics = ("precision", "recall", "f1")
+    averages = REPORT_AVERAGES + ((SAMPLES_AVERAGE,) if samples else ())
     scores, _ = bootstrap_intervals(
         units,
         metrics=metrics,
-        averages=REPORT_AVERAGES,
+        averages=averages,
         shown=shown,
         n_resamples=n_resamples,
         seed=int(check_random_state(random_state).randint(2**31 - 1)),
@@ -387,12 +429,7 @@ def _report_bounds(
         zero_division=zero_division,  # the report's own values have warned
         n_jobs=n_jobs,
     )
-    low, high = np.empty((shown + 3, 3)), np.empty((shown + 3, 3))
-    for j, metric in enumerate(metrics):
-        low[:shown, j], high[:shown, j] = scores[metric].confidence_interval
-        for i, average in enumerate(REPORT_AVERAGES):
-            bound = scores[metric, average].confidence_interval
-            low[shown + i, j], high[shown + i, j] = bound
+    low, high = report_bounds(scores, metrics, averages, shown)
     units_name = "groups" if groups is not None else "instances"
     legend = (
         f"[low, high]: {100 * confidence_level:g}% "
@@ -400,6 +437,20 @@ def _report_bounds(
         f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}"
     )
     return ReportBounds(low, high, legend)
+
+
+def report_bounds(scores, metrics, averages, shown):
+    """``(low, high)``, each (shown + len(averages), len(metrics)): the bounds
+    of each shown row, then of each average, of the intervals ``scores``
+    (metric, or (metric, average), to :class:`ScoreInterval`)."""
+    size = (shown + len(averages), len(metrics))
+    low, high = np.empty(size), np.empty(size)
+    for j, metric in enumerate(metrics):
+        low[:shown, j], high[:shown, j] = scores[metric].confidence_interval
+        for i, average in enumerate(averages):
+            bound = scores[metric, average].confidence_interval
+            low[shown + i, j], high[shown + i, j] = bound
+    return low, high
 
 
 def build_report(
@@ -414,15 +465,19 @@ def build_report(
     zero_division,
     include_no_label,
     bounds=None,
+    samples=None,
 ):
     """The report (str or dict) of a computed matrix and its supports.
 
     Shared by :func:`mlcm_classification_report` and
     :meth:`MLCMAccumulator.classification_report`, so both print one report;
     ``bounds`` (a :class:`ReportBounds`) adds the intervals (see
-    :func:`format_report`).
+    :func:`format_report`); ``samples``, the sums of the samples average,
+    its row (:func:`report_table`).
     """
     reserved = {f"{a} avg" for a in REPORT_AVERAGES}
+    if samples is not None:
+        reserved.add(f"{SAMPLES_AVERAGE} avg")
     if include_no_label:
         reserved.add(NO_LABEL_NAME)
     names = check_target_names(
@@ -437,6 +492,7 @@ def build_report(
         no_label_support,
         include_no_label=include_no_label,
         zero_division=zero_division,
+        samples=samples,
     )
 
     return format_report(

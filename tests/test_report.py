@@ -32,6 +32,7 @@ def test_mlcm_classification_report_include_no_label():
    micro avg      0.429     0.429     0.429        21        15
    macro avg      0.503     0.530     0.397        21        15
 weighted avg      0.715     0.429     0.498        21        15
+ samples avg      0.500     0.574     0.511        21        15
 """
     assert mlcm_classification_report(T, P, include_no_label=True, digits=3) == expected
 
@@ -48,14 +49,16 @@ def test_mlcm_classification_report_krstinic():
    micro avg       0.48      0.51      0.49        13        13
    macro avg       0.53      0.63      0.46        13        13
 weighted avg       0.70      0.51      0.56        13        13
+ samples avg       0.39      0.46      0.40        13        13
 """
-    assert mlcm_classification_report(T, P, method="krstinic") == expected
+    text = mlcm_classification_report(T, P, method="krstinic", zero_division=0.0)
+    assert text == expected
 
 
 def test_mlcm_classification_report_fractional_amounts():
     """Weighted amounts print with ``digits`` decimals."""
     weight = [1, 1, 1, 1, 1, 1, 1, 1, 0.5]
-    text = mlcm_classification_report(T, P, sample_weight=weight)
+    text = mlcm_classification_report(T, P, sample_weight=weight, zero_division=0.0)
     lines = text.splitlines()
     assert lines[2].split() == ["0", "1.00", "0.48", "0.65", "10.50", "6.50"]
     assert lines[6].split() == [
@@ -71,8 +74,16 @@ def test_mlcm_classification_report_fractional_amounts():
 
 def test_mlcm_classification_report_dict_shape_and_types():
     """output_dict has scikit-learn's shape, all values Python floats."""
-    report = mlcm_classification_report(T, P, output_dict=True)
-    assert list(report) == ["0", "1", "2", "micro avg", "macro avg", "weighted avg"]
+    report = mlcm_classification_report(T, P, output_dict=True, zero_division=0.0)
+    assert list(report) == [
+        "0",
+        "1",
+        "2",
+        "micro avg",
+        "macro avg",
+        "weighted avg",
+        "samples avg",
+    ]
     for row in report.values():
         assert list(row) == ["precision", "recall", "f1-score", "weight", "support"]
         assert all(type(v) is float for v in row.values())
@@ -95,7 +106,9 @@ def test_mlcm_classification_report_dict_shape_and_types():
 
 def test_mlcm_classification_report_target_names():
     """target_names replace the default names."""
-    report = mlcm_classification_report(T, P, target_names=["x", "y", "z"])
+    report = mlcm_classification_report(
+        T, P, target_names=["x", "y", "z"], zero_division=0.0
+    )
     assert report.splitlines()[2].split()[0] == "x"
     assert report.splitlines()[4].split()[0] == "z"
 
@@ -108,16 +121,18 @@ def test_mlcm_classification_report_dataframe_names():
         pd.DataFrame(T, columns=columns),
         pd.DataFrame(P, columns=columns),
         output_dict=True,
+        zero_division=0.0,
     )
     assert list(report)[:3] == columns
 
 
 def test_mlcm_classification_report_labels_subset():
     """labels selects and orders the rows, names follow."""
-    report = mlcm_classification_report(T, P, labels=[2, 0], output_dict=True)
+    options = {"output_dict": True, "zero_division": 0.0}
+    report = mlcm_classification_report(T, P, labels=[2, 0], **options)
     assert list(report)[:2] == ["2", "0"]
     expected = mlcm_classification_report(
-        np.array(T)[:, [2, 0]], np.array(P)[:, [2, 0]], output_dict=True
+        np.array(T)[:, [2, 0]], np.array(P)[:, [2, 0]], **options
     )
     assert report["2"] == expected["0"]
 
@@ -158,7 +173,7 @@ def test_mlcm_classification_report_zero_division_one():
 
 def test_mlcm_classification_report_digits_zero():
     """digits=0 prints whole numbers."""
-    text = mlcm_classification_report(T, P, digits=0)
+    text = mlcm_classification_report(T, P, digits=0, zero_division=0.0)
     assert text.splitlines()[2].split() == ["0", "1", "0", "1", "11", "7"]
 
 
@@ -175,6 +190,7 @@ def test_mlcm_classification_report_with_intervals_percentile():
    micro avg   0.42 [0.21, 0.62]  0.44 [0.25, 0.61]  0.43 [0.23, 0.61]        18        13
    macro avg   0.50 [0.37, 0.66]  0.60 [0.17, 0.70]  0.40 [0.20, 0.56]        18        13
 weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18        13
+ samples avg   0.39 [0.16, 0.61]  0.46 [0.20, 0.72]  0.40 [0.17, 0.62]        18        13
 
 [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
 """  # noqa: E501 (the report is wider than the code)
@@ -186,6 +202,7 @@ weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18
         n_resamples=999,
         interval="percentile",
         random_state=0,
+        zero_division=0.0,
     )
     assert text == expected
 
@@ -204,6 +221,7 @@ def test_mlcm_classification_report_with_intervals_bca_no_label():
    micro avg   0.429 [0.222, 0.632]  0.429 [0.222, 0.632]  0.429 [0.222, 0.632]        21        15
    macro avg   0.503 [0.327, 0.700]  0.530 [0.209, 0.775]  0.397 [0.213, 0.617]        21        15
 weighted avg   0.715 [0.407, 0.859]  0.429 [0.222, 0.632]  0.498 [0.312, 0.715]        21        15
+ samples avg   0.500 [0.241, 0.759]  0.574 [0.278, 0.852]  0.511 [0.256, 0.744]        21        15
 
 [low, high]: 95% BCa bootstrap intervals, 999 resamples of the 9 instances
 """  # noqa: E501 (the report is wider than the code)
@@ -229,7 +247,12 @@ def test_mlcm_classification_report_with_intervals_n_jobs(monkeypatch):
     rng = np.random.default_rng(6)
     y_true = (rng.random((2000, 12)) < 0.4).astype(int)
     y_pred = y_true ^ (rng.random((2000, 12)) < 0.2)
-    options = {"confidence_level": 0.95, "n_resamples": 400, "random_state": 1}
+    options = {
+        "confidence_level": 0.95,
+        "n_resamples": 400,
+        "random_state": 1,
+        "zero_division": 0.0,
+    }
     for output_dict in (False, True):
         one, two = (
             mlcm_classification_report(
@@ -253,6 +276,7 @@ def test_mlcm_classification_report_with_intervals_groups_legend():
         n_resamples=99,
         groups=[0, 0, 1, 1, 2, 2, 3, 3, 3],
         random_state=0,
+        zero_division=0.0,
     )
     assert text.endswith(
         "\n\n[low, high]: 95% BCa bootstrap intervals, 99 resamples of the 4 groups\n"
@@ -261,9 +285,14 @@ def test_mlcm_classification_report_with_intervals_groups_legend():
 
 def test_mlcm_classification_report_without_level_is_unchanged():
     """confidence_level=None (the default) ignores the resampling options."""
-    plain = mlcm_classification_report(T, P)
+    plain = mlcm_classification_report(T, P, zero_division=0.0)
     assert plain == mlcm_classification_report(
-        T, P, confidence_level=None, n_resamples=5, interval="percentile"
+        T,
+        P,
+        confidence_level=None,
+        n_resamples=5,
+        interval="percentile",
+        zero_division=0.0,
     )
     assert "[" not in plain
 
@@ -272,7 +301,13 @@ def test_mlcm_classification_report_dict_with_intervals():
     """output_dict carries "<score> low" and "<score> high" after each score,
     Python floats, the bounds of mlcm_confidence_intervals for the seed."""
     report = mlcm_classification_report(
-        T, P, output_dict=True, confidence_level=0.95, n_resamples=999, random_state=0
+        T,
+        P,
+        output_dict=True,
+        confidence_level=0.95,
+        n_resamples=999,
+        random_state=0,
+        zero_division=0.0,
     )
     keys = [
         "precision",
@@ -287,12 +322,20 @@ def test_mlcm_classification_report_dict_with_intervals():
         "weight",
         "support",
     ]
-    assert list(report) == ["0", "1", "2", "micro avg", "macro avg", "weighted avg"]
+    assert list(report) == [
+        "0",
+        "1",
+        "2",
+        "micro avg",
+        "macro avg",
+        "weighted avg",
+        "samples avg",
+    ]
     for row in report.values():
         assert list(row) == keys
         assert all(type(v) is float for v in row.values())
         assert row["recall low"] <= row["recall high"]
-    plain = mlcm_classification_report(T, P, output_dict=True)
+    plain = mlcm_classification_report(T, P, output_dict=True, zero_division=0.0)
     for name, row in plain.items():
         assert {k: report[name][k] for k in row} == row
     with warnings.catch_warnings():
@@ -325,12 +368,13 @@ def test_mlcm_classification_report_headers_stay_over_their_columns(
         confidence_level=confidence_level,
         n_resamples=99,
         random_state=0,
+        zero_division=0.0,
     )
     header, _, *lines = text.splitlines()
     ends = [match.end() for match in re.finditer(r"\S+", header)]
     assert len(ends) == 5
     rows = [line for line in lines if line.strip() and not line.startswith("[")]
-    assert len(rows) == 3 + 3
+    assert len(rows) == 3 + 4
     for line in rows:
         # a value, or a value and its bracketed interval, per column
         cells = re.finditer(r"-?[\d.]+(?: \[ *[\d.]+, *[\d.]+\])?|nan", line)
