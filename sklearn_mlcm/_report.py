@@ -11,6 +11,7 @@ from ._confusion import TARGET_CONSTRAINTS
 from ._intervals import bootstrap_intervals, unit_table
 from ._margins import MAX_RESAMPLES
 from ._mlcm._dispatch import compute
+from ._mlcm._samples import table_sums
 from ._parallel import N_JOBS
 from ._param_validation import (
     ZERO_DIVISION,
@@ -54,9 +55,9 @@ def report_table(
     no-label index too when ``include_no_label``. The numbers come from
     :func:`matrix_scores`, as the scores' do; every average runs over the
     shown rows ("micro" pools their counts, as scikit-learn's does).
-    ``samples``, the (3, 4) sums of the samples average (F1 for F), adds the
-    "samples avg" row, with the weight and support totals as the other
-    averages (scikit-learn's support column).
+    ``samples``, the :class:`~._mlcm._samples.SizeTable` of the instances,
+    adds the "samples avg" row, with the weight and support totals as the
+    other averages (scikit-learn's support column).
     """
     metrics = ("precision", "recall", "fbeta")
     options = {
@@ -82,7 +83,8 @@ def report_table(
             support.sum(),
         )
     if samples is not None:  # the instances' ratios have not warned yet
-        scores = samples_average(samples, metrics, zero_division=zero_division)
+        sums = table_sums(samples, beta=1.0, include_no_label=include_no_label)
+        scores = samples_average(sums, metrics, zero_division=zero_division)
         averages[f"{SAMPLES_AVERAGE} avg"] = (
             *(scores[m] for m in metrics),
             weight.sum(),
@@ -347,9 +349,9 @@ def mlcm_classification_report(
         labels=labels,
         sample_weight=sample_weight,
         with_supports=True,
-        samples=((1.0, bool(include_no_label)),),
+        samples=True,
     )
-    samples = computed.samples[0] if computed.multilabel else None
+    samples = computed.samples if computed.multilabel else None
     bounds = None
     if confidence_level is not None:
         bounds = _report_bounds(
@@ -472,8 +474,8 @@ def build_report(
     Shared by :func:`mlcm_classification_report` and
     :meth:`MLCMAccumulator.classification_report`, so both print one report;
     ``bounds`` (a :class:`ReportBounds`) adds the intervals (see
-    :func:`format_report`); ``samples``, the sums of the samples average,
-    its row (:func:`report_table`).
+    :func:`format_report`); ``samples``, the table of the instances' set
+    sizes, the samples average's row (:func:`report_table`).
     """
     reserved = {f"{a} avg" for a in REPORT_AVERAGES}
     if samples is not None:

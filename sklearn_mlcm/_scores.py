@@ -15,6 +15,7 @@ from sklearn.metrics import make_scorer
 from ._averaging import AVERAGES, matrix_scores, samples_average
 from ._confusion import TARGET_CONSTRAINTS
 from ._mlcm._dispatch import METHODS, compute
+from ._mlcm._samples import table_sums
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -162,11 +163,16 @@ def _prfs(
             method=method,
             labels=labels,
             sample_weight=sample_weight,
-            samples=((float(beta), bool(include_no_label)),),
+            samples=True,
             matrix=False,
         )
+        sums = table_sums(
+            computed.samples,
+            beta=float(beta),
+            include_no_label=bool(include_no_label),
+        )
         values = samples_average(
-            computed.samples[0],
+            sums,
             metrics,
             zero_division=zero_division,
             warn_for=warn_for,

@@ -20,7 +20,7 @@ from sklearn_mlcm._validation import (
 )
 
 from ._record import Computed
-from ._samples import RATIOS, samples_sums
+from ._samples import empty_table, merge_tables, tabulate_sizes
 
 __all__ = ["dask_compute", "import_dask", "is_dask_collection"]
 
@@ -67,17 +67,17 @@ def _block_counts(t, p, w, *, kernel, labels, caller, with_supports, dtype):
     return matrix, np.append(supports.astype(np.float64), no_label)
 
 
-def _block_samples(t, p, w, *, labels, caller, options):
-    """The samples average's sums of one chunk of rows (:mod:`._samples`),
+def _block_samples(t, p, w, *, labels, caller):
+    """The samples average's table of one chunk of rows (:mod:`._samples`),
     validated as :func:`_block_counts` validates it."""
     if t.shape[0] == 0:
-        return np.zeros((len(options), len(RATIOS), 4))
+        return empty_table(w is not None)
     with public_call(caller):
         space = check_mlcm_targets(t, p, labels=labels)
         if w is not None:
             w = check_sample_weight(w, t.shape[0])
             check_weight_sums(w, space.n_labels)
-    return samples_sums(space.y_true, space.y_pred, w, options)
+    return tabulate_sizes(space.y_true, space.y_pred, w)
 
 
 def _finite_sum(matrix):
@@ -106,15 +106,15 @@ def dask_compute(
     sample_weight,
     with_supports,
     lazy,
-    samples=None,
+    samples=False,
     matrix=True,
 ):
     """The :class:`Computed` of dask input; the matrix stays lazy if ``lazy``.
 
     ``integer_counts`` says that the kernel counts (int64) without weights.
-    ``samples`` and ``matrix`` are :func:`~._dispatch.compute`'s: the sums of
-    the samples average are summed over the chunks (computed at once, also
-    when ``lazy``).
+    ``samples`` and ``matrix`` are :func:`~._dispatch.compute`'s: the chunks'
+    tables of the samples average are merged (computed at once, also when
+    ``lazy``).
     """
     check_dask_kinds(y_true, y_pred)
     dask, da = import_dask()
@@ -135,16 +135,13 @@ def dask_compute(
         w_blocks = weight.rechunk((y_true.chunks[0],)).to_delayed().ravel()
     names = [str(i) for i in (range(q) if labels is None else labels)]
     sums = None
-    if samples is not None:
-        chunk_sums = dask.delayed(_block_samples, pure=True)
-        (sums,) = dask.compute(
-            sum(
-                chunk_sums(
-                    t, p, w, labels=labels, caller=current_function(), options=samples
-                )
-                for t, p, w in zip(t_blocks, p_blocks, w_blocks)
-            )
-        )
+    if samples:
+        table = dask.delayed(_block_samples, pure=True)
+        tables = [
+            table(t, p, w, labels=labels, caller=current_function())
+            for t, p, w in zip(t_blocks, p_blocks, w_blocks)
+        ]
+        (sums,) = dask.compute(dask.delayed(merge_tables)(tables))
     if not matrix:
         return Computed(None, names, samples=sums)
     dtype = np.int64 if integer_counts and sample_weight is None else np.float64

@@ -15,7 +15,7 @@ from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
 from ._krstinic import krstinic_matrix
 from ._record import Computed
-from ._samples import samples_sums, single_label_samples_sums
+from ._samples import single_label_table, tabulate_sizes
 from ._single_label import single_label_matrix, single_label_supports
 
 __all__ = ["METHODS", "as_output", "compute", "normalize"]
@@ -32,16 +32,15 @@ def compute(
     sample_weight,
     with_supports=False,
     lazy=False,
-    samples=None,
+    samples=False,
     matrix=True,
 ):
     """Validate the targets and weights, run the kernel, return a :class:`Computed`.
 
     ``method`` is one of :data:`METHODS` (checked by the public function).
-    ``samples``, a tuple of ``(beta, include_no_label)``, asks for the sums of
-    the samples average for each (:mod:`._samples`), read off the same
-    validated rows; without ``matrix`` no kernel runs (``Computed.matrix`` is
-    None).
+    ``samples`` asks for the table of the samples average
+    (:class:`~._samples.SizeTable`), read off the same validated rows;
+    without ``matrix`` no kernel runs (``Computed.matrix`` is None).
     """
     if is_dask_collection(y_true) or is_dask_collection(y_pred):
         return dask_compute(
@@ -63,10 +62,8 @@ def compute(
     if space.codes is not None:  # 1-D class labels: one histogram of the pairs
         t, p = space.codes
         result = Computed(None, space.names, multilabel=False)
-        if samples is not None:
-            result.samples = single_label_samples_sums(
-                t, p, space.n_labels, weight, samples
-            )
+        if samples:
+            result.samples = single_label_table(t, p, space.n_labels, weight)
         if matrix:
             result.matrix = single_label_matrix(
                 t,
@@ -81,9 +78,7 @@ def compute(
             result.supports, result.no_label_support = supports
         return result
     y_true, y_pred = space.y_true, space.y_pred
-    sums = None
-    if samples is not None:
-        sums = samples_sums(y_true, y_pred, weight, samples)
+    sums = tabulate_sizes(y_true, y_pred, weight) if samples else None
     if not matrix:
         return Computed(None, space.names, samples=sums)
     if not sparse.issparse(y_true) and not dense:

@@ -12,9 +12,9 @@ class Computed:
     ``matrix`` is a dense ndarray, a CSR array (sparse input) or, for dask
     input with ``lazy=True``, a dask array. ``supports`` and
     ``no_label_support`` are the (weighted) true totals per label and of the
-    instances with no true label, when asked for. ``samples`` holds the sums
-    of the samples average (:mod:`._samples`), shape (len(options), 3, 4),
-    when asked for; ``multilabel`` is False for 1-D class labels.
+    instances with no true label, when asked for. ``samples`` is the
+    :class:`~._samples.SizeTable` of the samples average, when asked for;
+    ``multilabel`` is False for 1-D class labels.
     """
 
     matrix: object
