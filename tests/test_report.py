@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from numpy.testing import assert_allclose
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -13,6 +14,9 @@ from sklearn_mlcm import (
     mlcm_classification_report,
     mlcm_confidence_intervals,
     mlcm_confusion_matrix,
+    mlcm_f1_score,
+    mlcm_precision_score,
+    mlcm_recall_score,
 )
 
 # Heydarian et al. (2022), Table 1
@@ -379,3 +383,120 @@ def test_mlcm_classification_report_headers_stay_over_their_columns(
         # a value, or a value and its bracketed interval, per column
         cells = re.finditer(r"-?[\d.]+(?: \[ *[\d.]+, *[\d.]+\])?|nan", line)
         assert [match.end() for match in cells][-5:] == ends, line
+
+
+# -- the samples avg row (issue #24) -------------------------------------------
+
+
+def test_mlcm_classification_report_samples_avg_is_the_samples_scores():
+    """The "samples avg" row holds the samples averages of the scores, with
+    the totals of weight and support, for both methods, weights and labels;
+    zero_division "warn" warns once per ratio, as the scores do."""
+    weight = [1, 2, 1, 0, 1, 3, 1, 0.5, 1]
+    for method in ("heydarian", "krstinic"):
+        for labels in (None, [2, 0]):
+            options = {"sample_weight": weight, "labels": labels}
+            with pytest.warns(UndefinedMetricWarning) as record:
+                report = mlcm_classification_report(
+                    T, P, method=method, output_dict=True, **options
+                )
+            row = report["samples avg"]
+            assert [row[k] for k in ("weight", "support")] == [
+                report["weighted avg"]["weight"],
+                report["weighted avg"]["support"],
+            ]
+            for header, score in (
+                ("precision", mlcm_precision_score),
+                ("recall", mlcm_recall_score),
+                ("f1-score", mlcm_f1_score),
+            ):
+                expected = score(
+                    T, P, average="samples", zero_division=0.0, **options
+                )
+                assert row[header] == expected
+            messages = [str(w.message) for w in record if "in samples" in str(w)]
+            assert sorted(m.split()[0] for m in messages) == [
+                "F-score",
+                "Precision",
+                "Recall",
+            ]
+
+
+def test_mlcm_classification_report_samples_avg_is_a_reserved_name():
+    """"samples avg" cannot name a label of multi-label input (its row would
+    be ambiguous); 1-D input has no such row and may use it."""
+    message = r"'samples avg' is used as a summary row"
+    with pytest.raises(ValueError, match=message):
+        mlcm_classification_report(
+            T, P, target_names=["a", "samples avg", "c"], zero_division=0.0
+        )
+    report = mlcm_classification_report(
+        [0, 1], [0, 1], target_names=["a", "samples avg"], output_dict=True
+    )
+    assert list(report) == [
+        "a",
+        "samples avg",
+        "micro avg",
+        "macro avg",
+        "weighted avg",
+    ]
+
+
+@pytest.mark.parametrize("interval", ["percentile", "bca"])
+def test_mlcm_classification_report_samples_avg_interval_is_its_bootstrap(interval):
+    """The samples avg interval is read off the score itself on each resample:
+    the samples F1 of the distinct units weighted by the counts drawn (the
+    resamples the report draws, from its seed), and for BCa the jackknife of
+    the units left out one at a time."""
+    from sklearn.utils import check_random_state
+
+    from sklearn_mlcm._intervals import bootstrap_intervals, unit_table
+    from sklearn_mlcm._units import resample_counts
+
+    rng = np.random.default_rng(24)
+    y_true = (rng.random((60, 4)) < 0.3).astype(int)
+    y_pred = y_true ^ (rng.random((60, 4)) < 0.25)
+    units, _ = unit_table(
+        y_true, y_pred, method="heydarian", labels=None, sample_weight=None, groups=None
+    )
+    seed = int(check_random_state(3).randint(2**31 - 1))
+    scores, _ = bootstrap_intervals(
+        units,
+        metrics=("precision", "recall", "f1"),
+        averages=("micro", "samples"),
+        shown=4,
+        n_resamples=199,
+        seed=seed,
+        confidence_level=0.9,
+        interval=interval,
+        beta=1.0,
+        tn="complement",
+        zero_division=0.0,
+        return_distributions=True,
+    )
+    # without weights or groups each kind of unit is one distinct pair
+    t, p = units.pair_true.astype(int), units.pair_pred.astype(int)
+    counts = resample_counts(seed, 0, 199, units)
+    expected = [
+        mlcm_f1_score(t, p, average="samples", sample_weight=c, zero_division=0.0)
+        for c in counts
+    ]
+    result = scores["f1", "samples"]
+    assert_allclose(result.bootstrap_distribution, expected, rtol=1e-12)
+    assert result.estimate == pytest.approx(
+        mlcm_f1_score(y_true, y_pred, average="samples", zero_division=0.0)
+    )
+    if interval == "percentile":
+        assert_allclose(result.confidence_interval, np.quantile(expected, [0.05, 0.95]))
+    text = mlcm_classification_report(
+        y_true,
+        y_pred,
+        confidence_level=0.9,
+        n_resamples=199,
+        interval=interval,
+        random_state=3,
+        zero_division=0.0,
+        output_dict=True,
+    )["samples avg"]
+    assert text["f1-score low"] == pytest.approx(result.confidence_interval.low)
+    assert text["f1-score high"] == pytest.approx(result.confidence_interval.high)
