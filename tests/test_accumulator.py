@@ -453,3 +453,40 @@ def test_mlcm_accumulator_scores_stay_right_up_to_the_overflow_refusal(n_resampl
     if n_resamples is not None:
         result = acc.confidence_intervals(average="micro")
         assert np.isfinite(result.bootstrap_distribution).all()
+
+
+# -- the samples avg row: a running table (issue #24) ----------------------------
+
+
+def test_mlcm_accumulator_samples_avg_is_exact_across_batches_and_merges():
+    """The samples average is kept as the table of the instances' set sizes,
+    a running sum: batches, merges, pickles and unweighted batches beside
+    integer-weighted ones give the one-shot report bit for bit (a running
+    sum of the ratios would differ in the last bits)."""
+    import pickle
+
+    rng = np.random.default_rng(24)
+    y_true = rng.random((500, 5)) < 0.3
+    y_pred = y_true ^ (rng.random((500, 5)) < 0.3)
+    weight = np.ones(500)
+    weight[250:] = rng.integers(0, 4, 250)
+    options = {"zero_division": 0.0, "output_dict": True}
+    for include_no_label in (False, True):
+        expected = mlcm_classification_report(
+            y_true,
+            y_pred,
+            sample_weight=weight,
+            include_no_label=include_no_label,
+            **options,
+        )
+        first, second = MLCMAccumulator(5), MLCMAccumulator(5)
+        for start in range(0, 250, 7):  # unweighted batches of 7
+            stop = min(start + 7, 250)
+            first.update(y_true[start:stop], y_pred[start:stop])
+        second.update(y_true[250:], y_pred[250:], sample_weight=weight[250:])
+        merged = pickle.loads(pickle.dumps(first)).merge(second)
+        report = merged.classification_report(
+            include_no_label=include_no_label, **options
+        )
+        assert report["samples avg"] == expected["samples avg"]
+        assert report == expected
