@@ -787,3 +787,31 @@ def test_make_mlcm_scorer_samples_in_grid_search(multilabel_data):
     expected = mlcm_recall_score(y, y_pred, average="samples", zero_division=1.0)
     assert scorers["recall"](search, X, y) == pytest.approx(expected)
     assert np.isfinite(search.cv_results_["mean_test_f1"]).all()
+
+
+def test_mlcm_scores_samples_table_paths_agree(monkeypatch):
+    """The table of set sizes is the same whether its keys are counted by
+    np.bincount, by np.unique (many possible keys) or the triples sorted
+    (sizes past 2**21, whose key would overflow): sorted, merged, weighed."""
+    from sklearn_mlcm._mlcm import _samples
+    from sklearn_mlcm._mlcm._samples import size_table
+
+    rng = np.random.default_rng(7)
+    n_true, n_pred = rng.integers(0, 9, 500), rng.integers(0, 9, 500)
+    n_both = np.minimum(n_true, n_pred) // 2
+    weight = rng.choice([0.0, 0.5, 2.0], 500)
+    counted = size_table(n_true, n_pred, n_both, weight)
+    monkeypatch.setattr(_samples, "BINCOUNT_KEYS", 0)
+    unique = size_table(n_true, n_pred, n_both, weight)
+    for a, b in zip(
+        (counted.sizes, counted.count, counted.weight),
+        (unique.sizes, unique.count, unique.weight),
+    ):
+        assert_array_equal(a, b)
+    assert counted.n_zero_weight == unique.n_zero_weight == (weight == 0).sum()
+    assert counted.count.sum() == 500
+    big = 2**21
+    table = size_table([big, 5, big, 5], [1, 5, 1, 5], [0, 2, 0, 2], [1.0, 2, 3, 4])
+    assert_array_equal(table.sizes, [[5, 5, 2], [big, 1, 0]])
+    assert_array_equal(table.count, [2, 2])
+    assert_array_equal(table.weight, [6.0, 4.0])

