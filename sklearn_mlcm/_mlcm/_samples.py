@@ -129,6 +129,8 @@ def size_table(n_true, n_pred, n_both, weight=None):
     n_true, n_pred, n_both = (
         np.asarray(x, dtype=np.int64) for x in (n_true, n_pred, n_both)
     )
+    if weight is not None:
+        weight = np.asarray(weight, dtype=np.float64)
     n_zero = 0 if weight is None else int(np.count_nonzero(weight == 0))
     if n_true.size == 0:
         return empty_table(weight is not None)
