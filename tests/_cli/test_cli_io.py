@@ -18,6 +18,8 @@ from cli_helpers import (
     run,
     write_csv,
 )
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from numpy.lib import format as npy_format
 from numpy.testing import assert_array_equal
 from paper_data import TABLE_4J
@@ -805,6 +807,67 @@ def test_report_csv_one_column_number_header_is_ambiguous(capsys, tmp_path):
     # a name that is not a number can only be a header
     path.write_text("spam\n1\n0\n")
     assert read_labels(str(path)).names == ["spam"]
+
+
+# label names as MULAN's have them, each with its value when it is a number
+_NAMED = {
+    "2005": 2005.0,
+    "2.0": 2.0,
+    "2007": 2007.0,
+    "1e3": 1000.0,
+    "-1": -1.0,
+    ".5": 0.5,
+    "0": 0.0,
+    "1": 1.0,
+    "1.0": 1.0,
+    ".net": None,
+    "3d": None,
+    "??": None,
+    "web2.0": None,
+    "m\\'usica": None,
+    "TAG_2005": None,
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_read_labels_header_whatever_the_names(tmp_path_factory, data):
+    """A first row that is not all 0/1 above 0/1 rows is read as the header,
+    whatever its names (numbers, words, both); but a number alone in a
+    one-column file is refused as ambiguous, naming both --header values."""
+    q = data.draw(st.integers(1, 5), label="q")
+    words = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True)
+    integers = st.integers(-(10**6), 10**6).map(str)
+    names = data.draw(
+        st.lists(
+            st.one_of(st.sampled_from(sorted(_NAMED)), words, integers),
+            min_size=q,
+            max_size=q,
+            unique=True,
+        ),
+        label="names",
+    )
+    values = [_NAMED[n] if n in _NAMED else _integer_or_none(n) for n in names]
+    assume(not all(v in (0.0, 1.0) for v in values))  # then it is data
+    rows = data.draw(
+        st.lists(st.lists(st.integers(0, 1), min_size=q, max_size=q), min_size=1),
+        label="rows",
+    )
+    path = tmp_path_factory.mktemp("header") / "labels.csv"
+    write_csv(path, rows, header=names)
+    if q == 1 and values[0] is not None:
+        with pytest.raises(InputError, match="pass --header yes or --header no"):
+            read_labels(str(path))
+        return
+    labels = read_labels(str(path))
+    assert (labels.names, labels.names_line) == (names, 1)
+    assert labels.values.dtype == np.uint8
+    assert_array_equal(labels.values, rows)
+
+
+def _integer_or_none(text):
+    """The value of an integer drawn as text, None for a word."""
+    return float(text) if text.lstrip("-").isdigit() else None
 
 
 @pytest.mark.parametrize("name", ["bibtex", "delicious"])
