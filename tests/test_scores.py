@@ -530,3 +530,96 @@ def test_mlcm_precision_recall_fscore_support_warn_for():
         )
     with pytest.raises(InvalidParameterError, match="'warn_for' parameter"):
         mlcm_precision_recall_fscore_support(y_true, y_pred, warn_for="precision")
+
+
+#: 1-D classes 0, 1, 2; the labels 5 and 6 occur in neither target (#24, defect 6).
+_ABSENT = {"y_true": [0, 1, 2, 0], "y_pred": [0, 2, 1, 0], "labels": [5, 6]}
+
+
+@pytest.mark.parametrize("average", [None, "micro", "macro", "weighted"])
+@pytest.mark.parametrize("zero_division", ["warn", 0.0, 1.0, np.nan])
+def test_mlcm_precision_recall_fscore_support_labels_none_occur(
+    average, zero_division
+):
+    """Labels of which none occurs give scikit-learn's answer: the zero_division
+    value for every ratio, support 0, and its warnings (#24 defect 6: they were
+    refused)."""
+    options = {"average": average, "zero_division": zero_division, **_ABSENT}
+    y_true, y_pred = options.pop("y_true"), options.pop("y_pred")
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        got = mlcm_precision_recall_fscore_support(y_true, y_pred, **options)
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        want = precision_recall_fscore_support(y_true, y_pred, **options)
+    value = 0.0 if zero_division == "warn" else zero_division
+    for g, w in zip(got[:3], want[:3]):
+        assert_allclose(g, w)
+        assert_allclose(g, value if average else [value, value])
+        assert type(g) is (float if average else np.ndarray)
+    if average is None:
+        assert got[3].dtype == np.int64
+        np.testing.assert_array_equal(got[3], [0, 0])
+    else:
+        assert got[3] is None
+    categories = {w.category for w in ours}
+    assert categories == {w.category for w in theirs}
+    warned = {UndefinedMetricWarning} if zero_division == "warn" else set()
+    assert categories == warned
+    assert [str(w.message).split()[0] for w in ours] == [
+        str(w.message).split()[0] for w in theirs
+    ]
+
+
+@pytest.mark.parametrize(
+    "score, kwargs",
+    [
+        (mlcm_precision_score, {}),
+        (mlcm_recall_score, {}),
+        (mlcm_f1_score, {}),
+        (mlcm_fbeta_score, {"beta": 2.0}),
+    ],
+)
+@pytest.mark.parametrize("average", [None, "micro", "macro", "weighted"])
+def test_mlcm_scores_labels_none_occur(score, kwargs, average):
+    """The four scores take labels of which none occurs, as scikit-learn's do
+    (#24 defect 6), with the zero_division value."""
+    import sklearn.metrics
+
+    theirs = getattr(sklearn.metrics, score.__name__.removeprefix("mlcm_"))
+    options = {"average": average, "zero_division": 1.0, "labels": [5, 6], **kwargs}
+    got = score(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    want = theirs(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    assert_allclose(got, want)
+    assert_allclose(got, 1.0 if average else [1.0, 1.0])
+    options["zero_division"] = "warn"
+    with pytest.warns(UndefinedMetricWarning, match="ill-defined"):
+        got = score(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    assert_allclose(got, 0.0 if average else [0.0, 0.0])
+
+
+def test_mlcm_classification_report_labels_none_occur():
+    """The report of labels of which none occurs is scikit-learn's: the
+    zero_division values, support 0 (#24 defect 6: it was refused)."""
+    from sklearn.metrics import classification_report
+
+    options = {"labels": [5, 6], "zero_division": 1.0, "output_dict": True}
+    ours = mlcm_classification_report(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    theirs = classification_report(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    assert list(ours) == list(theirs)
+    for row, values in theirs.items():
+        assert ours[row] == {**values, "weight": 0.0}, row
+    expected = """\
+              precision    recall  f1-score    weight   support
+
+           5       0.00      0.00      0.00         0         0
+           6       0.00      0.00      0.00         0         0
+
+   micro avg       0.00      0.00      0.00         0         0
+   macro avg       0.00      0.00      0.00         0         0
+weighted avg       0.00      0.00      0.00         0         0
+"""
+    text = mlcm_classification_report(
+        _ABSENT["y_true"], _ABSENT["y_pred"], labels=[5, 6], zero_division=0.0
+    )
+    assert text == expected
