@@ -162,6 +162,25 @@ def test_mlcm_specificity_score_bad_tn():
         (("f1",), {"zero_division": 7}, ValueError, "'zero_division' parameter of"),
         (("specificity",), {"tn": "all"}, ValueError, "'tn' parameter of make_mlcm"),
         (("fbeta",), {"beta": -1}, ValueError, "'beta' parameter of make_mlcm"),
+        ((mlcm_fbeta_score,), {}, TypeError, "'beta' parameter of make_mlcm_scorer"),
+        ((mlcm_f1_score,), {"tn": "complement"}, TypeError, "f1_score takes no 'tn'"),
+        (
+            (precision_recall_fscore_support,),
+            {},
+            TypeError,
+            r"must be one of \{'f1', 'fbeta', 'precision', 'recall', 'specificity'\} "
+            r"or one of the functions mlcm_f1_score, mlcm_fbeta_score, "
+            r"mlcm_precision_score, mlcm_recall_score, mlcm_specificity_score. Got "
+            r"the function sklearn\.metrics\.\w+\.precision_recall_fscore_support "
+            r"instead\.",
+        ),
+        (
+            (mlcm_precision_recall_fscore_support,),
+            {},
+            TypeError,
+            "Got the function sklearn_mlcm._scores.mlcm_precision_recall_fscore",
+        ),
+        ((len,), {}, TypeError, "Got the function builtins.len instead"),
     ],
 )
 def test_make_mlcm_scorer_bad_arguments(args, kwargs, error, match):
@@ -195,6 +214,34 @@ def test_mlcm_scorers_names_and_values(multilabel_data, method):
         )
         expected = func(y, y_pred, average=average, method=method)
         assert scorer(model, X, y) == pytest.approx(expected), name
+
+
+@pytest.mark.parametrize(
+    "name, function, kwargs",
+    [
+        ("precision", mlcm_precision_score, {"average": "micro"}),
+        ("recall", mlcm_recall_score, {"average": "weighted"}),
+        ("f1", mlcm_f1_score, {"average": "macro", "zero_division": 1.0}),
+        ("fbeta", mlcm_fbeta_score, {"beta": 2.0, "average": "micro_all"}),
+        ("specificity", mlcm_specificity_score, {"tn": "diagonal"}),
+    ],
+)
+def test_make_mlcm_scorer_takes_the_score_functions(
+    multilabel_data, name, function, kwargs
+):
+    """A public score function is taken as its name, as scikit-learn's
+    make_scorer takes score_func (#24): the same score, the same options read
+    by MLCMTunedThresholdClassifierCV, and the scorer pickles."""
+    X, y = multilabel_data
+    model = KNeighborsClassifier().fit(X, y)
+    by_function = make_mlcm_scorer(function, **kwargs)
+    by_name = make_mlcm_scorer(name, **kwargs)
+    expected = function(y, model.predict(X), **{"average": "macro", **kwargs})
+    assert by_function(model, X, y) == expected
+    assert by_name(model, X, y) == expected
+    assert by_function._mlcm_options == by_name._mlcm_options
+    assert by_function._mlcm_options["metric"] == name
+    assert pickle.loads(pickle.dumps(by_function))(model, X, y) == expected
 
 
 def test_make_mlcm_scorer_fbeta_passes_beta(multilabel_data):
