@@ -670,3 +670,25 @@ weighted avg       0.00      0.00      0.00         0         0
         _ABSENT["y_true"], _ABSENT["y_pred"], labels=[5, 6], zero_division=0.0
     )
     assert text == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_mlcm_scores_labels_one_is_sklearn_binary_average(mlcm_strategies, data):
+    """``labels=[1]`` gives scikit-learn's ``average="binary"`` score of binary
+    1-D input, which from_sklearn.rst names as the way to pos_label (#24)."""
+    import sklearn.metrics
+
+    y_true, y_pred, weight = data.draw(mlcm_strategies.multiclass(classes=(0, 1)))
+    average = data.draw(st.sampled_from(["micro", "macro", "weighted"]))
+    for score, kwargs in (
+        (mlcm_precision_score, {}),
+        (mlcm_recall_score, {}),
+        (mlcm_f1_score, {}),
+        (mlcm_fbeta_score, {"beta": 0.5}),
+    ):
+        theirs = getattr(sklearn.metrics, score.__name__.removeprefix("mlcm_"))
+        options = {"sample_weight": weight, "zero_division": 0.0, **kwargs}
+        got = score(y_true, y_pred, labels=[1], average=average, **options)
+        want = theirs(y_true, y_pred, **options)
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
