@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn
+import sklearn.metrics
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
@@ -14,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import make_multilabel_classification
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import precision_recall_fscore_support
+from sklearn.metrics import classification_report, precision_recall_fscore_support
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
@@ -631,8 +632,6 @@ def test_mlcm_precision_recall_fscore_support_labels_none_occur(
 def test_mlcm_scores_labels_none_occur(score, kwargs, average):
     """The four scores take labels of which none occurs, as scikit-learn's do
     (#24 defect 6), with the zero_division value."""
-    import sklearn.metrics
-
     theirs = getattr(sklearn.metrics, score.__name__.removeprefix("mlcm_"))
     options = {"average": average, "zero_division": 1.0, "labels": [5, 6], **kwargs}
     got = score(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
@@ -648,8 +647,6 @@ def test_mlcm_scores_labels_none_occur(score, kwargs, average):
 def test_mlcm_classification_report_labels_none_occur():
     """The report of labels of which none occurs is scikit-learn's: the
     zero_division values, support 0 (#24 defect 6: it was refused)."""
-    from sklearn.metrics import classification_report
-
     options = {"labels": [5, 6], "zero_division": 1.0, "output_dict": True}
     ours = mlcm_classification_report(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
     theirs = classification_report(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
@@ -677,8 +674,6 @@ weighted avg       0.00      0.00      0.00         0         0
 def test_mlcm_scores_labels_one_is_sklearn_binary_average(mlcm_strategies, data):
     """``labels=[1]`` gives scikit-learn's ``average="binary"`` score of binary
     1-D input, which from_sklearn.rst names as the way to pos_label (#24)."""
-    import sklearn.metrics
-
     y_true, y_pred, weight = data.draw(mlcm_strategies.multiclass(classes=(0, 1)))
     average = data.draw(st.sampled_from(["micro", "macro", "weighted"]))
     for score, kwargs in (
