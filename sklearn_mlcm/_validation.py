@@ -595,34 +595,53 @@ def _check_multiclass(y_true, y_pred, labels):
     if labels is None:
         classes = present
     else:
-        classes = np.asarray(labels)
-        if exact is not None and classes.dtype.kind in "iuf":
-            classes = _python_numbers(classes)
-        if classes.ndim != 1 or classes.size == 0:
-            raise InvalidInputError(
-                f"The 'labels' parameter of {caller} must be a non-empty 1-D "
-                f"list of class labels. Got {classes.tolist()!r} instead."
-            )
-        _check_unique(classes)
-        try:
-            with warnings.catch_warnings():
-                # NumPy 1.x warns (and answers wrongly) where NumPy 2 raises
-                warnings.simplefilter("error", FutureWarning)
-                unknown = np.setdiff1d(classes, present)
-        except (TypeError, FutureWarning):  # numbers among strings, or the reverse
-            raise InvalidInputError(
-                f"The 'labels' parameter of {caller} must hold values of the "
-                f"kind of the classes {present.tolist()}. Got "
-                f"{classes.tolist()!r} instead."
-            ) from None
-        if unknown.size == classes.size:
-            raise InvalidInputError(
-                f"The 'labels' parameter of {caller}: none of "
-                f"{classes.tolist()} occurs in y_true or y_pred (classes present: "
-                f"{present.tolist()})."
-            )
+        classes = _check_class_labels(labels, present, exact is not None)
     codes = (_class_codes(y_true, classes), _class_codes(y_pred, classes))
     return codes, classes
+
+
+def _value_kind(values):
+    """"number" or "string" when every value is one, else None (mixed)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind != "O":
+        return "string" if values.dtype.kind in "US" else "number"
+    values = values.tolist() if isinstance(values, np.ndarray) else list(values)
+    if all(isinstance(v, (numbers.Real, np.bool_)) for v in values):
+        return "number"
+    if all(isinstance(v, (str, bytes)) for v in values):
+        return "string"
+    return None
+
+
+def _check_class_labels(labels, present, exact):
+    """``labels`` of 1-D input -> a 1-D array of classes, of the kind of the
+    classes ``present``. Labels that occur nowhere are kept: they score zero
+    counts, as in scikit-learn's scores (#24)."""
+    caller = current_function()
+    classes = np.asarray(labels)
+    if exact and classes.dtype.kind in "iuf":
+        classes = _python_numbers(classes)
+    if classes.ndim != 1 or classes.size == 0:
+        raise InvalidInputError(
+            f"The 'labels' parameter of {caller} must be a non-empty 1-D "
+            f"list of class labels. Got {classes.tolist()!r} instead."
+        )
+    # the values as given: NumPy turns [1, "a"] into strings
+    kind = _value_kind(labels if isinstance(labels, np.ndarray) else list(labels))
+    if kind is None:
+        raise InvalidInputError(
+            f"The 'labels' parameter of {caller} must hold class values of "
+            f"one kind (all numbers or all strings). Got {list(labels)!r} instead."
+        )
+    if kind != _value_kind(present):
+        # scikit-learn compares them as strings ("0" is class 0) or finds
+        # none: either way a number the user did not mean
+        raise InvalidInputError(
+            f"The 'labels' parameter of {caller} must hold values of the "
+            f"kind of the classes {present.tolist()}. Got "
+            f"{classes.tolist()!r} instead."
+        )
+    _check_unique(classes)
+    return classes
 
 
 def _check_samples(n_true, n_pred):
