@@ -46,6 +46,7 @@ __all__ = [
     "check_weight_sums",
     "check_square_matrix",
     "check_target_names",
+    "evenly_spaced",
     "frame_columns",
     "input_error",
     "label_values",
@@ -1535,6 +1536,25 @@ def check_threshold_count(n_thresholds, q):
         )
 
 
+def evenly_spaced(low, high, count):
+    """``np.linspace(low, high, count)``, also when ``high - low`` overflows.
+
+    Finite scores from near -1.8e308 to near 1.8e308 span more than float64
+    holds: ``np.linspace`` then steps by infinity and returns infinities and
+    NaN. Such a grid is made halfway (``low / 2`` to ``high / 2``, whose span
+    is finite) and doubled. Halving and doubling are exact there (an end of
+    so wide a span is far from the subnormal numbers), and ``np.linspace``'s
+    arithmetic commutes with a power of two, so the grid is that of the
+    scores scaled by any power of two into range, scaled back: the same
+    predictions, bit for bit. A span that fits takes ``np.linspace`` itself.
+    """
+    with np.errstate(over="ignore"):
+        span = np.float64(high) - np.float64(low)
+    if np.isfinite(span):
+        return np.linspace(low, high, count)
+    return 2.0 * np.linspace(low / 2.0, high / 2.0, count)
+
+
 def check_threshold_grid(thresholds, scores, *, default=100):
     """The thresholds of a curve: a (T,) increasing float64 array, or a
     (T, n_labels) array of one threshold per label in each row.
@@ -1563,7 +1583,9 @@ def check_threshold_grid(thresholds, scores, *, default=100):
                 )
         low, high = float(values.min()), float(values.max())
         grid = (
-            np.unique(np.linspace(low, high, count)) if high > low else np.array([low])
+            np.unique(evenly_spaced(low, high, count))
+            if high > low
+            else np.array([low])
         )
         return grid
     raw = _real_array(thresholds)
