@@ -52,6 +52,7 @@ __all__ = [
     "label_values",
     "mixed_frame",
     "read_frame",
+    "repeated_names",
 ]
 
 
@@ -404,6 +405,17 @@ def _check_unique(labels):
         )
 
 
+def repeated_names(names):
+    """The names that occur more than once in ``names``, in the order of
+    their second occurrence: columns that a name cannot tell apart."""
+    seen, repeated = set(), []
+    for name in names:
+        if name in seen and name not in repeated:
+            repeated.append(name)
+        seen.add(name)
+    return repeated
+
+
 def check_indicator_labels(labels, n_columns, columns):
     """``labels`` -> column positions. For a DataFrame ``labels`` are column
     labels (``columns``); otherwise integer column indices."""
@@ -425,6 +437,14 @@ def check_indicator_labels(labels, n_columns, columns):
             raise InvalidInputError(
                 f"The 'labels' parameter of {caller} names columns that are not "
                 f"in the DataFrame: {unknown}. Its columns are {columns}."
+            )
+        ambiguous = [v for v in repeated_names(columns) if v in labels]
+        if ambiguous:
+            raise InvalidInputError(
+                f"The 'labels' parameter of {caller} names columns that the "
+                f"DataFrame repeats, {ambiguous}: a name cannot tell those columns "
+                f"apart. Its columns are {columns}; give every column a distinct "
+                "name."
             )
         positions = np.array([lookup[v] for v in labels], dtype=np.int64)
         _check_unique(positions)
@@ -778,6 +798,16 @@ def align_columns(y_pred, pred_columns, true_columns, *, name="y_pred"):
     caller = current_function()
     if pred_columns == true_columns:
         return y_pred
+    repeated = repeated_names(true_columns)
+    repeated += [c for c in repeated_names(pred_columns) if c not in repeated]
+    if repeated:
+        raise InvalidInputError(
+            f"y_true and {name} of {caller} are frames whose columns are matched "
+            f"by name, and the names {repeated} repeat: a name cannot tell those "
+            f"columns apart. Got the columns {true_columns} and {pred_columns}. "
+            "Give every column a distinct name (or pass both frames with their "
+            "columns in the same order)."
+        )
     missing = [c for c in true_columns if c not in pred_columns]
     extra = [c for c in pred_columns if c not in true_columns]
     if missing or extra or len(set(pred_columns)) != len(pred_columns):
@@ -1040,6 +1070,14 @@ def check_batch_columns(names, known, *, what="the batch"):
     names, known = list(names), list(known)
     if len(set(names)) == len(names) and set(names) == set(known):
         return known
+    repeated = repeated_names(names)
+    if repeated:
+        raise InvalidInputError(
+            f"The columns of {what} of {caller} must have distinct names: they "
+            f"are matched to the accumulator's labels by name, and the names "
+            f"{repeated} repeat: a name cannot tell those columns apart. Got "
+            f"{names}."
+        )
     hint = ""
     if sorted(map(str, names)) == sorted(map(str, known)):
         hint = (
@@ -1494,6 +1532,22 @@ def _thresholds_by_name(threshold, keys, all_keys):
         names, given = list(threshold), list(threshold.values())
     else:
         names, given = list(threshold.index), list(threshold.to_numpy())
+    kind = "a dict" if isinstance(threshold, dict) else "a Series"
+    if repeated_names(keys):
+        raise input_error(
+            "threshold",
+            "a real number, or an array of one threshold per label in column "
+            f"order, for scores whose columns repeat the names "
+            f"{repeated_names(keys)} (a threshold keyed by name cannot tell "
+            "those columns apart; or give every column a distinct name)",
+            f"{kind} keyed by name",
+        )
+    if repeated_names(names):
+        raise input_error(
+            "threshold",
+            "keyed by distinct label names (one threshold per name)",
+            f"{kind} keyed by the names {repeated_names(names)} more than once",
+        )
     lookup = {}
     for label, value in zip(names, given):
         if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):

@@ -366,6 +366,18 @@ def test_mlcm_threshold_curve_frames_are_matched_by_name():
     )
 
 
+def test_mlcm_threshold_curve_frames_with_repeated_names_are_refused():
+    """Frames that repeat a column name cannot be matched by it: y_score in
+    another order, and labels naming it, are refused, naming it."""
+    truth = pd.DataFrame(Y_TRUE, columns=["a", "a", "b"])
+    scores = pd.DataFrame(Y_SCORE[:, [2, 0, 1]], columns=["b", "a", "a"])
+    with pytest.raises(InvalidInputError, match=r"the names \['a'\] repeat"):
+        mlcm_threshold_curve(truth, scores, thresholds=4)
+    match = r"'labels' parameter .* columns that the DataFrame repeats, \['a'\]"
+    with pytest.raises(InvalidInputError, match=match):
+        mlcm_threshold_curve(truth, truth * 0.5, thresholds=4, labels=["a"])
+
+
 def test_mlcm_threshold_curve_2d_thresholds():
     """Rows of per-label thresholds: rising columns and any columns give the
     scores of decide_labels with those thresholds."""
