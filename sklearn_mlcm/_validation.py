@@ -1600,13 +1600,16 @@ def evenly_spaced(low, high, count):
     so wide a span is far from the subnormal numbers), and ``np.linspace``'s
     arithmetic commutes with a power of two, so the grid is that of the
     scores scaled by any power of two into range, scaled back: the same
-    predictions, bit for bit. A span that fits takes ``np.linspace`` itself.
+    predictions, bit for bit. A span that fits takes ``np.linspace`` itself,
+    without its overflow warning for a span near float64's largest number:
+    only its last step overflows there, and ``np.linspace`` puts ``high``
+    in its place.
     """
     with np.errstate(over="ignore"):
         span = np.float64(high) - np.float64(low)
-    if np.isfinite(span):
-        return np.linspace(low, high, count)
-    return 2.0 * np.linspace(low / 2.0, high / 2.0, count)
+        if np.isfinite(span):
+            return np.linspace(low, high, count)
+        return 2.0 * np.linspace(low / 2.0, high / 2.0, count)
 
 
 def check_threshold_grid(thresholds, scores, *, default=100):
