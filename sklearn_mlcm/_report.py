@@ -9,7 +9,7 @@ from sklearn.utils import check_random_state
 from ._averaging import matrix_scores, row_sums
 from ._confusion import TARGET_CONSTRAINTS
 from ._intervals import bootstrap_intervals, unit_table
-from ._margins import MAX_RESAMPLES
+from ._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._mlcm._dispatch import compute
 from ._parallel import N_JOBS
 from ._param_validation import (
@@ -133,7 +133,7 @@ def _intervals_need_a_level(arguments):
         ],
         "n_jobs": N_JOBS,
     },
-    rules=(_intervals_need_a_level,),
+    rules=(_intervals_need_a_level, resamples_resolve_tails),
 )
 def mlcm_classification_report(
     y_true,
@@ -212,7 +212,10 @@ def mlcm_classification_report(
         defaults (another value is refused: it would be ignored).
 
     n_resamples : int, default=9999
-        The number of bootstrap resamples, from 1 to 10**6.
+        The number of bootstrap resamples, up to 10**6, and at least
+        ``2 / (1 - confidence_level) - 1``, rounded up (39 for 95%): enough
+        to resolve the intervals' tails, as :func:`mlcm_confidence_intervals`
+        requires.
 
     interval : {"bca", "percentile"}, default="bca"
         How the bounds are read off the bootstrap distribution.

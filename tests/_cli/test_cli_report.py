@@ -333,6 +333,39 @@ def test_report_interval_options_need_a_confidence_level(
     )
 
 
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (
+            ["--confidence-level", "0.95", "--n-resamples", "2"],
+            "--confidence-level 0.95 needs at least 39 resamples (each bound "
+            "leaves 0.025 of them beyond it: (N + 1) x 0.025 >= 1), got "
+            "--n-resamples 2; pass more with --n-resamples",
+        ),
+        (
+            ["--confidence-level", "0.9999"],
+            "--confidence-level 0.9999 needs at least 19999 resamples (each bound "
+            "leaves 5e-05 of them beyond it: (N + 1) x 5e-05 >= 1), got the "
+            "default 9999 resamples; pass more with --n-resamples",
+        ),
+        (
+            ["--confidence-level", "0.9999999", "--n-resamples", "1000000"],
+            "--confidence-level 0.9999999 needs at least 19999999 resamples (each "
+            "bound leaves 5e-08 of them beyond it: (N + 1) x 5e-08 >= 1), got "
+            "--n-resamples 1000000; more than the 1000000 allowed: pass a lower "
+            "--confidence-level",
+        ),
+    ],
+)
+def test_report_too_few_resamples_for_the_level_are_refused(
+    capsys, tmp_path, options, message
+):
+    """Too few resamples to resolve the interval's tails are refused in one
+    line naming both options, the minimum and what arrived, before the files
+    are read (the library refuses them too: its refusal would be a bug)."""
+    assert_error(capsys, ["report", *table_1_csv(tmp_path), *options], message)
+
+
 def test_report_confidence_level_one_instance_is_refused(capsys, tmp_path):
     """One instance cannot be resampled: the library's refusal, one line."""
     true = write_csv(tmp_path / "t.csv", [[1, 0]], header=["a", "b"])
