@@ -490,8 +490,7 @@ def test_mlcm_confidence_intervals_refuse_too_few_resamples_for_the_level(
 
 def test_mlcm_confidence_intervals_take_the_fewest_resamples_for_the_level():
     """The minimum itself is taken at each level (an interval of non-zero
-    width within the resamples' range); a report without intervals ignores
-    n_resamples."""
+    width within the resamples' range)."""
     y_true, y_pred = _noisy(np.random.default_rng(0), 200, 3, 0.2)
     for n_resamples, level in ((39, 0.95), (19, 0.9), (3, 0.5), (199, 0.99)):
         result = mlcm_confidence_intervals(
@@ -506,7 +505,6 @@ def test_mlcm_confidence_intervals_take_the_fewest_resamples_for_the_level():
         assert values.shape == (n_resamples,)
         low, high = result.confidence_interval
         assert values.min() <= low < high <= values.max()
-    mlcm_classification_report(y_true, y_pred, n_resamples=1)
 
 
 def test_mlcm_confidence_intervals_refuse_a_level_past_the_most_resamples():

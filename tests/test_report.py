@@ -278,7 +278,7 @@ def test_mlcm_classification_report_without_level_is_unchanged():
 @pytest.mark.parametrize(
     "name, value, shown",
     [
-        ("n_resamples", 5, "5"),
+        ("n_resamples", 29, "29"),
         ("interval", "percentile", "'percentile'"),
         ("groups", [0, 0, 1, 1, 2, 2, 3, 3, 3], "[0, 0, 1, 1, 2, 2, 3, 3, 3]"),
         ("groups", np.arange(9) // 2, "ndarray of shape (9,)"),
@@ -305,7 +305,7 @@ def test_mlcm_classification_report_interval_options_need_a_level(name, value, s
         mlcm_classification_report(T, P, confidence_level=None, **{name: value})
     # with a level the same value is taken
     text = mlcm_classification_report(
-        T, P, confidence_level=0.9, **{"n_resamples": 9, name: value}
+        T, P, confidence_level=0.9, **{"n_resamples": 19, name: value}
     )
     assert "[low, high]: 90% " in text
 
