@@ -17,7 +17,7 @@ from ._intervals import (
     ScoreInterval,
     package_result,
 )
-from ._margins import MAX_RESAMPLES, METRICS, score_table
+from ._margins import MAX_RESAMPLES, METRICS, min_resamples, score_table
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._mlcm._samples import empty_table, merge_tables
@@ -92,7 +92,11 @@ class MLCMAccumulator:
         replicate adds up the diagonal, row sums and column sums of its
         weighted matrix, and the sums of the report's samples average
         (``n_resamples x (3 x (n_labels + 1) + 18)`` numbers, at most 1 GiB).
-        None keeps the matrix alone.
+        None keeps the matrix alone. An interval at a
+        confidence level c needs at least ``2 / (1 - c) - 1`` replicates,
+        rounded up (39 for 95%), to resolve its tails, as in
+        :func:`mlcm_confidence_intervals`; fewer are refused when the
+        interval is asked for.
 
     random_state : int, RandomState instance, SeedSequence or None, \
             default=None
@@ -682,7 +686,7 @@ class MLCMAccumulator:
         >>> round(recall, 3), round(low, 3), round(high, 3)
         (0.714, 0.674, 0.755)
         """
-        self._check_replicates()
+        self._check_replicates(confidence_level)
         matrix, _, _, n_rows, names, replicates, *_ = self._snapshot()
         shown = self.n_labels + bool(include_no_label)
         names = self._names(names) + ([NO_LABEL_NAME] if include_no_label else [])
@@ -716,15 +720,35 @@ class MLCMAccumulator:
             return_distributions=bool(return_distributions),
         )
 
-    def _check_replicates(self, parameter=None):
-        """Intervals need replicates and at least two rows."""
+    def _check_replicates(self, confidence_level, parameter=None):
+        """Intervals need replicates, enough of them to resolve the tails of
+        an interval at ``confidence_level`` (:func:`._margins.min_resamples`),
+        and at least two rows."""
         caller = current_function()
+        what = caller if parameter is None else f"{caller}({parameter}=...)"
         if self.n_resamples is None:
-            what = caller if parameter is None else f"{caller}({parameter}=...)"
             raise InvalidParameterError(
                 f"{what} needs bootstrap replicates: build the accumulator "
                 f"with n_resamples (for example MLCMAccumulator({self.n_labels}, "
                 "n_resamples=1000)). This one has n_resamples=None."
+            )
+        minimum = min_resamples(confidence_level)
+        if self.n_resamples < minimum:
+            tail = (1.0 - confidence_level) / 2.0
+            advice = (
+                f"build it with more (for example MLCMAccumulator({self.n_labels}, "
+                f"n_resamples={max(minimum, 1000)})) or ask for a lower "
+                "confidence_level"
+                if minimum <= MAX_RESAMPLES
+                else f"more than the {MAX_RESAMPLES:,} allowed: ask for a lower "
+                "confidence_level"
+            )
+            raise InvalidParameterError(
+                f"{what} needs at least {minimum:,} replicates for "
+                f"confidence_level={confidence_level!r}: the interval leaves "
+                f"{tail:.4g} of the replicates beyond each bound, which needs "
+                f"(n_resamples + 1) x {tail:.4g} >= 1. This accumulator keeps "
+                f"n_resamples={self.n_resamples}; {advice}."
             )
         if self.n_samples_ == 0:
             raise NotFittedError(
@@ -850,7 +874,7 @@ class MLCMAccumulator:
         <BLANKLINE>
         """  # noqa: E501 (the report with intervals is wider than the code)
         if confidence_level is not None:
-            self._check_replicates("confidence_level")
+            self._check_replicates(confidence_level, "confidence_level")
         elif self.n_samples_ == 0:
             raise NotFittedError(
                 "This MLCMAccumulator has seen no instance yet; call update() "

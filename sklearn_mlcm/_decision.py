@@ -85,10 +85,11 @@ def decide_labels(
         in the order of the (kept) labels. A dict or pandas Series keyed by
         label name (frame column names, or column indices for arrays), aligned
         by name: it must name every scored label and no unknown one (names of
-        columns that ``labels`` leaves out are ignored). None: no threshold,
-        only with ``top_k`` (exactly the ``top_k`` best labels of every
-        instance). With sparse ``y_score`` every threshold must be above 0:
-        absent scores are 0.
+        columns that ``labels`` leaves out are ignored), and is refused for
+        scored columns that repeat a name. None: no threshold, only with
+        ``top_k`` (exactly the ``top_k`` best labels of every instance). With
+        sparse ``y_score`` every threshold must be above 0: absent scores
+        are 0.
 
     top_k : int, default=None
         Keep at most the ``top_k`` highest-scoring labels of those that pass

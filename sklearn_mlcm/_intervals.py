@@ -23,6 +23,7 @@ from ._margins import (
     MAX_RESAMPLES,
     METRICS,
     check_two_units,
+    resamples_resolve_tails,
     score_table,
 )
 from ._mlcm._dask import is_dask_collection
@@ -692,7 +693,8 @@ def _by_metric(values, slots):
             np.random.RandomState,
             None,
         ],
-    }
+    },
+    rules=(resamples_resolve_tails,),
 )
 def mlcm_confidence_intervals(
     y_true,
@@ -767,7 +769,10 @@ def mlcm_confidence_intervals(
         groups are resampled (the cluster bootstrap). At least two groups.
 
     n_resamples : int, default=9999
-        The number of bootstrap resamples, from 1 to 10**6.
+        The number of bootstrap resamples, up to 10**6, and at least enough
+        to resolve the interval's tails at ``confidence_level``:
+        ``2 / (1 - confidence_level) - 1``, rounded up (39 for 95%, 199 for
+        99%; see Notes).
 
     confidence_level : float, default=0.95
         The nominal coverage of the intervals, in (0, 1).
@@ -845,6 +850,14 @@ def mlcm_confidence_intervals(
     function draws the resamples itself, of the data, and cannot be given
     weights of instances or vector-valued scores on the oldest SciPy
     supported.
+
+    Each bound leaves ``alpha = (1 - confidence_level) / 2`` of the bootstrap
+    distribution beyond it: it is the ``(B + 1) alpha``-th smallest (or
+    largest) of the B resamples, with resamples beyond it, only when
+    ``(B + 1) alpha >= 1``. Fewer resamples are refused: their bounds would
+    be read at the most extreme resamples whatever the level (2 resamples
+    gave a zero-width "95% interval"). The level is taken as written, 0.9
+    needing 19 resamples. The default, 9999, serves levels up to 99.98%.
 
     References
     ----------

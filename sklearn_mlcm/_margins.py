@@ -10,9 +10,13 @@ matrix rebuilt. The paired comparison and the confidence intervals are built
 on it.
 """
 
+import math
+from fractions import Fraction
+
 import numpy as np
 from scipy import sparse
 
+from ._param_validation import invalid_parameter
 from ._statistics import ratio_metric
 from ._validation import MAX_DENSE_BYTES, input_error
 
@@ -25,12 +29,15 @@ __all__ = [
     "as_dense_bool",
     "batches",
     "check_groups",
+    "check_resamples",
     "check_two_units",
     "group_codes",
     "averaged",
     "heydarian_margins",
     "krstinic_margins",
     "margin_counts",
+    "min_resamples",
+    "resamples_resolve_tails",
     "resampled_margins",
     "score_table",
     "scores_from_margins",
@@ -377,6 +384,58 @@ def check_groups(groups, n_samples):
     distinct, unit = group_codes(values)
     check_two_units(distinct.size, groups=distinct)
     return unit, distinct.size
+
+
+def min_resamples(confidence_level, *, one_sided=False):
+    """The fewest resamples that resolve the tails of an interval at
+    ``confidence_level``: ``ceil(1 / alpha - 1)``, with ``alpha`` the tail
+    beyond each bound, ``(1 - confidence_level) / 2`` (or ``1 -
+    confidence_level`` for a one-sided interval).
+
+    The bound is the ``alpha`` quantile of the B resamples. It is the
+    ``(B + 1) alpha``-th smallest resample, with resamples beyond it, only
+    when ``(B + 1) alpha >= 1``; with fewer resamples it is read at (or
+    between) the most extreme ones, whatever the level: 95% intervals of 1
+    or 2 resamples are as wide as their spread, or zero wide. The level is
+    taken as written (its shortest decimal): 0.9 needs 19 resamples, not the
+    20 of the binary 0.9000000000000000222.
+    """
+    level = Fraction(repr(float(confidence_level)))
+    alpha = (1 - level) / (1 if one_sided else 2)
+    return max(1, math.ceil(1 / alpha - 1))
+
+
+def check_resamples(n_resamples, confidence_level, *, one_sided=False):
+    """Refuse fewer resamples than :func:`min_resamples`, naming both
+    parameters, the minimum and what arrived."""
+    minimum = min_resamples(confidence_level, one_sided=one_sided)
+    if n_resamples >= minimum:
+        return
+    tail = (1.0 - confidence_level) / (1.0 if one_sided else 2.0)
+    beyond = "beyond its bound" if one_sided else "beyond each bound"
+    expected = (
+        f"at least {minimum:,} for confidence_level={confidence_level!r}: "
+        f"the interval leaves {tail:.4g} of the resamples {beyond}, which "
+        f"needs (n_resamples + 1) x {tail:.4g} >= 1"
+    )
+    if minimum > MAX_RESAMPLES:
+        expected += (
+            f", more than the {MAX_RESAMPLES:,} resamples allowed; choose a "
+            "lower confidence_level"
+        )
+    raise invalid_parameter("n_resamples", expected, n_resamples)
+
+
+def resamples_resolve_tails(arguments):
+    """The rule of :func:`check_resamples` for ``validate_params``: the
+    ``n_resamples`` and ``confidence_level`` of a public function (none
+    checked without a level), one-sided for an ``alternative`` other than
+    "two-sided"."""
+    level = arguments["confidence_level"]
+    if level is None:
+        return
+    one_sided = arguments.get("alternative", "two-sided") != "two-sided"
+    check_resamples(arguments["n_resamples"], level, one_sided=one_sided)
 
 
 def check_two_units(n_units, groups=None):

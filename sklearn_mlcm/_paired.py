@@ -27,6 +27,7 @@ from ._margins import (
     batches,
     check_groups,
     resampled_margins,
+    resamples_resolve_tails,
     scores_from_margins,
     undefined_scores,
 )
@@ -440,7 +441,7 @@ class _Pair(dict):
             None,
         ],
     },
-    rules=(_check_prediction_sets,),
+    rules=(_check_prediction_sets, resamples_resolve_tails),
 )
 def mlcm_paired_comparison(
     y_true,
@@ -522,7 +523,11 @@ def mlcm_paired_comparison(
     n_resamples : int, default=9999
         Bootstrap resamples, and random swaps of the permutation test (all
         2**n_units swaps are enumerated instead when there are no more than
-        this, an exact test). At most 10**6, and refused when the labels'
+        this, an exact test). At least enough to resolve the interval's
+        tails at ``confidence_level``, ``2 / (1 - confidence_level) - 1``
+        rounded up (39 for 95%; ``1 / (1 - confidence_level) - 1``, 19, for
+        a one-sided ``alternative``; see Notes). At most 10**6, and refused
+        when the labels'
         bootstrap and permutation differences (2 x n_resamples x n_labels
         values) and each pair's bootstrap distribution (n_resamples values)
         would pass 1 GiB.
@@ -585,6 +590,14 @@ def mlcm_paired_comparison(
     the percentile interval of the differences. Per-label p-values are
     corrected by Holm's step-down method: sorted ascending, ``p_(i)`` is
     multiplied by ``m - i + 1`` and made non-decreasing.
+
+    Each bound of the interval leaves ``alpha`` of the bootstrap
+    distribution beyond it (``(1 - confidence_level) / 2``, or ``1 -
+    confidence_level`` one-sided), and has resamples beyond it only when
+    ``(R + 1) alpha >= 1``: fewer resamples are refused (2 gave a zero-width
+    "95% interval"). With that many, the smallest p-value of random swaps,
+    ``1 / (R + 1)``, is at most ``alpha``: the test, like the interval, can
+    reject at level ``1 - confidence_level``.
 
     References
     ----------

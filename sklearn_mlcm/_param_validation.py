@@ -11,7 +11,7 @@ runs, and every refusal has one format::
 A constraint is a type (``str``, ``numbers.Real``), one of the strings
 ``"array-like"``, ``"sparse matrix"``, ``"boolean"``, ``"callable"``,
 ``"iterable"``, ``None``, or an object of this module (:class:`Options`,
-:class:`Interval`, :class:`HasMethods`, :class:`Sequence`,
+:class:`Interval`, :class:`HasMethods`, :class:`Functions`, :class:`Sequence`,
 :data:`ZERO_DIVISION`'s parts).
 A value that none of the constraints accepts raises
 :class:`InvalidParameterError`, which is both a ValueError and a TypeError (as
@@ -38,6 +38,7 @@ import numpy as np
 from scipy import sparse
 
 __all__ = [
+    "Functions",
     "HasMethods",
     "Interval",
     "InvalidInputError",
@@ -123,9 +124,12 @@ def public_call(name):
 
 
 def _short_repr(value, limit=80):
-    """``repr(value)``, shortened for arrays and long containers."""
+    """``repr(value)``, shortened for arrays and long containers; a function
+    by its qualified name (its repr has an address)."""
     if isinstance(value, np.ndarray) or sparse.issparse(value):
         return f"{type(value).__name__} of shape {value.shape}"
+    if inspect.isfunction(value) or inspect.isbuiltin(value):
+        return f"the function {value.__module__}.{value.__qualname__}"
     text = repr(value)
     if len(text) > limit:
         text = text[: limit - 5] + " ...)"
@@ -323,6 +327,20 @@ class HasMethods(_Constraint):
     def __str__(self):
         shown = " and ".join(repr(m) for m in self.methods)
         return f"an object implementing {shown}"
+
+
+class Functions(_Constraint):
+    """One of the given functions, the very objects (not their names)."""
+
+    def __init__(self, *functions):
+        self.functions = functions
+
+    def is_satisfied_by(self, value):
+        return any(value is f for f in self.functions)
+
+    def __str__(self):
+        names = sorted(f.__name__ for f in self.functions)
+        return "one of the functions " + ", ".join(names)
 
 
 class Sequence(_Constraint):

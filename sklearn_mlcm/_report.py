@@ -9,7 +9,7 @@ from sklearn.utils import check_random_state
 from ._averaging import matrix_scores, row_sums, samples_average
 from ._confusion import TARGET_CONSTRAINTS
 from ._intervals import bootstrap_intervals, unit_table
-from ._margins import MAX_RESAMPLES
+from ._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._mlcm._dispatch import compute
 from ._mlcm._samples import table_sums
 from ._parallel import N_JOBS
@@ -18,6 +18,7 @@ from ._param_validation import (
     Interval,
     Options,
     Sequence,
+    invalid_parameter,
     validate_params,
 )
 from ._validation import check_target_names
@@ -107,6 +108,35 @@ def _amount_format(values, digits):
     return lambda x: f"{float(x):.{digits}f}"
 
 
+#: The options that shape the report's intervals, with their defaults.
+_INTERVAL_DEFAULTS = {
+    "n_resamples": 9999,
+    "interval": "bca",
+    "groups": None,
+    "random_state": None,
+    "n_jobs": None,
+}
+
+
+def _intervals_need_a_level(arguments):
+    """Rule: an interval option other than its default needs a
+    ``confidence_level``: without one there is no interval, and the option
+    would be ignored (the command line refuses ``--n-resamples`` and the
+    others without ``--confidence-level`` alike)."""
+    if arguments["confidence_level"] is not None:
+        return
+    for name, default in _INTERVAL_DEFAULTS.items():
+        value = arguments[name]
+        if value is not None if default is None else value != default:
+            raise invalid_parameter(
+                name,
+                f"left at its default ({default!r}) without a confidence_level: "
+                "it shapes the confidence intervals, which only a "
+                "confidence_level (such as 0.95) asks for",
+                value,
+            )
+
+
 @validate_params(
     {
         **TARGET_CONSTRAINTS,
@@ -125,7 +155,8 @@ def _amount_format(values, digits):
             None,
         ],
         "n_jobs": N_JOBS,
-    }
+    },
+    rules=(_intervals_need_a_level, resamples_resolve_tails),
 )
 def mlcm_classification_report(
     y_true,
@@ -200,10 +231,14 @@ def mlcm_classification_report(
         averaged) is printed with its bootstrap confidence interval, as
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
         for all of them), and a last line says what the brackets are. None:
-        the report without intervals, and the five options below ignored.
+        the report without intervals; the five options below then keep their
+        defaults (another value is refused: it would be ignored).
 
     n_resamples : int, default=9999
-        The number of bootstrap resamples, from 1 to 10**6.
+        The number of bootstrap resamples, up to 10**6, and at least
+        ``2 / (1 - confidence_level) - 1``, rounded up (39 for 95%): enough
+        to resolve the intervals' tails, as :func:`mlcm_confidence_intervals`
+        requires.
 
     interval : {"bca", "percentile"}, default="bca"
         How the bounds are read off the bootstrap distribution.

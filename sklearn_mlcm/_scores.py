@@ -18,6 +18,7 @@ from ._mlcm._dispatch import METHODS, compute
 from ._mlcm._samples import table_sums
 from ._param_validation import (
     ZERO_DIVISION,
+    Functions,
     Interval,
     Options,
     invalid_parameter,
@@ -772,6 +773,13 @@ _SCORE_FUNCTIONS = {
     "fbeta": mlcm_fbeta_score,
     "specificity": mlcm_specificity_score,
 }
+#: The name of each score function, for make_mlcm_scorer given the function.
+_METRIC_NAMES = {function: name for name, function in _SCORE_FUNCTIONS.items()}
+
+
+def _metric_name(metric):
+    """A score's name (``"f1"``) from its name or its public function."""
+    return metric if isinstance(metric, str) else _METRIC_NAMES[metric]
 
 
 def _estimator_score(y_true, y_pred, *, metric, **kwargs):
@@ -789,7 +797,7 @@ def _estimator_score(y_true, y_pred, *, metric, **kwargs):
 def _check_scorer_keywords(arguments):
     """The keywords must be options of the chosen score, and fbeta needs beta;
     specificity has no samples average."""
-    metric, kwargs = arguments["metric"], arguments["kwargs"]
+    metric, kwargs = _metric_name(arguments["metric"]), arguments["kwargs"]
     if metric == "specificity" and arguments["average"] == "samples":
         raise invalid_parameter(
             "average",
@@ -812,7 +820,7 @@ def _check_scorer_keywords(arguments):
 
 @validate_params(
     {
-        "metric": [Options(*_SCORE_FUNCTIONS)],
+        "metric": [Options(*_SCORE_FUNCTIONS), Functions(*_METRIC_NAMES)],
         "average": [Options(*SCORE_AVERAGES)],
         "method": [Options(*METHODS)],
     },
@@ -825,16 +833,22 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
     the result works wherever a scorer does (``scoring=`` of
     ``GridSearchCV``, ``cross_validate`` and ``cross_val_score``), pickles,
     and routes ``sample_weight`` with metadata routing
-    (``scorer.set_score_request(sample_weight=True)``).
+    (``scorer.set_score_request(sample_weight=True)``). The score is named,
+    or given as its function as to scikit-learn's ``make_scorer``:
+    ``make_mlcm_scorer(mlcm_f1_score, average="macro")`` is
+    ``make_mlcm_scorer("f1", average="macro")``.
 
     Read more in the :ref:`User Guide <scorers>`.
 
     Parameters
     ----------
-    metric : {"f1", "precision", "recall", "fbeta", "specificity"}, default="f1"
+    metric : {"f1", "precision", "recall", "fbeta", "specificity"} or callable, \
+            default="f1"
         The score: :func:`mlcm_f1_score`, :func:`mlcm_precision_score`,
         :func:`mlcm_recall_score`, :func:`mlcm_fbeta_score` (give ``beta``)
-        or :func:`mlcm_specificity_score`.
+        or :func:`mlcm_specificity_score`, by name or the function itself.
+        Other functions are refused: a scorer of another score is
+        scikit-learn's ``make_scorer``.
 
     average : {"micro", "micro_all", "macro", "weighted", "samples"}, \
             default="macro"
@@ -871,7 +885,13 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
     ...                       scoring=make_mlcm_scorer("f1", average="macro"))
     >>> search.fit(X, y).best_params_
     {'n_neighbors': 9}
+
+    The function instead of its name, as scikit-learn's ``make_scorer`` takes:
+
+    >>> from sklearn_mlcm import mlcm_fbeta_score
+    >>> f2 = make_mlcm_scorer(mlcm_fbeta_score, beta=2, average="weighted")
     """
+    metric = _metric_name(metric)
     scorer = make_scorer(
         _estimator_score,
         metric=metric,

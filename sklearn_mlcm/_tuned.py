@@ -53,6 +53,7 @@ from ._validation import (
     check_mlcm_targets,
     check_sample_weight,
     check_threshold_count,
+    evenly_spaced,
 )
 
 __all__ = ["MLCMTunedThresholdClassifierCV"]
@@ -672,9 +673,9 @@ class MLCMTunedThresholdClassifierCV(
         if grid is not None:
             return grid, [grid] * q
         m = self.thresholds
-        grid = np.unique(np.linspace(scores.min(), scores.max(), m))
+        grid = np.unique(evenly_spaced(scores.min(), scores.max(), m))
         lows, highs = scores.min(axis=0), scores.max(axis=0)
-        return grid, [np.linspace(lo, hi, m) for lo, hi in zip(lows, highs)]
+        return grid, [evenly_spaced(lo, hi, m) for lo, hi in zip(lows, highs)]
 
     # -- scores ---------------------------------------------------------------
 

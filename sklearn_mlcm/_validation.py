@@ -46,11 +46,13 @@ __all__ = [
     "check_weight_sums",
     "check_square_matrix",
     "check_target_names",
+    "evenly_spaced",
     "frame_columns",
     "input_error",
     "label_values",
     "mixed_frame",
     "read_frame",
+    "repeated_names",
 ]
 
 
@@ -403,6 +405,17 @@ def _check_unique(labels):
         )
 
 
+def repeated_names(names):
+    """The names that occur more than once in ``names``, in the order of
+    their second occurrence: columns that a name cannot tell apart."""
+    seen, repeated = set(), []
+    for name in names:
+        if name in seen and name not in repeated:
+            repeated.append(name)
+        seen.add(name)
+    return repeated
+
+
 def check_indicator_labels(labels, n_columns, columns):
     """``labels`` -> column positions. For a DataFrame ``labels`` are column
     labels (``columns``); otherwise integer column indices."""
@@ -424,6 +437,14 @@ def check_indicator_labels(labels, n_columns, columns):
             raise InvalidInputError(
                 f"The 'labels' parameter of {caller} names columns that are not "
                 f"in the DataFrame: {unknown}. Its columns are {columns}."
+            )
+        ambiguous = [v for v in repeated_names(columns) if v in labels]
+        if ambiguous:
+            raise InvalidInputError(
+                f"The 'labels' parameter of {caller} names columns that the "
+                f"DataFrame repeats, {ambiguous}: a name cannot tell those columns "
+                f"apart. Its columns are {columns}; give every column a distinct "
+                "name."
             )
         positions = np.array([lookup[v] for v in labels], dtype=np.int64)
         _check_unique(positions)
@@ -595,34 +616,53 @@ def _check_multiclass(y_true, y_pred, labels):
     if labels is None:
         classes = present
     else:
-        classes = np.asarray(labels)
-        if exact is not None and classes.dtype.kind in "iuf":
-            classes = _python_numbers(classes)
-        if classes.ndim != 1 or classes.size == 0:
-            raise InvalidInputError(
-                f"The 'labels' parameter of {caller} must be a non-empty 1-D "
-                f"list of class labels. Got {classes.tolist()!r} instead."
-            )
-        _check_unique(classes)
-        try:
-            with warnings.catch_warnings():
-                # NumPy 1.x warns (and answers wrongly) where NumPy 2 raises
-                warnings.simplefilter("error", FutureWarning)
-                unknown = np.setdiff1d(classes, present)
-        except (TypeError, FutureWarning):  # numbers among strings, or the reverse
-            raise InvalidInputError(
-                f"The 'labels' parameter of {caller} must hold values of the "
-                f"kind of the classes {present.tolist()}. Got "
-                f"{classes.tolist()!r} instead."
-            ) from None
-        if unknown.size == classes.size:
-            raise InvalidInputError(
-                f"The 'labels' parameter of {caller}: none of "
-                f"{classes.tolist()} occurs in y_true or y_pred (classes present: "
-                f"{present.tolist()})."
-            )
+        classes = _check_class_labels(labels, present, exact is not None)
     codes = (_class_codes(y_true, classes), _class_codes(y_pred, classes))
     return codes, classes
+
+
+def _value_kind(values):
+    """"number" or "string" when every value is one, else None (mixed)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind != "O":
+        return "string" if values.dtype.kind in "US" else "number"
+    values = values.tolist() if isinstance(values, np.ndarray) else list(values)
+    if all(isinstance(v, (numbers.Real, np.bool_)) for v in values):
+        return "number"
+    if all(isinstance(v, (str, bytes)) for v in values):
+        return "string"
+    return None
+
+
+def _check_class_labels(labels, present, exact):
+    """``labels`` of 1-D input -> a 1-D array of classes, of the kind of the
+    classes ``present``. Labels that occur nowhere are kept: they score zero
+    counts, as in scikit-learn's scores (#24)."""
+    caller = current_function()
+    classes = np.asarray(labels)
+    if exact and classes.dtype.kind in "iuf":
+        classes = _python_numbers(classes)
+    if classes.ndim != 1 or classes.size == 0:
+        raise InvalidInputError(
+            f"The 'labels' parameter of {caller} must be a non-empty 1-D "
+            f"list of class labels. Got {classes.tolist()!r} instead."
+        )
+    # the values as given: NumPy turns [1, "a"] into strings
+    kind = _value_kind(labels if isinstance(labels, np.ndarray) else list(labels))
+    if kind is None:
+        raise InvalidInputError(
+            f"The 'labels' parameter of {caller} must hold class values of "
+            f"one kind (all numbers or all strings). Got {list(labels)!r} instead."
+        )
+    if kind != _value_kind(present):
+        # scikit-learn compares them as strings ("0" is class 0) or finds
+        # none: either way a number the user did not mean
+        raise InvalidInputError(
+            f"The 'labels' parameter of {caller} must hold values of the "
+            f"kind of the classes {present.tolist()}. Got "
+            f"{classes.tolist()!r} instead."
+        )
+    _check_unique(classes)
+    return classes
 
 
 def _check_samples(n_true, n_pred):
@@ -777,6 +817,16 @@ def align_columns(y_pred, pred_columns, true_columns, *, name="y_pred"):
     caller = current_function()
     if pred_columns == true_columns:
         return y_pred
+    repeated = repeated_names(true_columns)
+    repeated += [c for c in repeated_names(pred_columns) if c not in repeated]
+    if repeated:
+        raise InvalidInputError(
+            f"y_true and {name} of {caller} are frames whose columns are matched "
+            f"by name, and the names {repeated} repeat: a name cannot tell those "
+            f"columns apart. Got the columns {true_columns} and {pred_columns}. "
+            "Give every column a distinct name (or pass both frames with their "
+            "columns in the same order)."
+        )
     missing = [c for c in true_columns if c not in pred_columns]
     extra = [c for c in pred_columns if c not in true_columns]
     if missing or extra or len(set(pred_columns)) != len(pred_columns):
@@ -1039,6 +1089,14 @@ def check_batch_columns(names, known, *, what="the batch"):
     names, known = list(names), list(known)
     if len(set(names)) == len(names) and set(names) == set(known):
         return known
+    repeated = repeated_names(names)
+    if repeated:
+        raise InvalidInputError(
+            f"The columns of {what} of {caller} must have distinct names: they "
+            f"are matched to the accumulator's labels by name, and the names "
+            f"{repeated} repeat: a name cannot tell those columns apart. Got "
+            f"{names}."
+        )
     hint = ""
     if sorted(map(str, names)) == sorted(map(str, known)):
         hint = (
@@ -1493,6 +1551,22 @@ def _thresholds_by_name(threshold, keys, all_keys):
         names, given = list(threshold), list(threshold.values())
     else:
         names, given = list(threshold.index), list(threshold.to_numpy())
+    kind = "a dict" if isinstance(threshold, dict) else "a Series"
+    if repeated_names(keys):
+        raise input_error(
+            "threshold",
+            "a real number, or an array of one threshold per label in column "
+            f"order, for scores whose columns repeat the names "
+            f"{repeated_names(keys)} (a threshold keyed by name cannot tell "
+            "those columns apart; or give every column a distinct name)",
+            f"{kind} keyed by name",
+        )
+    if repeated_names(names):
+        raise input_error(
+            "threshold",
+            "keyed by distinct label names (one threshold per name)",
+            f"{kind} keyed by the names {repeated_names(names)} more than once",
+        )
     lookup = {}
     for label, value in zip(names, given):
         if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
@@ -1535,6 +1609,28 @@ def check_threshold_count(n_thresholds, q):
         )
 
 
+def evenly_spaced(low, high, count):
+    """``np.linspace(low, high, count)``, also when ``high - low`` overflows.
+
+    Finite scores from near -1.8e308 to near 1.8e308 span more than float64
+    holds: ``np.linspace`` then steps by infinity and returns infinities and
+    NaN. Such a grid is made halfway (``low / 2`` to ``high / 2``, whose span
+    is finite) and doubled. Halving and doubling are exact there (an end of
+    so wide a span is far from the subnormal numbers), and ``np.linspace``'s
+    arithmetic commutes with a power of two, so the grid is that of the
+    scores scaled by any power of two into range, scaled back: the same
+    predictions, bit for bit. A span that fits takes ``np.linspace`` itself,
+    without its overflow warning for a span near float64's largest number:
+    only its last step overflows there, and ``np.linspace`` puts ``high``
+    in its place.
+    """
+    with np.errstate(over="ignore"):
+        span = np.float64(high) - np.float64(low)
+        if np.isfinite(span):
+            return np.linspace(low, high, count)
+        return 2.0 * np.linspace(low / 2.0, high / 2.0, count)
+
+
 def check_threshold_grid(thresholds, scores, *, default=100):
     """The thresholds of a curve: a (T,) increasing float64 array, or a
     (T, n_labels) array of one threshold per label in each row.
@@ -1563,7 +1659,9 @@ def check_threshold_grid(thresholds, scores, *, default=100):
                 )
         low, high = float(values.min()), float(values.max())
         grid = (
-            np.unique(np.linspace(low, high, count)) if high > low else np.array([low])
+            np.unique(evenly_spaced(low, high, count))
+            if high > low
+            else np.array([low])
         )
         return grid
     raw = _real_array(thresholds)

@@ -427,7 +427,7 @@ def test_mlcm_accumulator_running_total_overflow_is_refused():
     assert np.isfinite(acc.confusion_matrix).all()
 
 
-@pytest.mark.parametrize("n_resamples", [None, 9])
+@pytest.mark.parametrize("n_resamples", [None, 39])
 def test_mlcm_accumulator_scores_stay_right_up_to_the_overflow_refusal(n_resamples):
     """Batches of huge weights are refused before the scores read off the
     running matrix overflow: up to the refusal, the report (and the intervals)

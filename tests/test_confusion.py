@@ -196,3 +196,33 @@ def test_mlcm_multilabel_confusion_matrix_labels_and_weights():
     assert mcm.dtype == np.float64
     assert_allclose(mcm[:, 1, 1], np.diagonal(cm))
     assert_allclose(mcm[:, 0, 1], cm.sum(axis=0) - np.diagonal(cm))
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_mlcm_confusion_matrix_labels_none_occur(method):
+    """Labels of which none occurs give the MLCM of that label space: every
+    instance in the NTL/NPL corner (#24 defect 6: they were refused; the
+    scores are read off this matrix). scikit-learn's confusion_matrix refuses
+    labels none of which is in y_true (from_sklearn.rst lists it)."""
+    y_true, y_pred = [0, 1, 2, 0], [0, 2, 1, 0]
+    cm = mlcm_confusion_matrix(y_true, y_pred, method=method, labels=[5, 6])
+    assert_array_equal(cm, [[0, 0, 0], [0, 0, 0], [0, 0, 4]])
+    with pytest.raises(ValueError, match="At least one label specified"):
+        confusion_matrix(y_true, y_pred, labels=[5, 6])
+    # a label predicted but never true: scikit-learn refuses it too
+    cm = mlcm_confusion_matrix([0, 0, 1], [0, 3, 1], method=method, labels=[3])
+    assert_array_equal(cm, [[0, 0], [1, 2]])
+    with pytest.raises(ValueError, match="At least one label specified"):
+        confusion_matrix([0, 0, 1], [0, 3, 1], labels=[3])
+
+
+def test_mlcm_multilabel_confusion_matrix_labels_none_occur():
+    """Labels of which none occurs give scikit-learn's 2x2 matrices (all true
+    negatives), and the no-label index holds every instance (#24 defect 6)."""
+    from sklearn.metrics import multilabel_confusion_matrix
+
+    y_true, y_pred = [0, 1, 2, 0], [0, 2, 1, 0]
+    ours = mlcm_multilabel_confusion_matrix(y_true, y_pred, labels=[5, 6])
+    theirs = multilabel_confusion_matrix(y_true, y_pred, labels=[5, 6])
+    assert_array_equal(ours[:2], theirs)
+    assert_array_equal(ours[2], [[0, 0], [0, 4]])

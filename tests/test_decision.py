@@ -234,6 +234,47 @@ def test_decide_labels_thresholds_by_name():
     )
 
 
+def test_decide_labels_refuses_names_that_repeat_where_matched_by_name():
+    """A frame whose columns repeat a name: thresholds keyed by name, and
+    labels naming it, are refused, naming the repeated names (a Series keyed
+    ['a', 'a', 'b'] gave both columns 'a' the last threshold, silently).
+    Thresholds in column order, and names that do not repeat, still work."""
+    frame = pd.DataFrame(SCORES, columns=["a", "a", "b"])
+    repeated = (
+        r"'threshold' parameter of decide_labels must be a real number, or an "
+        r"array .* in column order, for scores whose columns repeat the names "
+        r"\['a'\] .* Got a {} keyed by name instead"
+    )
+    with pytest.raises(InvalidInputError, match=repeated.format("dict")):
+        decide_labels(frame, threshold={"a": 0.5, "b": 0.3})
+    series = pd.Series([0.95, 0.5, 0.3], index=["a", "a", "b"])
+    with pytest.raises(InvalidInputError, match=repeated.format("Series")):
+        decide_labels(frame, threshold=series)
+    match = r"'labels' parameter .* columns that the DataFrame repeats, \['a'\]"
+    with pytest.raises(InvalidInputError, match=match):
+        decide_labels(frame, threshold=0.5, labels=["b", "a"])
+    assert_array_equal(
+        decide_labels(frame, threshold=series.to_numpy()),
+        [[0, 1, 0], [0, 0, 0], [0, 1, 1]],
+    )
+    assert_array_equal(
+        decide_labels(frame, threshold={"a": 0.5, "b": 0.3}, labels=["b"]),
+        [[0], [0], [1]],
+    )
+
+
+def test_decide_labels_refuses_thresholds_keyed_by_a_name_twice():
+    """A Series of thresholds that keys one label twice is refused, naming
+    it, instead of the last of its thresholds silently winning."""
+    by_name = pd.Series([0.5, 0.7, 0.3, 0.95], index=[0, 1, 2, 0])
+    match = (
+        r"'threshold' parameter .* keyed by distinct label names .* Got a Series "
+        r"keyed by the names \[0\] more than once"
+    )
+    with pytest.raises(InvalidInputError, match=match):
+        decide_labels(SCORES, threshold=by_name)
+
+
 def test_decide_labels_labels_select_columns():
     """labels keeps those columns, in that order; per-label thresholds are
     given for the kept labels."""

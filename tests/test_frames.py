@@ -108,6 +108,41 @@ def test_frames_labels_are_column_names(library):
     assert list(report)[:3] == NAMES
 
 
+def _repeating_pyarrow(y, names):
+    """A pyarrow table whose column names may repeat (pa.table cannot)."""
+    pa = pytest.importorskip("pyarrow")
+    return pa.Table.from_arrays([pa.array(column) for column in y.T], names=names)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_pandas, _repeating_pyarrow, _xarray],
+    ids=["pandas", "pyarrow", "xarray"],
+)
+def test_frames_repeated_names_are_refused_where_matched_by_name(make):
+    """Columns that repeat a name cannot be matched by it: reordered frames,
+    labels naming it, and an accumulator's batches are refused, naming the
+    repeated names (labels=['a'] took the last column 'a', silently). Frames
+    in the same order are taken as they are, column by column."""
+    repeated, reordered = ["a", "a", "b"], ["b", "a", "a"]
+    y_true, y_pred = make(T, repeated), make(P, repeated)
+    match = r"frames whose columns are matched by name, and the names \['a'\] repeat"
+    with pytest.raises(ValueError, match=match):
+        mlcm_confusion_matrix(y_true, make(P[:, [2, 0, 1]], reordered))
+    match = r"'labels' parameter .* columns that the DataFrame repeats, \['a'\]"
+    with pytest.raises(ValueError, match=match):
+        mlcm_confusion_matrix(y_true, y_pred, labels=["a"])
+    assert_array_equal(
+        mlcm_confusion_matrix(y_true, y_pred, labels=["b"]),
+        mlcm_confusion_matrix(T[:, [2]], P[:, [2]]),
+    )
+    expected = mlcm_confusion_matrix(T, P)
+    assert_array_equal(mlcm_confusion_matrix(y_true, y_pred), expected)
+    match = r"must have distinct names: .* the names \['a'\] repeat"
+    with pytest.raises(ValueError, match=match):
+        MLCMAccumulator(3).update(y_true, y_pred)
+
+
 def test_frames_mixed_libraries_are_aligned():
     """A polars y_true and a pandas y_pred are matched by name too."""
     y_pred = _pandas(P[:, [1, 2, 0]], ["b", "c", "a"])

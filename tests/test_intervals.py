@@ -5,6 +5,7 @@ every refusal."""
 import re
 import threading
 import warnings
+from fractions import Fraction
 from functools import partial
 
 import joblib
@@ -36,7 +37,7 @@ from sklearn_mlcm import (
     mlcm_specificity_score,
 )
 from sklearn_mlcm._intervals import _acceleration, _sum_acceleration, unit_table
-from sklearn_mlcm._margins import heydarian_margins
+from sklearn_mlcm._margins import heydarian_margins, min_resamples
 from sklearn_mlcm._units import (
     UnitTable,
     combine_tables,
@@ -454,6 +455,85 @@ def test_mlcm_confidence_intervals_refusals(kwargs, error, match):
         mlcm_confidence_intervals(y, y, **kwargs)
 
 
+@pytest.mark.parametrize(
+    "n_resamples, confidence_level, minimum, tail",
+    [
+        (1, 0.95, "39", "0.025"),
+        (2, 0.95, "39", "0.025"),
+        (38, 0.95, "39", "0.025"),
+        (18, 0.9, "19", "0.05"),
+        (198, 0.99, "199", "0.005"),
+        (2, 0.5, "3", "0.25"),
+    ],
+)
+def test_mlcm_confidence_intervals_refuse_too_few_resamples_for_the_level(
+    n_resamples, confidence_level, minimum, tail
+):
+    """Fewer resamples than the tails of the interval need ((n_resamples + 1)
+    x tail >= 1) are refused, naming both parameters, the minimum and what
+    arrived: 2 resamples gave a zero-width "95% interval" that excluded the
+    estimate. The report with intervals refuses them too."""
+    y_true, y_pred = _noisy(np.random.default_rng(0), 60, 3, 0.2)
+    match = (
+        rf"'n_resamples' parameter of {{}} must be at least {minimum} for "
+        rf"confidence_level={confidence_level}: the interval leaves {tail} of the "
+        rf"resamples beyond each bound, which needs \(n_resamples \+ 1\) x {tail} "
+        rf">= 1. Got {n_resamples} instead."
+    )
+    options = {"n_resamples": n_resamples, "confidence_level": confidence_level}
+    for function in (mlcm_confidence_intervals, mlcm_classification_report):
+        with pytest.raises(
+            InvalidParameterError, match=match.format(function.__name__)
+        ):
+            function(y_true, y_pred, **options)
+
+
+def test_mlcm_confidence_intervals_take_the_fewest_resamples_for_the_level():
+    """The minimum itself is taken at each level (an interval of non-zero
+    width within the resamples' range)."""
+    y_true, y_pred = _noisy(np.random.default_rng(0), 200, 3, 0.2)
+    for n_resamples, level in ((39, 0.95), (19, 0.9), (3, 0.5), (199, 0.99)):
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            n_resamples=n_resamples,
+            confidence_level=level,
+            interval="percentile",
+            random_state=0,
+        )
+        values = result.bootstrap_distribution
+        assert values.shape == (n_resamples,)
+        low, high = result.confidence_interval
+        assert values.min() <= low < high <= values.max()
+
+
+def test_mlcm_confidence_intervals_refuse_a_level_past_the_most_resamples():
+    """A level whose tails need more than 10**6 resamples is refused, saying
+    to choose a lower level."""
+    y_true, y_pred = _noisy(np.random.default_rng(0), 60, 3, 0.2)
+    match = (
+        r"'n_resamples' parameter .* at least 1,999,999 for confidence_level="
+        r"0.999999: .* more than the 1,000,000 resamples allowed; choose a lower "
+        r"confidence_level. Got 9999 instead."
+    )
+    with pytest.raises(InvalidParameterError, match=match):
+        mlcm_confidence_intervals(y_true, y_pred, confidence_level=0.999999)
+
+
+@settings(max_examples=300, deadline=None)
+@given(digits=st.integers(1, 6), data=st.data())
+def test_min_resamples_is_the_fewest_that_resolve_the_tails(digits, data):
+    """For a level written with up to six decimals, min_resamples is the
+    smallest B with (B + 1) x tail >= 1, the tail taken exactly (as written:
+    0.9 needs 19, not 20), two-sided and one-sided."""
+    scale = 10**digits
+    level = Fraction(data.draw(st.integers(1, scale - 1)), scale)
+    for one_sided, tail in ((False, (1 - level) / 2), (True, 1 - level)):
+        minimum = min_resamples(float(level), one_sided=one_sided)
+        assert (minimum + 1) * tail >= 1
+        assert minimum == 1 or minimum * tail < 1
+
+
 @pytest.mark.parametrize("dask_input", [False, True])
 def test_one_instance_is_refused(dask_input):
     """One instance cannot be resampled: every resample is the test set, and
@@ -465,7 +545,7 @@ def test_one_instance_is_refused(dask_input):
         y_true, y_pred = da.from_array(y_true), da.from_array(y_pred)
     match = "'y_true' parameter .* at least two instances .* Got 1 instance"
     with pytest.raises(InvalidInputError, match=match):
-        mlcm_confidence_intervals(y_true, y_pred, n_resamples=9)
+        mlcm_confidence_intervals(y_true, y_pred, n_resamples=39)
     with pytest.raises(InvalidInputError, match=match):
         mlcm_classification_report(y_true, y_pred, confidence_level=0.9)
     two = mlcm_confidence_intervals(
@@ -701,9 +781,9 @@ def test_mlcm_confidence_intervals_memory_bound_counts_the_threads(monkeypatch):
     reserve = 2 * sklearn_mlcm._intervals.THREAD_FLOATS * 8
     monkeypatch.setattr(sklearn_mlcm._intervals, "MAX_DENSE_BYTES", reserve + 1)
     z = np.eye(4, 2, dtype=int)
-    mlcm_confidence_intervals(z, z, interval="percentile", n_resamples=5, n_jobs=1)
+    mlcm_confidence_intervals(z, z, interval="percentile", n_resamples=39, n_jobs=1)
     with pytest.raises(InvalidInputError, match="beside 2 threads' buffers"):
-        mlcm_confidence_intervals(z, z, interval="percentile", n_resamples=5, n_jobs=2)
+        mlcm_confidence_intervals(z, z, interval="percentile", n_resamples=39, n_jobs=2)
     assert limit > reserve
 
 
@@ -756,8 +836,8 @@ def test_mlcm_confidence_intervals_jackknife_memory_is_bounded(monkeypatch):
     monkeypatch.setattr(sklearn_mlcm._intervals, "MAX_DENSE_BYTES", 50_000)
     y_true, y_pred = _noisy(np.random.default_rng(13), 400, 6, 0.2)
     with pytest.raises(InvalidInputError, match="'interval' parameter.*'percentile'"):
-        mlcm_confidence_intervals(y_true, y_pred, n_resamples=10)
-    mlcm_confidence_intervals(y_true, y_pred, n_resamples=10, interval="percentile")
+        mlcm_confidence_intervals(y_true, y_pred, n_resamples=39)
+    mlcm_confidence_intervals(y_true, y_pred, n_resamples=39, interval="percentile")
 
 
 def test_mlcm_confidence_intervals_dask_is_numpy():
@@ -821,17 +901,17 @@ def test_mlcm_confidence_intervals_dask_refusals():
     with pytest.raises(InvalidInputError, match="'groups' parameter .* length"):
         mlcm_confidence_intervals(y, y, groups=[0, 1])
     with pytest.raises(InvalidInputError, match="at least two distinct groups"):
-        mlcm_confidence_intervals(y, y, groups=[3] * 6, n_resamples=9)
+        mlcm_confidence_intervals(y, y, groups=[3] * 6, n_resamples=39)
     bad = da.from_array(np.array([[1, 0], [0, 2]] * 3), chunks=2)
     with pytest.raises(ValueError, match="y_true"):
-        mlcm_confidence_intervals(bad, y, n_resamples=9)
+        mlcm_confidence_intervals(bad, y, n_resamples=39)
     mixed = np.array(["a", None] * 3, dtype=object)
     with pytest.raises(InvalidInputError, match="'groups' parameter .* sort together"):
-        mlcm_confidence_intervals(y, y, groups=mixed, n_resamples=9)
+        mlcm_confidence_intervals(y, y, groups=mixed, n_resamples=39)
     # each chunk's groups sort; only their union does not
     per_chunk = np.array([1, 2, 3, 4, "a", "b"], dtype=object)
     with pytest.raises(InvalidInputError, match="'groups' parameter .* sort together"):
-        mlcm_confidence_intervals(y, y, groups=per_chunk, n_resamples=9)
+        mlcm_confidence_intervals(y, y, groups=per_chunk, n_resamples=39)
 
 
 def test_mlcm_confidence_intervals_dask_string_groups_of_object_dtype():

@@ -14,6 +14,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_mlcm import (
     InvalidInputError,
+    InvalidParameterError,
     PairedComparisonResult,
     mlcm_confidence_intervals,
     mlcm_confusion_matrix,
@@ -77,7 +78,7 @@ def test_mlcm_paired_comparison_scores_are_the_public_scores(method, metric, ave
         metric=metric,
         average=average,
         method=method,
-        n_resamples=9,
+        n_resamples=39,
         zero_division=0.0,
         random_state=0,
     )
@@ -100,7 +101,7 @@ def test_mlcm_paired_comparison_specificity_and_micro_from_the_matrix():
     a, b = _noisy(y, 0.2, rng), _noisy(y, 0.1, rng)
     for tn in ("complement", "diagonal"):
         result = mlcm_paired_comparison(
-            y, a, b, metric="specificity", tn=tn, n_resamples=9, random_state=0
+            y, a, b, metric="specificity", tn=tn, n_resamples=39, random_state=0
         )
         expected = mlcm_specificity_score(y, a, average=None, tn=tn)
         assert_allclose(result.label_scores_a, expected)
@@ -111,7 +112,7 @@ def test_mlcm_paired_comparison_specificity_and_micro_from_the_matrix():
     micro_all = np.trace(cm) / cm.sum()
     for average, expected in (("micro", micro), ("micro_all", micro_all)):
         result = mlcm_paired_comparison(
-            y, a, b, average=average, n_resamples=9, random_state=0
+            y, a, b, average=average, n_resamples=39, random_state=0
         )
         assert_allclose(result.score_a, expected)
 
@@ -294,18 +295,18 @@ def test_mlcm_paired_comparison_warns_forundefined_scores_observedscores_from_ma
     y = np.array([[1, 0], [1, 0], [0, 0]])
     a = np.array([[1, 0], [0, 0], [0, 0]])
     with pytest.warns(UndefinedMetricWarning) as record:
-        mlcm_paired_comparison(y, a, y, n_resamples=19, random_state=0)
+        mlcm_paired_comparison(y, a, y, n_resamples=39, random_state=0)
     assert len(record) <= 4
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         result = mlcm_paired_comparison(
-            y, a, y, n_resamples=19, zero_division=np.nan, random_state=0
+            y, a, y, n_resamples=39, zero_division=np.nan, random_state=0
         )
     assert np.isnan(result.label_pvalues[1])
     # label 1 is in no true and no predicted set: undefined in every
     # resample; label 0 only in those that draw the third row alone
-    assert result.label_n_undefined[1] == result.n_undefined == 19
-    assert result.label_n_undefined[0] < 19
+    assert result.label_n_undefined[1] == result.n_undefined == 39
+    assert result.label_n_undefined[0] < 39
 
 
 def test_mlcm_paired_comparison_countsundefined_scores_resamples():
@@ -340,7 +341,7 @@ def test_mlcm_paired_comparison_frames_and_class_labels():
         frame_true,
         frame_a,
         pd.DataFrame(T, columns=names),
-        n_resamples=9,
+        n_resamples=39,
         random_state=0,
     )
     assert result.target_names == names
@@ -349,7 +350,7 @@ def test_mlcm_paired_comparison_frames_and_class_labels():
         ["x", "y", "z", "x"],
         ["x", "y", "y", "w"],
         ["x", "x", "z", "x"],
-        n_resamples=9,
+        n_resamples=39,
         zero_division=0.0,
         random_state=0,
     )
@@ -365,7 +366,7 @@ def test_mlcm_paired_comparison_class_labels_as_arrays():
     y_b = np.array([0, 2, 2, 1, 0] * 5)
     for kind in (np.asarray, list, pd.Series):
         result = mlcm_paired_comparison(
-            kind(y_true), kind(y_a), kind(y_b), n_resamples=9, random_state=0
+            kind(y_true), kind(y_a), kind(y_b), n_resamples=39, random_state=0
         )
         assert result.target_names == ["0", "1", "2"]
         assert_allclose(result.label_scores_a, mlcm_f1_score(y_true, y_a, average=None))
@@ -374,7 +375,7 @@ def test_mlcm_paired_comparison_class_labels_as_arrays():
         np.array(list("abcba")),
         np.array(list("abbba")),
         np.array(list("accbd")),
-        n_resamples=9,
+        n_resamples=39,
         zero_division=0.0,
         random_state=0,
     )
@@ -483,6 +484,56 @@ def test_mlcm_paired_comparison_refuses_bad_parameters(kwargs, error, match):
         mlcm_paired_comparison(T, T, P, **kwargs)
 
 
+@pytest.mark.parametrize(
+    "alternative, n_resamples, minimum, tail, where",
+    [
+        ("two-sided", 2, "39", "0.025", "each bound"),
+        ("two-sided", 38, "39", "0.025", "each bound"),
+        ("greater", 18, "19", "0.05", "its bound"),
+        ("less", 1, "19", "0.05", "its bound"),
+    ],
+)
+def test_mlcm_paired_comparison_refuses_too_few_resamples_for_the_level(
+    alternative, n_resamples, minimum, tail, where
+):
+    """Fewer resamples than the interval's tails need are refused, naming
+    both parameters, the minimum and what arrived; a one-sided interval has
+    its whole tail on one side, so it needs half as many."""
+    match = (
+        rf"'n_resamples' parameter of mlcm_paired_comparison must be at least "
+        rf"{minimum} for confidence_level=0.95: the interval leaves {tail} of the "
+        rf"resamples beyond {where}, which needs \(n_resamples \+ 1\) x {tail} "
+        rf">= 1. Got {n_resamples} instead."
+    )
+    with pytest.raises(InvalidParameterError, match=match):
+        mlcm_paired_comparison(
+            T, T, P, n_resamples=n_resamples, alternative=alternative
+        )
+
+
+@pytest.mark.parametrize(
+    "alternative, n_resamples", [("two-sided", 39), ("greater", 19)]
+)
+def test_mlcm_paired_comparison_fewest_resamples_can_reject(alternative, n_resamples):
+    """With the fewest resamples the level allows, the smallest p-value of
+    random swaps, 1 / (n_resamples + 1), is at most the interval's tail: two
+    classifiers that differ clearly get it, below 1 - confidence_level, and
+    an interval that excludes 0."""
+    rng = np.random.default_rng(3)
+    y = _population(300, 3, rng)
+    result = mlcm_paired_comparison(
+        y,
+        y,
+        _noisy(y, 0.3, rng),
+        n_resamples=n_resamples,
+        alternative=alternative,
+        random_state=0,
+    )
+    assert not result.exact
+    assert result.pvalue == 1 / (n_resamples + 1) <= 0.05
+    assert result.confidence_interval.low > 0
+
+
 def test_mlcm_paired_comparison_refuses_bad_predictions():
     """Prediction sets of other shapes, labels or kinds are refused."""
     with pytest.raises(ValueError, match=r"'y_pred_b' parameter .* shape of y_pred_a"):
@@ -581,9 +632,9 @@ def test_resampling_weights_overflowing_the_sums_are_refused(function):
     weights = [1e308] * 9
     with pytest.raises(InvalidInputError, match="'sample_weight' .* within float64"):
         if function == "paired":
-            mlcm_paired_comparison(T, T, P, sample_weight=weights, n_resamples=9)
+            mlcm_paired_comparison(T, T, P, sample_weight=weights, n_resamples=39)
         else:
-            mlcm_confidence_intervals(T, P, sample_weight=weights, n_resamples=9)
+            mlcm_confidence_intervals(T, P, sample_weight=weights, n_resamples=39)
     # the same ratios from weights divided by their largest value
-    scaled = mlcm_paired_comparison(T, T, P, sample_weight=[1.0] * 9, n_resamples=9)
+    scaled = mlcm_paired_comparison(T, T, P, sample_weight=[1.0] * 9, n_resamples=39)
     assert np.isfinite(scaled.difference)

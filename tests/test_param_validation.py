@@ -10,6 +10,7 @@ from scipy import sparse
 
 from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
+    Functions,
     HasMethods,
     Interval,
     Options,
@@ -185,6 +186,29 @@ def test_has_methods():
     assert use(Model())
     with pytest.raises(TypeError, match="implementing 'fit' and 'predict'"):
         use(object())
+
+
+def test_functions():
+    """Functions accepts the very functions it names, not others of the same
+    name; a refusal names the function that arrived by its qualified name."""
+
+    @validate_params({"f": [Options("sum"), Functions(math.floor, math.ceil)]})
+    def use(f):
+        return f
+
+    assert use(math.floor) is math.floor
+    assert use("sum") == "sum"
+    message = (
+        "The 'f' parameter of use must be one of {'sum'} or one of the functions "
+        "ceil, floor. Got the function math.sqrt instead."
+    )
+    with pytest.raises(TypeError) as info:
+        use(math.sqrt)
+    assert str(info.value) == message
+    with pytest.raises(TypeError, match="Got the function .*_demo instead"):
+        use(_demo)
+    with pytest.raises(TypeError, match="functions ceil, floor. Got 'floor' inst"):
+        use("floor")
 
 
 def test_validate_keywords():

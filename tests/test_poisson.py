@@ -122,14 +122,14 @@ def test_poisson_replicates_scores_are_weighted_scores():
     rng = np.random.default_rng(5)
     y_true, y_pred = _noisy(rng, 60, 3, 0.2)
     weight = rng.uniform(0.5, 2.0, 60)
-    acc = MLCMAccumulator(3, n_resamples=12, random_state=9)
+    acc = MLCMAccumulator(3, n_resamples=39, random_state=9)
     for start in range(0, 60, 25):
         stop = start + 25
         acc.update(y_true[start:stop], y_pred[start:stop], weight[start:stop])
-    poisson = _oracle_weights(9, 60, 12)
+    poisson = _oracle_weights(9, 60, 39)
     result = acc.confidence_intervals(return_distributions=True)
     for metric, score in SCORES.items():
-        for b in range(12):
+        for b in range(39):
             w = poisson[:, b] * weight
             assert_allclose(
                 result.scores[metric].bootstrap_distribution[b],
@@ -424,12 +424,12 @@ def test_poisson_confidence_intervals_refusals():
     match = re.escape("classification_report(confidence_level=...) needs bootstrap")
     with pytest.raises(InvalidParameterError, match=match):
         plain.classification_report(confidence_level=0.95)
-    empty = MLCMAccumulator(3, n_resamples=10)
+    empty = MLCMAccumulator(3, n_resamples=39)
     with pytest.raises(NotFittedError, match="before confidence_intervals"):
         empty.confidence_intervals()
     with pytest.raises(NotFittedError, match="before classification_report"):
         empty.classification_report(confidence_level=0.95)
-    acc = MLCMAccumulator(3, n_resamples=10).update([[1, 0, 0]], [[1, 0, 0]])
+    acc = MLCMAccumulator(3, n_resamples=39).update([[1, 0, 0]], [[1, 0, 0]])
     one_row = "needs at least two rows to resample .* has seen 1"
     with pytest.raises(ValueError, match=one_row):  # [x, x]: no interval at all
         acc.confidence_intervals()
@@ -439,6 +439,32 @@ def test_poisson_confidence_intervals_refusals():
         acc.confidence_intervals(confidence_level=1.0)
     with pytest.raises(InvalidParameterError, match="'metric' parameter"):
         acc.confidence_intervals(metric="accuracy")
+
+
+def test_poisson_confidence_intervals_refuse_too_few_replicates_for_the_level():
+    """An accumulator of fewer replicates than the tails of the asked interval
+    need is refused when the interval is asked for, naming the level, the
+    minimum, its n_resamples and what to do; a lower level takes them."""
+    y_true, y_pred = _noisy(np.random.default_rng(2), 80, 3, 0.2)
+    acc = MLCMAccumulator(3, n_resamples=19, random_state=0).update(y_true, y_pred)
+    match = (
+        r"MLCMAccumulator.confidence_intervals needs at least 39 replicates for "
+        r"confidence_level=0.95: the interval leaves 0.025 of the replicates "
+        r"beyond each bound, which needs \(n_resamples \+ 1\) x 0.025 >= 1. This "
+        r"accumulator keeps n_resamples=19; build it with more \(for example "
+        r"MLCMAccumulator\(3, n_resamples=1000\)\) or ask for a lower "
+        r"confidence_level."
+    )
+    with pytest.raises(InvalidParameterError, match=match):
+        acc.confidence_intervals()
+    match = r"classification_report\(confidence_level=...\) needs at least 39"
+    with pytest.raises(InvalidParameterError, match=match):
+        acc.classification_report(confidence_level=0.95)
+    with pytest.raises(InvalidParameterError, match="more than the 1,000,000 all"):
+        acc.confidence_intervals(confidence_level=0.999999)
+    result = acc.confidence_intervals(confidence_level=0.9)  # needs 19
+    assert result.n_resamples == 19 and result.confidence_level == 0.9
+    assert "90% percentile Poisson" in acc.classification_report(confidence_level=0.9)
 
 
 # -- the accumulator's guarantees with replicates ---------------------------------

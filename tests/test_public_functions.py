@@ -106,12 +106,12 @@ def _valid_calls():
         "mlcm_confidence_intervals": (
             sklearn_mlcm.mlcm_confidence_intervals,
             (T, P),
-            {"n_resamples": 20},
+            {"n_resamples": 39},
         ),
         "mlcm_paired_comparison": (
             sklearn_mlcm.mlcm_paired_comparison,
             (T, T, P),
-            {"n_resamples": 9},
+            {"n_resamples": 39},
         ),
         "confusion_matrix_statistics": (
             sklearn_mlcm.confusion_matrix_statistics,
@@ -170,7 +170,7 @@ def _valid_calls():
             {},
         ),
         "MLCMAccumulator.confidence_intervals": (
-            sklearn_mlcm.MLCMAccumulator(3, n_resamples=20, random_state=0)
+            sklearn_mlcm.MLCMAccumulator(3, n_resamples=39, random_state=0)
             .update(T, P)
             .confidence_intervals,
             (),

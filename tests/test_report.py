@@ -1,5 +1,6 @@
 """mlcm_classification_report: full strings, dict shape, options."""
 
+import inspect
 import re
 import warnings
 
@@ -18,6 +19,7 @@ from sklearn_mlcm import (
     mlcm_precision_score,
     mlcm_recall_score,
 )
+from sklearn_mlcm._report import _INTERVAL_DEFAULTS
 
 # Heydarian et al. (2022), Table 1
 T, P = TABLE_1_TRUE, TABLE_1_PRED
@@ -288,17 +290,52 @@ def test_mlcm_classification_report_with_intervals_groups_legend():
 
 
 def test_mlcm_classification_report_without_level_is_unchanged():
-    """confidence_level=None (the default) ignores the resampling options."""
+    """confidence_level=None (the default) with the interval options at their
+    defaults, given or not: the plain report."""
     plain = mlcm_classification_report(T, P, zero_division=0.0)
     assert plain == mlcm_classification_report(
-        T,
-        P,
-        confidence_level=None,
-        n_resamples=5,
-        interval="percentile",
-        zero_division=0.0,
+        T, P, confidence_level=None, zero_division=0.0, **_INTERVAL_DEFAULTS
     )
     assert "[" not in plain
+    defaults = inspect.signature(mlcm_classification_report).parameters
+    assert {name: defaults[name].default for name in _INTERVAL_DEFAULTS} == (
+        _INTERVAL_DEFAULTS
+    )
+
+
+@pytest.mark.parametrize(
+    "name, value, shown",
+    [
+        ("n_resamples", 29, "29"),
+        ("interval", "percentile", "'percentile'"),
+        ("groups", [0, 0, 1, 1, 2, 2, 3, 3, 3], "[0, 0, 1, 1, 2, 2, 3, 3, 3]"),
+        ("groups", np.arange(9) // 2, "ndarray of shape (9,)"),
+        ("random_state", 0, "0"),
+        ("random_state", np.random.RandomState(0), "RandomState"),
+        ("n_jobs", 1, "1"),
+        ("n_jobs", -1, "-1"),
+    ],
+)
+def test_mlcm_classification_report_interval_options_need_a_level(name, value, shown):
+    """An interval option other than its default without a confidence_level
+    is refused by name (it was ignored), as the command line refuses
+    --n-resamples and the others without --confidence-level."""
+    default = _INTERVAL_DEFAULTS[name]
+    message = (
+        f"The '{name}' parameter of mlcm_classification_report must be left at "
+        f"its default ({default!r}) without a confidence_level: it shapes the "
+        "confidence intervals, which only a confidence_level (such as 0.95) asks "
+        f"for. Got {shown}"
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        mlcm_classification_report(T, P, **{name: value})
+    with pytest.raises(ValueError, match=re.escape(message)):
+        mlcm_classification_report(T, P, confidence_level=None, **{name: value})
+    # with a level the same value is taken
+    text = mlcm_classification_report(
+        T, P, confidence_level=0.9, **{"n_resamples": 19, name: value}
+    )
+    assert "[low, high]: 90% " in text
 
 
 def test_mlcm_classification_report_dict_with_intervals():
@@ -364,14 +401,14 @@ def test_mlcm_classification_report_headers_stay_over_their_columns(
     "weight   support")."""
     sample_weight = np.full(len(T), weight)
     sample_weight[0] = 2 * weight + 0.25  # fractional amounts, printed with digits
+    resampling = {"n_resamples": 99, "random_state": 0} if confidence_level else {}
     text = mlcm_classification_report(
         T,
         P,
         sample_weight=sample_weight,
         digits=digits,
         confidence_level=confidence_level,
-        n_resamples=99,
-        random_state=0,
+        **resampling,
         zero_division=0.0,
     )
     header, _, *lines = text.splitlines()

@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn
+import sklearn.metrics
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
@@ -14,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import make_multilabel_classification
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import precision_recall_fscore_support
+from sklearn.metrics import classification_report, precision_recall_fscore_support
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
@@ -180,6 +181,25 @@ def test_mlcm_specificity_score_bad_tn():
             "'average' parameter of make_mlcm_scorer must be one of 'micro', "
             "'micro_all', 'macro', 'weighted' for metric='specificity'",
         ),
+        ((mlcm_fbeta_score,), {}, TypeError, "'beta' parameter of make_mlcm_scorer"),
+        ((mlcm_f1_score,), {"tn": "complement"}, TypeError, "f1_score takes no 'tn'"),
+        (
+            (precision_recall_fscore_support,),
+            {},
+            TypeError,
+            r"must be one of \{'f1', 'fbeta', 'precision', 'recall', 'specificity'\} "
+            r"or one of the functions mlcm_f1_score, mlcm_fbeta_score, "
+            r"mlcm_precision_score, mlcm_recall_score, mlcm_specificity_score. Got "
+            r"the function sklearn\.metrics\.\w+\.precision_recall_fscore_support "
+            r"instead\.",
+        ),
+        (
+            (mlcm_precision_recall_fscore_support,),
+            {},
+            TypeError,
+            "Got the function sklearn_mlcm._scores.mlcm_precision_recall_fscore",
+        ),
+        ((len,), {}, TypeError, "Got the function builtins.len instead"),
     ],
 )
 def test_make_mlcm_scorer_bad_arguments(args, kwargs, error, match):
@@ -234,6 +254,34 @@ def test_mlcm_scorers_names_and_values(multilabel_data, method):
         for warning in caught:
             assert warning.category is UndefinedMetricWarning
             assert "in samples with no" in str(warning.message)
+
+
+@pytest.mark.parametrize(
+    "name, function, kwargs",
+    [
+        ("precision", mlcm_precision_score, {"average": "micro"}),
+        ("recall", mlcm_recall_score, {"average": "weighted"}),
+        ("f1", mlcm_f1_score, {"average": "macro", "zero_division": 1.0}),
+        ("fbeta", mlcm_fbeta_score, {"beta": 2.0, "average": "micro_all"}),
+        ("specificity", mlcm_specificity_score, {"tn": "diagonal"}),
+    ],
+)
+def test_make_mlcm_scorer_takes_the_score_functions(
+    multilabel_data, name, function, kwargs
+):
+    """A public score function is taken as its name, as scikit-learn's
+    make_scorer takes score_func (#24): the same score, the same options read
+    by MLCMTunedThresholdClassifierCV, and the scorer pickles."""
+    X, y = multilabel_data
+    model = KNeighborsClassifier().fit(X, y)
+    by_function = make_mlcm_scorer(function, **kwargs)
+    by_name = make_mlcm_scorer(name, **kwargs)
+    expected = function(y, model.predict(X), **{"average": "macro", **kwargs})
+    assert by_function(model, X, y) == expected
+    assert by_name(model, X, y) == expected
+    assert by_function._mlcm_options == by_name._mlcm_options
+    assert by_function._mlcm_options["metric"] == name
+    assert pickle.loads(pickle.dumps(by_function))(model, X, y) == expected
 
 
 def test_make_mlcm_scorer_fbeta_passes_beta(multilabel_data):
@@ -577,6 +625,115 @@ def test_mlcm_precision_recall_fscore_support_warn_for():
         )
     with pytest.raises(InvalidParameterError, match="'warn_for' parameter"):
         mlcm_precision_recall_fscore_support(y_true, y_pred, warn_for="precision")
+
+
+#: 1-D classes 0, 1, 2; the labels 5 and 6 occur in neither target (#24, defect 6).
+_ABSENT = {"y_true": [0, 1, 2, 0], "y_pred": [0, 2, 1, 0], "labels": [5, 6]}
+
+
+@pytest.mark.parametrize("average", [None, "micro", "macro", "weighted"])
+@pytest.mark.parametrize("zero_division", ["warn", 0.0, 1.0, np.nan])
+def test_mlcm_precision_recall_fscore_support_labels_none_occur(
+    average, zero_division
+):
+    """Labels of which none occurs give scikit-learn's answer: the zero_division
+    value for every ratio, support 0, and its warnings (#24 defect 6: they were
+    refused)."""
+    options = {"average": average, "zero_division": zero_division, **_ABSENT}
+    y_true, y_pred = options.pop("y_true"), options.pop("y_pred")
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        got = mlcm_precision_recall_fscore_support(y_true, y_pred, **options)
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        want = precision_recall_fscore_support(y_true, y_pred, **options)
+    value = 0.0 if zero_division == "warn" else zero_division
+    for g, w in zip(got[:3], want[:3]):
+        assert_allclose(g, w)
+        assert_allclose(g, value if average else [value, value])
+        assert type(g) is (float if average else np.ndarray)
+    if average is None:
+        assert got[3].dtype == np.int64
+        np.testing.assert_array_equal(got[3], [0, 0])
+    else:
+        assert got[3] is None
+    categories = {w.category for w in ours}
+    assert categories == {w.category for w in theirs}
+    warned = {UndefinedMetricWarning} if zero_division == "warn" else set()
+    assert categories == warned
+    assert [str(w.message).split()[0] for w in ours] == [
+        str(w.message).split()[0] for w in theirs
+    ]
+
+
+@pytest.mark.parametrize(
+    "score, kwargs",
+    [
+        (mlcm_precision_score, {}),
+        (mlcm_recall_score, {}),
+        (mlcm_f1_score, {}),
+        (mlcm_fbeta_score, {"beta": 2.0}),
+    ],
+)
+@pytest.mark.parametrize("average", [None, "micro", "macro", "weighted"])
+def test_mlcm_scores_labels_none_occur(score, kwargs, average):
+    """The four scores take labels of which none occurs, as scikit-learn's do
+    (#24 defect 6), with the zero_division value."""
+    theirs = getattr(sklearn.metrics, score.__name__.removeprefix("mlcm_"))
+    options = {"average": average, "zero_division": 1.0, "labels": [5, 6], **kwargs}
+    got = score(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    want = theirs(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    assert_allclose(got, want)
+    assert_allclose(got, 1.0 if average else [1.0, 1.0])
+    options["zero_division"] = "warn"
+    with pytest.warns(UndefinedMetricWarning, match="ill-defined"):
+        got = score(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    assert_allclose(got, 0.0 if average else [0.0, 0.0])
+
+
+def test_mlcm_classification_report_labels_none_occur():
+    """The report of labels of which none occurs is scikit-learn's: the
+    zero_division values, support 0 (#24 defect 6: it was refused)."""
+    options = {"labels": [5, 6], "zero_division": 1.0, "output_dict": True}
+    ours = mlcm_classification_report(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    theirs = classification_report(_ABSENT["y_true"], _ABSENT["y_pred"], **options)
+    assert list(ours) == list(theirs)
+    for row, values in theirs.items():
+        assert ours[row] == {**values, "weight": 0.0}, row
+    expected = """\
+              precision    recall  f1-score    weight   support
+
+           5       0.00      0.00      0.00         0         0
+           6       0.00      0.00      0.00         0         0
+
+   micro avg       0.00      0.00      0.00         0         0
+   macro avg       0.00      0.00      0.00         0         0
+weighted avg       0.00      0.00      0.00         0         0
+"""
+    text = mlcm_classification_report(
+        _ABSENT["y_true"], _ABSENT["y_pred"], labels=[5, 6], zero_division=0.0
+    )
+    assert text == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_mlcm_scores_labels_one_is_sklearn_binary_average(mlcm_strategies, data):
+    """``labels=[1]`` gives scikit-learn's ``average="binary"`` score of binary
+    1-D input, which from_sklearn.rst names as the way to pos_label (#24)."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.multiclass(classes=(0, 1)))
+    average = data.draw(st.sampled_from(["micro", "macro", "weighted"]))
+    for score, kwargs in (
+        (mlcm_precision_score, {}),
+        (mlcm_recall_score, {}),
+        (mlcm_f1_score, {}),
+        (mlcm_fbeta_score, {"beta": 0.5}),
+    ):
+        theirs = getattr(sklearn.metrics, score.__name__.removeprefix("mlcm_"))
+        options = {"sample_weight": weight, "zero_division": 0.0, **kwargs}
+        got = score(y_true, y_pred, labels=[1], average=average, **options)
+        want = theirs(y_true, y_pred, **options)
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
 
 
 # -- average="samples" (issue #24) ---------------------------------------------

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from _oracles import heydarian_oracle, krstinic_oracle
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import sparse
@@ -26,6 +26,7 @@ from sklearn_mlcm import (
     mlcm_specificity_score,
     mlcm_threshold_curve,
 )
+from sklearn_mlcm._validation import evenly_spaced
 
 # few distinct values: ties between labels and at the thresholds are common
 TIED_VALUES = (-1.0, -0.5, 0.0, 0.25, 0.5, 0.75, 1.0)
@@ -365,6 +366,18 @@ def test_mlcm_threshold_curve_frames_are_matched_by_name():
     )
 
 
+def test_mlcm_threshold_curve_frames_with_repeated_names_are_refused():
+    """Frames that repeat a column name cannot be matched by it: y_score in
+    another order, and labels naming it, are refused, naming it."""
+    truth = pd.DataFrame(Y_TRUE, columns=["a", "a", "b"])
+    scores = pd.DataFrame(Y_SCORE[:, [2, 0, 1]], columns=["b", "a", "a"])
+    with pytest.raises(InvalidInputError, match=r"the names \['a'\] repeat"):
+        mlcm_threshold_curve(truth, scores, thresholds=4)
+    match = r"'labels' parameter .* columns that the DataFrame repeats, \['a'\]"
+    with pytest.raises(InvalidInputError, match=match):
+        mlcm_threshold_curve(truth, truth * 0.5, thresholds=4, labels=["a"])
+
+
 def test_mlcm_threshold_curve_2d_thresholds():
     """Rows of per-label thresholds: rising columns and any columns give the
     scores of decide_labels with those thresholds."""
@@ -472,6 +485,97 @@ def test_mlcm_threshold_curve_extreme_thresholds_do_not_overflow():
     everything = mlcm_f1_score(Y_TRUE, np.ones_like(Y_TRUE))
     assert_allclose(result.scores, [everything, 0.0])
     assert_allclose(rows.scores, result.scores)
+
+
+#: Scores from -1.5 to 1.5 times this span more than float64 holds (2.7e308).
+HUGE = 2.0**1023
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_mlcm_threshold_curve_scores_beyond_float64_span_as_scaled_down(
+    data, mlcm_strategies
+):
+    """Finite scores whose span overflows float64 (-1.35e308 to 1.35e308) give
+    the curve of the same scores scaled down by a power of two: thresholds
+    scaled back up bit for bit, equal scores, no overflow warning (it was
+    three thresholds, an infinite one and NaN, and every score 0)."""
+    y_true, _ = data.draw(mlcm_strategies.targets(max_samples=9, max_labels=4))
+    n, q = y_true.shape
+    values = st.one_of(
+        st.sampled_from(TIED_VALUES), st.floats(-1.5, 1.5, allow_subnormal=False)
+    )
+    y_score = np.array(data.draw(st.lists(values, min_size=n * q, max_size=n * q)))
+    y_score = y_score.reshape(n, q)
+    y_score.flat[data.draw(st.integers(0, n * q - 1))] = -1.5
+    y_score.flat[data.draw(st.integers(0, n * q - 1))] = 1.5
+    assume(y_score.min() == -1.5)  # the second draw may cover the first
+    options = {
+        "thresholds": data.draw(st.sampled_from((None, 2, 7, 100))),
+        "method": data.draw(st.sampled_from(("heydarian", "krstinic"))),
+        "one_vs_rest": True,
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        huge = mlcm_threshold_curve(y_true, y_score * HUGE, **options)
+    plain = mlcm_threshold_curve(y_true, y_score, **options)
+    assert_array_equal(huge.thresholds, plain.thresholds * HUGE)
+    assert huge.thresholds[0] == -1.5 * HUGE and huge.thresholds[-1] == 1.5 * HUGE
+    assert_array_equal(huge.scores, plain.scores)
+    assert_array_equal(huge.label_scores, plain.label_scores)
+    assert_array_equal(huge.ovr_scores, plain.ovr_scores)
+    assert huge.best_threshold == plain.best_threshold * HUGE
+
+
+def test_mlcm_threshold_curve_scores_at_both_ends_of_float64():
+    """The issue's scores, -1.5e308 and 1.5e308 among ordinary ones: 100
+    finite thresholds from the one to the other, and the best of them is
+    the best threshold of the same scores halved."""
+    y_score = Y_SCORE.copy()
+    y_score[1, 0], y_score[0, 2] = -1.5e308, 1.5e308
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = mlcm_threshold_curve(Y_TRUE, y_score)
+    halved = mlcm_threshold_curve(Y_TRUE, y_score / 2)
+    assert result.thresholds.shape == (100,)
+    assert result.thresholds[0] == -1.5e308 and result.thresholds[-1] == 1.5e308
+    assert np.all(np.diff(result.thresholds) > 0)
+    assert_array_equal(result.thresholds, halved.thresholds * 2)
+    assert_array_equal(result.scores, halved.scores)
+    assert result.best_threshold == 2 * halved.best_threshold
+    predicted = decide_labels(y_score, threshold=result.best_threshold)
+    assert result.scores[result.best_index] == mlcm_f1_score(Y_TRUE, predicted)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    ends=st.lists(
+        st.floats(allow_nan=False, allow_infinity=False), min_size=2, max_size=2
+    ),
+    count=st.integers(2, 1000),
+)
+@example(ends=[0.0, 1.7976931348623157e308], count=1000)
+@example(ends=[-1.5e308, 1.5e308], count=100)
+def test_evenly_spaced_is_linspace_or_finite_beyond_float64_span(ends, count):
+    """evenly_spaced is np.linspace, bit for bit, when the span fits in
+    float64; otherwise the grid of the ends scaled down by a power of two,
+    scaled back up. Either way from low to high exactly, finite, not
+    decreasing, and without an overflow warning (np.linspace(0, 1.8e308,
+    1000) warns)."""
+    low, high = sorted(ends)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grid = evenly_spaced(low, high, count)
+    if high - low < float("inf"):
+        with np.errstate(over="ignore"):  # its last step, for a span near 1.8e308
+            expected = np.linspace(low, high, count)
+        assert grid.tobytes() == expected.tobytes()
+    else:  # the grid of the ends scaled down by 2**64 (any power), scaled up
+        scaled = np.linspace(low * 2.0**-64, high * 2.0**-64, count) * 2.0**64
+        assert grid.tobytes() == scaled.tobytes()
+    assert grid.shape == (count,)
+    assert grid[0] == low and grid[-1] == high
+    assert np.all(np.isfinite(grid)) and np.all(np.diff(grid) >= 0)
 
 
 @pytest.mark.parametrize("weight", [1e-320, 5e-324])

@@ -682,6 +682,40 @@ def test_decision_function_thresholds_may_leave_zero_one():
     )
 
 
+@pytest.mark.parametrize("strategy", ["global", "per_label"])
+def test_decision_function_beyond_float64_span_tunes_as_scaled_down(strategy):
+    """Margins from -1.5 * 2**1023 to 1.5 * 2**1023 (a span that overflows
+    float64) tune as the same margins scaled down: the thresholds scaled back
+    up bit for bit and the same scores, without an overflow warning (the grid
+    was [1.5e308, inf, nan], tuned to 1.5e308 with a score of 0.05)."""
+    rng = np.random.default_rng(6)
+    y_true = (rng.random((40, 3)) < 0.4).astype(int)
+    margins = y_true * 2.0 - 1.0 + rng.normal(0, 1, (40, 3))
+    margins = 1.5 * margins / np.abs(margins).max(axis=0)  # each label: +-1.5
+    margins[0] = [-1.5, -1.5, -1.5]
+    margins[1] = [1.5, 1.5, 1.5]
+    tuned = {}
+    for scale in (1.0, 2.0**1023):
+        fixed, X = _fixed(margins * scale, FixedMargins)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            tuned[scale] = MLCMTunedThresholdClassifierCV(
+                fixed,
+                cv="prefit",
+                refit=False,
+                strategy=strategy,
+                store_cv_results=True,
+            ).fit(X, y_true)
+    plain, huge = tuned[1.0], tuned[2.0**1023]
+    assert_array_equal(huge.best_threshold_, plain.best_threshold_ * 2.0**1023)
+    assert huge.best_score_ == plain.best_score_
+    assert huge.cv_results_.keys() == plain.cv_results_.keys()
+    for key, values in plain.cv_results_.items():
+        factor = 2.0**1023 if "thresholds" in key else 1.0
+        assert_array_equal(huge.cv_results_[key], values * factor)
+    assert_array_equal(huge.predict(X), plain.predict(X))
+
+
 # -- metadata routing --------------------------------------------------------------
 
 

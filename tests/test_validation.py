@@ -6,9 +6,11 @@ from numpy.testing import assert_array_equal
 from scipy import sparse
 
 from sklearn_mlcm import (
+    InvalidInputError,
     confusion_matrix_statistics,
     mlcm_classification_report,
     mlcm_confusion_matrix,
+    mlcm_f1_score,
     mlcm_multilabel_confusion_matrix,
 )
 
@@ -202,7 +204,6 @@ def test_labels_unknown_dataframe_column():
 @pytest.mark.parametrize(
     "labels, match",
     [
-        (["dog"], r"none of \['dog'\] occurs"),
         (["cat", "cat"], r"duplicates: \['cat'\]"),
         ([], "non-empty 1-D list of class labels"),
     ],
@@ -411,11 +412,25 @@ def test_target_names_and_flags_types():
         mlcm_classification_report(Y, Y, include_no_label=1)
 
 
-@pytest.mark.parametrize("labels", [[1, None], [1, "a"], ["a"]])
-def test_multiclass_labels_of_another_kind(labels):
-    """Class labels that do not compare with the classes are a ValueError."""
-    with pytest.raises(ValueError, match="'labels' parameter of mlcm_confusion"):
-        mlcm_confusion_matrix([0, 1, 2], [0, 2, 1], labels=labels)
+@pytest.mark.parametrize(
+    "y, labels, match",
+    [
+        ([0, 1, 2], [1, None], r"one kind \(all numbers or all strings\). Got \[1, "),
+        ([0, 1, 2], [1, "a"], r"one kind .*Got \[1, 'a'\] instead"),
+        (["a", "b"], ["b", 1], r"one kind .*Got \['b', 1\] instead"),
+        ([0, 1, 2], ["a"], r"kind of the classes \[0, 1, 2\]. Got \['a'\]"),
+        ([0, 1, 2], ["0"], r"kind of the classes \[0, 1, 2\]. Got \['0'\]"),
+        (["a", "b"], [1, 2], r"kind of the classes \['a', 'b'\]. Got \[1, 2\]"),
+    ],
+)
+def test_multiclass_labels_of_another_kind(y, labels, match):
+    """Class labels of mixed kinds, or of another kind than the classes, are
+    refused: now that labels which occur nowhere are scored (zero counts, #24),
+    ["0"] for class 0 would give a row of zeros (scikit-learn counts class 0)."""
+    with pytest.raises(InvalidInputError, match="'labels' parameter of mlcm_confus"):
+        mlcm_confusion_matrix(y, y[::-1], labels=labels)
+    with pytest.raises(InvalidInputError, match=match):
+        mlcm_f1_score(y, y[::-1], labels=labels)
 
 
 def test_target_names_set_refused():

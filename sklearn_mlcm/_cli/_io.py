@@ -3,7 +3,10 @@ bounds) and writing the matrix as CSV.
 
 A label file has one row per instance and one column per label. A CSV may
 start with a header row of label names (its values are separated by commas,
-or by the ``--delimiter`` given); a ``.npy`` file holds a 2-D array. The path
+or by the ``--delimiter`` given), told from data as real files have it: a
+first row that is not all 0/1 above rows that are names the labels, even
+when some names are numbers (bibtex's ``2005``, delicious's ``2.0``); a
+``.npy`` file holds a 2-D array. The path
 ``-`` reads standard input, a CSV or a ``.npy`` array (told by its first
 bytes).
 This module turns the file into numbers and says which line is malformed; it
@@ -142,9 +145,16 @@ def read_labels(path, header="auto", delimiter=","):
         as CSV. ``-`` reads standard input: a ``.npy`` array when it starts
         with NumPy's magic bytes, else CSV.
     header : {"auto", "yes", "no"}, default="auto"
-        Whether the first CSV row names the labels; "auto": when none of its
-        values is a number. A first row ``0,1,...,q-1`` (q >= 2) is refused
-        with "auto": pandas' default header and a row of data look alike.
+        Whether the first CSV row names the labels. "auto": a first row that
+        is not all 0 and 1 is a header when it cannot be data (a value is not
+        a number) or when the rows below are all 0/1, whatever its names look
+        like (``2005``, ``2.0``); a first row of 0/1 values is data. Refused
+        as ambiguous with "auto", the message naming ``--header yes`` and
+        ``--header no``: ``0,1`` (pandas' default header over two labels, or
+        a row of data) and, in a one-column file, a number other than 0 and 1
+        above 0/1 values (a name, or a wrong value). A first row that can be
+        neither (a value other than 0 and 1, and a name repeated or empty) is
+        refused too.
     delimiter : str, default=","
         The one character between the values of a CSV row.
 
@@ -434,9 +444,9 @@ def _number(text):
     return float(text)
 
 
-def _column_numbers(row):
-    """Whether ``row`` is ``0,1,...,q-1`` with q >= 2: pandas' default header."""
-    return len(row) >= 2 and all(f.strip() == str(j) for j, f in enumerate(row))
+def _is_bit(text):
+    """Whether ``text`` is the number 0 or 1 (``1``, `` 0 ``, ``1.0``)."""
+    return _number(text) in (0.0, 1.0)
 
 
 def _looks_like_data(text):
@@ -445,8 +455,21 @@ def _looks_like_data(text):
     return len(parts) > 1 and all(_number(part) is not None for part in parts)
 
 
+#: What :func:`_header` returns for a first row of numbers that are not all 0
+#: and 1: the rows below decide whether it names the labels (:func:`_settle`).
+_ASK_THE_ROWS_BELOW = "ask the rows below"
+
+
 def _header(path, line, row, header, delimiter=","):
-    """The label names of the first row, or None when it is data."""
+    """The label names of the first row, None when it is data, or
+    ``_ASK_THE_ROWS_BELOW``.
+
+    With ``header="auto"``: a row of 0/1 values is data (``0,1``, pandas'
+    default header over two labels, is refused as ambiguous); a row with a
+    value that is not a number is a header, whatever its other names look
+    like (``2005``, ``2.0``), since it cannot be data; a row of numbers that
+    are not all 0 and 1 is decided by the rows below (:func:`_settle`).
+    """
     hint = _delimiter_hint(row[0], delimiter) if len(row) == 1 else ""
     if header == "auto" and hint and _looks_like_data(row[0]):
         # One "name" such as "1;0;1": data read with the wrong delimiter.
@@ -454,28 +477,75 @@ def _header(path, line, row, header, delimiter=","):
             f"{path}, line {line}, column 1: expected 0 or 1, found "
             f"{row[0].strip()!r}{hint}"
         )
-    if header == "auto" and _column_numbers(row):
-        q = len(row)
-        shown = ",".join(map(str, range(q))) if q <= 4 else f"0,1,...,{q - 1}"
-        raise InputError(
-            f"{path}, line {line}: the first row ({shown}) "
-            "could be pandas' default header of column numbers or a row of data; "
-            "pass --header yes or --header no"
-        )
-    numeric = [_number(field) is not None for field in row]
     if header != "auto":  # the user said whether line 1 is a header
-        numeric = [header == "no"] * len(row)
-    if all(numeric):
-        return None
-    if any(numeric):
-        # Neither a header (all names) nor data (all numbers): most likely a
-        # typo in the first data row, which must not silently become a header.
-        j = numeric.index(False) if numeric[0] else numeric.index(True)
+        return _names(path, line, row) if header == "yes" else None
+    if [field.strip() for field in row] == ["0", "1"]:
         raise InputError(
-            f"{path}, line {line}, column {j + 1}: the first row mixes numbers "
-            "and names; a header row must name every label and a data row must "
-            f"hold only 0 and 1, found {row[j].strip()!r}"
+            f"{path}, line {line}: the first row (0,1) could be pandas' default "
+            "header of column numbers or a row of data; pass --header yes or "
+            "--header no"
         )
+    if all(map(_is_bit, row)):
+        return None
+    numeric = [_number(field) is not None for field in row]
+    if all(numeric):
+        return _ASK_THE_ROWS_BELOW
+    if any(numeric):  # names and numbers: a header unless it cannot be one
+        _check_not_a_typo(path, line, row)
+    return _names(path, line, row)
+
+
+def _settle(path, line, row, below_are_bits):
+    """A first row of numbers, not all 0 and 1: its label names, or None when
+    it is data.
+
+    Above rows that are all 0/1 (``below_are_bits``) it is a header, the one
+    way to read the file; but the one number of a one-column file could as
+    well be a wrong value (a class label) as a name, and is refused as
+    ambiguous. Above other numbers it is data: the library names the values
+    that are not 0 and 1.
+    """
+    if not below_are_bits:
+        return None
+    _check_not_a_typo(path, line, row)
+    if len(row) == 1:
+        raise InputError(
+            f"{path}, line {line}: the first row ({row[0].strip()}) of this "
+            "one-column file could be the label's name or a row of data; pass "
+            "--header yes or --header no"
+        )
+    return _names(path, line, row)
+
+
+def _check_not_a_typo(path, line, row):
+    """Refuse a first row with a value other than 0 and 1 that cannot be a
+    header either (a name repeated or empty): most likely a typo in the first
+    row of data, which must not silently become a header."""
+    names = [field.strip() for field in row]
+    problem, seen = None, {}
+    for j, name in enumerate(names):
+        if not name:
+            problem = f"a header names every label, but column {j + 1} is empty"
+        elif name in seen:
+            problem = (
+                f"a header names each label once, but column {j + 1} repeats "
+                f"the name {name!r} of column {seen[name] + 1}"
+            )
+        if problem is not None:
+            break
+        seen[name] = j
+    if problem is None:
+        return
+    j = next(j for j, field in enumerate(row) if not _is_bit(field))
+    raise InputError(
+        f"{path}, line {line}: the first row is neither a header nor a row of "
+        f"data: {problem}; a data row holds only 0 and 1, but column {j + 1} "
+        f"holds {names[j]!r}"
+    )
+
+
+def _names(path, line, row):
+    """The label names of a header row; each column must have one."""
     names = [field.strip() for field in row]
     if "" in names:
         raise InputError(
@@ -531,7 +601,9 @@ def _read_csv(path, records, header, delimiter=",", copy=None):
 
     Every 0/1 value takes one byte (an ``array("B")``). At the first other
     number the values read so far widen to int64 (or float64 for a fraction),
-    so that the library sees the number as written and names it.
+    so that the library sees the number as written and names it. A first row
+    of numbers that are not all 0 and 1 is kept aside until the rows below
+    tell whether it is a header (:func:`_settle`).
     """
     first = next(records, None)
     if first is not None and len(first[1]) > MAX_LABELS:
@@ -539,15 +611,17 @@ def _read_csv(path, records, header, delimiter=",", copy=None):
             f"{path}, line {first[0]}: {len(first[1])} columns, more than the "
             f"{MAX_LABELS} labels this command handles"
         )
-    names = names_line = None
+    names = names_line = undecided = None
     if first is not None:
         names = _header(path, *first, header, delimiter)
-        if names is None:
+        if names is _ASK_THE_ROWS_BELOW:
+            names, undecided = None, first
+        elif names is None:
             records = _chain_first(first, records)
         else:
             names_line = first[0]
     values = array.array("B")
-    n_values = names and len(names)
+    n_values = len(first[1]) if names or undecided else None
     n_rows = 0
     for line, row in records:
         n_values = n_values or len(row)
@@ -568,9 +642,18 @@ def _read_csv(path, records, header, delimiter=",", copy=None):
                 values = array.array(typecode, values)
             values.extend(numbers)
         n_rows += 1
+    matrix = np.frombuffer(values, dtype=_DTYPES[values.typecode])
+    if undecided is not None:
+        names = _settle(path, *undecided, n_rows > 0 and values.typecode == "B")
+        if names is None:  # data: the first row goes back on top
+            numbers, typecode = _parse_row(path, *undecided, delimiter)
+            dtype = np.result_type(_DTYPES[typecode], matrix.dtype)
+            matrix = np.concatenate([np.array(numbers, dtype), matrix.astype(dtype)])
+            n_rows += 1
+        else:
+            names_line = undecided[0]
     if n_rows == 0:
         raise InputError(f"{path}: no data rows; expected one row per instance")
-    matrix = np.frombuffer(values, dtype=_DTYPES[values.typecode])
     return LabelFile(
         path,
         matrix.reshape(n_rows, n_values),

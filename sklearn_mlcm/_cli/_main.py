@@ -61,7 +61,8 @@ def main(argv=None):
     -----
     A label file is a CSV of 0/1 values, one row per instance and one column
     per label, whose first row is a header of label names when it is not all
-    numbers (``0,1,...,q-1``, pandas' default header, is refused as ambiguous
+    0/1 and the rows below are, even if some names are numbers (``2005``;
+    ``0,1``, pandas' default header over two labels, is refused as ambiguous
     without ``--header yes`` or ``no``); or a ``.npy`` file holding a 2-D 0/1
     array; ``-`` reads one of the two from standard input. Only regular files
     (and standard input) of at most 2 GiB are read, with at most 2000 labels.

@@ -189,9 +189,9 @@ def build_parser():
         default="auto",
         help=(
             "whether the first CSV row names the labels; auto (default): when "
-            "none of its values is a number, as pandas' to_csv of named columns "
-            "writes it; a first row 0,1,2,... (pandas' default header, or data) "
-            "is refused as ambiguous: pass yes or no"
+            "it is not all 0/1 and the rows below are, whatever its names look "
+            "like (2005, 2.0); a first row 0,1 (pandas' default header, or "
+            "data) is refused as ambiguous: pass yes or no"
         ),
     )
     report.add_argument(

@@ -25,6 +25,7 @@ from sklearn_mlcm import (
     mlcm_confusion_matrix,
     most_confused,
 )
+from sklearn_mlcm._margins import MAX_RESAMPLES, min_resamples
 
 from ._errors import InputError, library_refusals
 from ._format import (
@@ -54,6 +55,9 @@ __all__ = ["report_command"]
 
 #: The width of the explanations printed around the tables.
 TEXT_WIDTH = 79
+
+#: Bootstrap resamples without ``--n-resamples``: the library's default.
+N_RESAMPLES = 9999
 
 
 def report_command(args):
@@ -100,7 +104,7 @@ def report_command(args):
                 pred.values,
                 method=args.method,
                 confidence_level=args.confidence_level,
-                n_resamples=9999 if args.n_resamples is None else args.n_resamples,
+                n_resamples=args.n_resamples or N_RESAMPLES,
                 interval=args.interval or "bca",
                 random_state=0 if args.seed is None else args.seed,
                 n_jobs=args.n_jobs,
@@ -165,8 +169,30 @@ def report_command(args):
 def _check_interval_options(args):
     """``--n-resamples``, ``--interval``, ``--seed`` and ``--n-jobs`` shape the
     intervals that ``--confidence-level`` asks for: alone they would do
-    nothing."""
+    nothing. With it, the resamples must resolve the interval's tails, as
+    the library requires (:func:`sklearn_mlcm._margins.min_resamples`)."""
     if args.confidence_level is not None:
+        level = args.confidence_level
+        minimum = min_resamples(level)
+        count = N_RESAMPLES if args.n_resamples is None else args.n_resamples
+        if count < minimum:
+            tail = (1.0 - level) / 2.0
+            given = (
+                f"--n-resamples {count}"
+                if args.n_resamples is not None
+                else f"the default {count} resamples"
+            )
+            advice = (
+                "pass more with --n-resamples"
+                if minimum <= MAX_RESAMPLES
+                else f"more than the {MAX_RESAMPLES} allowed: pass a lower "
+                "--confidence-level"
+            )
+            raise InputError(
+                f"--confidence-level {level} needs at least {minimum} resamples "
+                f"(each bound leaves {tail:.4g} of them beyond it: (N + 1) x "
+                f"{tail:.4g} >= 1), got {given}; {advice}"
+            )
         return
     given = [name for name in INTERVAL_OPTIONS if getattr(args, name) is not None]
     if given:

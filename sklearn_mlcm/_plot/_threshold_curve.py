@@ -29,6 +29,12 @@ from sklearn_mlcm._validation import (
 
 __all__ = ["MLCMThresholdCurveDisplay"]
 
+#: The largest threshold (in magnitude) drawn on the threshold axis.
+#: matplotlib's limits, margins and tick locator overflow near float64's
+#: largest number (1.8e308): with matplotlib 3.11, an axis from -h to h fails
+#: from h = 4.1e307 on, one from 0 to h from 8.2e307; 1e306 leaves room.
+MAX_DRAWN_THRESHOLD = 1e306
+
 #: The most per-label lines drawn: ten keep their colours (matplotlib's
 #: "tab10") and their legend readable, whatever the number of labels.
 MAX_LABEL_LINES = 10
@@ -227,6 +233,15 @@ class MLCMThresholdCurveDisplay:
                 "a non-empty array of shape (n_thresholds,) or (n_thresholds, "
                 "n_labels)",
                 f"shape {thresholds.shape}",
+            )
+        if thresholds.ndim == 1 and (np.abs(thresholds) > MAX_DRAWN_THRESHOLD).any():
+            raise input_error(
+                "thresholds",
+                f"within [-{MAX_DRAWN_THRESHOLD:g}, {MAX_DRAWN_THRESHOLD:g}] to be "
+                "drawn: matplotlib cannot lay out an axis nearer float64's largest "
+                "number, 1.8e+308 (mlcm_threshold_curve computes such a curve; to "
+                "draw it, scale the scores down, by 2.0**-20 for instance)",
+                f"thresholds from {thresholds.min():g} to {thresholds.max():g}",
             )
         n = thresholds.shape[0]
         scores = np.asarray(self.scores, dtype=np.float64)

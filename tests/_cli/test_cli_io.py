@@ -4,17 +4,28 @@ file named in one line, and every read bounded in memory and time."""
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-from cli_helpers import SAMPLES_WARNINGS, assert_error, error_line, run, write_csv
+from cli_helpers import (
+    SAMPLES_WARNINGS,
+    assert_error,
+    error_line,
+    mulan_test_labels,
+    run,
+    write_csv,
+)
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from numpy.lib import format as npy_format
 from numpy.testing import assert_array_equal
 from paper_data import TABLE_4J
 
+from sklearn_mlcm import mlcm_confusion_matrix
 from sklearn_mlcm._cli._errors import InputError
 from sklearn_mlcm._cli._io import (
     MAX_FIELD_CHARS,
@@ -236,15 +247,30 @@ def test_report_csv_header_without_a_name(capsys, tmp_path):
     assert_error(capsys, ["report", true, pred], message)
 
 
-def test_report_csv_typo_in_first_row_is_not_a_header(capsys, tmp_path):
-    """A first row mixing 0/1 and text is an error, not a header of names."""
-    true = write_csv(tmp_path / "true.csv", T)
+_REPEATED = "each label once, but column 4 repeats the name '0' of column 2"
+
+
+@pytest.mark.parametrize(
+    "first, problem, column, value",
+    [
+        ("1,0,x,0", _REPEATED, 3, "x"),
+        ("2,0,1,0", _REPEATED, 1, "2"),
+        ("1,,0,1", "every label, but column 2 is empty", 2, ""),
+    ],
+    ids=["typo", "count", "empty"],
+)
+def test_report_csv_typo_in_first_row_is_not_a_header(
+    capsys, tmp_path, first, problem, column, value
+):
+    """A first row with a value other than 0 and 1 that cannot be a header
+    either (a repeated or empty name) is an error, not a header of names."""
+    true = write_csv(tmp_path / "true.csv", [[1, 0, 1, 1], [0, 1, 1, 0]])
     pred = tmp_path / "pred.csv"
-    pred.write_text("1,0,x\n1,1,0\n")
+    pred.write_text(f"{first}\n1,1,0,1\n")
     message = (
-        f"{pred}, line 1, column 3: the first row mixes numbers and names; a "
-        "header row must name every label and a data row must hold only 0 and 1, "
-        "found 'x'"
+        f"{pred}, line 1: the first row is neither a header nor a row of data: a "
+        f"header names {problem}; a data row holds only 0 and 1, but column "
+        f"{column} holds {value!r}"
     )
     assert_error(capsys, ["report", true, pred], message)
 
@@ -671,35 +697,30 @@ def test_report_stdin_through_a_pipe(tmp_path):
     assert json.loads(result.stdout)["confusion_matrix"] == TABLE_4J
 
 
-# pandas' default header ------------------------------------------------------
+# pandas' default header and headers that hold numbers ---------------------
 
 
-@pytest.mark.parametrize(
-    "first, shown",
-    [("0,1", "0,1"), (" 0 , 1 ", "0,1"), ("0,1,2,3", "0,1,2,3")],
-)
-def test_report_csv_integer_header_is_ambiguous(capsys, tmp_path, first, shown):
-    """A first row 0,1,...,q-1 (pandas' default header, and also valid data
-    over two labels) is refused with --header auto, naming both choices."""
-    q = first.count(",") + 1
+@pytest.mark.parametrize("first", ["0,1", " 0 , 1 "])
+def test_report_csv_integer_header_is_ambiguous(capsys, tmp_path, first):
+    """A first row 0,1 (pandas' default header over two labels, and also a
+    valid row of data) is refused with --header auto, naming both choices."""
     path = tmp_path / "labels.csv"
-    path.write_text(first + "\n" + "1," * (q - 1) + "0\n")
+    path.write_text(first + "\n1,0\n")
     message = (
-        f"{path}, line 1: the first row ({shown}) could be pandas' default header "
+        f"{path}, line 1: the first row (0,1) could be pandas' default header "
         "of column numbers or a row of data; pass --header yes or --header no"
     )
     assert_error(capsys, ["report", path, path], message)
 
 
-def test_report_csv_integer_header_of_159_labels(capsys, tmp_path):
-    """pandas' default header of 159 columns is shown shortened."""
+def test_report_csv_integer_header_of_159_labels(tmp_path):
+    """pandas' default header of 159 columns, above 0/1 rows, is a header:
+    as data its 2, 3, ... could not be read."""
     path = tmp_path / "labels.csv"
     path.write_text(",".join(map(str, range(159))) + "\n" + ",".join("1" * 159) + "\n")
-    message = (
-        f"{path}, line 1: the first row (0,1,...,158) could be pandas' default "
-        "header of column numbers or a row of data; pass --header yes or --header no"
-    )
-    assert_error(capsys, ["report", path, path], message)
+    labels = read_labels(str(path))
+    assert (labels.names, labels.names_line) == ([str(j) for j in range(159)], 1)
+    assert_array_equal(labels.values, np.ones((1, 159)))
 
 
 def test_report_csv_integer_header_yes_or_no(capsys, tmp_path):
@@ -715,15 +736,176 @@ def test_report_csv_integer_header_yes_or_no(capsys, tmp_path):
     assert json.loads(out)["confusion_matrix"] == [[1, 0, 0], [0, 2, 0], [0, 0, 0]]
 
 
-@pytest.mark.parametrize("first", ["1,0", "0,0", "0", "0,1,3", "1,2"])
+@pytest.mark.parametrize("first", ["1,0", "0,0", "0", "0,1,3", "1,2", "2005,2006"])
 def test_report_csv_other_first_rows_are_not_ambiguous(tmp_path, first):
-    """Only 0,1,...,q-1 in order with q >= 2 is ambiguous: other first rows
-    of numbers are data (the library then checks their values)."""
+    """Only 0,1 is ambiguous: a first row of numbers alone in its file is
+    data (the library then checks its values)."""
     path = tmp_path / "labels.csv"
     path.write_text(first + "\n")
     labels = read_labels(str(path))
     assert labels.names is None
     assert_array_equal(labels.values, [[int(v) for v in first.split(",")]])
+
+
+# bibtex's labels include 2005, 2006 and 2007, delicious's 2.0 and 2007 (#24)
+MULAN_LIKE_NAMES = ["2005", "2.0", "agdetection", ".net", "3d", "1e3", "-1"]
+
+
+def test_report_csv_header_with_names_that_are_numbers(capsys, tmp_path):
+    """A first row that is not all 0/1, above rows that are, is a header,
+    whatever its names look like: some of them numbers (bibtex's 2005,
+    delicious's 2.0), or all of them."""
+    rows = [[1, 0, 0, 1, 0, 0, 1], [0, 1, 1, 0, 0, 1, 0], [1, 1, 0, 0, 1, 0, 0]]
+    true = write_csv(tmp_path / "true.csv", rows, header=MULAN_LIKE_NAMES)
+    pred = write_csv(tmp_path / "pred.csv", rows[::-1], header=MULAN_LIKE_NAMES)
+    status, out, err = run(capsys, "report", true, pred, "--json")
+    assert (status, err) == (0, "")
+    result = json.loads(out)
+    assert result["target_names"] == MULAN_LIKE_NAMES
+    expected = mlcm_confusion_matrix(rows, rows[::-1])
+    assert result["confusion_matrix"] == expected.tolist()
+    # a header of numbers only, as a file of bibtex's first three labels has
+    path = tmp_path / "years.csv"
+    path.write_text("2005,2006,2007\n1,0,0\n0,1.0,1\n")
+    labels = read_labels(str(path))
+    assert (labels.names, labels.names_line) == (["2005", "2006", "2007"], 1)
+    assert labels.values.dtype == np.uint8
+    assert_array_equal(labels.values, [[1, 0, 0], [0, 1, 1]])
+
+
+def test_report_csv_number_header_above_other_numbers_is_data(capsys, tmp_path):
+    """A first row of numbers above rows that are not all 0/1 either is data:
+    the library names its first value, and --header yes reads it as names."""
+    true = tmp_path / "true.csv"
+    true.write_text("2005,2006\n1,2\n")
+    pred = write_csv(tmp_path / "pred.csv", [[1, 0], [0, 1]])
+    message = error_line(capsys, ["report", true, pred])
+    assert message.startswith(f"{true}, line 1, column 1: must contain only 0 and 1")
+    assert message.endswith(
+        "If the first row is a header of label names, pass --header yes."
+    )
+    message = error_line(capsys, ["report", true, pred, "--header", "yes"])
+    assert message.startswith(f"{true}, line 2, column 2: must contain only 0 and 1")
+
+
+def test_report_csv_one_column_number_header_is_ambiguous(capsys, tmp_path):
+    """In a one-column file, a first number other than 0 and 1 above 0/1 rows
+    could be the label's name or a wrong value (a class label): refused,
+    naming --header yes and --header no, each of which is then followed."""
+    path = tmp_path / "labels.csv"
+    path.write_text("2005\n1\n0\n1\n")
+    message = (
+        f"{path}, line 1: the first row (2005) of this one-column file could be "
+        "the label's name or a row of data; pass --header yes or --header no"
+    )
+    assert_error(capsys, ["report", path, path], message)
+    status, out, _ = run(capsys, "report", path, path, "--header", "yes", "--json")
+    assert status == 0
+    assert json.loads(out)["target_names"] == ["2005"]
+    assert json.loads(out)["confusion_matrix"] == [[2, 0], [0, 1]]
+    message = error_line(capsys, ["report", path, path, "--header", "no"])
+    assert message.startswith(f"{path}, line 1, column 1: must contain only 0 and 1")
+    # a name that is not a number can only be a header
+    path.write_text("spam\n1\n0\n")
+    assert read_labels(str(path)).names == ["spam"]
+
+
+# label names as MULAN's have them, each with its value when it is a number
+_NAMED = {
+    "2005": 2005.0,
+    "2.0": 2.0,
+    "2007": 2007.0,
+    "1e3": 1000.0,
+    "-1": -1.0,
+    ".5": 0.5,
+    "0": 0.0,
+    "1": 1.0,
+    "1.0": 1.0,
+    ".net": None,
+    "3d": None,
+    "??": None,
+    "web2.0": None,
+    "m\\'usica": None,
+    "TAG_2005": None,
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_read_labels_header_whatever_the_names(tmp_path_factory, data):
+    """A first row that is not all 0/1 above 0/1 rows is read as the header,
+    whatever its names (numbers, words, both); but a number alone in a
+    one-column file is refused as ambiguous, naming both --header values."""
+    q = data.draw(st.integers(1, 5), label="q")
+    words = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True)
+    integers = st.integers(-(10**6), 10**6).map(str)
+    names = data.draw(
+        st.lists(
+            st.one_of(st.sampled_from(sorted(_NAMED)), words, integers),
+            min_size=q,
+            max_size=q,
+            unique=True,
+        ),
+        label="names",
+    )
+    values = [_NAMED[n] if n in _NAMED else _integer_or_none(n) for n in names]
+    assume(not all(v in (0.0, 1.0) for v in values))  # then it is data
+    rows = data.draw(
+        st.lists(st.lists(st.integers(0, 1), min_size=q, max_size=q), min_size=1),
+        label="rows",
+    )
+    path = tmp_path_factory.mktemp("header") / "labels.csv"
+    write_csv(path, rows, header=names)
+    if q == 1 and values[0] is not None:
+        with pytest.raises(InputError, match="pass --header yes or --header no"):
+            read_labels(str(path))
+        return
+    labels = read_labels(str(path))
+    assert (labels.names, labels.names_line) == (names, 1)
+    assert labels.values.dtype == np.uint8
+    assert_array_equal(labels.values, rows)
+
+
+def _integer_or_none(text):
+    """The value of an integer drawn as text, None for a word."""
+    return float(text) if text.lstrip("-").isdigit() else None
+
+
+@pytest.mark.parametrize("name", ["bibtex", "delicious"])
+def test_report_csv_header_of_mulan_label_names(
+    capsys, tmp_path, monkeypatch, shared_data, name
+):
+    """MULAN's bibtex and delicious test splits written as CSV with their label
+    names (without MULAN's TAG_ prefix, as the CSVs of #24: 2005, 2.0, 2007,
+    ...) above the 0/1 rows: the header is read as such, and the report runs
+    (exit status 0) on the true labels against a copy that drops each
+    instance's last label."""
+    folder = shared_data(f"mulan/{name}", f"{name}-test.arff", f"{name}.xml")
+    names, y_true = mulan_test_labels(folder, name)
+    assert y_true.shape == {"bibtex": (2515, 159), "delicious": (3185, 983)}[name]
+    names = [n.removeprefix("TAG_") for n in names]
+    assert {"bibtex": {"2005", "2006", "2007"}, "delicious": {"2.0", "2007"}}[
+        name
+    ] == {n for n in names if re.fullmatch(r"[0-9.]+", n)}
+    y_pred = y_true.copy()
+    for row in y_pred:
+        row[np.flatnonzero(row)[-1:]] = 0
+    monkeypatch.chdir(tmp_path)
+    header = (",".join(names) + "\n").encode()
+    for file, y in [("true.csv", y_true), ("pred.csv", y_pred)]:
+        digits = np.full((y.shape[0], 2 * y.shape[1]), ord(","), dtype=np.uint8)
+        digits[:, ::2], digits[:, -1] = y + ord("0"), ord("\n")  # 3M values, fast
+        (tmp_path / file).write_bytes(header + digits.tobytes())
+    labels = read_labels("true.csv")
+    assert (labels.names, labels.names_line) == (names, 1)
+    assert_array_equal(labels.values, y_true)
+    argv = ["report", "true.csv", "pred.csv", "--top-k", 3, "--zero-division", 0]
+    status, out, err = run(capsys, *argv)
+    assert (status, err) == (0, "")
+    n, q = y_true.shape
+    assert f"{n} instances, {q} labels; method heydarian" in out
+    # the prediction only misses labels: the pairs are all in the NPL column
+    assert "None: no label was predicted in place of another." in out
 
 
 @pytest.mark.parametrize("link", [False, True])

@@ -11,6 +11,7 @@ from cli_helpers import (
     SAMPLES_WARNINGS,
     assert_error,
     error_line,
+    mulan_test_labels,
     run,
     table_1_csv,
     write_csv,
@@ -205,19 +206,24 @@ def test_report_command_zero_division(capsys, tmp_path):
 
 
 def test_report_command_header_option(capsys, tmp_path):
-    """--header yes reads pandas' default header 0,1,2, which auto refuses as
-    ambiguous; a first row of other numbers points to --header yes."""
+    """pandas' default header 0,1,2 above 0/1 rows is read as the header it
+    is, by auto as by --header yes; a first row of numbers above rows that are
+    not all 0/1 is data, and the refusal of its value points to --header yes."""
     true, pred = tmp_path / "true.csv", tmp_path / "pred.csv"
     true.write_text("0,1,2\n" + "\n".join(",".join(map(str, r)) for r in T) + "\n")
     pred.write_text("0,1,2\n" + "\n".join(",".join(map(str, r)) for r in P))
-    message = (
-        f"{true}, line 1: the first row (0,1,2) could be pandas' default header "
-        "of column numbers or a row of data; pass --header yes or --header no"
-    )
-    assert_error(capsys, ["report", true, pred], message)
+    for header in ["auto", "yes"]:
+        argv = ["report", true, pred, "--header", header, "--json"]
+        status, out, _ = run(capsys, *argv)
+        assert status == 0
+        result = json.loads(out)
+        assert result["target_names"] == ["0", "1", "2"]
+        assert result["confusion_matrix"] == TABLE_4J
     other = tmp_path / "other.csv"
-    other.write_text("1,0,2\n" + "\n".join(",".join(map(str, r)) for r in T) + "\n")
-    plain = write_csv(tmp_path / "plain.csv", [*P, [0, 0, 0]])
+    other.write_text(
+        "1,0,2\n" + "\n".join(",".join(map(str, r)) for r in T) + "\n0,0,2\n"
+    )
+    plain = write_csv(tmp_path / "plain.csv", [*P, [0, 0, 0], [0, 0, 0]])
     status, out, err = run(capsys, "report", other, plain, "--header", "auto")
     assert (status, out) == (2, "")
     assert err.startswith(f"sklearn-mlcm: error: {other}, line 1, column 3: ")
@@ -225,11 +231,6 @@ def test_report_command_header_option(capsys, tmp_path):
     assert err.endswith(
         " If the first row is a header of label names, pass --header yes.\n"
     )
-    status, out, _ = run(capsys, "report", true, pred, "--header", "yes", "--json")
-    assert status == 0
-    result = json.loads(out)
-    assert result["target_names"] == ["0", "1", "2"]
-    assert result["confusion_matrix"] == TABLE_4J
 
 
 def test_report_command_real_posters(capsys, shared_data):
@@ -347,6 +348,39 @@ def test_report_interval_options_need_a_confidence_level(
         f"{option} shapes the confidence intervals: pass --confidence-level "
         "(such as 0.95) too",
     )
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (
+            ["--confidence-level", "0.95", "--n-resamples", "2"],
+            "--confidence-level 0.95 needs at least 39 resamples (each bound "
+            "leaves 0.025 of them beyond it: (N + 1) x 0.025 >= 1), got "
+            "--n-resamples 2; pass more with --n-resamples",
+        ),
+        (
+            ["--confidence-level", "0.9999"],
+            "--confidence-level 0.9999 needs at least 19999 resamples (each bound "
+            "leaves 5e-05 of them beyond it: (N + 1) x 5e-05 >= 1), got the "
+            "default 9999 resamples; pass more with --n-resamples",
+        ),
+        (
+            ["--confidence-level", "0.9999999", "--n-resamples", "1000000"],
+            "--confidence-level 0.9999999 needs at least 19999999 resamples (each "
+            "bound leaves 5e-08 of them beyond it: (N + 1) x 5e-08 >= 1), got "
+            "--n-resamples 1000000; more than the 1000000 allowed: pass a lower "
+            "--confidence-level",
+        ),
+    ],
+)
+def test_report_too_few_resamples_for_the_level_are_refused(
+    capsys, tmp_path, options, message
+):
+    """Too few resamples to resolve the interval's tails are refused in one
+    line naming both options, the minimum and what arrived, before the files
+    are read (the library refuses them too: its refusal would be a bug)."""
+    assert_error(capsys, ["report", *table_1_csv(tmp_path), *options], message)
 
 
 def test_report_confidence_level_one_instance_is_refused(capsys, tmp_path):
@@ -791,30 +825,12 @@ def test_report_command_159_labels_lines_stay_short(capsys, tmp_path, monkeypatc
     assert max(len(line) for line in out.splitlines()) > 600  # what was asked
 
 
-def _bibtex_test_labels(folder):
-    """The 159 labels of MULAN's bibtex test split: names from bibtex.xml, the
-    0/1 rows from the sparse ARFF (labels are its last 159 attributes)."""
-    names = re.findall(r'<label name="([^"]+)"', (folder / "bibtex.xml").read_text())
-    n_attributes, rows = 0, []
-    with open(folder / "bibtex-test.arff") as file:
-        for line in file:
-            if line.lower().startswith("@attribute"):
-                n_attributes += 1
-            elif line.startswith("{"):
-                rows.append([int(p.split()[0]) for p in line.strip("{}\n").split(",")])
-    first = n_attributes - len(names)
-    y = np.zeros((len(rows), len(names)), dtype=np.uint8)
-    for i, indices in enumerate(rows):
-        y[i, [j - first for j in indices if j >= first]] = 1
-    return names, y
-
-
 def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
     """MULAN's bibtex test split (2,515 instances, 159 labels) against a copy
     that drops each instance's last label and adds label 0 to every fifth: the
     matrix is hidden, the confusions and report lines stay short."""
     folder = shared_data("mulan", "bibtex/bibtex-test.arff", "bibtex/bibtex.xml")
-    names, y_true = _bibtex_test_labels(folder / "bibtex")
+    names, y_true = mulan_test_labels(folder / "bibtex", "bibtex")
     assert y_true.shape == (2515, 159)
     y_pred = y_true.copy()
     for i, row in enumerate(y_pred):

@@ -68,6 +68,15 @@ def test_mlcm_display_from_predictions_artists():
     assert disp.ax_.get_xticklabels()[0].get_rotation() == 0
 
 
+def test_mlcm_display_labels_none_occur():
+    """1-D labels of which none occurs draw the matrix of that label space,
+    every instance in the NTL/NPL corner, where scikit-learn's display
+    refuses them (from_sklearn.rst, "Labels that occur nowhere"; #24)."""
+    disp = MLCMDisplay.from_predictions([0, 1, 2, 0], [0, 2, 1, 0], labels=[5, 6])
+    assert_array_equal(disp.im_.get_array(), [[0, 0, 0], [0, 0, 0], [0, 0, 4]])
+    assert _ticks(disp.ax_.get_yticklabels()) == ["5", "6", "NTL"]
+
+
 def test_mlcm_display_colorbar_as_high_as_the_matrix():
     """The colour bar spans the square matrix, not the taller axes box."""
     for y in (np.array(T), np.eye(18, dtype=int)):

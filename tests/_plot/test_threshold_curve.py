@@ -1,6 +1,7 @@
 """MLCMThresholdCurveDisplay: the artists, the chosen labels, the checks."""
 
 import importlib.util
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -289,6 +290,43 @@ def test_threshold_curve_display_bad_data(kwargs, match):
     )
     with pytest.raises(InvalidInputError, match=match):
         display.plot()
+
+
+def test_threshold_curve_display_refuses_thresholds_matplotlib_cannot_draw():
+    """Scores near float64's ends make a right curve (mlcm_threshold_curve)
+    that matplotlib cannot lay out: from_predictions and plot refuse it,
+    saying why and what to do, instead of a wrong curve (the grid was
+    [1.5e308, inf, nan]) or matplotlib's overflow."""
+    y_score = Y_SCORE.copy()
+    y_score[1, 0], y_score[0, 2] = -1.5e308, 1.5e308
+    match = (
+        r"'thresholds' parameter .* within \[-1e\+306, 1e\+306\] to be drawn.*"
+        r"scale the scores down.* Got thresholds from -1\.5e\+308 to 1\.5e\+308"
+    )
+    with pytest.raises(InvalidInputError, match=match):
+        MLCMThresholdCurveDisplay.from_predictions(Y_TRUE, y_score)
+    with pytest.raises(InvalidInputError, match="from -1e\\+307 to 0 instead"):
+        MLCMThresholdCurveDisplay([-1e307, 0.0], [0.5, 0.6]).plot()
+
+
+def test_threshold_curve_display_draws_thresholds_up_to_its_bound():
+    """Thresholds at the bound (-1e306 and 1e306, or 1e306 alone beside
+    smaller ones) are drawn, ticks and all, without an overflow warning, in
+    the figures of either size."""
+    for grid, label_lines in (
+        ([-1e306, 0.0, 1e306], None),
+        ([0.0, 0.5e306, 1e306], 1),
+        ([0.99e306, 1e306], None),
+    ):
+        display = MLCMThresholdCurveDisplay(
+            grid, np.linspace(0.5, 0.7, len(grid)), label_scores=np.eye(len(grid))
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            display.plot(label_lines=label_lines)
+            display.figure_.canvas.draw()
+        assert_array_equal(display.line_.get_xdata(), grid)
+        assert len(display.ax_.get_xticks()) > 1
 
 
 def test_threshold_curve_display_label_lines_need_label_scores():
