@@ -333,7 +333,11 @@ def test_mlcm_classification_report_interval_options_need_a_level(name, value, s
         mlcm_classification_report(T, P, confidence_level=None, **{name: value})
     # with a level the same value is taken
     text = mlcm_classification_report(
-        T, P, confidence_level=0.9, **{"n_resamples": 19, name: value}
+        T,
+        P,
+        confidence_level=0.9,
+        zero_division=0.0,
+        **{"n_resamples": 19, name: value},
     )
     assert "[low, high]: 90% " in text
 
