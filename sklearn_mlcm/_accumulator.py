@@ -10,6 +10,7 @@ from scipy import sparse
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
+from ._averaging import samples_values
 from ._intervals import (
     SCORE_AVERAGES,
     SCORE_METRICS,
@@ -19,6 +20,7 @@ from ._intervals import (
 from ._margins import MAX_RESAMPLES, METRICS, min_resamples, score_table
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
+from ._mlcm._samples import empty_table, merge_tables
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -34,8 +36,10 @@ from ._report import (
     MAX_DIGITS,
     NO_LABEL_NAME,
     REPORT_AVERAGES,
+    SAMPLES_AVERAGE,
     ReportBounds,
     build_report,
+    report_bounds,
 )
 from ._results import ConfidenceInterval
 from ._validation import (
@@ -86,8 +90,9 @@ class MLCMAccumulator:
         :meth:`confidence_intervals` and the report's intervals: each row
         gets an independent Poisson(1) weight in each replicate, and each
         replicate adds up the diagonal, row sums and column sums of its
-        weighted matrix (``n_resamples x 3 x (n_labels + 1)`` numbers, at
-        most 1 GiB). None keeps the matrix alone. An interval at a
+        weighted matrix, and the sums of the report's samples average
+        (``n_resamples x (3 x (n_labels + 1) + 18)`` numbers, at most 1 GiB).
+        None keeps the matrix alone. An interval at a
         confidence level c needs at least ``2 / (1 - c) - 1`` replicates,
         rounded up (39 for 95%), to resolve its tails, as in
         :func:`mlcm_confidence_intervals`; fewer are refused when the
@@ -221,13 +226,19 @@ class MLCMAccumulator:
                 self._matrix = np.zeros((q + 1, q + 1), dtype=dtype)
             self._supports = np.zeros(q, dtype=np.int64)
             self._no_label_support = 0
+            # the instances' set sizes, of the samples average, a running
+            # sum as the matrix
+            self._samples = empty_table(weighted=False)
             self.target_names_ = None
             self.n_samples_ = 0
             # the replicates' margins, the next row's position in this
             # accumulator's stream, and the streams whose rows were added
-            self._replicates = None
+            self._replicates = self._replicate_samples = None
             if self.n_resamples is not None:
                 self._replicates = np.zeros((self.n_resamples, 3, q + 1))
+                self._replicate_samples = np.zeros(
+                    (self.n_resamples, len(_SAMPLES_OPTIONS), 3, 3)
+                )
             self._next_row = 0
             self._streams = set()
         return self
@@ -301,10 +312,11 @@ class MLCMAccumulator:
             labels=None,
             sample_weight=sample_weight,
             with_supports=True,
+            samples=True,
         )
         matrix, supports = computed.matrix, computed.supports
         n_rows = n_samples if n_samples is not None else len(y_true)
-        replicates, start = None, None
+        replicates = replicate_sums = start = None
         try:
             if self.n_resamples is not None:
                 start = self._reserve(n_rows)
@@ -316,8 +328,11 @@ class MLCMAccumulator:
                     key=self._key,
                     start=start,
                     n_resamples=self.n_resamples,
+                    samples=_SAMPLES_OPTIONS,
                 )
-                replicates = replicates.T.reshape(self.n_resamples, 3, -1)
+                replicates, replicate_sums = _replicate_arrays(
+                    *replicates, self.n_resamples
+                )
             # all or nothing: the state changes only once the batch is counted
             with self._lock:
                 self._check_unchanged(known, n_seen, names)
@@ -329,7 +344,7 @@ class MLCMAccumulator:
                         matrix, supports, labels, self.target_names_, replicates
                     )
                 self._check_total(matrix, replicates, "sample_weight")
-                self._add(matrix, replicates)
+                self._add(matrix, replicates, computed.samples, replicate_sums)
                 self._supports = self._supports + supports
                 self._no_label_support = (
                     self._no_label_support + computed.no_label_support
@@ -415,17 +430,19 @@ class MLCMAccumulator:
                 "would make it overflow."
             )
 
-    def _add(self, cm, replicates):
-        """Add a matrix (and replicates) to the running ones; the caller
-        holds the lock."""
+    def _add(self, cm, replicates, samples, replicate_samples=None):
+        """Add a matrix, the sums of the samples average (and replicates of
+        both) to the running ones; the caller holds the lock."""
         if self.sparse_output:
             self._matrix = sparse.csr_array(self._matrix + sparse.csr_array(cm))
         elif sparse.issparse(cm):
             self._matrix = self._matrix + as_output(cm, False)
         else:
             self._matrix = self._matrix + cm
+        self._samples = merge_tables([self._samples, samples])
         if replicates is not None:
             self._replicates += replicates
+            self._replicate_samples += replicate_samples
 
     def merge(self, other):
         """Add the batches of another accumulator (for example a worker's).
@@ -449,9 +466,17 @@ class MLCMAccumulator:
         self : MLCMAccumulator
         """
         check_same_accumulator(self, other)
-        matrix, supports, no_label, n_samples, names, replicates, streams = (
-            other._snapshot()
-        )
+        (
+            matrix,
+            supports,
+            no_label,
+            n_samples,
+            names,
+            replicates,
+            streams,
+            samples,
+            replicate_samples,
+        ) = other._snapshot()
         with self._lock:
             known, n_seen = self.target_names_, self.n_samples_
         if n_samples or names is not None:
@@ -471,7 +496,7 @@ class MLCMAccumulator:
             shared = streams & (self._streams | {self._key})
             if self.target_names_ is None and names is not None:
                 self.target_names_ = list(names)
-            self._add(matrix, replicates)
+            self._add(matrix, replicates, samples, replicate_samples)
             self._supports = self._supports + supports
             self._no_label_support = self._no_label_support + no_label
             self.n_samples_ += n_samples
@@ -501,6 +526,12 @@ class MLCMAccumulator:
                 self.target_names_,
                 None if self._replicates is None else self._replicates.copy(),
                 set(self._streams),
+                self._samples,
+                (
+                    None
+                    if self._replicate_samples is None
+                    else self._replicate_samples.copy()
+                ),
             )
 
     def __add__(self, other):
@@ -656,7 +687,7 @@ class MLCMAccumulator:
         (0.714, 0.674, 0.755)
         """
         self._check_replicates(confidence_level)
-        matrix, _, _, n_rows, names, replicates, _ = self._snapshot()
+        matrix, _, _, n_rows, names, replicates, *_ = self._snapshot()
         shown = self.n_labels + bool(include_no_label)
         names = self._names(names) + ([NO_LABEL_NAME] if include_no_label else [])
         metrics = SCORE_METRICS + ((metric,) if metric not in SCORE_METRICS else ())
@@ -759,8 +790,10 @@ class MLCMAccumulator:
         """The report of every batch so far, as :func:`mlcm_classification_report`.
 
         Equal to ``mlcm_classification_report`` of all the batches stacked,
-        with the same ``method``: the accumulator keeps the label supports and
-        the total of instances with no true label next to the matrix. With
+        with the same ``method``: the accumulator keeps the label supports,
+        the total of instances with no true label and the table of the
+        instances' set sizes (for the samples average, a running sum too)
+        next to the matrix. With
         ``confidence_level`` (and replicates, ``n_resamples``), each
         precision, recall and F1 comes with its Poisson bootstrap percentile
         interval, in the layout of ``mlcm_classification_report(...,
@@ -812,6 +845,7 @@ class MLCMAccumulator:
            micro avg      0.750     0.750     0.750         4         4
            macro avg      0.833     0.750     0.733         4         4
         weighted avg      0.833     0.750     0.733         4         4
+         samples avg      0.667     0.667     0.667         4         4
         <BLANKLINE>
 
         With intervals, from 999 Poisson bootstrap replicates of a stream of
@@ -824,7 +858,7 @@ class MLCMAccumulator:
         >>> acc = MLCMAccumulator(3, n_resamples=999, random_state=0)
         >>> for start in range(0, 300, 64):
         ...     acc = acc.update(y_true[start:start + 64], y_pred[start:start + 64])
-        >>> print(acc.classification_report(confidence_level=0.95))
+        >>> print(acc.classification_report(confidence_level=0.95, zero_division=0.0))
                                precision             recall           f1-score    weight   support
         <BLANKLINE>
                    0   0.73 [0.64, 0.82]  0.73 [0.65, 0.80]  0.73 [0.67, 0.79]        95        81
@@ -834,6 +868,7 @@ class MLCMAccumulator:
            micro avg   0.74 [0.69, 0.78]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
            macro avg   0.73 [0.69, 0.78]  0.76 [0.72, 0.81]  0.75 [0.70, 0.79]       296       251
         weighted avg   0.74 [0.69, 0.79]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
+         samples avg   0.53 [0.48, 0.58]  0.57 [0.51, 0.62]  0.54 [0.48, 0.59]       296       251
         <BLANKLINE>
         [low, high]: 95% percentile Poisson bootstrap intervals, 999 replicates of the 300 instances
         <BLANKLINE>
@@ -845,12 +880,24 @@ class MLCMAccumulator:
                 "This MLCMAccumulator has seen no instance yet; call update() "
                 "with a batch before classification_report()."
             )
-        matrix, supports, no_label, n_rows, names, replicates, _ = self._snapshot()
+        (
+            matrix,
+            supports,
+            no_label,
+            n_rows,
+            names,
+            replicates,
+            _,
+            samples,
+            replicate_samples,
+        ) = self._snapshot()
+        which = _SAMPLES_OPTIONS.index((1.0, bool(include_no_label)))
         bounds = None
         if confidence_level is not None:
             bounds = _report_bounds(
                 matrix,
                 replicates,
+                replicate_samples[:, which],
                 n_rows=n_rows,
                 shown=self.n_labels + bool(include_no_label),
                 confidence_level=float(confidence_level),
@@ -867,6 +914,7 @@ class MLCMAccumulator:
             zero_division=zero_division,
             include_no_label=bool(include_no_label),
             bounds=bounds,
+            samples=samples,
         )
 
     def __repr__(self):
@@ -973,11 +1021,19 @@ def _percentile_scores(
 
 
 def _report_bounds(
-    matrix, replicates, *, n_rows, shown, confidence_level, zero_division
+    matrix,
+    replicates,
+    replicate_samples,
+    *,
+    n_rows,
+    shown,
+    confidence_level,
+    zero_division,
 ):
     """The :class:`ReportBounds` of the report's precision, recall and F1,
-    per row and averaged, from the replicates (the report's own values have
-    warned already)."""
+    per row and averaged (the samples average from ``replicate_samples``,
+    the (B, 3, 3) sums of each replicate), from the replicates (the report's
+    own values have warned already)."""
     metrics = ("precision", "recall", "f1")
     scores = _percentile_scores(
         matrix,
@@ -991,17 +1047,34 @@ def _report_bounds(
         zero_division=zero_division,
         warn_for=(),
     )
-    low, high = np.empty((shown + 3, 3)), np.empty((shown + 3, 3))
+    silent = 0.0 if zero_division == "warn" else zero_division
+    values = samples_values(replicate_samples, silent)
+    lows, highs = _percentile_bounds(values, confidence_level)
     for j, metric in enumerate(metrics):
-        low[:shown, j], high[:shown, j] = scores[metric].confidence_interval
-        for i, average in enumerate(REPORT_AVERAGES):
-            bound = scores[metric, average].confidence_interval
-            low[shown + i, j], high[shown + i, j] = bound
+        interval = ConfidenceInterval(float(lows[j]), float(highs[j]))
+        scores[metric, SAMPLES_AVERAGE] = ScoreInterval(None, interval, 0, 0)
+    averages = (*REPORT_AVERAGES, SAMPLES_AVERAGE)
+    low, high = report_bounds(scores, metrics, averages, shown)
     legend = (
         f"[low, high]: {100 * confidence_level:g}% percentile Poisson bootstrap "
         f"intervals, {len(replicates):,} replicates of the {n_rows:,} instances"
     )
     return ReportBounds(low, high, legend)
+
+
+#: The samples averages an accumulator keeps: F1 (beta 1), without and with
+#: the no-label index, which the report chooses.
+_SAMPLES_OPTIONS = ((1.0, False), (1.0, True))
+#: The floats of a replicate's sums of those averages (S, D, U per ratio).
+_REPLICATE_SUMS = 9 * len(_SAMPLES_OPTIONS)
+
+
+def _replicate_arrays(margins, sums, n_resamples):
+    """The (B, 3, q+1) margins and the (B, k, 3, 3) sums (ratio, then S, D, U)
+    of :func:`replicate_margins`' (3 (q+1), B) and (9 k, B) arrays."""
+    margins = margins.T.reshape(n_resamples, 3, -1)
+    sums = sums.T.reshape(n_resamples, -1, 3, 3).swapaxes(-1, -2)
+    return margins, np.ascontiguousarray(sums)
 
 
 def _seed_sequence(random_state):
@@ -1018,12 +1091,14 @@ def _seed_sequence(random_state):
 
 def _check_replicate_size(n_resamples, n_labels):
     """Refuse replicates past :data:`MAX_REPLICATE_BYTES`, before they exist."""
-    size = n_resamples * 3 * (n_labels + 1) * 8
+    per_replicate = 3 * (n_labels + 1) + _REPLICATE_SUMS
+    size = n_resamples * per_replicate * 8
     if size > MAX_REPLICATE_BYTES:
-        most = MAX_REPLICATE_BYTES // (3 * (n_labels + 1) * 8)
+        most = MAX_REPLICATE_BYTES // (per_replicate * 8)
         raise InvalidParameterError(
             f"The 'n_resamples' parameter of MLCMAccumulator must keep the "
-            f"replicates (n_resamples x 3 x (n_labels + 1) float64 margins) "
+            f"replicates (n_resamples x (3 x (n_labels + 1) + {_REPLICATE_SUMS}) "
+            "float64 margins and sums) "
             f"within {MAX_REPLICATE_BYTES / 2**30:.0f} GiB: at most {most:,} "
             f"resamples for {n_labels:,} labels. Got {n_resamples:,} "
             f"({size / 2**30:.1f} GiB) instead; use fewer resamples, or score "

@@ -13,14 +13,28 @@ B resampled matrices are scored in one call. The averages:
   Table 12);
 - "macro" is the mean of the per-label values, "weighted" their mean weighted
   by the MLCM row sums (the report's "weight").
+
+"samples" is not read off a matrix: it is scikit-learn's mean over the
+instances of each instance's own ratios, kept as sums
+(:mod:`._mlcm._samples`) that :func:`samples_average` reads.
 """
+
+import warnings
 
 import numpy as np
 from scipy import sparse
+from sklearn.exceptions import UndefinedMetricWarning
 
-from ._statistics import one_vs_rest_counts, ratio_metric
+from ._statistics import caller_stacklevel, one_vs_rest_counts, ratio_metric
 
-__all__ = ["AVERAGES", "matrix_scores", "nan_average", "row_sums"]
+__all__ = [
+    "AVERAGES",
+    "matrix_scores",
+    "nan_average",
+    "row_sums",
+    "samples_average",
+    "samples_values",
+]
 
 #: The values of ``average`` besides None, in the order the report shows them.
 AVERAGES = ("micro", "micro_all", "macro", "weighted")
@@ -113,4 +127,65 @@ def matrix_scores(
             results[metric] = values
         else:
             results[metric] = nan_average(values, weights)
+    return results
+
+
+#: The position of each metric in the samples average's sums, and what its
+#: warning says: scikit-learn's words for an instance-wise ratio.
+_SAMPLES_RATIOS = {
+    "precision": (0, "Precision", "no predicted labels"),
+    "recall": (1, "Recall", "no true labels"),
+    "fbeta": (2, "F-score", "no true nor predicted labels"),
+    "f1": (2, "F-score", "no true nor predicted labels"),
+}
+
+
+def samples_values(sums, zero_division):
+    """The samples averages (..., 3) of sums (..., 3, 4), without warning.
+
+    Each instance weighs its weight; the instances of undefined ratio take
+    ``zero_division`` (0.0 for "warn"), or are left out for NaN. Where no
+    instance weighs anything (every weight zero, or every ratio NaN) the
+    average is ``zero_division`` itself: scikit-learn's plain mean of those
+    instances, whose ratios all took it.
+    """
+    total, defined, undefined = sums[..., 0], sums[..., 1], sums[..., 2]
+    fill = 0.0 if zero_division == "warn" else float(zero_division)
+    if np.isnan(fill):
+        numerator, denominator = total, defined
+    else:
+        numerator, denominator = total + fill * undefined, defined + undefined
+    return np.divide(
+        numerator,
+        denominator,
+        out=np.full(np.shape(numerator), fill),
+        where=denominator > 0,
+    )
+
+
+def samples_average(sums, metrics, *, zero_division="warn", warn_for=None):
+    """The samples average of each of ``metrics`` from its (3, 4) sums.
+
+    Returns a dict of Python floats. With ``zero_division="warn"`` an
+    undefined instance ratio of a metric in ``warn_for`` (default: all of
+    them) raises scikit-learn's :class:`UndefinedMetricWarning`, once per
+    metric.
+    """
+    values = samples_values(sums, zero_division)
+    results = {}
+    for metric in metrics:
+        index, name, condition = _SAMPLES_RATIOS[metric]
+        results[metric] = float(values[index])
+        if (
+            zero_division == "warn"
+            and sums[index, 3] > 0
+            and (warn_for is None or metric in warn_for)
+        ):
+            warnings.warn(
+                f"{name} is ill-defined and being set to 0.0 in samples with "
+                f"{condition}. Use `zero_division` parameter to control this "
+                "behavior.",
+                UndefinedMetricWarning,
+                stacklevel=caller_stacklevel(),
+            )
     return results

@@ -16,6 +16,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 from sklearn.utils import check_random_state
 
+from ._averaging import samples_average, samples_values
 from ._confusion import TARGET_CONSTRAINTS
 from ._margins import (
     BATCH_CELLS,
@@ -407,9 +408,22 @@ def bootstrap_intervals(
     averaged interval; ``matrix`` is the cells' :class:`ScoreInterval` or
     None. The estimates follow ``zero_division`` ("warn" warns for the
     metrics in ``warn_for``); the resamples take 0.0 for "warn".
+
+    ``averages`` may hold "samples" (for precision, recall, F1 and F-beta):
+    it is not read off the margins but off the sums of each kind of unit
+    (:meth:`UnitTable.samples_table`), drawn with the same counts. Its
+    ``n_undefined`` counts the resamples that drew an instance of undefined
+    ratio.
     """
     q1 = units.n_labels + 1
-    n_values = len(metrics) * (shown + len(averages))
+    with_samples = "samples" in averages
+    averages = tuple(a for a in averages if a != "samples")
+    samples_table = slots = None
+    if with_samples:
+        samples_table, slots = _samples_table(
+            units, metrics, beta=beta, include_no_label=shown > units.n_labels
+        )
+    n_values = len(metrics) * (shown + len(averages) + with_samples)
     if units.n_units < THREADED_UNITS:
         n_jobs = 1
     threads = n_workers(n_jobs)
@@ -418,6 +432,8 @@ def bootstrap_intervals(
     # with the matrix, its cells, their sorted copy and the masks of the
     # bounds (3 q1**2). Measured: 0.8 to 0.95 of this.
     peak_floats = 7 * q1 + 2 * n_values
+    if with_samples:  # the sums of the samples averages, 12 per beta
+        peak_floats += samples_table.shape[1]
     _check_memory(
         n_resamples,
         peak_floats,
@@ -460,6 +476,9 @@ def bootstrap_intervals(
     )
 
     margins = np.empty((n_resamples, 3, q1))
+    sums = None
+    if with_samples:
+        sums = np.empty((n_resamples, samples_table.shape[1]))
     cells = contributions = None
     if matrix:
         contributions = units.cells()
@@ -480,6 +499,8 @@ def bootstrap_intervals(
             end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
             counts = resample_counts(seed, start, end, units)
             margins[start:end] = units.margins(counts)
+            if with_samples:
+                sums[start:end] = counts @ samples_table
             if matrix:
                 cells[start:end] = (contributions.T @ counts.T).T
 
@@ -507,6 +528,24 @@ def bootstrap_intervals(
             zero_division=silent,
             **options,
         )
+    if with_samples:  # the samples averages: observed, resampled, left out
+        total = (units.multiplicity @ samples_table).reshape(-1, 3, 4)
+        for slot, part in enumerate(total):
+            chosen = [m for m, (k, _) in slots.items() if k == slot]
+            estimates = samples_average(
+                part, chosen, zero_division=zero_division, warn_for=warn_for
+            )
+            observed[1].update(
+                {(m, "samples"): np.array([estimates[m]]) for m in chosen}
+            )
+        resampled = sums.reshape(n_resamples, -1, 3, 4)
+        boot[1].update(_by_metric(samples_values(resampled, silent), slots))
+        boot[2]["samples"] = (resampled[..., 3] > 0).any(axis=(1, 2))
+        if jack is not None:
+            left = np.maximum(total.reshape(1, -1) - samples_table, 0.0)
+            left = samples_values(left.reshape(units.n_kinds, -1, 3, 4), silent)
+            jack[1].update(_by_metric(left, slots))
+        averages = (*averages, "samples")
 
     def interval_of(distribution, estimate, jackknife, n_undefined):
         two_d = distribution.reshape(n_resamples, -1)
@@ -548,6 +587,8 @@ def bootstrap_intervals(
         )
         n_any = int(undefined.any(axis=1).sum())
         for average in averages:
+            if average == "samples":
+                n_any = int(boot[2]["samples"].sum())
             tasks.append(
                 (
                     (metric, average),
@@ -587,6 +628,41 @@ def bootstrap_intervals(
             ),
         )
     return results, cell_interval
+
+
+def _samples_table(units, metrics, *, beta, include_no_label):
+    """``(table, slots)``: each kind's sums of the samples averages
+    (:meth:`UnitTable.samples_table`), ``table`` of shape (n_kinds, 12 k) for
+    the k betas needed (1 for F1, ``beta`` for F-beta), and each metric's
+    ``(beta slot, ratio index)``."""
+    betas, slots = [], {}
+    for metric in metrics:
+        if metric not in _SAMPLES_INDEX:
+            raise ValueError(f"{metric} has no samples average")
+        b = 1.0 if metric in ("f1", "precision", "recall") else beta
+        if b not in betas:
+            betas.append(b)
+        slots[metric] = (betas.index(b), _SAMPLES_INDEX[metric])
+    tables = [
+        units.samples_table(beta=b, include_no_label=include_no_label).reshape(
+            units.n_kinds, -1
+        )
+        for b in betas
+    ]
+    return np.concatenate(tables, axis=1), slots
+
+
+#: Where each metric's sums are in :meth:`UnitTable.samples_table`.
+_SAMPLES_INDEX = {"precision": 0, "recall": 1, "f1": 2, "fbeta": 2}
+
+
+def _by_metric(values, slots):
+    """``{(metric, "samples"): (rows,)}`` of the samples averages ``values``
+    (rows, k, 3) of :func:`_samples_table`'s sums."""
+    return {
+        (metric, "samples"): values[:, slot, index]
+        for metric, (slot, index) in slots.items()
+    }
 
 
 # -- the public function -----------------------------------------------------------

@@ -24,6 +24,7 @@ import numpy as np
 from scipy import sparse
 
 from ._margins import BATCH_CELLS, INSTANCE_MARGINS, as_dense_bool
+from ._mlcm._samples import instance_ratios, set_sizes
 
 __all__ = [
     "MAX_REPLICATE_BYTES",
@@ -99,10 +100,17 @@ def poisson_weights(key, start, n_rows, n_resamples):
     return poisson_counts(words[:, :n_resamples])
 
 
-def replicate_margins(y_true, y_pred, weight, *, method, key, start, n_resamples):
+def replicate_margins(
+    y_true, y_pred, weight, *, method, key, start, n_resamples, samples=None
+):
     """(3 (q+1), B) float64: the margins of a batch's rows (clean indicators,
     dense bool or CSR, at stream positions ``start, ...``) summed with each
     replicate's Poisson weights, times the sample weights.
+
+    With ``samples``, a tuple of ``(beta, include_no_label)``, also the sums
+    ``S, D, U`` of the samples average for each (:mod:`._mlcm._samples`),
+    summed with the same weights: ``(margins, sums)``, ``sums`` of shape
+    (len(samples) x 3 x 3, B).
 
     The rows are taken a slice at a time, so that no array holds more than
     about :data:`~._margins.BATCH_CELLS` numbers; integer weights of integer
@@ -112,11 +120,13 @@ def replicate_margins(y_true, y_pred, weight, *, method, key, start, n_resamples
     width = 3 * (q + 1)
     step = max(1, BATCH_CELLS // max(width, 4 * -(-n_resamples // 4)))
     total = np.zeros((width, n_resamples))
+    n_sums = 0 if samples is None else 9 * len(samples)
+    sums = np.zeros((n_sums, n_resamples))
     for begin in range(0, n, step):
         stop = min(begin + step, n)
-        margins = INSTANCE_MARGINS[method](
-            as_dense_bool(y_true[begin:stop]), as_dense_bool(y_pred[begin:stop])
-        ).reshape(stop - begin, width)
+        t = as_dense_bool(y_true[begin:stop])
+        p = as_dense_bool(y_pred[begin:stop])
+        margins = INSTANCE_MARGINS[method](t, p).reshape(stop - begin, width)
         counts = poisson_weights(key, start + begin, stop - begin, n_resamples)
         if weight is None:
             weights = counts.astype(np.float64)
@@ -125,4 +135,22 @@ def replicate_margins(y_true, y_pred, weight, *, method, key, start, n_resamples
         # a sparse product: most margins are zero (a row touches its own
         # labels), and it starts no BLAS threads inside the caller's threads
         total += sparse.csr_array(margins).T @ weights
-    return total
+        if samples is not None:
+            columns = _instance_sums(t, p, samples)
+            sums += sparse.csr_array(columns).T @ weights
+    if samples is None:
+        return total
+    return total, sums
+
+
+def _instance_sums(t, p, options):
+    """(rows, 9 len(options)): each row's own contribution, weight one, to
+    the sums ``S, D, U`` of each ratio of the samples average."""
+    sizes = set_sizes(t, p)
+    parts = []
+    for beta, include_no_label in options:
+        values, defined = instance_ratios(
+            *sizes, beta=beta, include_no_label=include_no_label
+        )
+        parts += [np.where(defined, values, 0.0), defined, ~defined]
+    return np.concatenate(parts, axis=1).astype(np.float64)

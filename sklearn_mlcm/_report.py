@@ -6,11 +6,12 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._averaging import matrix_scores, row_sums
+from ._averaging import matrix_scores, row_sums, samples_average
 from ._confusion import TARGET_CONSTRAINTS
 from ._intervals import bootstrap_intervals, unit_table
 from ._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._mlcm._dispatch import compute
+from ._mlcm._samples import table_sums
 from ._parallel import N_JOBS
 from ._param_validation import (
     ZERO_DIVISION,
@@ -24,26 +25,40 @@ from ._validation import check_target_names
 
 __all__ = ["ReportBounds", "format_report", "mlcm_classification_report"]
 
-#: The intervals of a report: ``low`` and ``high`` of shape (rows + 3, 3), the
-#: bounds of precision, recall and F1 of each shown row then of the micro,
-#: macro and weighted averages; ``legend``, the line that says what they are.
+#: The intervals of a report: ``low`` and ``high`` of shape (rows + averages,
+#: 3), the bounds of precision, recall and F1 of each shown row then of the
+#: micro, macro and weighted averages (and the samples average for
+#: multi-label input); ``legend``, the line that says what they are.
 ReportBounds = namedtuple("ReportBounds", ["low", "high", "legend"])
 
 NO_LABEL_NAME = "no label"
 _HEADERS = ("precision", "recall", "f1-score", "weight", "support")
-#: The averages the report shows, as scikit-learn's multi-label report does.
+#: The averages the report shows, as scikit-learn's multi-label report does;
+#: "samples" only for multi-label (2-D) input, as scikit-learn's.
 REPORT_AVERAGES = ("micro", "macro", "weighted")
+SAMPLES_AVERAGE = "samples"
 # More decimals than a float64 holds only pad with zeros (and cost memory).
 MAX_DIGITS = 20
 
 
-def report_table(cm, supports, no_label_support, *, include_no_label, zero_division):
+def report_table(
+    cm,
+    supports,
+    no_label_support,
+    *,
+    include_no_label,
+    zero_division,
+    samples=None,
+):
     """Rows of (precision, recall, f1, weight, support) and their averages.
 
     ``cm`` is the (q+1, q+1) matrix; the shown rows are the q labels, and the
     no-label index too when ``include_no_label``. The numbers come from
     :func:`matrix_scores`, as the scores' do; every average runs over the
     shown rows ("micro" pools their counts, as scikit-learn's does).
+    ``samples``, the :class:`~._mlcm._samples.SizeTable` of the instances,
+    adds the "samples avg" row, with the weight and support totals as the
+    other averages (scikit-learn's support column).
     """
     metrics = ("precision", "recall", "fbeta")
     options = {
@@ -64,6 +79,14 @@ def report_table(cm, supports, no_label_support, *, include_no_label, zero_divis
             cm, metrics, average=average, warn_for=warn_for, **options
         )
         averages[f"{average} avg"] = (
+            *(scores[m] for m in metrics),
+            weight.sum(),
+            support.sum(),
+        )
+    if samples is not None:  # the instances' ratios have not warned yet
+        sums = table_sums(samples, beta=1.0, include_no_label=include_no_label)
+        scores = samples_average(sums, metrics, zero_division=zero_division)
+        averages[f"{SAMPLES_AVERAGE} avg"] = (
             *(scores[m] for m in metrics),
             weight.sum(),
             support.sum(),
@@ -238,12 +261,14 @@ def mlcm_classification_report(
     -------
     report : str or dict
         Text summary of precision, recall, F1, weight and support per label
-        and of the micro, macro and weighted averages. As a dict::
+        and of the micro, macro and weighted averages, and for multi-label
+        (2-D) input of the samples average, as scikit-learn's. As a dict::
 
             {"label 1": {"precision": 0.5, "recall": 1.0, "f1-score": 0.67,
                          "weight": 2.0, "support": 1.0},
              ...,
-             "micro avg": {...}, "macro avg": {...}, "weighted avg": {...}}
+             "micro avg": {...}, "macro avg": {...}, "weighted avg": {...},
+             "samples avg": {...}}
 
         With a ``confidence_level`` each score is followed by its bounds,
         ``"precision low"``, ``"precision high"``, ``"recall low"``, ...,
@@ -273,6 +298,12 @@ def mlcm_classification_report(
     counts, as scikit-learn's does, the macro average is the plain mean and
     the weighted average the mean weighted by "weight".
 
+    "samples avg" (2-D input only, as in scikit-learn) is the mean over the
+    instances of each instance's own precision ``|T & P| / |P|``, recall
+    ``|T & P| / |T|`` and F1, with T its true set and P its predicted set
+    (see :func:`mlcm_precision_recall_fscore_support`); it reads no matrix.
+    Its weight and support are the totals, as the other averages'.
+
     Heydarian et al.'s Table 12 prints another micro average, which pools all
     q+1 indices: the corner ``C[NTL, NPL]`` (instances with no true and no
     predicted label) is then on the diagonal and each of them counts as
@@ -292,7 +323,7 @@ def mlcm_classification_report(
     ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
     >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
     ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
-    >>> print(mlcm_classification_report(y_true, y_pred,
+    >>> print(mlcm_classification_report(y_true, y_pred, zero_division=0.0,
     ...                                  target_names=["C0", "C1", "C2"]))
                   precision    recall  f1-score    weight   support
     <BLANKLINE>
@@ -303,7 +334,12 @@ def mlcm_classification_report(
        micro avg       0.42      0.44      0.43        18        13
        macro avg       0.50      0.60      0.40        18        13
     weighted avg       0.75      0.44      0.51        18        13
+     samples avg       0.39      0.46      0.40        18        13
     <BLANKLINE>
+
+    Two of the nine instances have no true and no predicted label: their
+    instance ratios are undefined and take ``zero_division`` in the samples
+    average (with the default "warn", 0.0 and a warning).
 
     Predicting nothing on data where two of four instances have no label: the
     micro average over the labels is 0, while Table 12's convention counts the
@@ -326,7 +362,7 @@ def mlcm_classification_report(
     ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
     >>> print(mlcm_classification_report(y_true, y_pred, confidence_level=0.9,
     ...                                  n_resamples=999, interval="percentile",
-    ...                                  random_state=0))
+    ...                                  random_state=0, zero_division=0.0))
                            precision             recall           f1-score    weight   support
     <BLANKLINE>
                0   1.00 [1.00, 1.00]  0.45 [0.22, 0.71]  0.62 [0.36, 0.83]        11         7
@@ -336,6 +372,7 @@ def mlcm_classification_report(
        micro avg   0.42 [0.21, 0.62]  0.44 [0.25, 0.61]  0.43 [0.23, 0.61]        18        13
        macro avg   0.50 [0.37, 0.66]  0.60 [0.17, 0.70]  0.40 [0.20, 0.56]        18        13
     weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18        13
+     samples avg   0.39 [0.16, 0.61]  0.46 [0.20, 0.72]  0.40 [0.17, 0.62]        18        13
     <BLANKLINE>
     [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
     <BLANKLINE>
@@ -347,7 +384,9 @@ def mlcm_classification_report(
         labels=labels,
         sample_weight=sample_weight,
         with_supports=True,
+        samples=True,
     )
+    samples = computed.samples if computed.multilabel else None
     bounds = None
     if confidence_level is not None:
         bounds = _report_bounds(
@@ -357,6 +396,7 @@ def mlcm_classification_report(
             labels=labels,
             sample_weight=sample_weight,
             groups=groups,
+            samples=samples is not None,
             include_no_label=bool(include_no_label),
             confidence_level=float(confidence_level),
             n_resamples=int(n_resamples),
@@ -376,6 +416,7 @@ def mlcm_classification_report(
         zero_division=zero_division,
         include_no_label=bool(include_no_label),
         bounds=bounds,
+        samples=samples,
     )
 
 
@@ -387,6 +428,7 @@ def _report_bounds(
     labels,
     sample_weight,
     groups,
+    samples,
     include_no_label,
     confidence_level,
     n_resamples,
@@ -397,7 +439,8 @@ def _report_bounds(
 ):
     """The :class:`ReportBounds` of the report's numbers: one set of
     resamples (as :func:`mlcm_confidence_intervals` draws them) for every
-    precision, recall and F1, per row and averaged."""
+    precision, recall and F1, per row and averaged (the samples average
+    too with ``samples``)."""
     units, _ = unit_table(
         y_true,
         y_pred,
@@ -408,10 +451,11 @@ def _report_bounds(
     )
     shown = units.n_labels + include_no_label
     metrics = ("precision", "recall", "f1")
+    averages = REPORT_AVERAGES + ((SAMPLES_AVERAGE,) if samples else ())
     scores, _ = bootstrap_intervals(
         units,
         metrics=metrics,
-        averages=REPORT_AVERAGES,
+        averages=averages,
         shown=shown,
         n_resamples=n_resamples,
         seed=int(check_random_state(random_state).randint(2**31 - 1)),
@@ -422,12 +466,7 @@ def _report_bounds(
         zero_division=zero_division,  # the report's own values have warned
         n_jobs=n_jobs,
     )
-    low, high = np.empty((shown + 3, 3)), np.empty((shown + 3, 3))
-    for j, metric in enumerate(metrics):
-        low[:shown, j], high[:shown, j] = scores[metric].confidence_interval
-        for i, average in enumerate(REPORT_AVERAGES):
-            bound = scores[metric, average].confidence_interval
-            low[shown + i, j], high[shown + i, j] = bound
+    low, high = report_bounds(scores, metrics, averages, shown)
     units_name = "groups" if groups is not None else "instances"
     legend = (
         f"[low, high]: {100 * confidence_level:g}% "
@@ -435,6 +474,20 @@ def _report_bounds(
         f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}"
     )
     return ReportBounds(low, high, legend)
+
+
+def report_bounds(scores, metrics, averages, shown):
+    """``(low, high)``, each (shown + len(averages), len(metrics)): the bounds
+    of each shown row, then of each average, of the intervals ``scores``
+    (metric, or (metric, average), to :class:`ScoreInterval`)."""
+    size = (shown + len(averages), len(metrics))
+    low, high = np.empty(size), np.empty(size)
+    for j, metric in enumerate(metrics):
+        low[:shown, j], high[:shown, j] = scores[metric].confidence_interval
+        for i, average in enumerate(averages):
+            bound = scores[metric, average].confidence_interval
+            low[shown + i, j], high[shown + i, j] = bound
+    return low, high
 
 
 def build_report(
@@ -449,15 +502,19 @@ def build_report(
     zero_division,
     include_no_label,
     bounds=None,
+    samples=None,
 ):
     """The report (str or dict) of a computed matrix and its supports.
 
     Shared by :func:`mlcm_classification_report` and
     :meth:`MLCMAccumulator.classification_report`, so both print one report;
     ``bounds`` (a :class:`ReportBounds`) adds the intervals (see
-    :func:`format_report`).
+    :func:`format_report`); ``samples``, the table of the instances' set
+    sizes, the samples average's row (:func:`report_table`).
     """
     reserved = {f"{a} avg" for a in REPORT_AVERAGES}
+    if samples is not None:
+        reserved.add(f"{SAMPLES_AVERAGE} avg")
     if include_no_label:
         reserved.add(NO_LABEL_NAME)
     names = check_target_names(
@@ -472,6 +529,7 @@ def build_report(
         no_label_support,
         include_no_label=include_no_label,
         zero_division=zero_division,
+        samples=samples,
     )
 
     return format_report(

@@ -12,9 +12,10 @@ from numbers import Real
 import numpy as np
 from sklearn.metrics import make_scorer
 
-from ._averaging import AVERAGES, matrix_scores
+from ._averaging import AVERAGES, matrix_scores, samples_average
 from ._confusion import TARGET_CONSTRAINTS
 from ._mlcm._dispatch import METHODS, compute
+from ._mlcm._samples import table_sums
 from ._param_validation import (
     ZERO_DIVISION,
     Functions,
@@ -38,15 +39,20 @@ __all__ = [
     "mlcm_specificity_score",
 ]
 
+#: The averages of precision, recall and F-beta: the matrix's and the
+#: instances' ("samples"); specificity has no samples average.
+SCORE_AVERAGES = (*AVERAGES, "samples")
+
 #: The constraints of every score function; fbeta adds beta, specificity tn.
 SCORE_CONSTRAINTS = {
     **TARGET_CONSTRAINTS,
-    "average": [Options(*AVERAGES), None],
+    "average": [Options(*SCORE_AVERAGES), None],
     "zero_division": ZERO_DIVISION,
     "include_no_label": ["boolean"],
 }
 _BETA = {"beta": [Interval(Real, 0, None, closed="left")]}
 _TN = {"tn": [Options("complement", "diagonal")]}
+_MATRIX_AVERAGE = {"average": [Options(*AVERAGES), None]}
 
 
 def _substitute(**texts):
@@ -67,8 +73,8 @@ _DOC = {
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.""",
-    "options": """average : {"micro", "micro_all", "macro", "weighted"} or None, \
-            default="macro"
+    "options": """average : {"micro", "micro_all", "macro", "weighted", "samples"} \
+            or None, default="macro"
         None returns the score of each label. "micro" pools the counts of the
         scored labels, as scikit-learn's micro average does (with
         ``include_no_label`` the no-label index is one of them). "micro_all"
@@ -78,8 +84,11 @@ _DOC = {
         instances have no label, a classifier that predicts nothing scores a
         "micro_all" F1 near 1/3 and a "micro" F1 of 0. "macro" is the mean
         over the labels and "weighted" the mean weighted by the MLCM row sums
-        ("weight" in the report). The numbers are those of
-        :func:`mlcm_classification_report`.
+        ("weight" in the report). "samples" is scikit-learn's: the mean over
+        the instances (weighted by ``sample_weight``) of each instance's own
+        ratio, read off its true set T and predicted set P (see Notes of
+        :func:`mlcm_precision_recall_fscore_support`). The numbers are those
+        of :func:`mlcm_classification_report`.
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read; see :func:`mlcm_confusion_matrix`.
@@ -144,7 +153,32 @@ def _prfs(
 ):
     """Compute the matrix once and the ratios ``metrics`` off it; the support
     (true instances per scored label) when ``average`` is None, else None.
-    Only the ratios named in ``warn_for`` warn for ``zero_division="warn"``."""
+    Only the ratios named in ``warn_for`` warn for ``zero_division="warn"``.
+    ``average="samples"`` reads each instance's set sizes instead, in one
+    pass over the validated rows, and builds no matrix."""
+    warn_for = {_WARN_NAMES.get(name, name) for name in warn_for}
+    if average == "samples":
+        computed = compute(
+            y_true,
+            y_pred,
+            method=method,
+            labels=labels,
+            sample_weight=sample_weight,
+            samples=True,
+            matrix=False,
+        )
+        sums = table_sums(
+            computed.samples,
+            beta=float(beta),
+            include_no_label=bool(include_no_label),
+        )
+        values = samples_average(
+            sums,
+            metrics,
+            zero_division=zero_division,
+            warn_for=warn_for,
+        )
+        return values, None
     computed = compute(
         y_true,
         y_pred,
@@ -161,7 +195,7 @@ def _prfs(
         include_no_label=bool(include_no_label),
         zero_division=zero_division,
         tn=tn,
-        warn_for={_WARN_NAMES.get(name, name) for name in warn_for},
+        warn_for=warn_for,
     )
     support = None
     if average is None:
@@ -214,10 +248,11 @@ def mlcm_precision_recall_fscore_support(
         The labels to score, in that order; the matrix is computed on this
         restricted label space (see :func:`mlcm_confusion_matrix`).
 
-    average : {"micro", "micro_all", "macro", "weighted"} or None, \
+    average : {"micro", "micro_all", "macro", "weighted", "samples"} or None, \
             default=None
         None returns the values of each label; otherwise as in
-        :func:`mlcm_f1_score`.
+        :func:`mlcm_f1_score`. "samples" averages each instance's own
+        precision, recall and F-beta (see Notes), as scikit-learn's.
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read; see :func:`mlcm_confusion_matrix`.
@@ -273,6 +308,21 @@ def mlcm_precision_recall_fscore_support(
     agree, so "micro_all" precision, recall and F-beta are all ``trace(C) /
     sum(C)``.
 
+    ``average="samples"`` reads no matrix (``method`` does not change it):
+    each instance, with T its true set and P its predicted set among the
+    scored labels, has precision ``|T & P| / |P|``, recall ``|T & P| / |T|``
+    and F-beta ``(1 + b²) |T & P| / (b² |T| + |P|)``, and the average is their
+    mean weighted by ``sample_weight``, as scikit-learn's. A ratio with an
+    empty denominator (P empty, T empty, or both for F) takes
+    ``zero_division``; as in scikit-learn, whose counts are weighted, so does
+    every ratio of an instance of weight zero, which then weighs nothing
+    (unless every weight is zero). With ``include_no_label`` an empty set is
+    the no-label index: an instance with no true and no predicted label
+    scores 1, one with either set empty 0. For 1-D input each set holds the
+    instance's class (none for a class outside ``labels``), so with every
+    class scored the three are the (weighted) accuracy; scikit-learn refuses
+    "samples" for 1-D input.
+
     References
     ----------
     %(reference)s
@@ -292,6 +342,14 @@ array([0.625 , 0.3636, 0.2   ]), array([7, 5, 1]))
     ...     y_true, y_pred, average="micro_all")
     >>> round(p, 4), round(r, 4), s  # 9 / 21, the trace over the sum
     (0.4286, 0.4286, None)
+
+    The instance-wise average (the third and sixth instances have no true
+    and no predicted label: their ratios take ``zero_division``):
+
+    >>> p, r, f, s = mlcm_precision_recall_fscore_support(
+    ...     y_true, y_pred, average="samples", zero_division=0.0)
+    >>> round(p, 4), round(r, 4), round(f, 4)
+    (0.3889, 0.463, 0.4)
     """
     values, support = _prfs(
         y_true,
@@ -627,7 +685,7 @@ def mlcm_fbeta_score(
     )
 
 
-@validate_params({**SCORE_CONSTRAINTS, **_TN})
+@validate_params({**SCORE_CONSTRAINTS, **_MATRIX_AVERAGE, **_TN})
 @_substitute(**_DOC)
 def mlcm_specificity_score(
     y_true,
@@ -737,8 +795,16 @@ def _estimator_score(y_true, y_pred, *, metric, **kwargs):
 
 
 def _check_scorer_keywords(arguments):
-    """The keywords must be options of the chosen score, and fbeta needs beta."""
+    """The keywords must be options of the chosen score, and fbeta needs beta;
+    specificity has no samples average."""
     metric, kwargs = _metric_name(arguments["metric"]), arguments["kwargs"]
+    if metric == "specificity" and arguments["average"] == "samples":
+        raise invalid_parameter(
+            "average",
+            "one of " + ", ".join(map(repr, AVERAGES)) + " for "
+            "metric='specificity' (it has no samples average)",
+            "samples",
+        )
     if metric == "fbeta" and "beta" not in kwargs:
         raise invalid_parameter(
             "beta",
@@ -755,7 +821,7 @@ def _check_scorer_keywords(arguments):
 @validate_params(
     {
         "metric": [Options(*_SCORE_FUNCTIONS), Functions(*_METRIC_NAMES)],
-        "average": [Options(*AVERAGES)],
+        "average": [Options(*SCORE_AVERAGES)],
         "method": [Options(*METHODS)],
     },
     rules=(_check_scorer_keywords,),
@@ -784,9 +850,11 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
         Other functions are refused: a scorer of another score is
         scikit-learn's ``make_scorer``.
 
-    average : {"micro", "micro_all", "macro", "weighted"}, default="macro"
+    average : {"micro", "micro_all", "macro", "weighted", "samples"}, \
+            default="macro"
         How the per-label scores are combined (see :func:`mlcm_f1_score`); a
-        scorer needs one number, so None is refused.
+        scorer needs one number, so None is refused. "samples" (the mean of
+        each instance's own score) is refused for "specificity".
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read.
@@ -838,6 +906,11 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
     return scorer
 
 
+#: The averages of :func:`mlcm_scorers`: scikit-learn's scorer names'
+#: (specificity, which scikit-learn has not, takes the first three).
+_SCORER_AVERAGES = ("micro", "macro", "weighted", "samples")
+
+
 @validate_params({"method": [Options(*METHODS)]})
 def mlcm_scorers(method="heydarian"):
     """Ready-made scorers, named like scikit-learn's, for ``scoring=``.
@@ -853,25 +926,30 @@ def mlcm_scorers(method="heydarian"):
     -------
     scorers : dict of str to callable
         ``"mlcm_{metric}_{average}"`` for metric in precision, recall, f1 and
-        specificity and average in micro, macro and weighted (twelve scorers),
-        each made by :func:`make_mlcm_scorer`. Pass the whole dict, or a
-        subset, as ``scoring=`` (with ``refit=`` one of its keys).
+        specificity and average in micro, macro and weighted, and for metric
+        in precision, recall and f1 and average samples, as scikit-learn has
+        ``"f1_samples"`` (fifteen scorers), each made by
+        :func:`make_mlcm_scorer`. Pass the whole dict, or a subset, as
+        ``scoring=`` (with ``refit=`` one of its keys).
 
     See Also
     --------
     sklearn.metrics.get_scorer_names : scikit-learn's own names
-        (``"f1_macro"``, ...), which these mirror.
+        (``"f1_macro"``, ``"f1_samples"``, ...), which these mirror.
 
     Examples
     --------
     >>> from sklearn_mlcm import mlcm_scorers
     >>> sorted(mlcm_scorers())[:4]
-    ['mlcm_f1_macro', 'mlcm_f1_micro', 'mlcm_f1_weighted', 'mlcm_precision_macro']
+    ['mlcm_f1_macro', 'mlcm_f1_micro', 'mlcm_f1_samples', 'mlcm_f1_weighted']
     """
+    averages = {"precision": _SCORER_AVERAGES, "recall": _SCORER_AVERAGES}
+    averages["f1"] = _SCORER_AVERAGES
+    averages["specificity"] = _SCORER_AVERAGES[:-1]
     return {
         f"mlcm_{metric}_{average}": make_mlcm_scorer(
             metric, average=average, method=method
         )
-        for metric in ("precision", "recall", "f1", "specificity")
-        for average in ("micro", "macro", "weighted")
+        for metric, names in averages.items()
+        for average in names
     }

@@ -82,7 +82,7 @@ def one_vs_rest(cm, tn="complement"):
     return np.stack([tn_, fp, fn, tp], axis=1).reshape(-1, 2, 2)
 
 
-def _caller_stacklevel():
+def caller_stacklevel():
     """The ``stacklevel`` that points a warning at the first caller outside
     this package, however deep inside it the warning is raised."""
     package = os.path.dirname(os.path.abspath(__file__))
@@ -113,7 +113,7 @@ def safe_ratio(numerator, denominator, zero_division, metric, condition):
             f"{metric} is ill-defined and being set to 0.0 in {condition}. Use "
             "`zero_division` parameter to control this behavior.",
             UndefinedMetricWarning,
-            stacklevel=_caller_stacklevel(),
+            stacklevel=caller_stacklevel(),
         )
     return result
 

@@ -122,7 +122,8 @@ class MLCMTunedThresholdClassifierCV(
         metric, ``beta``, ``method="krstinic"``) or scikit-learn's
         (``sklearn.metrics.get_scorer("f1_macro")``, the one-vs-rest macro
         F1). The MLCM scorers without ``labels`` or ``include_no_label`` are
-        read off the matrix's margins (fast); any other scorer is called once
+        read off the matrix's margins (fast), but for the samples averages
+        (``"mlcm_f1_samples"``, ...); any other scorer is called once
         per candidate threshold (slow for per-label tuning: about
         ``thresholds x n_labels x sweeps`` calls).
 
@@ -426,11 +427,13 @@ class MLCMTunedThresholdClassifierCV(
 
     def _objective(self, scorer, y_true, y, score_params):
         """The margins' fast path for an MLCM scorer it can read, else the
-        scorer called on the predictions."""
+        scorer called on the predictions (a samples average is no function
+        of the margins)."""
         options = getattr(scorer, "_mlcm_options", None)
         weight = score_params.get("sample_weight")
         if (
             options is not None
+            and options["average"] != "samples"
             and set(score_params) <= {"sample_weight"}
             and set(options) - {"metric", "average", "method"} <= _MARGIN_OPTIONS
         ):

@@ -22,6 +22,7 @@ from scipy import sparse
 from ._confusion import mlcm_confusion_matrix
 from ._margins import INSTANCE_MARGINS, as_dense_bool, group_codes
 from ._mlcm._dask import import_dask, is_dask_collection
+from ._mlcm._samples import instance_ratios
 from ._param_validation import current_function, public_call
 from ._validation import (
     MAX_DENSE_BYTES,
@@ -239,6 +240,41 @@ class UnitTable:
         if self._kind_ends is None:
             self._kind_ends = np.cumsum(self.multiplicity.astype(np.int64)) - 1
         return self._kind_ends
+
+    def samples_table(self, *, beta, include_no_label):
+        """(n_kinds, 3, 4): one unit of each kind's sums of the samples
+        average (:mod:`._mlcm._samples`), so that the sums of counts ``c``
+        (B, n_kinds) are ``c @ table``.
+
+        An instance's ratios depend on its pair alone, so they are computed
+        once per distinct pair and weighed by the pairs' weights in each
+        kind. The count ``N`` says here whether a unit holds an instance of
+        positive weight whose ratio is undefined (it is only tested for
+        being positive).
+        """
+        t, p = self.pair_true, self.pair_pred
+        values, defined = instance_ratios(
+            t.sum(axis=1),
+            p.sum(axis=1),
+            (t & p).sum(axis=1),
+            beta=beta,
+            include_no_label=include_no_label,
+        )
+        undefined = (~defined).astype(np.float64)
+        weighted = np.concatenate(
+            [np.where(defined, values, 0.0), defined.astype(np.float64), undefined],
+            axis=1,
+        )
+        sums = np.asarray(self.kind_pairs @ weighted).reshape(self.n_kinds, 3, 3)
+        present = self.kind_pairs.copy()
+        present.data = (present.data > 0).astype(np.float64)
+        any_undefined = (present @ undefined > 0).astype(np.float64)
+        table = np.empty((self.n_kinds, 3, 4))
+        table[:, :, 0] = sums[:, 0]
+        table[:, :, 1] = sums[:, 1]
+        table[:, :, 2] = sums[:, 2]
+        table[:, :, 3] = any_undefined
+        return table
 
     def cells(self):
         """(n_kinds, (q+1)**2) CSR: each kind's contribution to every cell."""

@@ -13,7 +13,9 @@ by line; every fast path of the package is compared with them on random cases.
 - :func:`decide_labels_oracle`: the decision rules (threshold, top k, at
   least one label), one instance at a time;
 - :func:`threshold_search_oracle`: the tuning of MLCMTunedThresholdClassifierCV,
-  every candidate's predictions made and scored in full.
+  every candidate's predictions made and scored in full;
+- :func:`samples_average_oracle`: scikit-learn's ``average="samples"``, each
+  instance's sets and ratios written out, then their weighted mean.
 """
 
 from collections import defaultdict
@@ -264,6 +266,65 @@ def threshold_search_oracle(
         if not moved:
             break
     return np.array(thresholds), current, grid_scores, sweeps
+
+
+def samples_average_oracle(
+    y_true,
+    y_pred,
+    *,
+    beta=1.0,
+    labels=None,
+    sample_weight=None,
+    zero_division=0.0,
+    include_no_label=False,
+):
+    """Precision, recall and F-beta averaged over the instances, one at a time.
+
+    Instance i has the sets T and P of the kept columns (``labels``); with
+    ``include_no_label`` an empty set is {"none"}, the no-label index. As in
+    scikit-learn, its counts are weighted (``w |T & P|``, ``w |P|``,
+    ``w |T|``), so a ratio with a zero weighted denominator takes
+    ``zero_division`` ("warn" as 0.0); the average is the mean weighted by the
+    weights, NaN left out, the plain mean when the weights left sum to zero,
+    NaN when nothing is left. Returns ``(precision, recall, fbeta,
+    undefined)``, ``undefined`` the number of undefined ratios of each.
+    """
+    n, q = np.shape(y_true)
+    columns = range(q) if labels is None else labels
+    fill = 0.0 if zero_division == "warn" else zero_division
+    values = {"precision": [], "recall": [], "fbeta": []}
+    undefined = dict.fromkeys(values, 0)
+    weights = []
+    for i in range(n):
+        t = {j for j in columns if y_true[i][j]}
+        p = {j for j in columns if y_pred[i][j]}
+        if include_no_label:
+            t, p = t or {"none"}, p or {"none"}
+        w = 1.0 if sample_weight is None else float(sample_weight[i])
+        weights.append(w)
+        both = w * len(t & p)
+        for name, numerator, denominator in (
+            ("precision", both, w * len(p)),
+            ("recall", both, w * len(t)),
+            ("fbeta", (1 + beta**2) * both, beta**2 * w * len(t) + w * len(p)),
+        ):
+            if denominator == 0:
+                undefined[name] += 1
+                values[name].append(fill)
+            else:
+                values[name].append(numerator / denominator)
+    averages = []
+    for name in values:
+        kept = [(v, w) for v, w in zip(values[name], weights) if not np.isnan(v)]
+        if not kept:
+            averages.append(np.nan)
+            continue
+        total = sum(w for _, w in kept) if sample_weight is not None else 0.0
+        if total == 0:  # no weights, or weights that sum to zero: plain mean
+            averages.append(sum(v for v, _ in kept) / len(kept))
+        else:
+            averages.append(sum(v * w for v, w in kept) / total)
+    return (*averages, undefined)
 
 
 def assert_matches_oracle(result, expected, method, weighted):

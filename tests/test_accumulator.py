@@ -135,10 +135,9 @@ def test_mlcm_accumulator_report_before_any_batch():
 def test_mlcm_accumulator_report_target_names():
     """target_names name the rows; a wrong count is refused."""
     acc = MLCMAccumulator(3).update(TABLE_1_TRUE, TABLE_1_PRED)
-    report = acc.classification_report(target_names=["C0", "C1", "C2"])
-    assert report == mlcm_classification_report(
-        TABLE_1_TRUE, TABLE_1_PRED, target_names=["C0", "C1", "C2"]
-    )
+    options = {"target_names": ["C0", "C1", "C2"], "zero_division": 0.0}
+    report = acc.classification_report(**options)
+    assert report == mlcm_classification_report(TABLE_1_TRUE, TABLE_1_PRED, **options)
     with pytest.raises(ValueError, match="'target_names' .*3 expected, got 2"):
         acc.classification_report(target_names=["a", "b"])
 
@@ -189,8 +188,10 @@ def test_mlcm_accumulator_is_thread_safe(method, sparse_output):
     result = result.toarray() if sparse_output else result
     assert acc.n_samples_ == 4000
     assert_allclose(result, expected, rtol=1e-12)
-    assert acc.classification_report() == mlcm_classification_report(
-        flat[:, 0], flat[:, 1], method=method
+    assert acc.classification_report(zero_division=0.0) == (
+        mlcm_classification_report(
+            flat[:, 0], flat[:, 1], method=method, zero_division=0.0
+        )
     )
 
 
@@ -442,11 +443,50 @@ def test_mlcm_accumulator_scores_stay_right_up_to_the_overflow_refusal(n_resampl
         for _ in range(40):
             acc.update(y_true, y_pred, sample_weight=np.full(60, 1e305))
     assert acc.n_samples_ > 0
-    report = acc.classification_report(output_dict=True)
-    expected = mlcm_classification_report(y_true, y_pred, output_dict=True)
-    for row in ("0", "micro avg", "macro avg", "weighted avg"):
+    report = acc.classification_report(output_dict=True, zero_division=0.0)
+    expected = mlcm_classification_report(
+        y_true, y_pred, output_dict=True, zero_division=0.0
+    )
+    for row in ("0", "micro avg", "macro avg", "weighted avg", "samples avg"):
         for key in ("precision", "recall", "f1-score"):
             assert report[row][key] == pytest.approx(expected[row][key])
     if n_resamples is not None:
         result = acc.confidence_intervals(average="micro")
         assert np.isfinite(result.bootstrap_distribution).all()
+
+
+# -- the samples avg row: a running table (issue #24) ----------------------------
+
+
+def test_mlcm_accumulator_samples_avg_is_exact_across_batches_and_merges():
+    """The samples average is kept as the table of the instances' set sizes,
+    a running sum: batches, merges, pickles and unweighted batches beside
+    integer-weighted ones give the one-shot report bit for bit (a running
+    sum of the ratios would differ in the last bits)."""
+    import pickle
+
+    rng = np.random.default_rng(24)
+    y_true = rng.random((500, 5)) < 0.3
+    y_pred = y_true ^ (rng.random((500, 5)) < 0.3)
+    weight = np.ones(500)
+    weight[250:] = rng.integers(0, 4, 250)
+    options = {"zero_division": 0.0, "output_dict": True}
+    for include_no_label in (False, True):
+        expected = mlcm_classification_report(
+            y_true,
+            y_pred,
+            sample_weight=weight,
+            include_no_label=include_no_label,
+            **options,
+        )
+        first, second = MLCMAccumulator(5), MLCMAccumulator(5)
+        for start in range(0, 250, 7):  # unweighted batches of 7
+            stop = min(start + 7, 250)
+            first.update(y_true[start:stop], y_pred[start:stop])
+        second.update(y_true[250:], y_pred[250:], sample_weight=weight[250:])
+        merged = pickle.loads(pickle.dumps(first)).merge(second)
+        report = merged.classification_report(
+            include_no_label=include_no_label, **options
+        )
+        assert report["samples avg"] == expected["samples avg"]
+        assert report == expected

@@ -1,9 +1,10 @@
 """Invariances shared by every public metric, as scikit-learn's test_common.py.
 
 The registry below holds every public function that turns targets into
-numbers: the two matrices, the report, the five scores, the accumulator (fed in
-two batches) and the Madjarov measures, each with both kernels (Heydarian et
-al. 2022, Krstinic et al. 2020) where it has a ``method``. The report is
+numbers: the two matrices, the report, the five scores (and the samples
+averages of four of them), the accumulator (fed in two batches) and the
+Madjarov measures, each with both kernels (Heydarian et al. 2022, Krstinic
+et al. 2020) where it has a ``method``. The report is
 compared as its dict of floats, the measures as their dict of floats. The
 functions of scores (decide_labels, mlcm_threshold_curve) have a registry of
 their own at the end: their invariances are over (y_true, y_score).
@@ -41,7 +42,7 @@ from sklearn_mlcm import (
 
 METHODS = ("heydarian", "krstinic")
 REPORT_HEADERS = ("precision", "recall", "f1-score", "weight", "support")
-REPORT_AVERAGES = ("micro avg", "macro avg", "weighted avg")
+REPORT_AVERAGES = ("micro avg", "macro avg", "weighted avg", "samples avg")
 
 MATRIX_METRICS = {
     f"{func.__name__}[{method}]": partial(func, method=method)
@@ -66,6 +67,19 @@ SCORE_METRICS = {
         (mlcm_specificity_score, {}),
     )
     for method in METHODS
+}
+# The samples average reads no matrix (no method): one float, invariant under
+# label permutations.
+SAMPLES_METRICS = {
+    f"{func.__name__}[samples]": partial(
+        func, average="samples", zero_division=0.0, **extra
+    )
+    for func, extra in (
+        (mlcm_precision_score, {}),
+        (mlcm_recall_score, {}),
+        (mlcm_f1_score, {}),
+        (mlcm_fbeta_score, {"beta": 2.0}),
+    )
 }
 
 
@@ -134,7 +148,12 @@ MEASURE_METRICS = {
     )
 }
 # Everything that takes sample_weight and labels; everything that takes targets.
-WEIGHTED_METRICS = {**MATRIX_METRICS, **REPORT_METRICS, **SCORE_METRICS}
+WEIGHTED_METRICS = {
+    **MATRIX_METRICS,
+    **REPORT_METRICS,
+    **SCORE_METRICS,
+    **SAMPLES_METRICS,
+}
 ALL_METRICS = {**WEIGHTED_METRICS, **ACCUMULATOR_METRICS, **MEASURE_METRICS}
 # With the replicates: for the invariances that keep the rows and their order.
 ROW_KEEPING_METRICS = {**ALL_METRICS, **REPLICATE_METRICS}
@@ -203,7 +222,7 @@ def _permute_labels(name, values, perm):
         return values[index]
     if name in SCORE_METRICS:
         return values[list(perm)]
-    if name in MEASURE_METRICS:
+    if name in MEASURE_METRICS or name in SAMPLES_METRICS:
         return values
     return values[[*perm, *range(q, q + len(REPORT_AVERAGES))]]
 
@@ -293,7 +312,9 @@ def test_all_metrics_input_format_invariance(name, input_format, data, mlcm_stra
             convert(y_pred.astype(dtype)),
             None if weight is None else list(weight),
         )
-        if not isinstance(expected, dict):
+        if isinstance(expected, float):  # an average: a Python float
+            assert type(result) is float, dtype
+        elif not isinstance(expected, dict):
             assert result.dtype == expected.dtype, dtype
         # Counts exactly; sparse input takes its own (sparse) kernel, whose
         # float sums may differ from the dense ones in the last bit.

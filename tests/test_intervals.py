@@ -882,7 +882,12 @@ def test_mlcm_confidence_intervals_dask_is_numpy():
         assert_array_equal(
             lazy.matrix.confidence_interval, numpy.matrix.confidence_interval
         )
-    report = {"confidence_level": 0.9, "n_resamples": 99, "random_state": 0}
+    report = {
+        "confidence_level": 0.9,
+        "n_resamples": 99,
+        "random_state": 0,
+        "zero_division": 0.0,
+    }
     assert mlcm_classification_report(*chunked, **report) == mlcm_classification_report(
         y_true, y_pred, **report
     )

@@ -241,7 +241,7 @@ def test_caller_name_travels_one_way():
     """The public call's name reaches messages through the context variable
     only: no function of the package takes it as an argument (``func_name``,
     ``caller``), but the dask tasks that carry it to another thread (the
-    matrix's and the resampling table's)."""
+    matrix's, the samples average's and the resampling table's)."""
     import ast
     from pathlib import Path
 
@@ -256,7 +256,11 @@ def test_caller_name_travels_one_way():
                 names = {a.arg for a in arguments} & {"func_name", "caller"}
                 if names:
                     found.append(f"{path.relative_to(package)}:{node.name}")
-    assert found == ["_mlcm/_dask.py:_block_counts", "_units.py:_chunk_table"]
+    assert found == [
+        "_mlcm/_dask.py:_block_counts",
+        "_mlcm/_dask.py:_block_samples",
+        "_units.py:_chunk_table",
+    ]
 
 
 def test_public_call_names_work_done_elsewhere():

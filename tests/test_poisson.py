@@ -352,8 +352,9 @@ def test_poisson_confidence_intervals_label_names_of_frames():
 @pytest.mark.parametrize("include_no_label", [False, True])
 def test_poisson_report_with_intervals(include_no_label):
     """The report's bounds are the percentile intervals of the replicates
-    (those of confidence_intervals, the no-label row too), its values the
-    plain report's; the text has the one-shot report's layout and says what
+    (those of confidence_intervals, the no-label row too; the samples
+    average's those of its score on the replicates' weighted rows), its
+    values the plain report's; the text has the one-shot report's layout and says what
     the brackets are."""
     rng = np.random.default_rng(15)
     y_true, y_pred = _noisy(rng, 120, 3, 0.2)
@@ -380,6 +381,19 @@ def test_poisson_report_with_intervals(include_no_label):
             low, high = result.scores[f"{metric}_{average}"].confidence_interval
             assert report[f"{average} avg"][f"{header} low"] == pytest.approx(low)
             assert report[f"{average} avg"][f"{header} high"] == pytest.approx(high)
+    # the samples average of each replicate: the score of the rows weighted
+    # by the replicate's Poisson weights, drawn by the oracle
+    poisson = _oracle_weights(0, len(y_true), 200)
+    for header, score in (("precision", mlcm_precision_score),
+                          ("recall", mlcm_recall_score),
+                          ("f1-score", mlcm_f1_score)):  # fmt: skip
+        values = [
+            score(y_true, y_pred, average="samples", sample_weight=w, **options)
+            for w in poisson.T
+        ]
+        low, high = np.quantile(values, [0.05, 0.95])
+        assert report["samples avg"][f"{header} low"] == pytest.approx(low)
+        assert report["samples avg"][f"{header} high"] == pytest.approx(high)
     text = acc.classification_report(confidence_level=0.9, **options)
     one_shot = mlcm_classification_report(
         y_true,
@@ -399,7 +413,7 @@ def test_poisson_report_with_intervals(include_no_label):
     )
 
 
-AVERAGE_ROWS = ["micro avg", "macro avg", "weighted avg"]
+AVERAGE_ROWS = ["micro avg", "macro avg", "weighted avg", "samples avg"]
 
 
 def test_poisson_confidence_intervals_refusals():
@@ -450,7 +464,8 @@ def test_poisson_confidence_intervals_refuse_too_few_replicates_for_the_level():
         acc.confidence_intervals(confidence_level=0.999999)
     result = acc.confidence_intervals(confidence_level=0.9)  # needs 19
     assert result.n_resamples == 19 and result.confidence_level == 0.9
-    assert "90% percentile Poisson" in acc.classification_report(confidence_level=0.9)
+    report = acc.classification_report(confidence_level=0.9, zero_division=0.0)
+    assert "90% percentile Poisson" in report
 
 
 # -- the accumulator's guarantees with replicates ---------------------------------
@@ -632,7 +647,7 @@ def test_poisson_replicate_overflow_is_refused():
 def test_poisson_replicates_memory_is_bounded():
     """Replicates past 1 GiB are refused before they exist, with the largest
     n_resamples that fits."""
-    with pytest.raises(InvalidParameterError, match=re.escape("at most 447,392")):
+    with pytest.raises(InvalidParameterError, match=re.escape("at most 422,068")):
         MLCMAccumulator(99, n_resamples=500_000)
     with pytest.raises(InvalidParameterError, match="'n_resamples' parameter"):
         MLCMAccumulator(3, n_resamples=0)

@@ -56,13 +56,22 @@ def test_posters_krstinic(posters):
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 def test_posters_report(posters, method):
     """The report runs on real data; its micro average pools the 18 genres
-    (scikit-learn's), Heydarian's micro_all is trace / sum of the matrix."""
+    (scikit-learn's), Heydarian's micro_all is trace / sum of the matrix, and
+    its samples average is scikit-learn's."""
+    from sklearn.metrics import precision_recall_fscore_support
+
     y_true, y_pred = posters
     report = mlcm_classification_report(
         y_true, y_pred, method=method, output_dict=True, zero_division=0.0
     )
     cm = mlcm_confusion_matrix(y_true, y_pred, method=method)
-    assert len(report) == 18 + 3
+    assert len(report) == 18 + 4
+    samples = precision_recall_fscore_support(
+        y_true, y_pred, average="samples", zero_division=0.0
+    )
+    row = report["samples avg"]
+    got = (row["precision"], row["recall"], row["f1-score"])
+    assert got == pytest.approx(samples[:3], abs=1e-12)
     tp, fp, fn = np.trace(cm[:18, :18]), cm[:, :18].sum(), cm[:18].sum()
     assert report["micro avg"]["f1-score"] == pytest.approx(2 * tp / (fp + fn))
     micro_all = mlcm_f1_score(

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from numpy.testing import assert_allclose
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -14,6 +15,9 @@ from sklearn_mlcm import (
     mlcm_classification_report,
     mlcm_confidence_intervals,
     mlcm_confusion_matrix,
+    mlcm_f1_score,
+    mlcm_precision_score,
+    mlcm_recall_score,
 )
 from sklearn_mlcm._report import _INTERVAL_DEFAULTS
 
@@ -34,6 +38,7 @@ def test_mlcm_classification_report_include_no_label():
    micro avg      0.429     0.429     0.429        21        15
    macro avg      0.503     0.530     0.397        21        15
 weighted avg      0.715     0.429     0.498        21        15
+ samples avg      0.500     0.574     0.511        21        15
 """
     assert mlcm_classification_report(T, P, include_no_label=True, digits=3) == expected
 
@@ -50,14 +55,16 @@ def test_mlcm_classification_report_krstinic():
    micro avg       0.48      0.51      0.49        13        13
    macro avg       0.53      0.63      0.46        13        13
 weighted avg       0.70      0.51      0.56        13        13
+ samples avg       0.39      0.46      0.40        13        13
 """
-    assert mlcm_classification_report(T, P, method="krstinic") == expected
+    text = mlcm_classification_report(T, P, method="krstinic", zero_division=0.0)
+    assert text == expected
 
 
 def test_mlcm_classification_report_fractional_amounts():
     """Weighted amounts print with ``digits`` decimals."""
     weight = [1, 1, 1, 1, 1, 1, 1, 1, 0.5]
-    text = mlcm_classification_report(T, P, sample_weight=weight)
+    text = mlcm_classification_report(T, P, sample_weight=weight, zero_division=0.0)
     lines = text.splitlines()
     assert lines[2].split() == ["0", "1.00", "0.48", "0.65", "10.50", "6.50"]
     assert lines[6].split() == [
@@ -73,8 +80,16 @@ def test_mlcm_classification_report_fractional_amounts():
 
 def test_mlcm_classification_report_dict_shape_and_types():
     """output_dict has scikit-learn's shape, all values Python floats."""
-    report = mlcm_classification_report(T, P, output_dict=True)
-    assert list(report) == ["0", "1", "2", "micro avg", "macro avg", "weighted avg"]
+    report = mlcm_classification_report(T, P, output_dict=True, zero_division=0.0)
+    assert list(report) == [
+        "0",
+        "1",
+        "2",
+        "micro avg",
+        "macro avg",
+        "weighted avg",
+        "samples avg",
+    ]
     for row in report.values():
         assert list(row) == ["precision", "recall", "f1-score", "weight", "support"]
         assert all(type(v) is float for v in row.values())
@@ -97,7 +112,9 @@ def test_mlcm_classification_report_dict_shape_and_types():
 
 def test_mlcm_classification_report_target_names():
     """target_names replace the default names."""
-    report = mlcm_classification_report(T, P, target_names=["x", "y", "z"])
+    report = mlcm_classification_report(
+        T, P, target_names=["x", "y", "z"], zero_division=0.0
+    )
     assert report.splitlines()[2].split()[0] == "x"
     assert report.splitlines()[4].split()[0] == "z"
 
@@ -110,16 +127,18 @@ def test_mlcm_classification_report_dataframe_names():
         pd.DataFrame(T, columns=columns),
         pd.DataFrame(P, columns=columns),
         output_dict=True,
+        zero_division=0.0,
     )
     assert list(report)[:3] == columns
 
 
 def test_mlcm_classification_report_labels_subset():
     """labels selects and orders the rows, names follow."""
-    report = mlcm_classification_report(T, P, labels=[2, 0], output_dict=True)
+    options = {"output_dict": True, "zero_division": 0.0}
+    report = mlcm_classification_report(T, P, labels=[2, 0], **options)
     assert list(report)[:2] == ["2", "0"]
     expected = mlcm_classification_report(
-        np.array(T)[:, [2, 0]], np.array(P)[:, [2, 0]], output_dict=True
+        np.array(T)[:, [2, 0]], np.array(P)[:, [2, 0]], **options
     )
     assert report["2"] == expected["0"]
 
@@ -160,7 +179,7 @@ def test_mlcm_classification_report_zero_division_one():
 
 def test_mlcm_classification_report_digits_zero():
     """digits=0 prints whole numbers."""
-    text = mlcm_classification_report(T, P, digits=0)
+    text = mlcm_classification_report(T, P, digits=0, zero_division=0.0)
     assert text.splitlines()[2].split() == ["0", "1", "0", "1", "11", "7"]
 
 
@@ -177,6 +196,7 @@ def test_mlcm_classification_report_with_intervals_percentile():
    micro avg   0.42 [0.21, 0.62]  0.44 [0.25, 0.61]  0.43 [0.23, 0.61]        18        13
    macro avg   0.50 [0.37, 0.66]  0.60 [0.17, 0.70]  0.40 [0.20, 0.56]        18        13
 weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18        13
+ samples avg   0.39 [0.16, 0.61]  0.46 [0.20, 0.72]  0.40 [0.17, 0.62]        18        13
 
 [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
 """  # noqa: E501 (the report is wider than the code)
@@ -188,6 +208,7 @@ weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18
         n_resamples=999,
         interval="percentile",
         random_state=0,
+        zero_division=0.0,
     )
     assert text == expected
 
@@ -206,6 +227,7 @@ def test_mlcm_classification_report_with_intervals_bca_no_label():
    micro avg   0.429 [0.222, 0.632]  0.429 [0.222, 0.632]  0.429 [0.222, 0.632]        21        15
    macro avg   0.503 [0.327, 0.700]  0.530 [0.209, 0.775]  0.397 [0.213, 0.617]        21        15
 weighted avg   0.715 [0.407, 0.859]  0.429 [0.222, 0.632]  0.498 [0.312, 0.715]        21        15
+ samples avg   0.500 [0.241, 0.759]  0.574 [0.278, 0.852]  0.511 [0.256, 0.744]        21        15
 
 [low, high]: 95% BCa bootstrap intervals, 999 resamples of the 9 instances
 """  # noqa: E501 (the report is wider than the code)
@@ -231,7 +253,12 @@ def test_mlcm_classification_report_with_intervals_n_jobs(monkeypatch):
     rng = np.random.default_rng(6)
     y_true = (rng.random((2000, 12)) < 0.4).astype(int)
     y_pred = y_true ^ (rng.random((2000, 12)) < 0.2)
-    options = {"confidence_level": 0.95, "n_resamples": 400, "random_state": 1}
+    options = {
+        "confidence_level": 0.95,
+        "n_resamples": 400,
+        "random_state": 1,
+        "zero_division": 0.0,
+    }
     for output_dict in (False, True):
         one, two = (
             mlcm_classification_report(
@@ -255,6 +282,7 @@ def test_mlcm_classification_report_with_intervals_groups_legend():
         n_resamples=99,
         groups=[0, 0, 1, 1, 2, 2, 3, 3, 3],
         random_state=0,
+        zero_division=0.0,
     )
     assert text.endswith(
         "\n\n[low, high]: 95% BCa bootstrap intervals, 99 resamples of the 4 groups\n"
@@ -264,9 +292,9 @@ def test_mlcm_classification_report_with_intervals_groups_legend():
 def test_mlcm_classification_report_without_level_is_unchanged():
     """confidence_level=None (the default) with the interval options at their
     defaults, given or not: the plain report."""
-    plain = mlcm_classification_report(T, P)
+    plain = mlcm_classification_report(T, P, zero_division=0.0)
     assert plain == mlcm_classification_report(
-        T, P, confidence_level=None, **_INTERVAL_DEFAULTS
+        T, P, confidence_level=None, zero_division=0.0, **_INTERVAL_DEFAULTS
     )
     assert "[" not in plain
     defaults = inspect.signature(mlcm_classification_report).parameters
@@ -305,7 +333,11 @@ def test_mlcm_classification_report_interval_options_need_a_level(name, value, s
         mlcm_classification_report(T, P, confidence_level=None, **{name: value})
     # with a level the same value is taken
     text = mlcm_classification_report(
-        T, P, confidence_level=0.9, **{"n_resamples": 19, name: value}
+        T,
+        P,
+        confidence_level=0.9,
+        zero_division=0.0,
+        **{"n_resamples": 19, name: value},
     )
     assert "[low, high]: 90% " in text
 
@@ -314,7 +346,13 @@ def test_mlcm_classification_report_dict_with_intervals():
     """output_dict carries "<score> low" and "<score> high" after each score,
     Python floats, the bounds of mlcm_confidence_intervals for the seed."""
     report = mlcm_classification_report(
-        T, P, output_dict=True, confidence_level=0.95, n_resamples=999, random_state=0
+        T,
+        P,
+        output_dict=True,
+        confidence_level=0.95,
+        n_resamples=999,
+        random_state=0,
+        zero_division=0.0,
     )
     keys = [
         "precision",
@@ -329,12 +367,20 @@ def test_mlcm_classification_report_dict_with_intervals():
         "weight",
         "support",
     ]
-    assert list(report) == ["0", "1", "2", "micro avg", "macro avg", "weighted avg"]
+    assert list(report) == [
+        "0",
+        "1",
+        "2",
+        "micro avg",
+        "macro avg",
+        "weighted avg",
+        "samples avg",
+    ]
     for row in report.values():
         assert list(row) == keys
         assert all(type(v) is float for v in row.values())
         assert row["recall low"] <= row["recall high"]
-    plain = mlcm_classification_report(T, P, output_dict=True)
+    plain = mlcm_classification_report(T, P, output_dict=True, zero_division=0.0)
     for name, row in plain.items():
         assert {k: report[name][k] for k in row} == row
     with warnings.catch_warnings():
@@ -367,13 +413,131 @@ def test_mlcm_classification_report_headers_stay_over_their_columns(
         digits=digits,
         confidence_level=confidence_level,
         **resampling,
+        zero_division=0.0,
     )
     header, _, *lines = text.splitlines()
     ends = [match.end() for match in re.finditer(r"\S+", header)]
     assert len(ends) == 5
     rows = [line for line in lines if line.strip() and not line.startswith("[")]
-    assert len(rows) == 3 + 3
+    assert len(rows) == 3 + 4
     for line in rows:
         # a value, or a value and its bracketed interval, per column
         cells = re.finditer(r"-?[\d.]+(?: \[ *[\d.]+, *[\d.]+\])?|nan", line)
         assert [match.end() for match in cells][-5:] == ends, line
+
+
+# -- the samples avg row (issue #24) -------------------------------------------
+
+
+def test_mlcm_classification_report_samples_avg_is_the_samples_scores():
+    """The "samples avg" row holds the samples averages of the scores, with
+    the totals of weight and support, for both methods, weights and labels;
+    zero_division "warn" warns once per ratio, as the scores do."""
+    weight = [1, 2, 1, 0, 1, 3, 1, 0.5, 1]
+    for method in ("heydarian", "krstinic"):
+        for labels in (None, [2, 0]):
+            options = {"sample_weight": weight, "labels": labels}
+            with pytest.warns(UndefinedMetricWarning) as record:
+                report = mlcm_classification_report(
+                    T, P, method=method, output_dict=True, **options
+                )
+            row = report["samples avg"]
+            assert [row[k] for k in ("weight", "support")] == [
+                report["weighted avg"]["weight"],
+                report["weighted avg"]["support"],
+            ]
+            for header, score in (
+                ("precision", mlcm_precision_score),
+                ("recall", mlcm_recall_score),
+                ("f1-score", mlcm_f1_score),
+            ):
+                expected = score(
+                    T, P, average="samples", zero_division=0.0, **options
+                )
+                assert row[header] == expected
+            messages = [str(w.message) for w in record if "in samples" in str(w)]
+            assert sorted(m.split()[0] for m in messages) == [
+                "F-score",
+                "Precision",
+                "Recall",
+            ]
+
+
+def test_mlcm_classification_report_samples_avg_is_a_reserved_name():
+    """"samples avg" cannot name a label of multi-label input (its row would
+    be ambiguous); 1-D input has no such row and may use it."""
+    message = r"'samples avg' is used as a summary row"
+    with pytest.raises(ValueError, match=message):
+        mlcm_classification_report(
+            T, P, target_names=["a", "samples avg", "c"], zero_division=0.0
+        )
+    report = mlcm_classification_report(
+        [0, 1], [0, 1], target_names=["a", "samples avg"], output_dict=True
+    )
+    assert list(report) == [
+        "a",
+        "samples avg",
+        "micro avg",
+        "macro avg",
+        "weighted avg",
+    ]
+
+
+@pytest.mark.parametrize("interval", ["percentile", "bca"])
+def test_mlcm_classification_report_samples_avg_interval_is_its_bootstrap(interval):
+    """The samples avg interval is read off the score itself on each resample:
+    the samples F1 of the distinct units weighted by the counts drawn (the
+    resamples the report draws, from its seed), and for BCa the jackknife of
+    the units left out one at a time."""
+    from sklearn.utils import check_random_state
+
+    from sklearn_mlcm._intervals import bootstrap_intervals, unit_table
+    from sklearn_mlcm._units import resample_counts
+
+    rng = np.random.default_rng(24)
+    y_true = (rng.random((60, 4)) < 0.3).astype(int)
+    y_pred = y_true ^ (rng.random((60, 4)) < 0.25)
+    units, _ = unit_table(
+        y_true, y_pred, method="heydarian", labels=None, sample_weight=None, groups=None
+    )
+    seed = int(check_random_state(3).randint(2**31 - 1))
+    scores, _ = bootstrap_intervals(
+        units,
+        metrics=("precision", "recall", "f1"),
+        averages=("micro", "samples"),
+        shown=4,
+        n_resamples=199,
+        seed=seed,
+        confidence_level=0.9,
+        interval=interval,
+        beta=1.0,
+        tn="complement",
+        zero_division=0.0,
+        return_distributions=True,
+    )
+    # without weights or groups each kind of unit is one distinct pair
+    t, p = units.pair_true.astype(int), units.pair_pred.astype(int)
+    counts = resample_counts(seed, 0, 199, units)
+    expected = [
+        mlcm_f1_score(t, p, average="samples", sample_weight=c, zero_division=0.0)
+        for c in counts
+    ]
+    result = scores["f1", "samples"]
+    assert_allclose(result.bootstrap_distribution, expected, rtol=1e-12)
+    assert result.estimate == pytest.approx(
+        mlcm_f1_score(y_true, y_pred, average="samples", zero_division=0.0)
+    )
+    if interval == "percentile":
+        assert_allclose(result.confidence_interval, np.quantile(expected, [0.05, 0.95]))
+    text = mlcm_classification_report(
+        y_true,
+        y_pred,
+        confidence_level=0.9,
+        n_resamples=199,
+        interval=interval,
+        random_state=3,
+        zero_division=0.0,
+        output_dict=True,
+    )["samples avg"]
+    assert text["f1-score low"] == pytest.approx(result.confidence_interval.low)
+    assert text["f1-score high"] == pytest.approx(result.confidence_interval.high)

@@ -9,7 +9,7 @@ import sklearn
 import sklearn.metrics
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numpy.testing import assert_allclose
+from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import make_multilabel_classification
@@ -136,7 +136,18 @@ def test_scores_labels_and_weights():
 def test_scores_bad_average(score):
     """An unknown average is refused with the options."""
     with pytest.raises(ValueError, match=r"'average' parameter of mlcm_\w+ must be"):
-        score(T, P, average="samples")
+        score(T, P, average="binary")
+
+
+def test_mlcm_specificity_score_refuses_samples():
+    """Specificity has no samples average (scikit-learn has none either): it
+    is refused, naming the averages it takes."""
+    message = (
+        r"The 'average' parameter of mlcm_specificity_score must be one of "
+        r"\{.*'micro_all'.*\} or None. Got 'samples' instead."
+    )
+    with pytest.raises(InvalidParameterError, match=message):
+        mlcm_specificity_score(T, P, average="samples")
 
 
 def test_mlcm_fbeta_score_bad_beta():
@@ -163,6 +174,13 @@ def test_mlcm_specificity_score_bad_tn():
         (("f1",), {"zero_division": 7}, ValueError, "'zero_division' parameter of"),
         (("specificity",), {"tn": "all"}, ValueError, "'tn' parameter of make_mlcm"),
         (("fbeta",), {"beta": -1}, ValueError, "'beta' parameter of make_mlcm"),
+        (
+            ("specificity",),
+            {"average": "samples"},
+            ValueError,
+            "'average' parameter of make_mlcm_scorer must be one of 'micro', "
+            "'micro_all', 'macro', 'weighted' for metric='specificity'",
+        ),
         ((mlcm_fbeta_score,), {}, TypeError, "'beta' parameter of make_mlcm_scorer"),
         ((mlcm_f1_score,), {"tn": "complement"}, TypeError, "f1_score takes no 'tn'"),
         (
@@ -198,23 +216,44 @@ def test_mlcm_scorers_bad_method():
 
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 def test_mlcm_scorers_names_and_values(multilabel_data, method):
-    """Twelve scorers named like scikit-learn's, each the score of predict()."""
+    """Fifteen scorers named like scikit-learn's (the samples averages of
+    precision, recall and F1 too, as scikit-learn's "f1_samples"), each the
+    score of predict()."""
     X, y = multilabel_data
     model = KNeighborsClassifier().fit(X, y)
     scorers = mlcm_scorers(method)
     assert sorted(scorers) == sorted(
-        f"mlcm_{m}_{a}"
-        for m in ("precision", "recall", "f1", "specificity")
-        for a in ("micro", "macro", "weighted")
+        [
+            *(
+                f"mlcm_{m}_{a}"
+                for m in ("precision", "recall", "f1", "specificity")
+                for a in ("micro", "macro", "weighted")
+            ),
+            "mlcm_precision_samples",
+            "mlcm_recall_samples",
+            "mlcm_f1_samples",
+        ]
+    )
+    assert {f"{m}_samples" for m in ("precision", "recall", "f1")} <= set(
+        sklearn.metrics.get_scorer_names()
     )
     y_pred = model.predict(X)
+    # 20 instances have no true label and 12 none predicted: the samples
+    # averages' undefined instance ratios warn, as scikit-learn's scorers'
+    assert (y.sum(axis=1) == 0).sum() == 20 and (y_pred.sum(axis=1) == 0).sum() == 12
     for name, scorer in scorers.items():
         _, metric, average = name.split("_")
         func = {"f1": mlcm_f1_score, "specificity": mlcm_specificity_score}.get(
             metric, {"precision": mlcm_precision_score}.get(metric, mlcm_recall_score)
         )
-        expected = func(y, y_pred, average=average, method=method)
-        assert scorer(model, X, y) == pytest.approx(expected), name
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            expected = func(y, y_pred, average=average, method=method)
+            assert scorer(model, X, y) == pytest.approx(expected), name
+        assert len(caught) == (2 if average == "samples" else 0), name
+        for warning in caught:
+            assert warning.category is UndefinedMetricWarning
+            assert "in samples with no" in str(warning.message)
 
 
 @pytest.mark.parametrize(
@@ -292,7 +331,12 @@ def test_grid_search_cv_dict_of_scorers_with_refit(multilabel_data):
     X, y = multilabel_data
     scoring = {
         "f1_macro": "f1_macro",
-        **{k: v for k, v in mlcm_scorers().items() if k.startswith("mlcm_f1")},
+        **{
+            k: v
+            for k, v in mlcm_scorers().items()
+            # the samples average warns on this data's empty instances
+            if k.startswith("mlcm_f1") and not k.endswith("_samples")
+        },
     }
     search = GridSearchCV(
         KNeighborsClassifier(),
@@ -475,7 +519,10 @@ def test_mlcm_scorer_frame_targets_are_read_by_position(multilabel_data, library
     scorer = make_mlcm_scorer("f1", average="macro")
     assert scorer(model, X, frame) == pytest.approx(expected)
     for name, scorer in mlcm_scorers().items():
-        assert np.isfinite(scorer(model, X, frame)), name
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # the samples averages' (#24)
+            assert np.isfinite(scorer(model, X, frame)), name
+        assert all(w.category is UndefinedMetricWarning for w in caught), name
 
 
 @settings(max_examples=100, deadline=None)
@@ -687,3 +734,241 @@ def test_mlcm_scores_labels_one_is_sklearn_binary_average(mlcm_strategies, data)
         got = score(y_true, y_pred, labels=[1], average=average, **options)
         want = theirs(y_true, y_pred, **options)
         assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+# -- average="samples" (issue #24) ---------------------------------------------
+
+
+def test_mlcm_scores_samples_table_1_by_hand():
+    """Heydarian et al. (2022), Table 1 instance by instance: precision
+    1, 1, -, 1/3, 2/3, 0, 0, 1/2, 0; recall 1, 2/3, -, 1, 1, -, 0, 1/2, 0;
+    F1 1, 4/5, -, 1/2, 4/5, 0, 0, 1/2, 0 ("-": an empty set, zero_division)."""
+    for zero_division, fill in ((0.0, 0.0), (1.0, 1.0)):
+        p, r, f, s = mlcm_precision_recall_fscore_support(
+            T, P, average="samples", zero_division=zero_division
+        )
+        assert p == pytest.approx((3.5 + fill) / 9, abs=1e-15)
+        assert r == pytest.approx((25 / 6 + 2 * fill) / 9, abs=1e-15)
+        assert f == pytest.approx((3.6 + fill) / 9, abs=1e-15)
+        assert s is None and all(type(v) is float for v in (p, r, f))
+    p, r, f, _ = mlcm_precision_recall_fscore_support(
+        T, P, average="samples", zero_division=np.nan
+    )
+    assert (p, r, f) == pytest.approx((3.5 / 8, 25 / 6 / 7, 3.6 / 8), abs=1e-15)
+    # the no-label index as a label: instance 3 ({} -> {}) scores 1, instance
+    # 6 ({} -> {C1, C2}) 0, and nothing is undefined (no warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p, r, f, _ = mlcm_precision_recall_fscore_support(
+            T, P, average="samples", include_no_label=True
+        )
+    assert (p, r, f) == pytest.approx((4.5 / 9, 31 / 54, 4.6 / 9), abs=1e-15)
+    beta = 2.0  # F2 of instance 2 ({0, 1, 2} -> {0, 2}): 5 * 2 / (4 * 3 + 2)
+    f2 = mlcm_fbeta_score(T, P, beta=beta, average="samples", zero_division=0.0)
+    by_hand = [1, 10 / 14, 0, 5 / 7, 10 / 11, 0, 0, 5 / 10, 0]
+    assert f2 == pytest.approx(sum(by_hand) / 9, abs=1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    data=st.data(),
+    zero_division=st.sampled_from(["warn", 0.0, 1.0, np.nan]),
+    beta=st.sampled_from([0.0, 0.5, 1.0, 2.0, 1e60]),
+    include_no_label=st.booleans(),
+)
+def test_mlcm_scores_samples_match_the_oracle(
+    mlcm_strategies, data, zero_division, beta, include_no_label
+):
+    """average="samples" is the oracle's instance-by-instance mean, to 1e-12,
+    with labels subsets, weights (zeros among them), every zero_division and
+    the no-label index; each ratio warns exactly when one of its instance
+    values is undefined, once."""
+    from _oracles import samples_average_oracle
+
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    q = y_true.shape[1]
+    labels = data.draw(
+        st.one_of(
+            st.none(),
+            st.lists(st.integers(0, q - 1), min_size=1, max_size=q, unique=True),
+        )
+    )
+    options = {
+        "labels": labels,
+        "sample_weight": weight,
+        "include_no_label": include_no_label,
+    }
+    *expected, undefined = samples_average_oracle(
+        y_true, y_pred, beta=beta, zero_division=zero_division, **options
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = mlcm_precision_recall_fscore_support(
+            y_true,
+            y_pred,
+            beta=beta,
+            average="samples",
+            zero_division=zero_division,
+            **options,
+        )
+    assert_allclose(got[:3], expected, rtol=1e-12, atol=1e-12, equal_nan=True)
+    assert got[3] is None
+    warned = sorted(str(w.message).split(" is ill-defined")[0] for w in caught)
+    assert all(w.category is UndefinedMetricWarning for w in caught)
+    if zero_division == "warn":
+        names = {"precision": "Precision", "recall": "Recall", "fbeta": "F-score"}
+        assert warned == sorted(names[k] for k, n in undefined.items() if n)
+    else:
+        assert warned == []
+
+
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
+def test_mlcm_scores_samples_all_weights_zero(zero_division):
+    """Every weight zero: every instance ratio is undefined (scikit-learn
+    weighs the counts), so the average is zero_division itself."""
+    value = mlcm_f1_score(
+        T, P, average="samples", sample_weight=[0] * 9, zero_division=zero_division
+    )
+    assert value == pytest.approx(zero_division, nan_ok=True)
+    with pytest.warns(UndefinedMetricWarning, match="F-score is ill-defined"):
+        assert mlcm_f1_score(T, P, average="samples", sample_weight=[0] * 9) == 0.0
+
+
+def test_mlcm_scores_samples_weight_zero_instance_weighs_nothing():
+    """An instance of weight zero changes no samples average (its ratios,
+    undefined, weigh nothing), but warns as scikit-learn does."""
+    y_true, y_pred = [[1, 0], [1, 1]], [[1, 0], [1, 0]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert mlcm_recall_score(y_true, y_pred, average="samples") == 0.75
+    with pytest.warns(UndefinedMetricWarning, match="Recall is ill-defined"):
+        value = mlcm_recall_score(
+            y_true, y_pred, average="samples", sample_weight=[0.0, 2.0]
+        )
+    assert value == 0.5
+
+
+def test_mlcm_scores_samples_reads_no_matrix(monkeypatch):
+    """average="samples" builds no matrix: the kernels are not called, and
+    method does not change the number."""
+    import sklearn_mlcm._mlcm._dispatch as dispatch
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a matrix kernel was called")
+
+    for method in ("heydarian", "krstinic"):
+        monkeypatch.setitem(dispatch.METHODS, method, refuse)
+    values = {
+        method: mlcm_f1_score(
+            T, P, average="samples", method=method, zero_division=0.0
+        )
+        for method in ("heydarian", "krstinic")
+    }
+    assert values["heydarian"] == values["krstinic"] == pytest.approx(0.4)
+
+
+def test_mlcm_scores_samples_blocks_sparse_and_dask_agree(monkeypatch):
+    """Dense rows read in blocks (of 64 rows here, on threads), CSR input
+    (either side), and dask chunks all give the same table, hence the same
+    bits, as one block."""
+    import sklearn_mlcm._mlcm._samples as samples_module
+    from sklearn_mlcm._mlcm._samples import tabulate_sizes
+
+    rng = np.random.default_rng(24)
+    y_true = rng.random((1000, 7)) < 0.3
+    y_pred = y_true ^ (rng.random((1000, 7)) < 0.2)
+    weight = rng.integers(0, 4, 1000).astype(np.float64)
+    options = {"average": "samples", "zero_division": 0.0, "sample_weight": weight}
+    whole = mlcm_precision_recall_fscore_support(y_true, y_pred, **options)
+    one = tabulate_sizes(y_true, y_pred, weight)
+    monkeypatch.setattr(samples_module, "BIT_ROWS", 64)
+    blocks = tabulate_sizes(y_true, y_pred, weight)
+    for a, b in zip(
+        (one.sizes, one.count, one.weight), (blocks.sizes, blocks.count, blocks.weight)
+    ):
+        assert_array_equal(a, b)
+    assert mlcm_precision_recall_fscore_support(y_true, y_pred, **options) == whole
+    from scipy import sparse
+
+    for t, p in (
+        (sparse.csr_array(y_true), sparse.csr_array(y_pred)),
+        (sparse.csr_matrix(y_true), y_pred),
+    ):
+        assert mlcm_precision_recall_fscore_support(t, p, **options) == whole
+    da = pytest.importorskip("dask.array")
+    chunked = mlcm_precision_recall_fscore_support(
+        da.from_array(y_true, chunks=(300, 7)),
+        da.from_array(y_pred, chunks=(300, 7)),
+        **{**options, "sample_weight": da.from_array(weight, chunks=300)},
+    )
+    assert chunked == whole
+
+
+def test_mlcm_scores_samples_multiclass_is_accuracy():
+    """1-D class labels: each set holds the instance's class, so with every
+    class scored the three samples averages are the (weighted) accuracy;
+    with a labels subset a class outside it is an empty set."""
+    from sklearn.metrics import accuracy_score
+
+    y_true, y_pred = ["a", "b", "b", "c", "a"], ["a", "b", "c", "c", "b"]
+    weight = [1.0, 2.0, 0.5, 1.0, 3.0]
+    accuracy = accuracy_score(y_true, y_pred, sample_weight=weight)
+    got = mlcm_precision_recall_fscore_support(
+        y_true, y_pred, average="samples", sample_weight=weight
+    )
+    assert got[:3] == pytest.approx((accuracy,) * 3, abs=1e-15)
+    # labels ["a", "b"]: instance 3 (b -> c) has P = {}, instance 4 (c -> c)
+    # T = P = {} (undefined everywhere), instance 5 (a -> b) is wrong
+    p, r, f, _ = mlcm_precision_recall_fscore_support(
+        y_true, y_pred, average="samples", labels=["a", "b"], zero_division=np.nan
+    )
+    assert (p, r, f) == pytest.approx((2 / 3, 2 / 4, 2 / 4), abs=1e-15)
+
+
+def test_make_mlcm_scorer_samples_in_grid_search(multilabel_data):
+    """The samples scorers work in GridSearchCV and equal the score of
+    predict(); the scorer of make_mlcm_scorer passes zero_division on."""
+    X, y = multilabel_data
+    scorers = {
+        "f1": make_mlcm_scorer("f1", average="samples", zero_division=0.0),
+        "recall": make_mlcm_scorer("recall", average="samples", zero_division=1.0),
+    }
+    search = GridSearchCV(
+        KNeighborsClassifier(),
+        {"n_neighbors": [3, 9]},
+        scoring=scorers,
+        refit="f1",
+        cv=KFold(3),
+    ).fit(X, y)
+    y_pred = search.predict(X)
+    expected = mlcm_recall_score(y, y_pred, average="samples", zero_division=1.0)
+    assert scorers["recall"](search, X, y) == pytest.approx(expected)
+    assert np.isfinite(search.cv_results_["mean_test_f1"]).all()
+
+
+def test_mlcm_scores_samples_table_paths_agree(monkeypatch):
+    """The table of set sizes is the same whether its keys are counted by
+    np.bincount, by np.unique (many possible keys) or the triples sorted
+    (sizes past 2**21, whose key would overflow): sorted, merged, weighed."""
+    from sklearn_mlcm._mlcm import _samples
+    from sklearn_mlcm._mlcm._samples import size_table
+
+    rng = np.random.default_rng(7)
+    n_true, n_pred = rng.integers(0, 9, 500), rng.integers(0, 9, 500)
+    n_both = np.minimum(n_true, n_pred) // 2
+    weight = rng.choice([0.0, 0.5, 2.0], 500)
+    counted = size_table(n_true, n_pred, n_both, weight)
+    monkeypatch.setattr(_samples, "BINCOUNT_KEYS", 0)
+    unique = size_table(n_true, n_pred, n_both, weight)
+    for a, b in zip(
+        (counted.sizes, counted.count, counted.weight),
+        (unique.sizes, unique.count, unique.weight),
+    ):
+        assert_array_equal(a, b)
+    assert counted.n_zero_weight == unique.n_zero_weight == (weight == 0).sum()
+    assert counted.count.sum() == 500
+    big = 2**21
+    table = size_table([big, 5, big, 5], [1, 5, 1, 5], [0, 2, 0, 2], [1.0, 2, 3, 4])
+    assert_array_equal(table.sizes, [[5, 5, 2], [big, 1, 0]])
+    assert_array_equal(table.count, [2, 2])
+    assert_array_equal(table.weight, [6.0, 4.0])

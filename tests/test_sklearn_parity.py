@@ -1,13 +1,16 @@
-"""Parity with scikit-learn where equivalence is claimed: 1-D multi-class input.
+"""Parity with scikit-learn where equivalence is claimed: 1-D multi-class
+input, and the samples average of multi-label input.
 
 For 1-D class labels every instance has one true and one predicted label, so
 the MLCM's top-left block is scikit-learn's ``confusion_matrix`` and its
 no-label row and column are empty. The counterparts must then agree with
 scikit-learn's functions number for number: the block (with ``labels``
 subsets and supersets, weights and ``normalize``), the scores for every
-``average`` and ``zero_division``, and the report's per-class lines. Each
-deliberate difference is asserted *as a difference*, citing its row of the
-"Coming from scikit-learn" page (doc/user_guide/from_sklearn.rst).
+``average`` and ``zero_division``, and the report's per-class lines. The
+samples average reads no matrix: on multi-label input it is scikit-learn's,
+warnings included. Each deliberate difference is asserted *as a
+difference*, citing its row of the "Coming from scikit-learn" page
+(doc/user_guide/from_sklearn.rst).
 """
 
 import re
@@ -16,10 +19,12 @@ import warnings
 import numpy as np
 import pytest
 import sklearn
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import (
+    accuracy_score,
     classification_report,
     confusion_matrix,
     f1_score,
@@ -409,3 +414,140 @@ def test_parity_errors_are_value_and_type_errors():
             call()
         assert isinstance(ours.value, TypeError)
         assert isinstance(ours.value, (InvalidParameterError, InvalidInputError))
+
+
+# -- the samples average of multi-label input (issue #24) -----------------------
+
+
+def _recorded(func, *args, **kwargs):
+    """``(result, warnings)``: every warning recorded as (category, the words
+    before "ill-defined")."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = func(*args, **kwargs)
+    return result, sorted(
+        (w.category.__name__, str(w.message).split(" ill-defined")[0]) for w in caught
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.data(),
+    zero_division=st.sampled_from(["warn", 0.0, 1.0, np.nan]),
+)
+def test_parity_samples_average_multilabel(mlcm_strategies, data, zero_division):
+    """average="samples" of multi-label input is scikit-learn's to 1e-12 for
+    the four scores and the engine, with labels subsets, weights (zeros among
+    them), empty true and predicted sets and every zero_division, and warns
+    as scikit-learn does (the ratio it returns, once)."""
+    y_true, y_pred, weight = data.draw(
+        mlcm_strategies.cases(label_counts=st.integers(2, 6))
+    )
+    assume(weight is None or weight.sum() > 0)  # scikit-learn refuses all zeros
+    y_true, y_pred = y_true.astype(int), y_pred.astype(int)
+    q = y_true.shape[1]
+    labels = data.draw(
+        st.one_of(
+            st.none(),
+            st.lists(st.integers(0, q - 1), min_size=1, max_size=q, unique=True),
+        )
+    )
+    options = {
+        "average": "samples",
+        "labels": labels,
+        "sample_weight": weight,
+        "zero_division": zero_division,
+    }
+    for ours, theirs, extra in SCORES:
+        got, our_warnings = _recorded(ours, y_true, y_pred, **extra, **options)
+        want, their_warnings = _recorded(theirs, y_true, y_pred, **extra, **options)
+        assert_allclose(got, want, rtol=1e-12, atol=1e-12, equal_nan=True)
+        assert type(got) is float
+        assert our_warnings == their_warnings, ours.__name__
+    got, our_warnings = _recorded(
+        mlcm_precision_recall_fscore_support, y_true, y_pred, beta=2.0, **options
+    )
+    want, their_warnings = _recorded(
+        precision_recall_fscore_support, y_true, y_pred, beta=2.0, **options
+    )
+    assert_allclose(got[:3], want[:3], rtol=1e-12, atol=1e-12, equal_nan=True)
+    assert got[3] is want[3] is None
+    assert our_warnings == their_warnings
+    if zero_division == "warn":
+        assert all(category == "UndefinedMetricWarning" for category, _ in our_warnings)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), zero_division=st.sampled_from([0.0, 1.0, np.nan]))
+def test_parity_classification_report_samples_avg(mlcm_strategies, data, zero_division):
+    """The report of multi-label input has scikit-learn's "samples avg" row:
+    its precision, recall, F1 and support, labels subsets and weights too."""
+    y_true, y_pred, weight = data.draw(
+        mlcm_strategies.cases(label_counts=st.integers(2, 6))
+    )
+    assume(weight is None or weight.sum() > 0)
+    y_true, y_pred = y_true.astype(int), y_pred.astype(int)
+    q = y_true.shape[1]
+    labels = data.draw(
+        st.one_of(
+            st.none(),
+            st.lists(st.integers(0, q - 1), min_size=1, max_size=q, unique=True),
+        )
+    )
+    options = {
+        "labels": labels,
+        "sample_weight": weight,
+        "zero_division": zero_division,
+        "output_dict": True,
+    }
+    ours = mlcm_classification_report(y_true, y_pred, **options)["samples avg"]
+    theirs = classification_report(y_true, y_pred, **options)["samples avg"]
+    for column in ("precision", "recall", "f1-score", "support"):
+        assert_allclose(ours[column], theirs[column], atol=1e-12, equal_nan=True)
+
+
+def test_parity_classification_report_samples_avg_text():
+    """The "samples avg" line is scikit-learn's line (name, three scores),
+    with the weight column before the support, after "weighted avg"; 1-D
+    input has none, as in scikit-learn."""
+    y_true = [[1, 1, 0], [0, 0, 1], [0, 0, 0], [1, 0, 1]]
+    y_pred = [[1, 0, 0], [0, 1, 1], [0, 0, 0], [1, 1, 1]]
+    ours = mlcm_classification_report(y_true, y_pred, zero_division=0.0)
+    theirs = classification_report(y_true, y_pred, zero_division=0.0)
+    our_line, their_line = ours.splitlines()[-1], theirs.splitlines()[-1]
+    assert their_line.startswith(" samples avg")
+    assert our_line[: len(their_line) - 10] == their_line[:-10]
+    assert our_line.split()[-2:] == ["8", "5"] and their_line.split()[-1] == "5"
+    assert ours.splitlines()[-2].startswith("weighted avg")
+    one_d = mlcm_classification_report([0, 1, 2], [0, 2, 2], zero_division=0.0)
+    assert "samples avg" not in one_d
+    assert "samples avg" not in classification_report([0, 1], [0, 1])
+
+
+def test_parity_samples_average_of_1d_input_differs():
+    """scikit-learn refuses average="samples" for 1-D input; here each
+    instance's class is a one-label set, so precision, recall and F1 are the
+    (weighted) accuracy (from_sklearn.rst, row 'average="samples"')."""
+    y_true, y_pred = [0, 1, 2, 2, 1], [0, 2, 2, 1, 1]
+    weight = [1.0, 0.5, 2.0, 1.0, 3.0]
+    with pytest.raises(ValueError, match="Samplewise metrics are not available"):
+        f1_score(y_true, y_pred, average="samples")
+    accuracy = accuracy_score(y_true, y_pred, sample_weight=weight)
+    for score in (mlcm_precision_score, mlcm_recall_score, mlcm_f1_score):
+        value = score(y_true, y_pred, average="samples", sample_weight=weight)
+        assert value == pytest.approx(accuracy, abs=1e-15)
+
+
+def test_parity_samples_average_include_no_label_is_new():
+    """With include_no_label an empty set is the no-label index: an instance
+    with no true and no predicted label scores 1, where scikit-learn (which
+    has no such option) takes zero_division (from_sklearn.rst, row
+    'average="samples"')."""
+    y_true, y_pred = [[0, 0], [1, 0]], [[0, 0], [1, 0]]
+    theirs = f1_score(y_true, y_pred, average="samples", zero_division=0.0)
+    ours = mlcm_f1_score(y_true, y_pred, average="samples", zero_division=0.0)
+    assert ours == theirs == 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UndefinedMetricWarning)
+        value = mlcm_f1_score(y_true, y_pred, average="samples", include_no_label=True)
+    assert value == 1.0

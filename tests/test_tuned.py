@@ -611,8 +611,8 @@ def test_in_grid_search_and_pipeline():
 
 def test_scikit_learn_scorer_is_called_per_candidate():
     """A scorer that the margins cannot read (scikit-learn's one-vs-rest
-    macro F1; an MLCM scorer restricted to some labels) is called on each
-    candidate's predictions: the grid search of brute force."""
+    macro F1; an MLCM scorer restricted to some labels; a samples average) is
+    called on each candidate's predictions: the grid search of brute force."""
     rng = np.random.default_rng(4)
     y_true = (rng.random((50, 3)) < 0.4).astype(int)
     y_score = np.clip(y_true * 0.3 + rng.random((50, 3)) * 0.7, 0, 1)
@@ -621,6 +621,7 @@ def test_scikit_learn_scorer_is_called_per_candidate():
         get_scorer("f1_macro"),
         make_mlcm_scorer("f1", labels=[0, 2], zero_division=0.0),
         make_mlcm_scorer("precision", method="krstinic", zero_division=0.0),
+        make_mlcm_scorer("f1", average="samples", zero_division=0.0),
     ):
         tuned = MLCMTunedThresholdClassifierCV(
             fixed,

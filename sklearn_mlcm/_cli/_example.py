@@ -29,7 +29,9 @@ def example(args=None):
     cm = mlcm_confusion_matrix(y_true, y_pred)
     sklearn_sum = multilabel_confusion_matrix(y_true, y_pred).sum(axis=0)
     mlcm_sum = mlcm_multilabel_confusion_matrix(y_true, y_pred, tn="diagonal").sum(0)
-    report = mlcm_classification_report(y_true, y_pred, target_names=names)
+    report = mlcm_classification_report(
+        y_true, y_pred, target_names=names, zero_division=0.0
+    )
 
     counts = format_table(
         [
@@ -68,7 +70,9 @@ TN, tn="diagonal").
 The classification report read off the MLCM. "weight" is the MLCM row sum
 (Table 12), "support" the number of instances with the label. "micro avg"
 pools the three labels, as scikit-learn's does; the paper's micro average
-also pools NTL and NPL (average="micro_all" of the scores).
+also pools NTL and NPL (average="micro_all" of the scores). "samples avg"
+is scikit-learn's mean of each instance's own precision, recall and F1;
+instances 3 and 6, with no true and no predicted label, count 0 there.
 
 {indent(report.rstrip())}
 

@@ -20,6 +20,7 @@ from sklearn_mlcm._validation import (
 )
 
 from ._record import Computed
+from ._samples import empty_table, merge_tables, tabulate_sizes
 
 __all__ = ["dask_compute", "import_dask", "is_dask_collection"]
 
@@ -66,6 +67,19 @@ def _block_counts(t, p, w, *, kernel, labels, caller, with_supports, dtype):
     return matrix, np.append(supports.astype(np.float64), no_label)
 
 
+def _block_samples(t, p, w, *, labels, caller):
+    """The samples average's table of one chunk of rows (:mod:`._samples`),
+    validated as :func:`_block_counts` validates it."""
+    if t.shape[0] == 0:
+        return empty_table(w is not None)
+    with public_call(caller):
+        space = check_mlcm_targets(t, p, labels=labels)
+        if w is not None:
+            w = check_sample_weight(w, t.shape[0])
+            check_weight_sums(w, space.n_labels)
+    return tabulate_sizes(space.y_true, space.y_pred, w)
+
+
 def _finite_sum(matrix):
     """The sum of the chunks' matrices, refused if it overflowed float64 (each
     chunk's weights were within bounds, their total was not)."""
@@ -92,10 +106,15 @@ def dask_compute(
     sample_weight,
     with_supports,
     lazy,
+    samples=False,
+    matrix=True,
 ):
     """The :class:`Computed` of dask input; the matrix stays lazy if ``lazy``.
 
     ``integer_counts`` says that the kernel counts (int64) without weights.
+    ``samples`` and ``matrix`` are :func:`~._dispatch.compute`'s: the chunks'
+    tables of the samples average are merged (computed at once, also when
+    ``lazy``).
     """
     check_dask_kinds(y_true, y_pred)
     dask, da = import_dask()
@@ -114,6 +133,17 @@ def dask_compute(
     else:
         weight = da.asarray(sample_weight)
         w_blocks = weight.rechunk((y_true.chunks[0],)).to_delayed().ravel()
+    names = [str(i) for i in (range(q) if labels is None else labels)]
+    sums = None
+    if samples:
+        table = dask.delayed(_block_samples, pure=True)
+        tables = [
+            table(t, p, w, labels=labels, caller=current_function())
+            for t, p, w in zip(t_blocks, p_blocks, w_blocks)
+        ]
+        (sums,) = dask.compute(dask.delayed(merge_tables)(tables))
+    if not matrix:
+        return Computed(None, names, samples=sums)
     dtype = np.int64 if integer_counts and sample_weight is None else np.float64
     count = dask.delayed(_block_counts, pure=True, nout=2 if with_supports else 1)
     parts = [
@@ -137,11 +167,10 @@ def dask_compute(
     matrix = da.stack(
         [da.from_delayed(m, shape=(q + 1, q + 1), dtype=dtype) for m in matrices]
     ).sum(axis=0)
-    names = [str(i) for i in (range(q) if labels is None else labels)]
     if not with_supports:
         if lazy:
-            return Computed(matrix, names)
-        return Computed(_finite_sum(matrix.compute()), names)
+            return Computed(matrix, names, samples=sums)
+        return Computed(_finite_sum(matrix.compute()), names, samples=sums)
     total = da.stack(
         [da.from_delayed(s, shape=(q + 1,), dtype=np.float64) for s in supports]
     ).sum(axis=0)
@@ -149,4 +178,4 @@ def dask_compute(
     matrix = _finite_sum(matrix)
     if sample_weight is None:
         total = np.rint(total).astype(np.int64)
-    return Computed(matrix, names, total[:q], total[q].item())
+    return Computed(matrix, names, total[:q], total[q].item(), samples=sums)

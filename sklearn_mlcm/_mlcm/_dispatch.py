@@ -15,6 +15,7 @@ from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
 from ._krstinic import krstinic_matrix
 from ._record import Computed
+from ._samples import single_label_table, tabulate_sizes
 from ._single_label import single_label_matrix, single_label_supports
 
 __all__ = ["METHODS", "as_output", "compute", "normalize"]
@@ -31,10 +32,15 @@ def compute(
     sample_weight,
     with_supports=False,
     lazy=False,
+    samples=False,
+    matrix=True,
 ):
     """Validate the targets and weights, run the kernel, return a :class:`Computed`.
 
     ``method`` is one of :data:`METHODS` (checked by the public function).
+    ``samples`` asks for the table of the samples average
+    (:class:`~._samples.SizeTable`), read off the same validated rows;
+    without ``matrix`` no kernel runs (``Computed.matrix`` is None).
     """
     if is_dask_collection(y_true) or is_dask_collection(y_pred):
         return dask_compute(
@@ -46,6 +52,8 @@ def compute(
             sample_weight=sample_weight,
             with_supports=with_supports,
             lazy=lazy,
+            samples=samples,
+            matrix=matrix,
         )
     space = check_mlcm_targets(y_true, y_pred, labels=labels)
     weight = check_sample_weight(sample_weight, space.y_true.shape[0])
@@ -53,32 +61,36 @@ def compute(
     dense = fits_dense(space.n_labels)
     if space.codes is not None:  # 1-D class labels: one histogram of the pairs
         t, p = space.codes
-        result = Computed(
-            single_label_matrix(
+        result = Computed(None, space.names, multilabel=False)
+        if samples:
+            result.samples = single_label_table(t, p, space.n_labels, weight)
+        if matrix:
+            result.matrix = single_label_matrix(
                 t,
                 p,
                 space.n_labels,
                 weight,
                 integer=method == "heydarian",
                 dense=dense,
-            ),
-            space.names,
-        )
+            )
         if with_supports:
             supports = single_label_supports(t, space.n_labels, weight)
             result.supports, result.no_label_support = supports
         return result
     y_true, y_pred = space.y_true, space.y_pred
+    sums = tabulate_sizes(y_true, y_pred, weight) if samples else None
+    if not matrix:
+        return Computed(None, space.names, samples=sums)
     if not sparse.issparse(y_true) and not dense:
         # the dense kernels would build a matrix past the limit: count sparse,
         # and let as_output refuse to densify (with its hint) if asked to
         y_true, y_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
     kernel = METHODS[method]
     if not with_supports:
-        return Computed(kernel(y_true, y_pred, weight), space.names)
+        return Computed(kernel(y_true, y_pred, weight), space.names, samples=sums)
     # the supports come from the kernel's own pass over the rows
-    matrix, supports, no_label = kernel(y_true, y_pred, weight, with_supports=True)
-    return Computed(matrix, space.names, supports, no_label)
+    cm, supports, no_label = kernel(y_true, y_pred, weight, with_supports=True)
+    return Computed(cm, space.names, supports, no_label, samples=sums)
 
 
 def as_output(cm, sparse_output):

@@ -14,6 +14,19 @@ from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
 
 PREFIX = "sklearn-mlcm: error: "
 
+#: What ``report`` prints on stderr for Table 1 with the default
+#: --zero-division warn: two instances have no true and no predicted label,
+#: so their own ratios in the samples average are undefined.
+SAMPLES_WARNINGS = "".join(
+    f"sklearn-mlcm: warning: {ratio} is ill-defined and being set to 0.0 in "
+    f"samples with {condition}. Use --zero-division to control this behavior.\n"
+    for ratio, condition in (
+        ("Precision", "no predicted labels"),
+        ("Recall", "no true labels"),
+        ("F-score", "no true nor predicted labels"),
+    )
+)
+
 
 def run(capsys, *argv):
     """Call main in-process; return (status, stdout, stderr)."""

@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 from cli_helpers import (
+    SAMPLES_WARNINGS,
     assert_error,
     error_line,
     mulan_test_labels,
@@ -48,9 +49,9 @@ def matrix_rows(out, names):
 def test_report_command_csv_with_header(capsys, tmp_path):
     """A header row names the rows and columns of the MLCM and the report."""
     status, out, err = run(capsys, "report", *table_1_csv(tmp_path))
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, SAMPLES_WARNINGS)
     true, pred = table_1_csv(tmp_path)
-    report = mlcm_classification_report(T, P, target_names=NAMES)
+    report = mlcm_classification_report(T, P, target_names=NAMES, zero_division=0.0)
     assert out == (
         f"MLCM of {true} (rows: true labels) and {pred} (columns: predicted "
         "labels)\n"
@@ -82,7 +83,7 @@ def test_report_command_csv_without_header(capsys, tmp_path):
     assert status == 0
     assert "     0  1  2  NPL\n  0  5  2  4    0\n" in out
     assert_array_equal(matrix_rows(out, ["0", "1", "2", "NTL"]), TABLE_4J)
-    assert mlcm_classification_report(T, P).rstrip() in out
+    assert mlcm_classification_report(T, P, zero_division=0.0).rstrip() in out
 
 
 def test_report_command_header_in_one_file_names_the_labels(capsys, tmp_path):
@@ -102,7 +103,7 @@ def test_report_command_npy_files(capsys, tmp_path):
     np.save(true, np.array(T, dtype=bool))
     np.save(pred, np.array(P, dtype=np.float64))
     status, out, err = run(capsys, "report", true, pred)
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, SAMPLES_WARNINGS)
     assert_array_equal(matrix_rows(out, ["0", "1", "2", "NTL"]), TABLE_4J)
     status, out, _ = run(capsys, "report", true, pred, "--json")
     assert json.loads(out)["confusion_matrix"] == TABLE_4J
@@ -130,7 +131,9 @@ def test_report_command_krstinic_method(capsys, tmp_path):
     assert " C0  4.00  0.83  2.17  0.00\n" in out
     expected = mlcm_confusion_matrix(T, P, method="krstinic")
     assert_allclose(matrix_rows(out, ["C0", "C1", "C2", "NTL"]), expected, atol=5e-3)
-    report = mlcm_classification_report(T, P, method="krstinic", target_names=NAMES)
+    report = mlcm_classification_report(
+        T, P, method="krstinic", target_names=NAMES, zero_division=0.0
+    )
     assert report.rstrip() in out
 
 
@@ -152,7 +155,9 @@ def test_report_command_digits(capsys, tmp_path):
     status, out, _ = run(capsys, *argv)
     assert status == 0
     assert " C0  0.4545  0.1818  0.3636  0.0000\n" in out
-    report = mlcm_classification_report(T, P, target_names=NAMES, digits=4)
+    report = mlcm_classification_report(
+        T, P, target_names=NAMES, digits=4, zero_division=0.0
+    )
     assert report.rstrip() in out
 
 
@@ -164,17 +169,23 @@ def test_report_command_json(capsys, tmp_path, method, normalize):
     if normalize:
         argv += ["--normalize", normalize]
     status, out, err = run(capsys, *argv)
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, SAMPLES_WARNINGS)
     result = json.loads(out)
     assert list(result) == ["target_names", "confusion_matrix", "report"]
     assert result["target_names"] == NAMES
     expected = mlcm_confusion_matrix(T, P, method=method, normalize=normalize)
     assert_allclose(result["confusion_matrix"], expected, rtol=1e-12)
     report = mlcm_classification_report(
-        T, P, method=method, target_names=NAMES, output_dict=True
+        T, P, method=method, target_names=NAMES, output_dict=True, zero_division=0.0
     )
     assert result["report"] == report
-    assert list(result["report"]) == [*NAMES, "micro avg", "macro avg", "weighted avg"]
+    assert list(result["report"]) == [
+        *NAMES,
+        "micro avg",
+        "macro avg",
+        "weighted avg",
+        "samples avg",
+    ]
     for scores in result["report"].values():
         assert all(isinstance(value, float) for value in scores.values())
 
@@ -258,6 +269,7 @@ def test_report_confidence_level_prints_the_library_intervals(
         "n_resamples": 499,
         "interval": interval,
         "random_state": 7,
+        "zero_division": 0.0,
     }
     report = mlcm_classification_report(T, P, **options)
     assert f"Classification report, computed from the MLCM:\n\n{report.rstrip()}" in out
@@ -304,7 +316,12 @@ def test_report_confidence_level_defaults_are_reproducible(capsys, tmp_path):
     outputs = [run(capsys, *argv)[1] for _ in range(2)]
     assert outputs[0] == outputs[1]
     report = mlcm_classification_report(
-        T, P, target_names=NAMES, confidence_level=0.95, random_state=0
+        T,
+        P,
+        target_names=NAMES,
+        confidence_level=0.95,
+        random_state=0,
+        zero_division=0.0,
     )
     assert report.rstrip() in outputs[0]
     assert "95% BCa bootstrap intervals, 9,999 resamples" in outputs[0]
@@ -393,7 +410,7 @@ def test_report_confidence_level_real_posters(capsys, shared_data):
         random_state=0,
     )
     rows = [value for key, value in report.items() if isinstance(value, dict)]
-    assert len(rows) == 18 + 3
+    assert len(rows) == 18 + 4
     for row in rows:
         for score in ("precision", "recall", "f1-score"):
             assert row[f"{score} low"] <= row[score] + 1e-12
@@ -556,7 +573,7 @@ def test_report_command_top_of_table_1(capsys, tmp_path):
     off the diagonal (C0->C2 4, C1->C2 3, C0->C1 2) and all 7 wrong instances'
     label sets, between the matrix and the report."""
     status, out, err = run(capsys, "report", *table_1_csv(tmp_path), "--top-k", 10)
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, SAMPLES_WARNINGS)
     expected = (
         "NTL   0   1   1    1\n"
         "\n"
@@ -618,7 +635,7 @@ def test_report_command_top_json(capsys, tmp_path):
     """--json --top-k K adds the two lists, with the full label names."""
     argv = ["report", *table_1_csv(tmp_path), "--json", "--top-k", 2]
     status, out, err = run(capsys, *argv)
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, SAMPLES_WARNINGS)
     result = json.loads(out)
     assert list(result) == [
         "target_names",

@@ -87,8 +87,13 @@ def test_dask_report_scores_and_accumulator(client, data):
     dt = da.from_array(y_true, chunks=(800, 12))
     dp = da.from_array(y_pred, chunks=(800, 12))
     dw = da.from_array(weight, chunks=800)
-    assert mlcm_classification_report(dt, dp, sample_weight=dw, digits=4) == (
-        mlcm_classification_report(y_true, y_pred, sample_weight=weight, digits=4)
+    options = {"digits": 4, "zero_division": 0.0}
+    assert mlcm_classification_report(dt, dp, sample_weight=dw, **options) == (
+        mlcm_classification_report(y_true, y_pred, sample_weight=weight, **options)
+    )
+    samples = {"average": "samples", "zero_division": 0.0}
+    assert mlcm_f1_score(dt, dp, sample_weight=dw, **samples) == pytest.approx(
+        mlcm_f1_score(y_true, y_pred, sample_weight=weight, **samples), rel=1e-12
     )
     assert mlcm_f1_score(dt, dp, average="micro") == pytest.approx(
         mlcm_f1_score(y_true, y_pred, average="micro")

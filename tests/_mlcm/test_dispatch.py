@@ -87,9 +87,9 @@ def test_statistics_report_and_scores_from_sparse():
         assert_allclose(stats_sparse[key], value)
     y_true = sparse.csr_array(np.array(TABLE_1_TRUE))
     y_pred = sparse.csr_array(np.array(TABLE_1_PRED))
-    assert mlcm_classification_report(y_true, y_pred) == mlcm_classification_report(
-        TABLE_1_TRUE, TABLE_1_PRED
-    )
+    assert mlcm_classification_report(
+        y_true, y_pred, zero_division=0.0
+    ) == mlcm_classification_report(TABLE_1_TRUE, TABLE_1_PRED, zero_division=0.0)
     assert mlcm_f1_score(y_true, y_pred) == mlcm_f1_score(TABLE_1_TRUE, TABLE_1_PRED)
     assert_array_equal(
         mlcm_multilabel_confusion_matrix(y_true, y_pred),
@@ -119,7 +119,7 @@ def test_sparse_many_labels_never_densified():
     report = mlcm_classification_report(
         y_true, y_pred, output_dict=True, zero_division=0.0
     )
-    assert len(report) == q + 3
+    assert len(report) == q + 4
 
 
 def test_mlcm_confusion_matrix_agrees_with_mlcm_fixed():
@@ -171,7 +171,7 @@ def test_mlcm_confusion_matrix_dense_input_many_labels_refused_before_allocation
         mlcm_confusion_matrix(y_true[:, used], y_pred[:, used]),
     )
     assert cm.sum() == cm[index][:, index].sum()
-    assert len(report) == 20_000 + 3 and f1.shape == (20_000,)
+    assert len(report) == 20_000 + 4 and f1.shape == (20_000,)
 
 
 def test_mlcm_accumulator_many_labels_needs_sparse_output():
