@@ -24,17 +24,26 @@ with one thread (n_jobs=1, the default) and with every processor
 (n_jobs=-1; the table says how many) where threads are used, from 32,768
 instances: the numbers are the same.
 
+``--cases`` picks some of the three (``bibtex posters synthetic``, all by
+default). ``--baseline DIR`` times the same calls at the same time on the
+sklearn_mlcm of DIR (an older checkout) in a subprocess kept in step with
+this one, every timed call in turns, old and new (``benchmarks/_baseline.py``),
+and prints each row's old and new time and new/old after the tables.
+
     python benchmarks/bench_intervals.py [--data ../shared/data] [--resamples 2000]
+    python benchmarks/bench_intervals.py --cases posters synthetic \
+        --large-resamples 200 --baseline /tmp/old
 """
 
 import argparse
 import os
-import time
+import sys
 import tracemalloc
 import warnings
 from pathlib import Path
 
 import numpy as np
+from _baseline import SideBySide
 from joblib import cpu_count
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -43,15 +52,6 @@ from sklearn_mlcm import (
     mlcm_confidence_intervals,
     mlcm_confusion_matrix,
 )
-
-
-def _best(func, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def _peak_mib(func):
@@ -119,28 +119,46 @@ def _floors(n, resamples):
     ]
 
 
-def _case(title, y_true, y_pred, base_name, base, runs, repeat):
+def _case(clock, case, title, y_true, y_pred, base_name, base, runs, repeat):
+    """Time ``base`` and each run (the best of ``repeat``), print the rows."""
     n, q = y_true.shape
     pairs = _distinct_pairs(y_true, y_pred)
     print(f"{title}: {n:,} x {q}, {pairs:,} distinct pairs ({pairs / n:.0%} of n)")
-    t_base = _best(base, repeat)
-    print(f"  {base_name:<58} {t_base * 1e3:9.1f} ms    1.0x")
+    t_base = clock.time(f"{case}: {base_name}", base, repeat, stat="min")
+    print(f"  {base_name:<58} {t_base * 1e3:9.1f} ms    1.0x", flush=True)
     for label, run in runs:
-        t = _best(run, repeat)
+        t = clock.time(f"{case}: {label}", run, repeat, stat="min")
+        peak = _peak_mib(run)
+        clock.record(f"{case}: {label}, peak", peak, "MiB")
         print(f"  {label:<58} {t * 1e3:9.1f} ms {t / t_base:6.1f}x", end="")
-        print(f"   peak {_peak_mib(run):7.1f} MiB", flush=True)
+        print(f"   peak {peak:7.1f} MiB", flush=True)
+
+
+CASES = ("bibtex", "posters", "synthetic")
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default = os.environ.get("SKLEARN_MLCM_DATA", "../shared/data")
     parser.add_argument("--data", type=Path, default=Path(default))
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--large-resamples", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES))
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="also time the sklearn_mlcm of DIR (an older checkout), in step",
+    )
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", UndefinedMetricWarning)
+    clock = SideBySide.start(args.baseline, argv, __file__)
+    _cases(args, clock)
+    clock.finish()
 
+
+def _cases(args, clock):
     threads = cpu_count()
 
     def report_runs(y_true, y_pred, resamples):
@@ -181,9 +199,13 @@ def main(argv=None):
         )
 
     mulan = args.data / "mulan"
-    if (mulan / "bibtex").is_dir():
+    if "bibtex" in args.cases and not (mulan / "bibtex").is_dir():
+        print(f"bibtex: not found under {mulan}; pass --data")
+    elif "bibtex" in args.cases:
         y_true, y_pred = _bibtex(mulan)
         _case(
+            clock,
+            "bibtex",
             "bibtex test split, one-vs-rest logistic regression",
             y_true,
             y_pred,
@@ -192,12 +214,14 @@ def main(argv=None):
             report_runs(y_true, y_pred, args.resamples),
             args.repeat,
         )
-    else:
-        print(f"bibtex: not found under {mulan}; pass --data")
     posters = args.data / "posters"
-    if (posters / "gt.npy").is_file():
+    if "posters" in args.cases and not (posters / "gt.npy").is_file():
+        print(f"posters: not found under {posters}; pass --data")
+    elif "posters" in args.cases:
         y_true, y_pred = np.load(posters / "gt.npy"), np.load(posters / "pred_t05.npy")
         _case(
+            clock,
+            "posters",
             "movie posters, CNN at threshold 0.5",
             y_true,
             y_pred,
@@ -206,6 +230,8 @@ def main(argv=None):
             report_runs(y_true, y_pred, args.resamples),
             args.repeat,
         )
+    if "synthetic" not in args.cases:
+        return
     y_true, y_pred = realistic(10**6, 20)
     runs = []
     for interval, n_jobs in (
@@ -231,6 +257,8 @@ def main(argv=None):
         runs.append((name + jobs, run))
     runs.extend(_floors(y_true.shape[0], args.large_resamples))
     _case(
+        clock,
+        "synthetic",
         "synthetic, power-law labels, noisy classifier",
         y_true,
         y_pred,

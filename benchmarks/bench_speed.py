@@ -29,10 +29,12 @@ bootstrap
          without the replicates' margins: one accumulator per replicate, each
          updated with the batch and its Poisson weights as sample_weight
 
-``--baseline DIR`` runs the same suites first on the sklearn_mlcm found in
-DIR (a checkout of an older commit, e.g. ``git worktree add /tmp/old HEAD~3``)
-in a subprocess, then on this one, and prints, after the tables, each row's
-old and new time and their ratio: old and new measured in one run.
+``--baseline DIR`` runs the same suites at the same time on the sklearn_mlcm
+found in DIR (a checkout of an older commit, e.g. ``git worktree add /tmp/old
+HEAD~3``), in a subprocess kept in step with this one: every timed call is
+run in turns, old and new (``benchmarks/_baseline.py``). After the tables it
+prints each row's old and new time and new/old, the references' too (their
+code is the same on both sides: their new/old is the run's noise).
 
 Times are medians of ``--repeat`` runs (the machine is shared and noisy); peak
 memory is tracemalloc's peak during one extra call (NumPy reports its buffers
@@ -46,20 +48,18 @@ to tracemalloc). Examples::
 """
 
 import argparse
+import importlib
 import importlib.util
-import json
 import os
 import platform
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import tracemalloc
 
 import numpy as np
 import scipy
 import sklearn
+from _baseline import SideBySide
 from scipy import sparse
 from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 
@@ -70,14 +70,9 @@ from sklearn_mlcm import (
     mlcm_confusion_matrix,
 )
 
-
-def median_time(func, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+# where the popcount engine's NATIVE_POPCOUNT switch lives (a benchmark-only
+# peek inside the package: private paths move, so add the new one here)
+POPCOUNT_MODULES = ("sklearn_mlcm._mlcm._bits",)
 
 
 def peak_mib(func):
@@ -88,13 +83,13 @@ def peak_mib(func):
     return peak / 2**20
 
 
-def floor_time(y_true, y_pred, repeat):
+def floor_time(clock, key, y_true, y_pred, repeat):
     if sparse.issparse(y_true):
-        return median_time(
-            lambda: (y_true.count_nonzero(), y_pred.count_nonzero()), repeat
+        return clock.time(
+            key, lambda: (y_true.count_nonzero(), y_pred.count_nonzero()), repeat
         )
-    return median_time(
-        lambda: (np.count_nonzero(y_true), np.count_nonzero(y_pred)), repeat
+    return clock.time(
+        key, lambda: (np.count_nonzero(y_true), np.count_nonzero(y_pred)), repeat
     )
 
 
@@ -108,26 +103,23 @@ def random_sparse(rng, n, q, per_row):
 
 
 class Table:
-    """A printed table whose rows are also kept (keyed) for --baseline."""
+    """A printed table."""
 
-    def __init__(self, title, columns, results):
+    def __init__(self, title, columns):
         self.columns = columns
-        self.results = results
         print(f"\n## {title}")
         line = " ".join(f"{name:>{width}}" for name, width, _ in columns)
         print(line)
         print("-" * len(line))
 
-    def row(self, key, seconds, *values):
-        """Print a row; ``key`` names it, ``seconds`` is our time in it."""
+    def row(self, *values):
         cells = []
         for (_, width, fmt), value in zip(self.columns, values):
             cells.append(f"{value:>{width}{fmt}}" if value is not None else " " * width)
         print(" ".join(cells), flush=True)
-        self.results[key] = seconds
 
 
-def suite_targets(args, rng, results):
+def suite_targets(args, rng, clock):
     n, density, repeat = 1_000_000, 0.15, args.repeat
     table = Table(
         "targets: each path beside its reference (10^6 rows, q = 20, density "
@@ -140,22 +132,21 @@ def suite_targets(args, rng, results):
             ("ratio", 7, ".2f"),
             ("target", 8, ""),
         ],  # fmt: skip
-        results,
     )
 
     def versus(key, label, ours, reference, target, unit="s"):
-        t_ours = median_time(ours, repeat)
+        t_ours = clock.time(f"targets: {key}", ours, repeat)
         t_ref = (
             reference
             if isinstance(reference, float)
-            else median_time(reference, repeat)
+            else clock.time(f"targets: {key}, reference", reference, repeat)
         )
-        table.row(key, t_ours, label, t_ours, t_ref, unit, t_ours / t_ref, target)
+        table.row(label, t_ours, t_ref, unit, t_ours / t_ref, target)
 
     for q_ in (20, 50):
         y_true = rng.random((n, q_)) < density
         y_pred = rng.random((n, q_)) < density
-        t_floor = floor_time(y_true, y_pred, repeat)
+        t_floor = floor_time(clock, f"targets: floor, q={q_}", y_true, y_pred, repeat)
         if q_ == 50:
             versus("heydarian q=50", "Heydarian, q = 50 / floor",
                    lambda: mlcm_confusion_matrix(y_true, y_pred),
@@ -175,29 +166,24 @@ def suite_targets(args, rng, results):
         versus("weights real", "Heydarian, weights U(0,1) / floor",
                lambda: mlcm_confusion_matrix(y_true, y_pred, sample_weight=weights),
                t_floor, "<= 20")  # fmt: skip
-        t_matrix = median_time(lambda: mlcm_confusion_matrix(y_true, y_pred), repeat)
+        t_matrix = clock.time(
+            "targets: matrix alone",
+            lambda: mlcm_confusion_matrix(y_true, y_pred),
+            repeat,
+        )
         versus("report", "report / matrix alone",
                lambda: mlcm_classification_report(y_true, y_pred),
                t_matrix, "<= 1.5")  # fmt: skip
-        t_matrix = median_time(
-            lambda: mlcm_confusion_matrix(y_true, y_pred, method="krstinic"), repeat
+        t_matrix = clock.time(
+            "targets: matrix alone, krstinic",
+            lambda: mlcm_confusion_matrix(y_true, y_pred, method="krstinic"),
+            repeat,
         )
         versus("report krstinic", "report / matrix alone, Krstinic",
                lambda: mlcm_classification_report(y_true, y_pred, method="krstinic"),
                t_matrix, "<= 1.5")  # fmt: skip
-        fallback = _fallback_module()
-        if fallback is not None:
-            fallback.NATIVE_POPCOUNT = False
-            try:
-                t_slow = median_time(
-                    lambda: mlcm_confusion_matrix(y_true, y_pred), repeat
-                )
-            finally:
-                fallback.NATIVE_POPCOUNT = True
-            native = median_time(lambda: mlcm_confusion_matrix(y_true, y_pred), repeat)
-            table.row("numpy1 fallback", t_slow, "NumPy 1.x popcount / NumPy 2 path",
-                      t_slow, native, "s", t_slow / native, "<= 2")  # fmt: skip
-        _stream(table, y_true, y_pred)
+        _fallback_row(table, clock, y_true, y_pred, repeat)
+        _stream(table, clock, y_true, y_pred, repeat)
     labels = rng.integers(0, 20, n)
     guesses = np.where(rng.random(n) < 0.7, labels, rng.integers(0, 20, n))
     versus("multiclass", "1-D, 20 classes / sklearn confusion_matrix",
@@ -206,56 +192,97 @@ def suite_targets(args, rng, results):
     if importlib.util.find_spec("pycm") is not None:
         from pycm import ConfusionMatrix
 
-        t_pycm = median_time(lambda: ConfusionMatrix(labels, guesses), 1)
-        t_ours = median_time(lambda: mlcm_confusion_matrix(labels, guesses), repeat)
-        table.row("multiclass pycm", t_ours, "1-D, 20 classes / PyCM ConfusionMatrix",
+        t_pycm = clock.time(
+            "targets: multiclass, PyCM", lambda: ConfusionMatrix(labels, guesses), 1
+        )
+        t_ours = clock.time(
+            "targets: multiclass, again beside PyCM",
+            lambda: mlcm_confusion_matrix(labels, guesses),
+            repeat,
+        )
+        table.row("1-D, 20 classes / PyCM ConfusionMatrix",
                   t_ours, t_pycm, "s", t_ours / t_pycm, "")  # fmt: skip
     else:
         print("(PyCM is not installed: pip install pycm for its row)")
-    _extreme_row(table, rng)
+    _extreme_row(table, clock, rng)
 
 
 def _fallback_module():
     """The popcount engine, whose NATIVE_POPCOUNT switch runs the NumPy 1.x
-    fallback on NumPy 2 (a benchmark-only peek inside the package)."""
-    try:
-        from sklearn_mlcm._mlcm import _bits
-    except ImportError:  # an older checkout, before the engine had a module
-        return None
-    return _bits
+    fallback on NumPy 2, or None (an older checkout, before the engine had a
+    module)."""
+    for name in POPCOUNT_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(module, "NATIVE_POPCOUNT"):
+            return module
+    return None
 
 
-def _stream(table, y_true, y_pred, batches=20):
+def _fallback_row(table, clock, y_true, y_pred, repeat):
+    fallback = _fallback_module()
+
+    def slow():
+        fallback.NATIVE_POPCOUNT = False
+        try:
+            mlcm_confusion_matrix(y_true, y_pred)
+        finally:
+            fallback.NATIVE_POPCOUNT = True
+
+    t_slow = clock.time(
+        "targets: NumPy 1.x popcount fallback", slow if fallback else None, repeat
+    )
+    native = clock.time(
+        "targets: NumPy 2 popcount, beside the fallback",
+        lambda: mlcm_confusion_matrix(y_true, y_pred),
+        repeat,
+    )
+    if fallback is not None:
+        table.row("NumPy 1.x popcount / NumPy 2 path", t_slow, native, "s",
+                  t_slow / native, "<= 2")  # fmt: skip
+
+
+def _stream(table, clock, y_true, y_pred, repeat, batches=20):
     for method in ("heydarian", "krstinic"):
-        acc = MLCMAccumulator(y_true.shape[1], method=method)
-        start = time.perf_counter()
-        for _ in range(batches):
-            acc.update(y_true, y_pred)
-        seconds = time.perf_counter() - start
-        rate = acc.n_samples_ / seconds
-        table.row(f"stream {method}", seconds / batches,
-                  f"MLCMAccumulator, {method}, rows/s", rate, None, "rows",
+
+        def stream(method=method):
+            acc = MLCMAccumulator(y_true.shape[1], method=method)
+            for _ in range(batches):
+                acc.update(y_true, y_pred)
+
+        seconds = clock.time(
+            f"targets: stream {method}, {batches} batches", stream, min(repeat, 3)
+        )
+        rate = batches * y_true.shape[0] / seconds
+        table.row(f"MLCMAccumulator, {method}, rows/s", rate, None, "rows",
                   None, ">= 2e7" if method == "krstinic" else "")  # fmt: skip
 
 
-def _extreme_row(table, rng):
+def _extreme_row(table, clock, rng):
     n, q = 1_000_000, 100_000
     y_true = random_sparse(rng, n, q, 5)
     y_pred = random_sparse(rng, n, q, 5)
-    t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), 3)
+    t_sk = clock.time(
+        "targets: extreme, sklearn",
+        lambda: multilabel_confusion_matrix(y_true, y_pred),
+        3,
+    )
 
     def ours():
         return mlcm_confusion_matrix(y_true, y_pred, sparse_output=True)
 
-    t_ours = median_time(ours, 3)
-    table.row("extreme", t_ours, "sparse 10^6 x 10^5 / sklearn",
+    t_ours = clock.time("targets: extreme", ours, 3)
+    table.row("sparse 10^6 x 10^5 / sklearn",
               t_ours, t_sk, "s", t_ours / t_sk, "<= 12")  # fmt: skip
     peak = peak_mib(ours)
-    table.row("extreme peak", peak, "sparse 10^6 x 10^5, peak MiB",
+    clock.record("targets: extreme, peak", peak, "MiB")
+    table.row("sparse 10^6 x 10^5, peak MiB",
               peak, None, "MiB", None, "<= 1024")  # fmt: skip
 
 
-def suite_dense(args, rng, results):
+def suite_dense(args, rng, clock):
     table = Table(
         "dense: ours vs scikit-learn's multilabel_confusion_matrix vs floor",
         [
@@ -272,7 +299,6 @@ def suite_dense(args, rng, results):
             ("peak MiB", 9, ".1f"),
             ("input MiB", 9, ".1f"),
         ],  # fmt: skip
-        results,
     )
     dtypes = args.dtypes or ["bool"]
     for n in args.n:
@@ -281,10 +307,14 @@ def suite_dense(args, rng, results):
                 base_true = rng.random((n, q)) < density
                 base_pred = rng.random((n, q)) < density
                 for dtype in dtypes:
+                    case = f"dense {n} {q} {density} {dtype}"
                     y_true = base_true.astype(dtype)
                     y_pred = base_pred.astype(dtype)
-                    t_floor = floor_time(y_true, y_pred, args.repeat)
-                    t_sk = median_time(
+                    t_floor = floor_time(
+                        clock, f"{case} floor", y_true, y_pred, args.repeat
+                    )
+                    t_sk = clock.time(
+                        f"{case} sklearn",
                         lambda: multilabel_confusion_matrix(y_true, y_pred),  # noqa: B023
                         max(1, args.repeat // 2),
                     )
@@ -294,20 +324,24 @@ def suite_dense(args, rng, results):
                         def ours(method=method, t=y_true, p=y_pred):
                             return mlcm_confusion_matrix(t, p, method=method)
 
-                        t_ours = median_time(ours, args.repeat)
+                        t_ours = clock.time(f"{case} {method}", ours, args.repeat)
+                        peak = peak_mib(ours)
+                        clock.record(f"{case} {method} peak", peak, "MiB")
                         table.row(
-                            f"dense {n} {q} {density} {dtype} {method}",
-                            t_ours, n, q, density, dtype, method, t_ours, t_sk,
-                            t_floor, t_ours / t_sk, t_ours / t_floor, peak_mib(ours),
-                            size,
+                            n, q, density, dtype, method, t_ours, t_sk, t_floor,
+                            t_ours / t_sk, t_ours / t_floor, peak, size,
                         )  # fmt: skip
 
 
-def suite_sparse(args, rng, results):
+def suite_sparse(args, rng, clock):
     n, q = 100_000, 10_000
     y_true = random_sparse(rng, n, q, 5)
     y_pred = random_sparse(rng, n, q, 5)
-    t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), args.repeat)
+    t_sk = clock.time(
+        "sparse sklearn",
+        lambda: multilabel_confusion_matrix(y_true, y_pred),
+        args.repeat,
+    )
     table = Table(
         "sparse: 10^5 x 10^4 CSR, ~5 true and ~5 predicted labels each",
         [
@@ -318,7 +352,6 @@ def suite_sparse(args, rng, results):
             ("/sklearn", 8, ".1f"),
             ("peak MiB", 9, ".1f"),
         ],  # fmt: skip
-        results,
     )
     for method in ("heydarian", "krstinic"):
         for sparse_output in (True, False):
@@ -328,13 +361,14 @@ def suite_sparse(args, rng, results):
                     y_true, y_pred, method=method, sparse_output=sparse_output
                 )
 
-            t_ours = median_time(ours, args.repeat)
             output = "sparse" if sparse_output else "dense"
-            table.row(f"sparse {method} {output}", t_ours, method, output, t_ours,
-                      t_sk, t_ours / t_sk, peak_mib(ours))  # fmt: skip
+            t_ours = clock.time(f"sparse {method} {output}", ours, args.repeat)
+            peak = peak_mib(ours)
+            clock.record(f"sparse {method} {output} peak", peak, "MiB")
+            table.row(method, output, t_ours, t_sk, t_ours / t_sk, peak)
 
 
-def suite_extreme(args, rng, results):
+def suite_extreme(args, rng, clock):
     n, q = 1_000_000, 100_000
     y_true = random_sparse(rng, n, q, 5)
     y_pred = random_sparse(rng, n, q, 5)
@@ -349,9 +383,10 @@ def suite_extreme(args, rng, results):
             ("peak MiB", 9, ".0f"),
             ("result nnz", 11, ""),
         ],  # fmt: skip
-        results,
     )
-    t_sk = median_time(lambda: multilabel_confusion_matrix(y_true, y_pred), 3)
+    t_sk = clock.time(
+        "extreme sklearn", lambda: multilabel_confusion_matrix(y_true, y_pred), 3
+    )
     for method in ("heydarian", "krstinic"):
         result = {}
 
@@ -360,12 +395,13 @@ def suite_extreme(args, rng, results):
                 y_true, y_pred, method=method, sparse_output=True
             )
 
-        t_ours = median_time(ours, 3)
-        table.row(f"extreme {method}", t_ours, method, t_ours, t_sk, t_ours / t_sk,
-                  peak_mib(ours), result["cm"].nnz)  # fmt: skip
+        t_ours = clock.time(f"extreme {method}", ours, 3)
+        peak = peak_mib(ours)
+        clock.record(f"extreme {method} peak", peak, "MiB")
+        table.row(method, t_ours, t_sk, t_ours / t_sk, peak, result["cm"].nnz)
 
 
-def suite_stream(args, rng, results):
+def suite_stream(args, rng, clock):
     total, batch, q = args.stream_rows, 1_000_000, 20
     # a pool of pre-drawn batches, so that the stream measures the metric and
     # not the random number generator
@@ -381,28 +417,27 @@ def suite_stream(args, rng, results):
             ("rows/s", 12, ".3e"),
             ("peak MiB", 9, ".1f"),
         ],  # fmt: skip
-        results,
     )
     for method in ("heydarian", "krstinic"):
-        acc = MLCMAccumulator(q, method=method)
+        seen = {}
 
-        def stream(acc=acc):
+        def stream(method=method, seen=seen):
+            acc = MLCMAccumulator(q, method=method)
+            tracemalloc.start()
             for i in range(total // batch):
                 y_true, y_pred = pool[i % len(pool)]
                 acc.update(y_true, y_pred)
+            seen["peak"] = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            assert acc.n_samples_ == total // batch * batch
+            seen["rows"] = acc.n_samples_
 
-        tracemalloc.start()
-        start = time.perf_counter()
-        stream()
-        seconds = time.perf_counter() - start
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        assert acc.n_samples_ == total // batch * batch
-        table.row(f"stream {method} total", seconds, method, seconds,
-                  acc.n_samples_ / seconds, peak / 2**20)  # fmt: skip
+        seconds = clock.time(f"stream {method} total", stream, 1)
+        clock.record(f"stream {method} peak", seen["peak"] / 2**20, "MiB")
+        table.row(method, seconds, seen["rows"] / seconds, seen["peak"] / 2**20)
 
 
-def suite_fixed(args, rng, results):
+def suite_fixed(args, rng, clock):
     if importlib.util.find_spec("mlcm_fixed") is None:
         print("\nmlcm-fixed is not installed (pip install mlcm-fixed); skipped")
         return
@@ -413,9 +448,12 @@ def suite_fixed(args, rng, results):
     # is several times slower still); ours on the same int arrays and on bool
     y_true = (rng.random((n, q)) < 0.1).astype(int)
     y_pred = (rng.random((n, q)) < 0.1).astype(int)
-    start = time.perf_counter()
-    expected, _ = reference(y_true, y_pred)
-    t_ref = time.perf_counter() - start
+    found = {}
+
+    def run_reference():
+        found["expected"] = reference(y_true, y_pred)[0]
+
+    t_ref = clock.time("fixed reference", run_reference, 1)
     table = Table(
         "fixed: against the reference package mlcm-fixed (10^5 x 50)",
         [
@@ -425,20 +463,20 @@ def suite_fixed(args, rng, results):
             ("ratio", 8, ".0f"),
             ("same matrix", 11, ""),
         ],  # fmt: skip
-        results,
     )
-    table.row("fixed reference", t_ref, "mlcm-fixed", "int64", t_ref, 1.0, "")
+    table.row("mlcm-fixed", "int64", t_ref, 1.0, "")
     for name, t, p in (
         ("int64", y_true, y_pred),
         ("bool", y_true.astype(bool), y_pred.astype(bool)),
     ):
-        t_ours = median_time(lambda t=t, p=p: mlcm_confusion_matrix(t, p), args.repeat)
-        same = np.array_equal(mlcm_confusion_matrix(t, p), expected)
-        table.row(f"fixed {name}", t_ours, "sklearn-mlcm", name, t_ours,
-                  t_ref / t_ours, str(same))  # fmt: skip
+        t_ours = clock.time(
+            f"fixed {name}", lambda t=t, p=p: mlcm_confusion_matrix(t, p), args.repeat
+        )
+        same = np.array_equal(mlcm_confusion_matrix(t, p), found["expected"])
+        table.row("sklearn-mlcm", name, t_ours, t_ref / t_ours, str(same))
 
 
-def suite_bootstrap(args, rng, results):
+def suite_bootstrap(args, rng, clock):
     resamples, batch = args.bootstrap_resamples, 10_000
     total = max(batch, args.stream_rows // batch * batch)
     table = Table(
@@ -454,7 +492,6 @@ def suite_bootstrap(args, rng, results):
             ("B accumulators rows/s", 22, ".3e"),
             ("speedup", 8, ".0f"),
         ],  # fmt: skip
-        results,
     )
     for q, density in ((20, 0.15), (159, 0.015)):
         # a pool of pre-drawn batches: the stream measures the accumulator
@@ -463,6 +500,7 @@ def suite_bootstrap(args, rng, results):
             y_true = rng.random((batch, q)) < density
             pool.append((y_true, y_true ^ (rng.random((batch, q)) < density / 3)))
         for method in ("heydarian", "krstinic"):
+            case = f"bootstrap q={q} {method}"
 
             def stream(acc, rows):
                 for i in range(rows // batch):
@@ -470,33 +508,41 @@ def suite_bootstrap(args, rng, results):
                     acc.update(y_true, y_pred)
                 return acc
 
-            start = time.perf_counter()
-            stream(MLCMAccumulator(q, method=method), total)
-            plain = total / (time.perf_counter() - start)
-            boot = MLCMAccumulator(
-                q, method=method, n_resamples=resamples, random_state=0
-            )
-            tracemalloc.start()
-            start = time.perf_counter()
-            stream(boot, total)
-            rate = total / (time.perf_counter() - start)
-            _, peak = tracemalloc.get_traced_memory()
-            tracemalloc.stop()
-            assert boot.n_samples_ == total
+            def plain(method=method, q=q):
+                stream(MLCMAccumulator(q, method=method), total)
+
+            peaks = {}
+
+            def boot(method=method, q=q, peaks=peaks):
+                acc = MLCMAccumulator(
+                    q, method=method, n_resamples=resamples, random_state=0
+                )
+                tracemalloc.start()
+                stream(acc, total)
+                peaks["peak"] = tracemalloc.get_traced_memory()[1]
+                tracemalloc.stop()
+                assert acc.n_samples_ == total
+
             # the replicates without margins: B accumulators, Poisson weights
             naive_rows = max(batch, total // 10 // batch * batch)
-            accs = [MLCMAccumulator(q, method=method) for _ in range(resamples)]
-            draw = np.random.default_rng(0)
-            start = time.perf_counter()
-            for i in range(naive_rows // batch):
-                y_true, y_pred = pool[i % len(pool)]
-                weights = draw.poisson(1.0, size=(resamples, batch))
-                for acc, w in zip(accs, weights):
-                    acc.update(y_true, y_pred, sample_weight=w)
-            naive = naive_rows / (time.perf_counter() - start)
-            table.row(f"bootstrap q={q} {method}", total / rate, q, method,
-                      plain, rate, plain / rate, peak / 2**20, naive,
-                      rate / naive)  # fmt: skip
+
+            def naive(method=method, q=q):
+                accs = [MLCMAccumulator(q, method=method) for _ in range(resamples)]
+                draw = np.random.default_rng(0)
+                for i in range(naive_rows // batch):
+                    y_true, y_pred = pool[i % len(pool)]
+                    weights = draw.poisson(1.0, size=(resamples, batch))
+                    for acc, w in zip(accs, weights):
+                        acc.update(y_true, y_pred, sample_weight=w)
+
+            t_plain = clock.time(f"{case} plain", plain, 1)
+            t_boot = clock.time(f"{case} B={resamples}", boot, 1)
+            t_naive = clock.time(f"{case} B accumulators", naive, 1)
+            clock.record(f"{case} B={resamples} peak", peaks["peak"] / 2**20, "MiB")
+            rate, naive_rate = total / t_boot, naive_rows / t_naive
+            table.row(q, method, total / t_plain, rate, t_boot / t_plain,
+                      peaks["peak"] / 2**20, naive_rate,
+                      rate / naive_rate)  # fmt: skip
 
 
 SUITES = {
@@ -508,32 +554,6 @@ SUITES = {
     "fixed": suite_fixed,
     "bootstrap": suite_bootstrap,
 }
-
-
-def run_baseline(argv, folder):
-    """Run this script on the sklearn_mlcm of ``folder``; its row times."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "baseline.json")
-        env = {**os.environ, "PYTHONPATH": os.path.abspath(folder)}
-        print(f"# baseline: sklearn_mlcm from {os.path.abspath(folder)}")
-        subprocess.run(
-            [sys.executable, __file__, *argv, "--json-out", out], env=env, check=True
-        )
-        with open(out) as f:
-            return json.load(f)
-
-
-def compare(old, new):
-    print("\n## baseline vs this checkout, measured in this run (seconds, "
-          "or MiB / rows/s where the row says)")  # fmt: skip
-    line = f"{'row':>44} {'old':>11} {'new':>11} {'new/old':>8}"
-    print(line)
-    print("-" * len(line))
-    for key, value in new.items():
-        before = old.get(key)
-        ratio = f"{value / before:>8.2f}" if before else f"{'':>8}"
-        shown = f"{before:>11.4g}" if before is not None else f"{'-':>11}"
-        print(f"{key:>44} {shown} {value:>11.4g} {ratio}")
 
 
 def main(argv=None):
@@ -556,14 +576,14 @@ def main(argv=None):
     parser.add_argument("--bootstrap-resamples", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--baseline", metavar="DIR")
-    parser.add_argument("--json-out", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="also time the sklearn_mlcm of DIR (an older checkout), in step",
+    )
     args = parser.parse_args(argv)
 
-    old = None
-    if args.baseline:
-        rest = [a for i, a in enumerate(argv) if not _is_baseline_arg(argv, i)]
-        old = run_baseline(rest, args.baseline)
+    clock = SideBySide.start(args.baseline, argv, __file__)
     print(
         f"# {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, numpy {np.__version__}, scipy "
@@ -571,18 +591,9 @@ def main(argv=None):
         f"from {os.path.dirname(sklearn_mlcm.__file__)}"
     )
     rng = np.random.default_rng(args.seed)
-    results = {}
     for name in args.suite:
-        SUITES[name](args, rng, results)
-    if args.json_out:
-        with open(args.json_out, "w") as f:
-            json.dump(results, f)
-    if old is not None:
-        compare(old, results)
-
-
-def _is_baseline_arg(argv, i):
-    return argv[i] == "--baseline" or (i > 0 and argv[i - 1] == "--baseline")
+        SUITES[name](args, rng, clock)
+    clock.finish()
 
 
 if __name__ == "__main__":

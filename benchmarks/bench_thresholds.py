@@ -20,14 +20,21 @@ matrix (one matrix per threshold). Scores are a logistic of the true label
 plus Gaussian noise. Times are medians of ``--repeat`` runs, the baseline
 and the curve interleaved.
 
+``--baseline DIR`` times the same rows at the same time on the sklearn_mlcm
+of DIR (an older checkout) in a subprocess kept in step with this one, every
+timed call in turns, old and new (``benchmarks/_baseline.py``), and prints
+each row's old and new time and new/old after the table.
+
     python benchmarks/bench_thresholds.py                       # the target
     python benchmarks/bench_thresholds.py --suite all --repeat 3
+    python benchmarks/bench_thresholds.py --suite all --baseline /tmp/old
 """
 
 import argparse
-import time
+import sys
 
 import numpy as np
+from _baseline import SideBySide
 from scipy import sparse
 
 from sklearn_mlcm import (
@@ -36,17 +43,6 @@ from sklearn_mlcm import (
     mlcm_f1_score,
     mlcm_threshold_curve,
 )
-
-
-def _median_times(funcs, repeat):
-    """Median seconds of each function, run in turn ``repeat`` times."""
-    times = [[] for _ in funcs]
-    for _ in range(repeat):
-        for i, func in enumerate(funcs):
-            start = time.perf_counter()
-            func()
-            times[i].append(time.perf_counter() - start)
-    return [float(np.median(t)) for t in times]
 
 
 def _dense(n, q, density, seed=0):
@@ -91,7 +87,16 @@ def _naive(y_true, y_score, grid, method, weight):
 
 
 def _row(
-    case, y_true, y_score, *, grid, method="heydarian", weight=None, repeat, naive
+    clock,
+    case,
+    y_true,
+    y_score,
+    *,
+    grid,
+    method="heydarian",
+    weight=None,
+    repeat,
+    naive,
 ):
     """Time one case and print its table row."""
     at_half = decide_labels(y_score, threshold=0.5)
@@ -111,13 +116,18 @@ def _row(
             y_true, y_score, thresholds=grid, method=method, sample_weight=weight
         )
 
-    base, ours = _median_times([baseline, curve], repeat)
+    base, ours = clock.times(
+        [(f"{case}: one matrix", baseline), (f"{case}: curve", curve)], repeat
+    )
     n_grid = len(grid)
     naive_grid = grid if naive >= n_grid else grid[:: max(1, n_grid // naive)][:naive]
-    start = time.perf_counter()
+    naive_time = 0.0
     if naive:
-        _naive(y_true, y_score, naive_grid, method, weight)
-    naive_time = (time.perf_counter() - start) * n_grid / max(len(naive_grid), 1)
+        naive_time = clock.time(
+            f"{case}: naive loop, {len(naive_grid)} thresholds",
+            lambda: _naive(y_true, y_score, naive_grid, method, weight),
+        )
+    naive_time *= n_grid / max(len(naive_grid), 1)
     mark = "" if len(naive_grid) == n_grid else "~"
     naive_cells = (
         f"{mark}{naive_time:.2f} | {mark}{naive_time / ours:.1f}" if naive else "| "
@@ -130,7 +140,8 @@ def _row(
     return ours / base
 
 
-def main():
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suite", choices=("target", "all"), default="target")
     parser.add_argument("--thresholds", type=int, default=100)
@@ -141,7 +152,18 @@ def main():
         default=100,
         help="thresholds of the naive loop actually timed (scaled to --thresholds)",
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="also time the sklearn_mlcm of DIR (an older checkout), in step",
+    )
+    args = parser.parse_args(argv)
+    clock = SideBySide.start(args.baseline, argv, __file__)
+    _rows(args, clock)
+    clock.finish()
+
+
+def _rows(args, clock):
     T = args.thresholds
     print(
         "| case | n x q | thresholds | one matrix s | curve s | curve / matrix | "
@@ -151,6 +173,7 @@ def main():
     y_true, y_score = _dense(10**5, 100, 0.05)
     grid = np.linspace(y_score.min(), y_score.max(), T)
     _row(
+        clock,
         "dense, density 0.05 (target)",
         y_true,
         y_score,
@@ -163,6 +186,7 @@ def main():
     naive = min(args.naive, 10)
     y20, s20 = _dense(10**5, 100, 0.2, seed=1)
     _row(
+        clock,
         "dense, density 0.2",
         y20,
         s20,
@@ -172,6 +196,7 @@ def main():
     )
     y6, s6 = _dense(10**6, 20, 0.15, seed=2)
     _row(
+        clock,
         "dense, density 0.15",
         y6,
         s6,
@@ -181,6 +206,7 @@ def main():
     )
     weight = np.random.default_rng(3).uniform(0.5, 2.0, size=y_true.shape[0])
     _row(
+        clock,
         "dense, real weights U(0.5, 2)",
         y_true,
         y_score,
@@ -192,6 +218,7 @@ def main():
     scale = np.linspace(0.2, 1.8, T)[:, None]
     per_label = np.random.default_rng(4).uniform(0.3, 0.7, size=y_true.shape[1])
     _row(
+        clock,
         "2-D: a per-label vector scaled together",
         y_true,
         y_score,
@@ -201,6 +228,7 @@ def main():
     )
     random_rows = np.random.default_rng(5).uniform(0.1, 0.9, size=(T, y_true.shape[1]))
     _row(
+        clock,
         "2-D: random per-label rows (a matrix each)",
         y_true,
         y_score,
@@ -209,6 +237,7 @@ def main():
         naive=naive,
     )
     _row(
+        clock,
         "Krstinić (a matrix each)",
         y_true,
         y_score,
@@ -219,6 +248,7 @@ def main():
     )
     ys, ss = _sparse(10**5, 10**4, 60, 3)
     _row(
+        clock,
         "sparse scores and labels",
         ys,
         ss,
