@@ -10,16 +10,16 @@ Friedman and Nemenyi tests across datasets.
 
 from ._accumulator import MLCMAccumulator
 from ._confusion import mlcm_confusion_matrix, mlcm_multilabel_confusion_matrix
-from ._decision import decide_labels
-from ._intervals import (
-    ConfidenceIntervalResult,
-    ScoreInterval,
-    mlcm_confidence_intervals,
-)
-from ._paired import PairedComparisonResult, mlcm_paired_comparison
 from ._param_validation import InvalidInputError, InvalidParameterError
 from ._plot._confusion_matrix import MLCMDisplay
 from ._plot._threshold_curve import MLCMThresholdCurveDisplay
+from ._plot._top_confusions import (
+    Confusion,
+    LabelSetConfusion,
+    labelset_confusions,
+    most_confused,
+    most_confused_labels,
+)
 from ._report import mlcm_classification_report
 from ._scores import (
     make_mlcm_scorer,
@@ -32,15 +32,15 @@ from ._scores import (
     mlcm_specificity_score,
 )
 from ._statistics import confusion_matrix_statistics
-from ._thresholds import ThresholdCurveResult, mlcm_threshold_curve
-from ._top_confusions import (
-    Confusion,
-    LabelSetConfusion,
-    labelset_confusions,
-    most_confused,
-    most_confused_labels,
+from ._thresholds._curve import ThresholdCurveResult, mlcm_threshold_curve
+from ._thresholds._decision import decide_labels
+from ._thresholds._tuned import MLCMTunedThresholdClassifierCV
+from ._uncertainty._intervals import (
+    ConfidenceIntervalResult,
+    ScoreInterval,
+    mlcm_confidence_intervals,
 )
-from ._tuned import MLCMTunedThresholdClassifierCV
+from ._uncertainty._paired import PairedComparisonResult, mlcm_paired_comparison
 from .compare._cd_diagram import CriticalDifferenceDisplay
 from .compare._demsar import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
 from .compare._eftimov_kocev import (

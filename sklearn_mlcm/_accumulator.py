@@ -11,13 +11,6 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
 from ._averaging import samples_values
-from ._intervals import (
-    SCORE_AVERAGES,
-    SCORE_METRICS,
-    ScoreInterval,
-    package_result,
-)
-from ._margins import MAX_RESAMPLES, METRICS, min_resamples, score_table
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._mlcm._samples import empty_table, merge_tables
@@ -31,7 +24,6 @@ from ._param_validation import (
     current_function,
     validate_params,
 )
-from ._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
 from ._report import (
     MAX_DIGITS,
     NO_LABEL_NAME,
@@ -42,6 +34,14 @@ from ._report import (
     report_bounds,
 )
 from ._results import ConfidenceInterval
+from ._uncertainty._intervals import (
+    SCORE_AVERAGES,
+    SCORE_METRICS,
+    ScoreInterval,
+    package_result,
+)
+from ._uncertainty._margins import MAX_RESAMPLES, METRICS, min_resamples, score_table
+from ._uncertainty._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
 from ._validation import (
     align_columns,
     check_batch_columns,

@@ -8,11 +8,8 @@ from sklearn.utils import check_random_state
 
 from ._averaging import matrix_scores, row_sums, samples_average
 from ._confusion import TARGET_CONSTRAINTS
-from ._intervals import bootstrap_intervals, unit_table
-from ._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._mlcm._dispatch import compute
 from ._mlcm._samples import table_sums
-from ._parallel import N_JOBS
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -21,6 +18,9 @@ from ._param_validation import (
     invalid_parameter,
     validate_params,
 )
+from ._uncertainty._intervals import bootstrap_intervals, unit_table
+from ._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
+from ._uncertainty._parallel import N_JOBS
 from ._validation import check_target_names
 
 __all__ = ["ReportBounds", "format_report", "mlcm_classification_report"]

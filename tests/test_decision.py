@@ -12,7 +12,7 @@ from numpy.testing import assert_array_equal
 from scipy import sparse
 from sklearn.multiclass import OneVsRestClassifier
 
-import sklearn_mlcm._decision as decision
+import sklearn_mlcm._thresholds._decision as decision
 from sklearn_mlcm import InvalidInputError, InvalidParameterError, decide_labels
 
 SCORES = np.array([[0.9, 0.6, 0.2], [0.4, 0.3, 0.1], [0.7, 0.8, 0.5]])

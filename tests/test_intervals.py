@@ -19,9 +19,9 @@ from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from scipy import stats
 from sklearn.exceptions import UndefinedMetricWarning
 
-import sklearn_mlcm._intervals
-import sklearn_mlcm._parallel
-import sklearn_mlcm._units
+import sklearn_mlcm._uncertainty._intervals
+import sklearn_mlcm._uncertainty._parallel
+import sklearn_mlcm._uncertainty._units
 from sklearn_mlcm import (
     ConfidenceIntervalResult,
     InvalidInputError,
@@ -36,9 +36,13 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
-from sklearn_mlcm._intervals import _acceleration, _sum_acceleration, unit_table
-from sklearn_mlcm._margins import heydarian_margins, min_resamples
-from sklearn_mlcm._units import (
+from sklearn_mlcm._uncertainty._intervals import (
+    _acceleration,
+    _sum_acceleration,
+    unit_table,
+)
+from sklearn_mlcm._uncertainty._margins import heydarian_margins, min_resamples
+from sklearn_mlcm._uncertainty._units import (
     UnitTable,
     combine_tables,
     resample_counts,
@@ -309,13 +313,13 @@ def test_mlcm_confidence_intervals_result_and_seed():
 def _chunked(monkeypatch):
     """Spy on the chunks' streams: (chunk index, thread) of every one made."""
     made = []
-    real = sklearn_mlcm._units.chunk_generator
+    real = sklearn_mlcm._uncertainty._units.chunk_generator
 
     def spy(seed, index):
         made.append((index, threading.get_ident()))
         return real(seed, index)
 
-    monkeypatch.setattr(sklearn_mlcm._units, "chunk_generator", spy)
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._units, "chunk_generator", spy)
     return made
 
 
@@ -337,7 +341,7 @@ def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
     groups, or 3,000 distinct weights; threaded here: the threshold lowered)
     take the positions path in chunks of tens of resamples: 301 resamples
     are several chunks and a part of one, drawn in a pool's threads."""
-    monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 100)
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._intervals, "THREADED_UNITS", 100)
     rng = np.random.default_rng(8)
     y_true, y_pred = _noisy(rng, 3000, 12, 0.2)
     options = {"n_resamples": 301, "random_state": 2, "return_distributions": True}
@@ -370,7 +374,8 @@ def test_mlcm_confidence_intervals_n_jobs_does_not_change_the_numbers(
         for a, b in zip(one, values(threaded), strict=True):
             assert_array_equal(a, b)
         assert sorted(index for index, _ in made) == chunks  # each chunk once
-        if sklearn_mlcm._parallel.n_workers(n_jobs) > 1:  # in the pool's threads
+        # in the pool's threads
+        if sklearn_mlcm._uncertainty._parallel.n_workers(n_jobs) > 1:
             assert threading.get_ident() not in {thread for _, thread in made}
     with joblib.parallel_config(n_jobs=2):
         configured = mlcm_confidence_intervals(y_true, y_pred, **options, **kwargs)
@@ -406,7 +411,7 @@ def test_mlcm_confidence_intervals_threads_only_for_large_test_sets(monkeypatch)
     whatever n_jobs says (threads were measured slower there); from it on,
     in a pool's threads."""
     made = _chunked(monkeypatch)
-    threshold = sklearn_mlcm._intervals.THREADED_UNITS
+    threshold = sklearn_mlcm._uncertainty._intervals.THREADED_UNITS
     rng = np.random.default_rng(10)
     for n, threaded in ((threshold - 1, False), (threshold, True)):
         made.clear()
@@ -766,7 +771,7 @@ def test_mlcm_confidence_intervals_memory_bound_counts_the_threads(monkeypatch):
     """With several threads each one's working buffers (THREAD_FLOATS) count
     in the bound, and the refusal says so and suggests fewer threads; with
     one thread they do not (its buffers are within the measured peak)."""
-    monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 2)
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._intervals, "THREADED_UNITS", 2)
     y = np.eye(4, 3000, dtype=int)
     for n_jobs, beside in ((1, False), (2, True)):
         with pytest.raises(InvalidInputError, match="fewer resamples") as error:
@@ -777,9 +782,11 @@ def test_mlcm_confidence_intervals_memory_bound_counts_the_threads(monkeypatch):
         assert ("beside 2 threads' buffers" in message) == beside
         assert ("or fewer threads (n_jobs)" in message) == beside
     # the reserve alone tips a run that one thread may do
-    limit = sklearn_mlcm._intervals.MAX_DENSE_BYTES
-    reserve = 2 * sklearn_mlcm._intervals.THREAD_FLOATS * 8
-    monkeypatch.setattr(sklearn_mlcm._intervals, "MAX_DENSE_BYTES", reserve + 1)
+    limit = sklearn_mlcm._uncertainty._intervals.MAX_DENSE_BYTES
+    reserve = 2 * sklearn_mlcm._uncertainty._intervals.THREAD_FLOATS * 8
+    monkeypatch.setattr(
+        sklearn_mlcm._uncertainty._intervals, "MAX_DENSE_BYTES", reserve + 1
+    )
     z = np.eye(4, 2, dtype=int)
     mlcm_confidence_intervals(z, z, interval="percentile", n_resamples=39, n_jobs=1)
     with pytest.raises(InvalidInputError, match="beside 2 threads' buffers"):
@@ -796,7 +803,7 @@ def test_mlcm_confidence_intervals_bound_holds_at_the_peak(monkeypatch, matrix):
     import tracemalloc
 
     limit = 256 * 2**20  # the resamples' share dominates the fixed costs
-    monkeypatch.setattr(sklearn_mlcm._intervals, "MAX_DENSE_BYTES", limit)
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._intervals, "MAX_DENSE_BYTES", limit)
     y_true, y_pred = _noisy(np.random.default_rng(14), 300, 15, 0.2)
     options = {"interval": "bca", "matrix": matrix, "random_state": 0}
 
@@ -833,7 +840,7 @@ def test_mlcm_confidence_intervals_jackknife_memory_is_bounded(monkeypatch):
     """BCa's jackknife holds one row per distinct unit: past the limit it is
     refused with the percentile interval as the way out (the limit lowered
     here, so that a small test set reaches it)."""
-    monkeypatch.setattr(sklearn_mlcm._intervals, "MAX_DENSE_BYTES", 50_000)
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._intervals, "MAX_DENSE_BYTES", 50_000)
     y_true, y_pred = _noisy(np.random.default_rng(13), 400, 6, 0.2)
     with pytest.raises(InvalidInputError, match="'interval' parameter.*'percentile'"):
         mlcm_confidence_intervals(y_true, y_pred, n_resamples=39)

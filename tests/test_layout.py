@@ -1,10 +1,12 @@
 """The package's import graph: no cycle, and every module imports downward.
 
-The layers, lowest first: the two validation modules and the paper data; the
-engine (``_mlcm/``); the public functions; the displays (``_plot/``) and the
-classifier comparison (``compare/``); the public API (``__init__``); the
-command line (``_cli/``, ``__main__``), which uses the public API as a user
-would. A module may import from its own layer or a lower one only.
+The layers, lowest first: the two validation modules, the paper data and the
+result helpers; the engine (``_mlcm/``); the public functions on the matrix
+and how sure they are (``_uncertainty/``); the thresholds (``_thresholds/``),
+the displays (``_plot/``) and the classifier comparison (``compare/``); the
+public API (``__init__``); the command line (``_cli/``, ``__main__``), which
+uses the public API as a user would. A module may import from its own layer
+or a lower one only; a folder is one room of one layer.
 """
 
 import ast
@@ -17,7 +19,7 @@ import sklearn_mlcm
 PACKAGE = Path(sklearn_mlcm.__file__).parent
 
 LAYERS = [
-    {"_param_validation", "_validation", "_paper_data", "_results", "_parallel"},
+    {"_param_validation", "_validation", "_paper_data", "_results"},
     {"_mlcm"},
     {
         "_statistics",
@@ -26,22 +28,16 @@ LAYERS = [
         "_scores",
         "_report",
         "_accumulator",
-        "_top_confusions",
-        "_margins",
-        "_poisson",
-        "_units",
-        "_paired",
-        "_intervals",
-        "_margins",
-        "_decision",
-        "_threshold_sweep",
-        "_thresholds",
-        "_threshold_search",
+        "_uncertainty",
     },
-    {"_plot", "compare", "_tuned"},
+    {"_thresholds", "_plot", "compare"},
     {"__init__"},
     {"_cli", "__main__"},
 ]
+
+#: At most this many modules directly in the package (``__init__`` and
+#: ``__main__`` included); every other idea has a folder of its own.
+MAX_ROOT_MODULES = 12
 
 
 def _module_name(path):
@@ -140,6 +136,25 @@ def test_engine_imports_only_validation():
         if module.startswith("_mlcm"):
             outside = {t for t in targets if not t.startswith("_mlcm")}
             assert outside <= {"_validation", "_param_validation"}, (module, outside)
+
+
+def test_package_root_holds_few_modules():
+    """The package's root holds at most MAX_ROOT_MODULES modules: a new idea
+    gets a folder (or joins one) instead of another root module."""
+    root = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(root) <= MAX_ROOT_MODULES, root
+
+
+def test_folders_say_what_they_hold():
+    """Every folder's __init__.py has a docstring naming each of its modules
+    and saying what the folder may import."""
+    for init in sorted(PACKAGE.glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+        assert doc, init
+        modules = [p.stem for p in init.parent.glob("_*.py") if p.stem != "__init__"]
+        missing = [m for m in modules if f"``{m}``" not in doc and f"{m}`" not in doc]
+        assert not missing, (init.parent.name, missing)
+        assert "import" in doc, init
 
 
 def test_every_module_is_in_a_layer():

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from sklearn_mlcm._margins import Margins, krstinic_margins
+from sklearn_mlcm._uncertainty._margins import Margins, krstinic_margins
 
 
 def _margins_of(cm):

@@ -24,8 +24,8 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
-from sklearn_mlcm._margins import Margins
-from sklearn_mlcm._paired import (
+from sklearn_mlcm._uncertainty._margins import Margins
+from sklearn_mlcm._uncertainty._paired import (
     _bootstrap,
     _correct,
     _swapped_differences,
@@ -580,7 +580,7 @@ def test_mlcm_paired_comparison_names_the_prediction_set_refused():
 
 def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
     """Targets past the memory bound are refused before they are densified."""
-    monkeypatch.setattr("sklearn_mlcm._margins.MAX_DENSE_BYTES", 40)
+    monkeypatch.setattr("sklearn_mlcm._uncertainty._margins.MAX_DENSE_BYTES", 40)
     with pytest.raises(ValueError, match="'y_true' parameter .* at most 20 cells"):
         mlcm_paired_comparison(T, T, P)
 
@@ -589,7 +589,9 @@ def test_mlcm_paired_comparison_refuses_resamples_past_the_bound(monkeypatch):
     """The (n_resamples, n_labels) bootstrap and permutation differences, and
     the pairs' distributions, are refused before they are allocated (10**6
     resamples of 159 labels took 4 GiB), with the way out."""
-    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", (2 * 3 + 1) * 8 * 99)
+    monkeypatch.setattr(
+        "sklearn_mlcm._uncertainty._paired.MAX_DENSE_BYTES", (2 * 3 + 1) * 8 * 99
+    )
     mlcm_paired_comparison(T, T, P, n_resamples=99)
     with pytest.raises(
         InvalidInputError,
@@ -600,7 +602,9 @@ def test_mlcm_paired_comparison_refuses_resamples_past_the_bound(monkeypatch):
     # each pair keeps its bootstrap distribution: many sets count (20 sets of
     # 10**6 resamples took 1.5 GB); comparing with one reference keeps fewer
     sets = {str(k): P for k in range(4)}  # 6 pairs, or 3 with a reference
-    monkeypatch.setattr("sklearn_mlcm._paired.MAX_DENSE_BYTES", (2 * 3 + 3) * 8 * 99)
+    monkeypatch.setattr(
+        "sklearn_mlcm._uncertainty._paired.MAX_DENSE_BYTES", (2 * 3 + 3) * 8 * 99
+    )
     mlcm_paired_comparison(T, sets, n_resamples=99, reference="0")
     with pytest.raises(
         InvalidInputError, match=r"\(\(2 x 3 \+ 6\) x 99 values .*\(reference="

@@ -8,7 +8,7 @@ import joblib
 import numpy as np
 import pytest
 
-from sklearn_mlcm._parallel import RANGES_PER_WORKER, n_workers, run_ranges
+from sklearn_mlcm._uncertainty._parallel import RANGES_PER_WORKER, n_workers, run_ranges
 
 CALLER = contextvars.ContextVar("caller", default=None)
 

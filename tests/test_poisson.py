@@ -30,7 +30,7 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
-from sklearn_mlcm._poisson import poisson_weights
+from sklearn_mlcm._uncertainty._poisson import poisson_weights
 
 
 def _noisy(rng, n, q, flip, density=0.3):

@@ -10,7 +10,7 @@ from numpy.testing import assert_allclose
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.exceptions import UndefinedMetricWarning
 
-import sklearn_mlcm._intervals
+import sklearn_mlcm._uncertainty._intervals
 from sklearn_mlcm import (
     mlcm_classification_report,
     mlcm_confidence_intervals,
@@ -249,7 +249,7 @@ def test_mlcm_classification_report_with_intervals_n_jobs(monkeypatch):
     for 2,000 instances of 12 labels, nearly all distinct: 7 chunks of 65
     resamples): the same report (text and dict) as one thread; 0 threads are
     refused by name."""
-    monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 1000)
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._intervals, "THREADED_UNITS", 1000)
     rng = np.random.default_rng(6)
     y_true = (rng.random((2000, 12)) < 0.4).astype(int)
     y_pred = y_true ^ (rng.random((2000, 12)) < 0.2)
@@ -491,8 +491,8 @@ def test_mlcm_classification_report_samples_avg_interval_is_its_bootstrap(interv
     the units left out one at a time."""
     from sklearn.utils import check_random_state
 
-    from sklearn_mlcm._intervals import bootstrap_intervals, unit_table
-    from sklearn_mlcm._units import resample_counts
+    from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
+    from sklearn_mlcm._uncertainty._units import resample_counts
 
     rng = np.random.default_rng(24)
     y_true = (rng.random((60, 4)) < 0.3).astype(int)

@@ -13,7 +13,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy import sparse
 from sklearn.metrics import f1_score, fbeta_score, precision_score, recall_score
 
-import sklearn_mlcm._threshold_sweep as sweep
+import sklearn_mlcm._thresholds._sweep as sweep
 from sklearn_mlcm import (
     InvalidInputError,
     InvalidParameterError,

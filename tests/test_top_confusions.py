@@ -28,7 +28,7 @@ from sklearn_mlcm import (
     most_confused,
     most_confused_labels,
 )
-from sklearn_mlcm._top_confusions import Confusion, LabelSetConfusion
+from sklearn_mlcm._plot._top_confusions import Confusion, LabelSetConfusion
 
 HYPOTHESIS = settings(max_examples=60, deadline=None)
 

@@ -34,7 +34,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import sklearn_mlcm._tuned as tuned_module
+import sklearn_mlcm._thresholds._tuned as tuned_module
 from sklearn_mlcm import (
     InvalidInputError,
     InvalidParameterError,
@@ -48,12 +48,12 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
-from sklearn_mlcm._margins import krstinic_margins
-from sklearn_mlcm._threshold_search import (
+from sklearn_mlcm._thresholds._search import (
     MarginObjective,
     ScorerObjective,
     search_thresholds,
 )
+from sklearn_mlcm._uncertainty._margins import krstinic_margins
 
 SKLEARN_VERSION = tuple(int(v) for v in sklearn.__version__.split(".")[:2])
 TIED_SCORES = (0.0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1.0)

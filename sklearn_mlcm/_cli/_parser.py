@@ -9,8 +9,8 @@ import argparse
 import re
 
 from sklearn_mlcm import __version__
-from sklearn_mlcm._margins import MAX_RESAMPLES
 from sklearn_mlcm._report import MAX_DIGITS
+from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES
 
 __all__ = [
     "DELIMITER_NAMES",

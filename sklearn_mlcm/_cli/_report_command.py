@@ -25,7 +25,7 @@ from sklearn_mlcm import (
     mlcm_confusion_matrix,
     most_confused,
 )
-from sklearn_mlcm._margins import MAX_RESAMPLES, min_resamples
+from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, min_resamples
 
 from ._errors import InputError, library_refusals
 from ._format import (
@@ -170,7 +170,7 @@ def _check_interval_options(args):
     """``--n-resamples``, ``--interval``, ``--seed`` and ``--n-jobs`` shape the
     intervals that ``--confidence-level`` asks for: alone they would do
     nothing. With it, the resamples must resolve the interval's tails, as
-    the library requires (:func:`sklearn_mlcm._margins.min_resamples`)."""
+    the library requires (:func:`sklearn_mlcm._uncertainty._margins.min_resamples`)."""
     if args.confidence_level is not None:
         level = args.confidence_level
         minimum = min_resamples(level)

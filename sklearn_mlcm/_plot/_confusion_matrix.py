@@ -20,7 +20,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._plot._support import check_matplotlib_support
-from sklearn_mlcm._top_confusions import most_confused_labels
+from sklearn_mlcm._plot._top_confusions import most_confused_labels
 from sklearn_mlcm._validation import (
     check_indicator_labels,
     check_square_matrix,

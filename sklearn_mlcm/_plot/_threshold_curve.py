@@ -5,8 +5,6 @@ import numbers
 import numpy as np
 from scipy import sparse
 
-from sklearn_mlcm._decision import response_scores
-from sklearn_mlcm._margins import METRICS
 from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._param_validation import (
     HasMethods,
@@ -18,7 +16,9 @@ from sklearn_mlcm._param_validation import (
 )
 from sklearn_mlcm._plot._confusion_matrix import _check_classifier
 from sklearn_mlcm._plot._support import check_matplotlib_support
-from sklearn_mlcm._thresholds import CURVE_AVERAGES, mlcm_threshold_curve
+from sklearn_mlcm._thresholds._curve import CURVE_AVERAGES, mlcm_threshold_curve
+from sklearn_mlcm._thresholds._decision import response_scores
+from sklearn_mlcm._uncertainty._margins import METRICS
 from sklearn_mlcm._validation import (
     check_indicator_labels,
     check_target_names,

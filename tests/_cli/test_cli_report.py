@@ -19,7 +19,7 @@ from cli_helpers import (
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_4J
 
-import sklearn_mlcm._intervals
+import sklearn_mlcm._uncertainty._intervals
 from sklearn_mlcm import (
     mlcm_classification_report,
     mlcm_confusion_matrix,
@@ -292,7 +292,7 @@ def test_report_confidence_level_n_jobs_prints_the_same_intervals(
     stream. 3,000 instances of 12 labels, nearly all distinct (threaded
     here: the threshold lowered), are cut into 24 chunks of up to 43
     resamples."""
-    monkeypatch.setattr(sklearn_mlcm._intervals, "THREADED_UNITS", 1000)
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._intervals, "THREADED_UNITS", 1000)
     rng = np.random.default_rng(3)
     true = (rng.random((3000, 12)) < 0.3).astype(np.int8)
     np.save(tmp_path / "t.npy", true)

@@ -16,8 +16,25 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 from sklearn.utils import check_random_state
 
-from ._averaging import samples_average, samples_values
-from ._confusion import TARGET_CONSTRAINTS
+from sklearn_mlcm._averaging import samples_average, samples_values
+from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
+from sklearn_mlcm._mlcm._dask import is_dask_collection
+from sklearn_mlcm._mlcm._dispatch import METHODS
+from sklearn_mlcm._param_validation import (
+    ZERO_DIVISION,
+    Interval,
+    Options,
+    validate_params,
+)
+from sklearn_mlcm._results import ConfidenceInterval, unpackable
+from sklearn_mlcm._validation import (
+    MAX_DENSE_BYTES,
+    check_mlcm_targets,
+    check_sample_weight,
+    check_weight_sums,
+    input_error,
+)
+
 from ._margins import (
     BATCH_CELLS,
     MAX_RESAMPLES,
@@ -26,16 +43,7 @@ from ._margins import (
     resamples_resolve_tails,
     score_table,
 )
-from ._mlcm._dask import is_dask_collection
-from ._mlcm._dispatch import METHODS
 from ._parallel import N_JOBS, n_workers, run_ranges
-from ._param_validation import (
-    ZERO_DIVISION,
-    Interval,
-    Options,
-    validate_params,
-)
-from ._results import ConfidenceInterval, unpackable
 from ._units import (
     DRAW_CELLS,
     UnitTable,
@@ -43,13 +51,6 @@ from ._units import (
     dask_table,
     resample_counts,
     tabulate,
-)
-from ._validation import (
-    MAX_DENSE_BYTES,
-    check_mlcm_targets,
-    check_sample_weight,
-    check_weight_sums,
-    input_error,
 )
 
 __all__ = [

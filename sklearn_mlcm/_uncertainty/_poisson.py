@@ -23,8 +23,9 @@ import functools
 import numpy as np
 from scipy import sparse
 
+from sklearn_mlcm._mlcm._samples import instance_ratios, set_sizes
+
 from ._margins import BATCH_CELLS, INSTANCE_MARGINS, as_dense_bool
-from ._mlcm._samples import instance_ratios, set_sizes
 
 __all__ = [
     "MAX_REPLICATE_BYTES",

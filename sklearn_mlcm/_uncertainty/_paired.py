@@ -19,7 +19,25 @@ import numpy as np
 from scipy import sparse
 from sklearn.utils import check_random_state
 
-from ._confusion import TARGET_CONSTRAINTS
+from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
+from sklearn_mlcm._mlcm._dispatch import METHODS
+from sklearn_mlcm._param_validation import (
+    ZERO_DIVISION,
+    Interval,
+    InvalidInputError,
+    Options,
+    invalid_parameter,
+    validate_params,
+)
+from sklearn_mlcm._results import ConfidenceInterval, unpackable
+from sklearn_mlcm._validation import (
+    MAX_DENSE_BYTES,
+    check_mlcm_targets,
+    check_sample_weight,
+    check_weight_sums,
+    input_error,
+)
+
 from ._margins import (
     MAX_RESAMPLES,
     METRICS,
@@ -30,23 +48,6 @@ from ._margins import (
     resamples_resolve_tails,
     scores_from_margins,
     undefined_scores,
-)
-from ._mlcm._dispatch import METHODS
-from ._param_validation import (
-    ZERO_DIVISION,
-    Interval,
-    InvalidInputError,
-    Options,
-    invalid_parameter,
-    validate_params,
-)
-from ._results import ConfidenceInterval, unpackable
-from ._validation import (
-    MAX_DENSE_BYTES,
-    check_mlcm_targets,
-    check_sample_weight,
-    check_weight_sums,
-    input_error,
 )
 
 __all__ = ["PairedComparisonResult", "mlcm_paired_comparison"]

@@ -1,8 +1,9 @@
 """The sweep engine: the three margins of the MLCM at many thresholds at once.
 
 Every MLCM score needs only the diagonal, the row sums and the column sums
-of the matrix (:mod:`._margins`). For Heydarian's matrix these margins, at
-every threshold of an increasing grid, are read off per-label and per-row
+of the matrix (:mod:`sklearn_mlcm._uncertainty._margins`). For Heydarian's
+matrix these margins, at every threshold of an increasing grid, are read off
+per-label and per-row
 histograms of the scores' positions in the grid, without building a
 prediction or a matrix per threshold; the derivation is in the Notes of
 :func:`~sklearn_mlcm.mlcm_threshold_curve`, and each step below names its
@@ -18,9 +19,9 @@ j exactly when its bin is above j. Arrays indexed by label and bin are
 import numpy as np
 from scipy import sparse
 
-from ._mlcm._chunking import map_row_blocks
-from ._mlcm._dispatch import METHODS
-from ._validation import fits_dense
+from sklearn_mlcm._mlcm._chunking import map_row_blocks
+from sklearn_mlcm._mlcm._dispatch import METHODS
+from sklearn_mlcm._validation import fits_dense
 
 __all__ = ["matrix_margins", "sweep_margins"]
 

@@ -1,8 +1,8 @@
 """The MLCM across thresholds: mlcm_threshold_curve and its result.
 
-Validation, computation (the sweep engine of :mod:`._threshold_sweep`, and
-the scores read off the margins by :mod:`._margins`) and packaging, in three
-blocks.
+Validation, computation (the sweep engine of :mod:`._sweep`, and the scores
+read off the margins by :mod:`sklearn_mlcm._uncertainty._margins`) and
+packaging, in three blocks.
 """
 
 from dataclasses import dataclass
@@ -10,24 +10,25 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._margins import METRICS, scores_from_margins
-from ._mlcm._dispatch import METHODS
-from ._param_validation import (
+from sklearn_mlcm._mlcm._dispatch import METHODS
+from sklearn_mlcm._param_validation import (
     Interval,
     Options,
     invalid_parameter,
     validate_params,
 )
-from ._results import unpackable
-from ._statistics import ratio_metric
-from ._threshold_sweep import matrix_margins, sweep_margins
-from ._validation import (
+from sklearn_mlcm._results import unpackable
+from sklearn_mlcm._statistics import ratio_metric
+from sklearn_mlcm._uncertainty._margins import METRICS, scores_from_margins
+from sklearn_mlcm._validation import (
     check_sample_weight,
     check_scored_targets,
     check_threshold_count,
     check_threshold_grid,
     check_weight_sums,
 )
+
+from ._sweep import matrix_margins, sweep_margins
 
 __all__ = ["ThresholdCurveResult", "mlcm_threshold_curve"]
 

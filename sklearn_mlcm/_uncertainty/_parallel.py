@@ -20,7 +20,7 @@ from numbers import Integral
 import numpy as np
 from joblib import cpu_count, effective_n_jobs
 
-from ._param_validation import Interval
+from sklearn_mlcm._param_validation import Interval
 
 __all__ = ["N_JOBS", "n_workers", "run_ranges"]
 

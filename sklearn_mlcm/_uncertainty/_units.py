@@ -19,12 +19,11 @@ resamples; memory is the number of distinct kinds, not of instances.
 import numpy as np
 from scipy import sparse
 
-from ._confusion import mlcm_confusion_matrix
-from ._margins import INSTANCE_MARGINS, as_dense_bool, group_codes
-from ._mlcm._dask import import_dask, is_dask_collection
-from ._mlcm._samples import instance_ratios
-from ._param_validation import current_function, public_call
-from ._validation import (
+from sklearn_mlcm._confusion import mlcm_confusion_matrix
+from sklearn_mlcm._mlcm._dask import import_dask, is_dask_collection
+from sklearn_mlcm._mlcm._samples import instance_ratios
+from sklearn_mlcm._param_validation import current_function, public_call
+from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
     check_dask_kinds,
     check_dask_targets,
@@ -33,6 +32,8 @@ from ._validation import (
     check_weight_sums,
     input_error,
 )
+
+from ._margins import INSTANCE_MARGINS, as_dense_bool, group_codes
 
 __all__ = [
     "DRAW_CELLS",

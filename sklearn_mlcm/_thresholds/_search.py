@@ -38,9 +38,10 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import UndefinedMetricWarning
 
+from sklearn_mlcm._uncertainty._margins import BATCH_CELLS, scores_from_margins
+
 from ._decision import decide_dense
-from ._margins import BATCH_CELLS, scores_from_margins
-from ._threshold_sweep import sweep_margins
+from ._sweep import sweep_margins
 
 __all__ = [
     "MAX_SWEEPS",

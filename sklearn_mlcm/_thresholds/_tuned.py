@@ -1,7 +1,7 @@
 """MLCMTunedThresholdClassifierCV: thresholds tuned for an MLCM score.
 
 The multi-label counterpart of scikit-learn's ``TunedThresholdClassifierCV``:
-validation and packaging here, the search in :mod:`._threshold_search`.
+validation and packaging here, the search in :mod:`._search`.
 """
 
 import numbers
@@ -28,10 +28,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._decision import decide_dense
-from ._margins import as_dense_bool
-from ._parallel import N_JOBS
-from ._param_validation import (
+from sklearn_mlcm._param_validation import (
     HasMethods,
     Interval,
     InvalidInputError,
@@ -41,19 +38,23 @@ from ._param_validation import (
     public_call,
     validate_params,
 )
-from ._scores import make_mlcm_scorer, mlcm_scorers
-from ._threshold_search import (
-    MAX_SWEEPS,
-    MarginObjective,
-    ScorerObjective,
-    search_thresholds,
-)
-from ._validation import (
+from sklearn_mlcm._scores import make_mlcm_scorer, mlcm_scorers
+from sklearn_mlcm._uncertainty._margins import as_dense_bool
+from sklearn_mlcm._uncertainty._parallel import N_JOBS
+from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
     check_mlcm_targets,
     check_sample_weight,
     check_threshold_count,
     evenly_spaced,
+)
+
+from ._decision import decide_dense
+from ._search import (
+    MAX_SWEEPS,
+    MarginObjective,
+    ScorerObjective,
+    search_thresholds,
 )
 
 __all__ = ["MLCMTunedThresholdClassifierCV"]

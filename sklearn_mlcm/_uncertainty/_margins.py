@@ -16,9 +16,9 @@ from fractions import Fraction
 import numpy as np
 from scipy import sparse
 
-from ._param_validation import invalid_parameter
-from ._statistics import ratio_metric
-from ._validation import MAX_DENSE_BYTES, input_error
+from sklearn_mlcm._param_validation import invalid_parameter
+from sklearn_mlcm._statistics import ratio_metric
+from sklearn_mlcm._validation import MAX_DENSE_BYTES, input_error
 
 __all__ = [
     "BATCH_CELLS",

@@ -21,8 +21,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from ._confusion import TARGET_CONSTRAINTS
-from ._param_validation import (
+from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
+from sklearn_mlcm._param_validation import (
     Interval,
     InvalidInputError,
     Options,
@@ -30,7 +30,7 @@ from ._param_validation import (
     current_function,
     validate_params,
 )
-from ._validation import (
+from sklearn_mlcm._validation import (
     check_mlcm_targets,
     check_sample_weight,
     check_square_matrix,

@@ -13,12 +13,13 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import sparse
 
-from ._param_validation import (
-    Interval,
-    invalid_parameter,
-    validate_params,
+from sklearn_mlcm._param_validation import Interval, invalid_parameter, validate_params
+from sklearn_mlcm._validation import (
+    MAX_DENSE_BYTES,
+    check_scores,
+    check_thresholds,
+    input_error,
 )
-from ._validation import MAX_DENSE_BYTES, check_scores, check_thresholds, input_error
 
 __all__ = ["decide_dense", "decide_labels", "decide_sparse", "response_scores"]
 

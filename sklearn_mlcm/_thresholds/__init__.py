@@ -1,0 +1,15 @@
+"""From scores to decisions, and the MLCM at many thresholds.
+
+- ``_decision``: :func:`~sklearn_mlcm.decide_labels`, the decision rules
+  (thresholds, top k, at least one label) and the scores of an estimator;
+- ``_sweep``: the sweep engine, the MLCM's margins at every threshold of a
+  grid at once;
+- ``_curve``: :func:`~sklearn_mlcm.mlcm_threshold_curve` and its result;
+- ``_search``: the per-label threshold search of the tuned estimator;
+- ``_tuned``: :class:`~sklearn_mlcm.MLCMTunedThresholdClassifierCV`.
+
+It may import the validation layers, the engine (``sklearn_mlcm._mlcm``),
+the public functions below it (``_scores``, ``_statistics``) and the margins
+of :mod:`sklearn_mlcm._uncertainty`; the displays (``_plot``) import it.
+The public names are exported by :mod:`sklearn_mlcm` itself.
+"""
