@@ -9,5 +9,7 @@
   tables, correlation matrices, label scores); the parameters' own values are
   checked by the decorator of :mod:`sklearn_mlcm._param_validation`.
 
-The public names are exported by :mod:`sklearn_mlcm` itself.
+It may import the validation layers, the result helpers, the MLCM's scores
+(for the measures) and the displays' matplotlib check; the public names are exported by
+:mod:`sklearn_mlcm` itself.
 """
