@@ -41,7 +41,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn_mlcm._uncertainty._margins import BATCH_CELLS, scores_from_margins
 
 from ._decision import decide_dense
-from ._sweep import sweep_margins
+from ._sweep import Grid, bins_above, bins_up_to, sweep_margins
 
 __all__ = [
     "MAX_SWEEPS",
@@ -258,7 +258,7 @@ class MarginObjective:
             self.set_predictions(y_pred)
         q = self.y_true.shape[1]
         m = len(candidates)
-        bucket = np.searchsorted(candidates, column, side="right")
+        bucket = Grid(candidates).bins(column)
         states = np.zeros((2, 3, m + 1, q + 1))
         for block, *indicators in zip(
             self._blocks, self._both_entries, self._true_entries, self._pred_entries
@@ -324,7 +324,7 @@ class MarginObjective:
         passing: a cumulative sum over the buckets each way.
         """
         m = len(candidates)
-        bucket = np.searchsorted(candidates, column, side="right")
+        bucket = Grid(candidates).bins(column)
         fail = self.bucket_margins(p_fail, bucket, m + 1)
         passing = self.bucket_margins(p_pass, bucket, m + 1)
         return self.scores(_combine(fail, passing))
@@ -336,9 +336,7 @@ def _combine(fail, passing):
     those above pass. Sums of non-negative amounts (a prefix and a suffix),
     never a difference, so that a count that is 0 stays exactly 0 whatever
     the other instances' weights."""
-    below = np.cumsum(fail, axis=0)[:-1]
-    above = np.cumsum(passing[::-1], axis=0)[::-1][1:]
-    return below + above
+    return bins_up_to(fail, axis=0) + bins_above(passing, axis=0)
 
 
 class _Predictions(BaseEstimator):

@@ -23,7 +23,7 @@ from sklearn_mlcm._mlcm._chunking import map_row_blocks
 from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._validation import fits_dense
 
-__all__ = ["matrix_margins", "sweep_margins"]
+__all__ = ["Grid", "bins_above", "bins_up_to", "matrix_margins", "sweep_margins"]
 
 #: Rows of a block are chosen so that about this many cells (rows x labels,
 #: rows x thresholds, positives x labels) are held at once: 2 MB tables of
@@ -85,6 +85,23 @@ class Grid:
         for _ in range(self.steps):  # the thresholds of the score's bucket
             out += self.after[out] <= values
         return out
+
+
+def bins_above(hist, axis=1):
+    """``hist`` indexed by bin (0 to T) along ``axis`` -> the same with T
+    entries there: at j, the sum over the bins above j (the scores predicted
+    at threshold j). Running sums of non-negative amounts, never a
+    difference, so that a sum of zeros stays exactly 0."""
+    before = (slice(None),) * axis
+    suffix = np.cumsum(hist[(*before, slice(None, None, -1))], axis=axis)
+    return suffix[(*before, slice(-2, None, -1))]
+
+
+def bins_up_to(hist, axis=1):
+    """``hist`` indexed by bin (0 to T) along ``axis`` -> the same with T
+    entries there: at j, the sum over the bins up to j (the scores not
+    predicted at threshold j)."""
+    return np.cumsum(hist, axis=axis)[(*(slice(None),) * axis, slice(None, -1))]
 
 
 def _bins_dense(block, thresholds):
@@ -229,15 +246,6 @@ def _histogram(first, second, size, weights=None):
     return counts.reshape(size)
 
 
-def _above(hist):
-    """``hist`` (m, T + 1) indexed by bin -> (m, T): sum over bins above j."""
-    suffix = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]
-    return suffix[:, 1:]
-
-
-def _up_to(hist):
-    """``hist`` (m, T + 1) indexed by bin -> (m, T): sum over bins up to j."""
-    return np.cumsum(hist, axis=1)[:, :-1]
 
 
 def _wrong_above_pairs(block, wrong_bins, column_weights, row_weights):
@@ -326,7 +334,7 @@ def _block_margins(block, u, with_predicted, exact):
     some_true_u = u * np.maximum(n_true, 1)
 
     # diagonal: the true labels predicted
-    tp = _above(_histogram(pos_cols, pos_bins, (q, size), weights=u_pos))
+    tp = bins_above(_histogram(pos_cols, pos_bins, (q, size), weights=u_pos))
 
     # row sums: TP + sum_pos u n_p2 [j < mu] (a product) + sum_pos u [j >=
     # bin] max(n_p2, 1): its part [n_p2 = 0] = [j >= nu] is ``lone``, its
@@ -334,7 +342,7 @@ def _block_margins(block, u, with_predicted, exact):
     # label's bin (n_p2 there) to the wrong label's
     h = np.where(np.arange(T)[None, :] < mu[:, None], n_wrong, 0)
     truth_u = sparse.csr_array((u_pos, (pos_cols, pos_rows)), shape=(q, b))
-    lone = _up_to(
+    lone = bins_up_to(
         _histogram(pos_cols, np.maximum(pos_bins, nu[pos_rows]), (q, size), u_pos)
     )
     # the column sums' pairs: from a true label's bin to a wrong label's,
@@ -351,7 +359,7 @@ def _block_margins(block, u, with_predicted, exact):
     start = _histogram(
         pos_cols, pos_bins, (q, size), u_pos * wrong_above[pos_rows, pos_bins]
     )
-    row_sums = tp + truth_u @ h + lone + _up_to(start - by_label)
+    row_sums = tp + truth_u @ h + lone + bins_up_to(start - by_label)
 
     # column sums: TP + sum over wrong labels of u g: the wrong labels
     # predicted, weighted u max(n_t, 1), and the pairs
@@ -364,14 +372,14 @@ def _block_margins(block, u, with_predicted, exact):
         some_true_u[pos_rows],
         exact,
     )
-    col_sums = tp + _above(predicted_wrong) + _up_to(starts - ends)
+    col_sums = tp + bins_above(predicted_wrong) + bins_up_to(starts - ends)
 
     # the no-label index. A row with no true label has no prediction
     # exactly when n_p2 == 0, for j >= nu: the corner; NTL adds
     # max(n_p2, 1) = n_p2 + [n_p2 == 0]; NPL adds n_t2 where n_p2 == 0, the
     # sum over the labels of ``lone``
     no_true = n_true == 0
-    corner = _up_to(
+    corner = bins_up_to(
         _histogram(
             np.zeros(int(no_true.sum()), dtype=np.intp),
             nu[no_true],
@@ -384,7 +392,7 @@ def _block_margins(block, u, with_predicted, exact):
 
     predicted = None
     if with_predicted:
-        predicted = _above(
+        predicted = bins_above(
             block.label_histogram(entry_bins, size, block.per_entry(u))
         ).T
     diag = np.vstack([tp, corner[None, :]]).T
