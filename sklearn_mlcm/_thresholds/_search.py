@@ -294,13 +294,13 @@ class MarginObjective:
         fail, passing = states.transpose(0, 2, 1, 3)
         return self.scores(_combine(fail, passing))
 
-    def margins(self, y_pred):
+    def prediction_margins(self, y_pred):
         """(3, q+1) weighted margins of the predictions ``y_pred`` (n, q)."""
         return self.bucket_margins(y_pred, np.zeros(len(y_pred), dtype=np.intp), 1)[0]
 
     def values(self, predictions):
         """Scores of a sequence of (n, q) predictions, shape (B,)."""
-        stack = np.stack([self.margins(p) for p in predictions])
+        stack = np.stack([self.prediction_margins(p) for p in predictions])
         return self.scores(stack)
 
     def grid_values(self, scores, grid, top_k, at_least_one):

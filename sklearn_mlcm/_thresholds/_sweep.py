@@ -307,8 +307,8 @@ def _per_row(groups, values, n_rows, ufunc, empty):
 
 
 def _block_margins(block, u, with_predicted, exact):
-    """The margins of one block at every threshold: diagonal, row sums and
-    column sums, each (T, q + 1), and the predicted totals (T, q) or None.
+    """The margins of one block at every threshold, (T, 3, q + 1) (diagonal,
+    row sums, column sums), and the predicted totals (T, q) or None.
     The terms are those of the Notes of mlcm_threshold_curve. ``exact``:
     the weights are whole numbers, so that every float64 sum is exact."""
     b, q, T = block.n_rows, block.n_labels, block.n_thresholds
@@ -395,10 +395,11 @@ def _block_margins(block, u, with_predicted, exact):
         predicted = bins_above(
             block.label_histogram(entry_bins, size, block.per_entry(u))
         ).T
-    diag = np.vstack([tp, corner[None, :]]).T
-    rows = np.vstack([row_sums, ntl[None, :]]).T
-    cols = np.vstack([col_sums, npl[None, :]]).T
-    return diag, rows, cols, predicted
+    margins = np.empty((T, 3, q + 1))
+    margins[:, 0, :q], margins[:, 1, :q] = tp.T, row_sums.T
+    margins[:, 2, :q] = col_sums.T
+    margins[:, :, q] = np.stack([corner, ntl, npl], axis=1)
+    return margins, predicted
 
 
 def _rows_per_block(scores, n_thresholds):
@@ -439,15 +440,11 @@ def sweep_margins(t, scores, thresholds, weight, *, with_predicted=False):
         rows = slice(start, stop)
         block = _Block(t[rows], scores[rows], grid, T)
         out = np.zeros((T, 7, q + 1))
-        diag, row_sums, col_sums, pred = _block_margins(
-            block, weight[rows], with_predicted, exact
-        )
-        out[:, 0], out[:, 1], out[:, 2] = diag, row_sums, col_sums
+        out[:, :3], pred = _block_margins(block, weight[rows], with_predicted, exact)
         if with_predicted:
             out[:, 3, :q] = pred
         if not exact:
-            parts = _block_margins(block, support[rows], False, True)[:3]
-            out[:, 4], out[:, 5], out[:, 6] = parts
+            out[:, 4:], _ = _block_margins(block, support[rows], False, True)
         return out
 
     total = map_row_blocks(block_sums, n, _rows_per_block(scores, T))
