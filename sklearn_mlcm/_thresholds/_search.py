@@ -19,7 +19,9 @@ at-least-one fallback read the other labels' fixed thresholds), so the
 margins (diagonal, row sums, column sums) at every candidate threshold are
 the margins with j passing nowhere plus a sum of per-instance differences over
 the instances whose score reaches the candidate: one pass over the instances,
-bucketed by their score, gives all candidates (:meth:`MarginObjective.profile`).
+bucketed by their score (the sweep's bins, :class:`._sweep.Grid`), gives all
+candidates (:meth:`MarginObjective.profile`); why this engine is not the
+sweep's is measured in :mod:`._sweep`'s docstring.
 Each instance's margins are coefficients (functions of its set sizes) of its
 rows of T & P, T and P (:func:`margin_coefficients`), so a pass is one
 bincount over the ones of those matrices: O(n + nnz) plus O(m q) for m
