@@ -249,7 +249,7 @@ class MarginObjective:
         self._n_pred = y_pred.sum(axis=1)
         self._n_both = (self.y_true & y_pred).sum(axis=1)
 
-    def column_profile(self, j, column, y_pred, candidates):
+    def column_profile(self, j, bucket, y_pred, m):
         """:meth:`profile` when label j's threshold only changes column j
         (no top_k, no at_least_one): the two states are ``y_pred`` with
         column j off and on. Their products over the other columns are those
@@ -259,8 +259,6 @@ class MarginObjective:
         if getattr(self, "_current", None) is not y_pred:
             self.set_predictions(y_pred)
         q = self.y_true.shape[1]
-        m = len(candidates)
-        bucket = Grid(candidates).bins(column)
         states = np.zeros((2, 3, m + 1, q + 1))
         for block, *indicators in zip(
             self._blocks, self._both_entries, self._true_entries, self._pred_entries
@@ -315,18 +313,17 @@ class MarginObjective:
             return self.scores(margins)
         return self.values(decide(scores, g, top_k, at_least_one) for g in grid)
 
-    def profile(self, column, p_fail, p_pass, candidates):
-        """Scores (m,) with label j's threshold at each of ``candidates``
-        (increasing), the rows of ``p_pass`` where ``column >= candidate`` and
-        of ``p_fail`` elsewhere.
+    def profile(self, bucket, p_fail, p_pass, m):
+        """Scores (m,) with label j's threshold at each of its m candidates
+        (increasing), the rows of ``p_pass`` where the score reaches the
+        candidate and of ``p_fail`` elsewhere; ``bucket`` (n,) is each
+        instance's bin among the candidates (:meth:`._sweep.Grid.bins`).
 
         Instance i passes candidate k when k < b_i, b_i the number of
         candidates at or below its score; the margins at candidate k are
         those of the buckets b <= k failing plus those of the buckets b > k
         passing: a cumulative sum over the buckets each way.
         """
-        m = len(candidates)
-        bucket = Grid(candidates).bins(column)
         fail = self.bucket_margins(p_fail, bucket, m + 1)
         passing = self.bucket_margins(p_pass, bucket, m + 1)
         return self.scores(_combine(fail, passing))
@@ -378,17 +375,18 @@ class ScorerObjective:
     def grid_values(self, scores, grid, top_k, at_least_one):
         return self.values(decide(scores, g, top_k, at_least_one) for g in grid)
 
-    def column_profile(self, j, column, y_pred, candidates):
+    def column_profile(self, j, bucket, y_pred, m):
         p_fail, p_pass = y_pred.copy(), y_pred.copy()
         p_fail[:, j] = False
         p_pass[:, j] = True
-        return self.profile(column, p_fail, p_pass, candidates)
+        return self.profile(bucket, p_fail, p_pass, m)
 
-    def profile(self, column, p_fail, p_pass, candidates):
+    def profile(self, bucket, p_fail, p_pass, m):
+        # the score reaches candidate k exactly when its bin is above k
         return np.array(
             [
-                self.value(np.where((column >= c)[:, None], p_pass, p_fail))
-                for c in candidates
+                self.value(np.where((bucket > k)[:, None], p_pass, p_fail))
+                for k in range(m)
             ]
         )
 
@@ -460,21 +458,21 @@ def search_thresholds(
     current = float(grid_scores[best])
     y_pred = decide(scores, thresholds, top_k, at_least_one)
     label_scores = [None] * q
+    buckets = [None] * q  # each instance's bin among label j's candidates
     converged = False
     n_sweeps = 0
     while n_sweeps < max_sweeps and not converged:
         n_sweeps += 1
         converged = True
         for j in range(q):
+            if buckets[j] is None:  # the same in every sweep
+                buckets[j] = Grid(label_grids[j]).bins(scores[:, j])
+            m = len(label_grids[j])
             if top_k is None and not at_least_one:
-                profile = objective.column_profile(
-                    j, scores[:, j], y_pred, label_grids[j]
-                )
+                profile = objective.column_profile(j, buckets[j], y_pred, m)
             else:
                 p_fail, p_pass = _two_states(scores, thresholds, j, top_k, at_least_one)
-                profile = objective.profile(
-                    scores[:, j], p_fail, p_pass, label_grids[j]
-                )
+                profile = objective.profile(buckets[j], p_fail, p_pass, m)
             label_scores[j] = profile
             k = best_index(profile)
             if profile[k] > current + TOLERANCE:
