@@ -3,9 +3,11 @@
 - ``_decision``: :func:`~sklearn_mlcm.decide_labels`, the decision rules
   (thresholds, top k, at least one label) and the scores of an estimator;
 - ``_sweep``: the sweep engine, the MLCM's margins at every threshold of a
-  grid at once;
+  grid at once, the bins and running sums both engines share, and why the
+  search keeps an engine of its own;
 - ``_curve``: :func:`~sklearn_mlcm.mlcm_threshold_curve` and its result;
-- ``_search``: the per-label threshold search of the tuned estimator;
+- ``_search``: the per-label threshold search of the tuned estimator and
+  its engine, the two-state profile of one label's candidates;
 - ``_tuned``: :class:`~sklearn_mlcm.MLCMTunedThresholdClassifierCV`.
 
 It may import the validation layers, the engine (``sklearn_mlcm._mlcm``),

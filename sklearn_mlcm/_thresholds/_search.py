@@ -19,7 +19,9 @@ at-least-one fallback read the other labels' fixed thresholds), so the
 margins (diagonal, row sums, column sums) at every candidate threshold are
 the margins with j passing nowhere plus a sum of per-instance differences over
 the instances whose score reaches the candidate: one pass over the instances,
-bucketed by their score, gives all candidates (:meth:`MarginObjective.profile`).
+bucketed by their score (the sweep's bins, :class:`._sweep.Grid`), gives all
+candidates (:meth:`MarginObjective.profile`); why this engine is not the
+sweep's is measured in :mod:`._sweep`'s docstring.
 Each instance's margins are coefficients (functions of its set sizes) of its
 rows of T & P, T and P (:func:`margin_coefficients`), so a pass is one
 bincount over the ones of those matrices: O(n + nnz) plus O(m q) for m
@@ -41,7 +43,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn_mlcm._uncertainty._margins import BATCH_CELLS, scores_from_margins
 
 from ._decision import decide_dense
-from ._sweep import sweep_margins
+from ._sweep import Grid, bins_above, bins_up_to, sweep_margins
 
 __all__ = [
     "MAX_SWEEPS",
@@ -247,7 +249,7 @@ class MarginObjective:
         self._n_pred = y_pred.sum(axis=1)
         self._n_both = (self.y_true & y_pred).sum(axis=1)
 
-    def column_profile(self, j, column, y_pred, candidates):
+    def column_profile(self, j, bucket, y_pred, m):
         """:meth:`profile` when label j's threshold only changes column j
         (no top_k, no at_least_one): the two states are ``y_pred`` with
         column j off and on. Their products over the other columns are those
@@ -257,8 +259,6 @@ class MarginObjective:
         if getattr(self, "_current", None) is not y_pred:
             self.set_predictions(y_pred)
         q = self.y_true.shape[1]
-        m = len(candidates)
-        bucket = np.searchsorted(candidates, column, side="right")
         states = np.zeros((2, 3, m + 1, q + 1))
         for block, *indicators in zip(
             self._blocks, self._both_entries, self._true_entries, self._pred_entries
@@ -294,13 +294,13 @@ class MarginObjective:
         fail, passing = states.transpose(0, 2, 1, 3)
         return self.scores(_combine(fail, passing))
 
-    def margins(self, y_pred):
+    def prediction_margins(self, y_pred):
         """(3, q+1) weighted margins of the predictions ``y_pred`` (n, q)."""
         return self.bucket_margins(y_pred, np.zeros(len(y_pred), dtype=np.intp), 1)[0]
 
     def values(self, predictions):
         """Scores of a sequence of (n, q) predictions, shape (B,)."""
-        stack = np.stack([self.margins(p) for p in predictions])
+        stack = np.stack([self.prediction_margins(p) for p in predictions])
         return self.scores(stack)
 
     def grid_values(self, scores, grid, top_k, at_least_one):
@@ -313,18 +313,17 @@ class MarginObjective:
             return self.scores(margins)
         return self.values(decide(scores, g, top_k, at_least_one) for g in grid)
 
-    def profile(self, column, p_fail, p_pass, candidates):
-        """Scores (m,) with label j's threshold at each of ``candidates``
-        (increasing), the rows of ``p_pass`` where ``column >= candidate`` and
-        of ``p_fail`` elsewhere.
+    def profile(self, bucket, p_fail, p_pass, m):
+        """Scores (m,) with label j's threshold at each of its m candidates
+        (increasing), the rows of ``p_pass`` where the score reaches the
+        candidate and of ``p_fail`` elsewhere; ``bucket`` (n,) is each
+        instance's bin among the candidates (:meth:`._sweep.Grid.bins`).
 
         Instance i passes candidate k when k < b_i, b_i the number of
         candidates at or below its score; the margins at candidate k are
         those of the buckets b <= k failing plus those of the buckets b > k
         passing: a cumulative sum over the buckets each way.
         """
-        m = len(candidates)
-        bucket = np.searchsorted(candidates, column, side="right")
         fail = self.bucket_margins(p_fail, bucket, m + 1)
         passing = self.bucket_margins(p_pass, bucket, m + 1)
         return self.scores(_combine(fail, passing))
@@ -336,9 +335,7 @@ def _combine(fail, passing):
     those above pass. Sums of non-negative amounts (a prefix and a suffix),
     never a difference, so that a count that is 0 stays exactly 0 whatever
     the other instances' weights."""
-    below = np.cumsum(fail, axis=0)[:-1]
-    above = np.cumsum(passing[::-1], axis=0)[::-1][1:]
-    return below + above
+    return bins_up_to(fail, axis=0) + bins_above(passing, axis=0)
 
 
 class _Predictions(BaseEstimator):
@@ -378,17 +375,18 @@ class ScorerObjective:
     def grid_values(self, scores, grid, top_k, at_least_one):
         return self.values(decide(scores, g, top_k, at_least_one) for g in grid)
 
-    def column_profile(self, j, column, y_pred, candidates):
+    def column_profile(self, j, bucket, y_pred, m):
         p_fail, p_pass = y_pred.copy(), y_pred.copy()
         p_fail[:, j] = False
         p_pass[:, j] = True
-        return self.profile(column, p_fail, p_pass, candidates)
+        return self.profile(bucket, p_fail, p_pass, m)
 
-    def profile(self, column, p_fail, p_pass, candidates):
+    def profile(self, bucket, p_fail, p_pass, m):
+        # the score reaches candidate k exactly when its bin is above k
         return np.array(
             [
-                self.value(np.where((column >= c)[:, None], p_pass, p_fail))
-                for c in candidates
+                self.value(np.where((bucket > k)[:, None], p_pass, p_fail))
+                for k in range(m)
             ]
         )
 
@@ -460,21 +458,21 @@ def search_thresholds(
     current = float(grid_scores[best])
     y_pred = decide(scores, thresholds, top_k, at_least_one)
     label_scores = [None] * q
+    buckets = [None] * q  # each instance's bin among label j's candidates
     converged = False
     n_sweeps = 0
     while n_sweeps < max_sweeps and not converged:
         n_sweeps += 1
         converged = True
         for j in range(q):
+            if buckets[j] is None:  # the same in every sweep
+                buckets[j] = Grid(label_grids[j]).bins(scores[:, j])
+            m = len(label_grids[j])
             if top_k is None and not at_least_one:
-                profile = objective.column_profile(
-                    j, scores[:, j], y_pred, label_grids[j]
-                )
+                profile = objective.column_profile(j, buckets[j], y_pred, m)
             else:
                 p_fail, p_pass = _two_states(scores, thresholds, j, top_k, at_least_one)
-                profile = objective.profile(
-                    scores[:, j], p_fail, p_pass, label_grids[j]
-                )
+                profile = objective.profile(buckets[j], p_fail, p_pass, m)
             label_scores[j] = profile
             k = best_index(profile)
             if profile[k] > current + TOLERANCE:
