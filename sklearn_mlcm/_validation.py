@@ -18,6 +18,7 @@ import importlib
 import math
 import numbers
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
@@ -27,6 +28,7 @@ from ._param_validation import InvalidInputError, current_function
 
 __all__ = [
     "LabelSpace",
+    "Targets",
     "align_columns",
     "check_batch_shape",
     "check_batch_columns",
@@ -53,6 +55,7 @@ __all__ = [
     "mixed_frame",
     "read_frame",
     "repeated_names",
+    "validate_targets",
 ]
 
 
@@ -1265,6 +1268,102 @@ def check_dask_targets(y_true, y_pred, labels, sample_weight):
                 f"of length n_samples={y_true.shape[0]}. Got shape {tuple(shape)}."
             )
     return labels
+
+
+# -- the one entry point of the targets -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The validated input of one public call: what every layer below reads.
+
+    Built once, by :func:`validate_targets`; the engine, the unit table of
+    the intervals and the packaging take it and never the raw input.
+
+    Attributes
+    ----------
+    space : LabelSpace or None
+        The packed targets and their label space; None for dask input, whose
+        chunks are validated where they live (``chunks``).
+    names : list of str
+        The labels' display names, in the matrix's order.
+    weight : ndarray of shape (n_samples,), float64, or None
+        The validated weights; for dask input, the weights as passed (their
+        shape checked, their values checked chunk by chunk).
+    groups : ndarray of shape (n_samples,) or None
+        The cluster of each instance (dask input: as passed, shape checked).
+    kind : {"numpy", "sparse", "frame", "dask"}
+        How the targets were read.
+    chunks : tuple or None
+        For dask input: ``(y_true, y_pred, labels)``, the two dask arrays and
+        the label positions to keep (or None).
+    """
+
+    space: object
+    names: list
+    weight: object = None
+    groups: object = None
+    kind: str = "numpy"
+    chunks: object = None
+
+    @property
+    def n_labels(self):
+        return len(self.names)
+
+
+_FRAME_LIBRARIES = {"pandas", "polars", "pyarrow", "xarray"}
+
+
+def _check_groups(groups, n):
+    """None, or a 1-D array of one group per instance."""
+    if groups is None:
+        return None
+    shape = getattr(groups, "shape", None)
+    if shape is None:
+        groups = np.asarray(groups)
+        shape = groups.shape
+    if len(shape) != 1 or shape[0] != n:
+        raise input_error(
+            "groups",
+            f"a 1-D array of length n_samples={n}",
+            f"shape {tuple(shape)}",
+        )
+    return groups
+
+
+def validate_targets(y_true, y_pred, *, labels=None, sample_weight=None, groups=None):
+    """Validate a public call's targets, weights and groups, once: a :class:`Targets`.
+
+    The one entry point of the targets: every public function that takes
+    ``y_true`` and ``y_pred`` calls it once and hands the result down.
+    Indicator matrices, sparse matrices, frames and 1-D class labels go
+    through :func:`check_mlcm_targets`, the weights through
+    :func:`check_sample_weight` and :func:`check_weight_sums`; dask arrays
+    through :func:`check_dask_kinds` and :func:`check_dask_targets` (their
+    values are checked chunk by chunk when computed).
+    """
+    library = {_library(y_true), _library(y_pred)}
+    if library & {"dask", "dask_expr"}:
+        check_dask_kinds(y_true, y_pred)
+        kept = check_dask_targets(y_true, y_pred, labels, sample_weight)
+        n, q = y_true.shape[0], y_true.shape[1] if kept is None else len(kept)
+        groups = _check_groups(groups, n)
+        names = [str(i) for i in (range(q) if kept is None else kept)]
+        chunks = (y_true, y_pred, kept)
+        return Targets(None, names, sample_weight, groups, "dask", chunks)
+    space = check_mlcm_targets(y_true, y_pred, labels=labels)
+    n = space.codes[0].shape[0] if space.codes is not None else space.y_true.shape[0]
+    weight = check_sample_weight(sample_weight, n)
+    check_weight_sums(weight, space.n_labels)
+    if groups is not None:
+        groups = _check_groups(np.asarray(groups), n)
+    if library & _FRAME_LIBRARIES:
+        kind = "frame"
+    elif space.codes is None and sparse.issparse(space.y_true):
+        kind = "sparse"
+    else:
+        kind = "numpy"
+    return Targets(space, list(space.names), weight, groups, kind)
 
 
 # -- scores and thresholds: decision rules and threshold curves -----------------
