@@ -17,6 +17,7 @@ downstream assume what these functions guarantee and check nothing themselves.
 import importlib
 import math
 import numbers
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -1297,6 +1298,9 @@ class Targets:
     chunks : tuple or None
         For dask input: ``(y_true, y_pred, labels)``, the two dask arrays and
         the label positions to keep (or None).
+    predictions : dict or None
+        For several prediction sets: each set's clean indicators, by name
+        (``space.y_pred`` is the last one's).
     """
 
     space: object
@@ -1305,6 +1309,7 @@ class Targets:
     groups: object = None
     kind: str = "numpy"
     chunks: object = None
+    predictions: object = None
 
     @property
     def n_labels(self):
@@ -1331,7 +1336,62 @@ def _check_groups(groups, n):
     return groups
 
 
-def validate_targets(y_true, y_pred, *, labels=None, sample_weight=None, groups=None):
+def _raw_values(y):
+    """Something ``np.shape`` reads without converting a sparse matrix."""
+    if sparse.issparse(y) or hasattr(y, "shape"):
+        return np.empty(tuple(y.shape), dtype=bool)
+    return y
+
+
+def _check_prediction_sets(y_true, predictions, parameters, labels):
+    """One label space for ``y_true`` and every prediction set: ``(space,
+    {name: clean predictions})``; ``space`` is the last set's (y_true and the
+    names are the same in every one). Errors name the refused set by its
+    parameter, ``parameters[name]``."""
+    shapes = {name: np.shape(_raw_values(y)) for name, y in predictions.items()}
+    first_name, first_shape = next(iter(shapes.items()))
+    for name, shape in shapes.items():
+        if shape != first_shape:
+            raise input_error(
+                parameters[name],
+                f"of the shape of {parameters[first_name]}, {first_shape}",
+                f"shape {shape}",
+            )
+    if len(first_shape) == 1 and labels is None and np.ndim(_raw_values(y_true)) == 1:
+        # 1-D class labels: one set of classes for all prediction sets, of
+        # the values themselves (_raw_values stands in for arrays by shape)
+        try:
+            labels = unique_labels(
+                np.asarray(y_true), *(np.asarray(y) for y in predictions.values())
+            )
+        except ValueError:  # not class labels: check_mlcm_targets says why
+            labels = None
+    # frames are aligned to y_true's columns, 1-D classes to one set: every
+    # space has y_true's label names
+    cleaned, space = {}, None
+    for name, y in predictions.items():
+        try:
+            space = check_mlcm_targets(y_true, y, labels=labels)
+        except InvalidInputError as exc:
+            # the checks call every prediction set y_pred: name the one refused
+            parameter = parameters[name]
+            raise InvalidInputError(
+                re.sub(r"\by_pred\b", lambda _: parameter, str(exc))
+            ) from None
+        cleaned[name] = space.y_pred
+    return space, cleaned
+
+
+def validate_targets(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    sample_weight=None,
+    groups=None,
+    predictions=None,
+    parameters=None,
+):
     """Validate a public call's targets, weights and groups, once: a :class:`Targets`.
 
     The one entry point of the targets: every public function that takes
@@ -1341,7 +1401,18 @@ def validate_targets(y_true, y_pred, *, labels=None, sample_weight=None, groups=
     :func:`check_sample_weight` and :func:`check_weight_sums`; dask arrays
     through :func:`check_dask_kinds` and :func:`check_dask_targets` (their
     values are checked chunk by chunk when computed).
+
+    Several prediction sets (the paired comparison) come as ``predictions``,
+    a dict of named sets in place of ``y_pred`` (None), with ``parameters``
+    naming each set's parameter in errors; their clean indicators are
+    :attr:`Targets.predictions`.
     """
+    if predictions is not None:
+        space, cleaned = _check_prediction_sets(y_true, predictions, parameters, labels)
+        weight = check_sample_weight(sample_weight, space.y_true.shape[0])
+        check_weight_sums(weight, space.n_labels)
+        names = list(space.names)
+        return Targets(space, names, weight, None, "numpy", predictions=cleaned)
     library = {_library(y_true), _library(y_pred)}
     if library & {"dask", "dask_expr"}:
         check_dask_kinds(y_true, y_pred)
