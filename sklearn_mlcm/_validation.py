@@ -29,6 +29,7 @@ from ._param_validation import InvalidInputError, current_function
 
 __all__ = [
     "LabelSpace",
+    "Scores",
     "Targets",
     "align_columns",
     "check_batch_shape",
@@ -56,6 +57,7 @@ __all__ = [
     "mixed_frame",
     "read_frame",
     "repeated_names",
+    "validate_scores",
     "validate_targets",
 ]
 
@@ -1391,6 +1393,8 @@ def validate_targets(
     groups=None,
     predictions=None,
     parameters=None,
+    matrix_sums=True,
+    chunked=True,
 ):
     """Validate a public call's targets, weights and groups, once: a :class:`Targets`.
 
@@ -1405,7 +1409,10 @@ def validate_targets(
     Several prediction sets (the paired comparison) come as ``predictions``,
     a dict of named sets in place of ``y_pred`` (None), with ``parameters``
     naming each set's parameter in errors; their clean indicators are
-    :attr:`Targets.predictions`.
+    :attr:`Targets.predictions`. Without ``matrix_sums`` the weights' sums
+    are not bounded by the matrix's (for counts that build no matrix).
+    Without ``chunked``, dask arrays are read whole, as any array-like
+    (for the functions that do not count chunk by chunk).
     """
     if predictions is not None:
         space, cleaned = _check_prediction_sets(y_true, predictions, parameters, labels)
@@ -1414,7 +1421,7 @@ def validate_targets(
         names = list(space.names)
         return Targets(space, names, weight, None, "numpy", predictions=cleaned)
     library = {_library(y_true), _library(y_pred)}
-    if library & {"dask", "dask_expr"}:
+    if chunked and library & {"dask", "dask_expr"}:
         check_dask_kinds(y_true, y_pred)
         kept = check_dask_targets(y_true, y_pred, labels, sample_weight)
         n, q = y_true.shape[0], y_true.shape[1] if kept is None else len(kept)
@@ -1425,7 +1432,8 @@ def validate_targets(
     space = check_mlcm_targets(y_true, y_pred, labels=labels)
     n = space.codes[0].shape[0] if space.codes is not None else space.y_true.shape[0]
     weight = check_sample_weight(sample_weight, n)
-    check_weight_sums(weight, space.n_labels)
+    if matrix_sums:
+        check_weight_sums(weight, space.n_labels)
     if groups is not None:
         groups = _check_groups(np.asarray(groups), n)
     if library & _FRAME_LIBRARIES:
@@ -1647,6 +1655,48 @@ def check_scored_targets(y_true, y_score, *, labels=None):
         t, scores = t[:, kept], scores[:, kept]
         keys = [all_keys[i] for i in kept]
     return _finish(t), _finish_scores(scores), keys, all_keys
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The validated scores of one public call (:func:`validate_scores`).
+
+    Attributes
+    ----------
+    scores : ndarray or CSR array of shape (n_samples, n_labels)
+        As :func:`check_scores` returns them, the kept labels only.
+    keys, all_keys : list
+        The kept labels' names (frame columns or column indices), by which
+        thresholds are matched, and the names of every column.
+    y_true : ndarray or CSR array of shape (n_samples, n_labels), bool, or None
+        The true indicators of the same labels, when given.
+    weight : ndarray of shape (n_samples,), float64, or None
+        The validated weights, when given.
+    """
+
+    scores: object
+    keys: list
+    all_keys: list
+    y_true: object = None
+    weight: object = None
+
+
+def validate_scores(y_score, *, y_true=None, labels=None, sample_weight=None):
+    """Validate a public call's scores (and its true indicators and weights,
+    if any), once: a :class:`Scores`.
+
+    The sibling of :func:`validate_targets` for the functions that read
+    scores: :func:`check_scores` alone, or :func:`check_scored_targets` with
+    ``y_true``, then :func:`check_sample_weight` and
+    :func:`check_weight_sums`.
+    """
+    if y_true is None:
+        scores, keys, all_keys = check_scores(y_score, labels=labels)
+        return Scores(scores, keys, all_keys)
+    t, scores, keys, all_keys = check_scored_targets(y_true, y_score, labels=labels)
+    weight = check_sample_weight(sample_weight, t.shape[0])
+    check_weight_sums(weight, t.shape[1])
+    return Scores(scores, keys, all_keys, t, weight)
 
 
 def check_thresholds(threshold, keys, all_keys=None, *, positive=False):
