@@ -22,12 +22,12 @@ from sklearn.metrics import confusion_matrix
 from sklearn_mlcm import (
     InvalidInputError,
     MLCMAccumulator,
-    _top_confusions,
     labelset_confusions,
     mlcm_confusion_matrix,
     most_confused,
     most_confused_labels,
 )
+from sklearn_mlcm._plot import _top_confusions
 from sklearn_mlcm._plot._top_confusions import Confusion, LabelSetConfusion
 
 HYPOTHESIS = settings(max_examples=60, deadline=None)
