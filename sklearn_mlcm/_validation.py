@@ -1,6 +1,11 @@
-"""Data validation: every accepted input form -> clean arrays.
+"""Data validation: every accepted input form -> one validated object.
 
-The checks that depend on the data: the two targets (:func:`check_mlcm_targets`:
+A public call validates its data once, through the one entry point,
+:func:`validate_targets` (a :class:`Targets`: packed targets, label space and
+names, weights, groups, how the input was read), or its sibling for scores,
+:func:`validate_scores` (a :class:`Scores`); the layers below take that
+object and never the raw input again. The checks it is built from, those
+that depend on the data: the two targets (:func:`check_mlcm_targets`:
 indicator matrices, sparse matrices, frames, 1-D class labels), the labels to
 keep, the weights (:func:`check_sample_weight`), square matrices
 (:func:`check_square_matrix`), display names (:func:`check_target_names`),

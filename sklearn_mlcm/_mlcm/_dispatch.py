@@ -1,4 +1,4 @@
-"""Dispatch: validate the targets, choose the kernel and path, shape the output."""
+"""Dispatch: validated targets in; choose the kernel and path, shape the output."""
 
 import numpy as np
 from scipy import sparse
