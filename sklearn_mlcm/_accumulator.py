@@ -49,11 +49,10 @@ from ._validation import (
     check_batch_shape,
     check_dense_size,
     check_empty_batch,
-    check_mlcm_targets,
     check_same_accumulator,
-    check_sample_weight,
     input_error,
     read_frame,
+    validate_targets,
 )
 
 __all__ = ["MLCMAccumulator"]
@@ -302,17 +301,13 @@ class MLCMAccumulator:
                     self.target_names_ = list(labels)
             return self
         if self.n_resamples is not None:  # the rows themselves are weighed
-            y_true, y_pred, sample_weight = self._clean_batch(
-                y_true, y_pred, sample_weight
-            )
+            self._check_not_dask(y_true, y_pred)
+        targets = validate_targets(y_true, y_pred, sample_weight=sample_weight)
+        if self.n_resamples is not None:
+            y_true, y_pred = targets.space.y_true, targets.space.y_pred
+            sample_weight = targets.weight
         computed = compute(
-            y_true,
-            y_pred,
-            method=self.method,
-            labels=None,
-            sample_weight=sample_weight,
-            with_supports=True,
-            samples=True,
+            targets, method=self.method, with_supports=True, samples=True
         )
         matrix, supports = computed.matrix, computed.supports
         n_rows = n_samples if n_samples is not None else len(y_true)
@@ -358,9 +353,9 @@ class MLCMAccumulator:
                 self._release(start, n_rows)
         return self
 
-    def _clean_batch(self, y_true, y_pred, sample_weight):
-        """The batch as clean indicators and weights, for the replicates,
-        which weigh each row (dask input is refused: its rows are not here)."""
+    def _check_not_dask(self, y_true, y_pred):
+        """Refuse a dask batch when the replicates weigh each row: its rows
+        are not here."""
         for name, y in (("y_true", y_true), ("y_pred", y_pred)):
             if is_dask_collection(y):
                 raise input_error(
@@ -372,9 +367,6 @@ class MLCMAccumulator:
                     "y_pred.blocks[i].compute())",
                     "a dask array",
                 )
-        space = check_mlcm_targets(y_true, y_pred)
-        weight = check_sample_weight(sample_weight, space.y_true.shape[0])
-        return space.y_true, space.y_pred, weight
 
     def _reserve(self, n_rows):
         """The stream position of a batch's first row; the next batch's rows

@@ -5,6 +5,7 @@ from ._mlcm._dispatch import METHODS, as_output, compute
 from ._mlcm._dispatch import normalize as normalize_matrix
 from ._param_validation import Options, invalid_parameter, validate_params
 from ._statistics import one_vs_rest
+from ._validation import validate_targets
 
 __all__ = ["mlcm_confusion_matrix", "mlcm_multilabel_confusion_matrix"]
 
@@ -287,12 +288,9 @@ def mlcm_multilabel_confusion_matrix(
 
 
 def _compute_matrix(y_true, y_pred, *, method, labels, sample_weight, lazy=False):
-    """The (q+1, q+1) matrix of validated parameters (dense, CSR or dask)."""
-    return compute(
-        y_true,
-        y_pred,
-        method=method,
-        labels=labels,
-        sample_weight=sample_weight,
-        lazy=lazy,
-    ).matrix
+    """The (q+1, q+1) matrix of validated parameters (dense, CSR or dask):
+    the targets validated once, then the engine."""
+    targets = validate_targets(
+        y_true, y_pred, labels=labels, sample_weight=sample_weight
+    )
+    return compute(targets, method=method, lazy=lazy).matrix

@@ -21,7 +21,7 @@ from ._param_validation import (
 from ._uncertainty._intervals import bootstrap_intervals, unit_table
 from ._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._uncertainty._parallel import N_JOBS
-from ._validation import check_target_names
+from ._validation import check_target_names, validate_targets
 
 __all__ = ["ReportBounds", "format_report", "mlcm_classification_report"]
 
@@ -377,25 +377,16 @@ def mlcm_classification_report(
     [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
     <BLANKLINE>
     """  # noqa: E501 (the report with intervals is wider than the code)
-    computed = compute(
-        y_true,
-        y_pred,
-        method=method,
-        labels=labels,
-        sample_weight=sample_weight,
-        with_supports=True,
-        samples=True,
+    targets = validate_targets(
+        y_true, y_pred, labels=labels, sample_weight=sample_weight, groups=groups
     )
+    computed = compute(targets, method=method, with_supports=True, samples=True)
     samples = computed.samples if computed.multilabel else None
     bounds = None
     if confidence_level is not None:
         bounds = _report_bounds(
-            y_true,
-            y_pred,
+            targets,
             method=method,
-            labels=labels,
-            sample_weight=sample_weight,
-            groups=groups,
             samples=samples is not None,
             include_no_label=bool(include_no_label),
             confidence_level=float(confidence_level),
@@ -421,13 +412,9 @@ def mlcm_classification_report(
 
 
 def _report_bounds(
-    y_true,
-    y_pred,
+    targets,
     *,
     method,
-    labels,
-    sample_weight,
-    groups,
     samples,
     include_no_label,
     confidence_level,
@@ -441,14 +428,7 @@ def _report_bounds(
     resamples (as :func:`mlcm_confidence_intervals` draws them) for every
     precision, recall and F1, per row and averaged (the samples average
     too with ``samples``)."""
-    units, _ = unit_table(
-        y_true,
-        y_pred,
-        method=method,
-        labels=labels,
-        sample_weight=sample_weight,
-        groups=groups,
-    )
+    units, _ = unit_table(targets, method=method)
     shown = units.n_labels + include_no_label
     metrics = ("precision", "recall", "f1")
     averages = REPORT_AVERAGES + ((SAMPLES_AVERAGE,) if samples else ())
@@ -467,7 +447,7 @@ def _report_bounds(
         n_jobs=n_jobs,
     )
     low, high = report_bounds(scores, metrics, averages, shown)
-    units_name = "groups" if groups is not None else "instances"
+    units_name = "groups" if targets.groups is not None else "instances"
     legend = (
         f"[low, high]: {100 * confidence_level:g}% "
         f"{'BCa' if interval == 'bca' else 'percentile'} bootstrap intervals, "

@@ -26,7 +26,7 @@ from ._param_validation import (
     validate_keywords,
     validate_params,
 )
-from ._validation import frame_columns, read_frame
+from ._validation import frame_columns, read_frame, validate_targets
 
 __all__ = [
     "make_mlcm_scorer",
@@ -157,13 +157,13 @@ def _prfs(
     ``average="samples"`` reads each instance's set sizes instead, in one
     pass over the validated rows, and builds no matrix."""
     warn_for = {_WARN_NAMES.get(name, name) for name in warn_for}
+    targets = validate_targets(
+        y_true, y_pred, labels=labels, sample_weight=sample_weight
+    )
     if average == "samples":
         computed = compute(
-            y_true,
-            y_pred,
+            targets,
             method=method,
-            labels=labels,
-            sample_weight=sample_weight,
             samples=True,
             matrix=False,
         )
@@ -180,11 +180,8 @@ def _prfs(
         )
         return values, None
     computed = compute(
-        y_true,
-        y_pred,
+        targets,
         method=method,
-        labels=labels,
-        sample_weight=sample_weight,
         with_supports=average is None,
     )
     values = matrix_scores(

@@ -1,6 +1,11 @@
-"""Data validation: every accepted input form -> clean arrays.
+"""Data validation: every accepted input form -> one validated object.
 
-The checks that depend on the data: the two targets (:func:`check_mlcm_targets`:
+A public call validates its data once, through the one entry point,
+:func:`validate_targets` (a :class:`Targets`: packed targets, label space and
+names, weights, groups, how the input was read), or its sibling for scores,
+:func:`validate_scores` (a :class:`Scores`); the layers below take that
+object and never the raw input again. The checks it is built from, those
+that depend on the data: the two targets (:func:`check_mlcm_targets`:
 indicator matrices, sparse matrices, frames, 1-D class labels), the labels to
 keep, the weights (:func:`check_sample_weight`), square matrices
 (:func:`check_square_matrix`), display names (:func:`check_target_names`),
@@ -17,7 +22,9 @@ downstream assume what these functions guarantee and check nothing themselves.
 import importlib
 import math
 import numbers
+import re
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
@@ -27,6 +34,8 @@ from ._param_validation import InvalidInputError, current_function
 
 __all__ = [
     "LabelSpace",
+    "Scores",
+    "Targets",
     "align_columns",
     "check_batch_shape",
     "check_batch_columns",
@@ -53,6 +62,8 @@ __all__ = [
     "mixed_frame",
     "read_frame",
     "repeated_names",
+    "validate_scores",
+    "validate_targets",
 ]
 
 
@@ -1267,6 +1278,178 @@ def check_dask_targets(y_true, y_pred, labels, sample_weight):
     return labels
 
 
+# -- the one entry point of the targets -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The validated input of one public call: what every layer below reads.
+
+    Built once, by :func:`validate_targets`; the engine, the unit table of
+    the intervals and the packaging take it and never the raw input.
+
+    Attributes
+    ----------
+    space : LabelSpace or None
+        The packed targets and their label space; None for dask input, whose
+        chunks are validated where they live (``chunks``).
+    names : list of str
+        The labels' display names, in the matrix's order.
+    weight : ndarray of shape (n_samples,), float64, or None
+        The validated weights; for dask input, the weights as passed (their
+        shape checked, their values checked chunk by chunk).
+    groups : ndarray of shape (n_samples,) or None
+        The cluster of each instance (dask input: as passed, shape checked).
+    kind : {"numpy", "sparse", "frame", "dask"}
+        How the targets were read.
+    chunks : tuple or None
+        For dask input: ``(y_true, y_pred, labels)``, the two dask arrays and
+        the label positions to keep (or None).
+    predictions : dict or None
+        For several prediction sets: each set's clean indicators, by name
+        (``space.y_pred`` is the last one's).
+    """
+
+    space: object
+    names: list
+    weight: object = None
+    groups: object = None
+    kind: str = "numpy"
+    chunks: object = None
+    predictions: object = None
+
+    @property
+    def n_labels(self):
+        return len(self.names)
+
+
+_FRAME_LIBRARIES = {"pandas", "polars", "pyarrow", "xarray"}
+
+
+def _check_groups(groups, n):
+    """None, or a 1-D array of one group per instance."""
+    if groups is None:
+        return None
+    shape = getattr(groups, "shape", None)
+    if shape is None:
+        groups = np.asarray(groups)
+        shape = groups.shape
+    if len(shape) != 1 or shape[0] != n:
+        raise input_error(
+            "groups",
+            f"a 1-D array of length n_samples={n}",
+            f"shape {tuple(shape)}",
+        )
+    return groups
+
+
+def _raw_values(y):
+    """Something ``np.shape`` reads without converting a sparse matrix."""
+    if sparse.issparse(y) or hasattr(y, "shape"):
+        return np.empty(tuple(y.shape), dtype=bool)
+    return y
+
+
+def _check_prediction_sets(y_true, predictions, parameters, labels):
+    """One label space for ``y_true`` and every prediction set: ``(space,
+    {name: clean predictions})``; ``space`` is the last set's (y_true and the
+    names are the same in every one). Errors name the refused set by its
+    parameter, ``parameters[name]``."""
+    shapes = {name: np.shape(_raw_values(y)) for name, y in predictions.items()}
+    first_name, first_shape = next(iter(shapes.items()))
+    for name, shape in shapes.items():
+        if shape != first_shape:
+            raise input_error(
+                parameters[name],
+                f"of the shape of {parameters[first_name]}, {first_shape}",
+                f"shape {shape}",
+            )
+    if len(first_shape) == 1 and labels is None and np.ndim(_raw_values(y_true)) == 1:
+        # 1-D class labels: one set of classes for all prediction sets, of
+        # the values themselves (_raw_values stands in for arrays by shape)
+        try:
+            labels = unique_labels(
+                np.asarray(y_true), *(np.asarray(y) for y in predictions.values())
+            )
+        except ValueError:  # not class labels: check_mlcm_targets says why
+            labels = None
+    # frames are aligned to y_true's columns, 1-D classes to one set: every
+    # space has y_true's label names
+    cleaned, space = {}, None
+    for name, y in predictions.items():
+        try:
+            space = check_mlcm_targets(y_true, y, labels=labels)
+        except InvalidInputError as exc:
+            # the checks call every prediction set y_pred: name the one refused
+            parameter = parameters[name]
+            raise InvalidInputError(
+                re.sub(r"\by_pred\b", lambda _: parameter, str(exc))
+            ) from None
+        cleaned[name] = space.y_pred
+    return space, cleaned
+
+
+def validate_targets(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    sample_weight=None,
+    groups=None,
+    predictions=None,
+    parameters=None,
+    matrix_sums=True,
+    chunked=True,
+):
+    """Validate a public call's targets, weights and groups, once: a :class:`Targets`.
+
+    The one entry point of the targets: every public function that takes
+    ``y_true`` and ``y_pred`` calls it once and hands the result down.
+    Indicator matrices, sparse matrices, frames and 1-D class labels go
+    through :func:`check_mlcm_targets`, the weights through
+    :func:`check_sample_weight` and :func:`check_weight_sums`; dask arrays
+    through :func:`check_dask_kinds` and :func:`check_dask_targets` (their
+    values are checked chunk by chunk when computed).
+
+    Several prediction sets (the paired comparison) come as ``predictions``,
+    a dict of named sets in place of ``y_pred`` (None), with ``parameters``
+    naming each set's parameter in errors; their clean indicators are
+    :attr:`Targets.predictions`. Without ``matrix_sums`` the weights' sums
+    are not bounded by the matrix's (for counts that build no matrix).
+    Without ``chunked``, dask arrays are read whole, as any array-like
+    (for the functions that do not count chunk by chunk).
+    """
+    if predictions is not None:
+        space, cleaned = _check_prediction_sets(y_true, predictions, parameters, labels)
+        weight = check_sample_weight(sample_weight, space.y_true.shape[0])
+        check_weight_sums(weight, space.n_labels)
+        names = list(space.names)
+        return Targets(space, names, weight, None, "numpy", predictions=cleaned)
+    library = {_library(y_true), _library(y_pred)}
+    if chunked and library & {"dask", "dask_expr"}:
+        check_dask_kinds(y_true, y_pred)
+        kept = check_dask_targets(y_true, y_pred, labels, sample_weight)
+        n, q = y_true.shape[0], y_true.shape[1] if kept is None else len(kept)
+        groups = _check_groups(groups, n)
+        names = [str(i) for i in (range(q) if kept is None else kept)]
+        chunks = (y_true, y_pred, kept)
+        return Targets(None, names, sample_weight, groups, "dask", chunks)
+    space = check_mlcm_targets(y_true, y_pred, labels=labels)
+    n = space.codes[0].shape[0] if space.codes is not None else space.y_true.shape[0]
+    weight = check_sample_weight(sample_weight, n)
+    if matrix_sums:
+        check_weight_sums(weight, space.n_labels)
+    if groups is not None:
+        groups = _check_groups(np.asarray(groups), n)
+    if library & _FRAME_LIBRARIES:
+        kind = "frame"
+    elif space.codes is None and sparse.issparse(space.y_true):
+        kind = "sparse"
+    else:
+        kind = "numpy"
+    return Targets(space, list(space.names), weight, groups, kind)
+
+
 # -- scores and thresholds: decision rules and threshold curves -----------------
 
 
@@ -1477,6 +1660,48 @@ def check_scored_targets(y_true, y_score, *, labels=None):
         t, scores = t[:, kept], scores[:, kept]
         keys = [all_keys[i] for i in kept]
     return _finish(t), _finish_scores(scores), keys, all_keys
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The validated scores of one public call (:func:`validate_scores`).
+
+    Attributes
+    ----------
+    scores : ndarray or CSR array of shape (n_samples, n_labels)
+        As :func:`check_scores` returns them, the kept labels only.
+    keys, all_keys : list
+        The kept labels' names (frame columns or column indices), by which
+        thresholds are matched, and the names of every column.
+    y_true : ndarray or CSR array of shape (n_samples, n_labels), bool, or None
+        The true indicators of the same labels, when given.
+    weight : ndarray of shape (n_samples,), float64, or None
+        The validated weights, when given.
+    """
+
+    scores: object
+    keys: list
+    all_keys: list
+    y_true: object = None
+    weight: object = None
+
+
+def validate_scores(y_score, *, y_true=None, labels=None, sample_weight=None):
+    """Validate a public call's scores (and its true indicators and weights,
+    if any), once: a :class:`Scores`.
+
+    The sibling of :func:`validate_targets` for the functions that read
+    scores: :func:`check_scores` alone, or :func:`check_scored_targets` with
+    ``y_true``, then :func:`check_sample_weight` and
+    :func:`check_weight_sums`.
+    """
+    if y_true is None:
+        scores, keys, all_keys = check_scores(y_score, labels=labels)
+        return Scores(scores, keys, all_keys)
+    t, scores, keys, all_keys = check_scored_targets(y_true, y_score, labels=labels)
+    weight = check_sample_weight(sample_weight, t.shape[0])
+    check_weight_sums(weight, t.shape[1])
+    return Scores(scores, keys, all_keys, t, weight)
 
 
 def check_thresholds(threshold, keys, all_keys=None, *, positive=False):

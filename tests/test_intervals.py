@@ -48,6 +48,7 @@ from sklearn_mlcm._uncertainty._units import (
     resample_counts,
     tabulate,
 )
+from sklearn_mlcm._validation import validate_targets
 
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
@@ -98,12 +99,7 @@ def test_mlcm_confidence_intervals_resamples_are_a_naive_loop(n_labels, n):
         random_state=7,
     )
     units, _ = unit_table(
-        y_true,
-        y_pred,
-        method="heydarian",
-        labels=None,
-        sample_weight=weight,
-        groups=None,
+        validate_targets(y_true, y_pred, sample_weight=weight), method="heydarian"
     )
     assert units.draw_positions == (n_labels == 3)
     seed = np.random.RandomState(7).randint(2**31 - 1)
@@ -390,9 +386,7 @@ def test_mlcm_confidence_intervals_chunks_have_their_own_streams():
     the cut falling inside the third chunk of 43."""
     rng = np.random.default_rng(9)
     y_true, y_pred = _noisy(rng, 3000, 12, 0.2)
-    units, _ = unit_table(
-        y_true, y_pred, method="heydarian", labels=None, sample_weight=None, groups=None
-    )
+    units, _ = unit_table(validate_targets(y_true, y_pred), method="heydarian")
     assert units.draw_positions and units.chunk == 43
     counts = resample_counts(5, 0, 250, units)
     assert len({row.tobytes() for row in counts}) == 250
@@ -718,12 +712,8 @@ def test_mlcm_confidence_intervals_matrix_bca_of_a_sum():
     rng = np.random.default_rng(8)
     y_true, y_pred = _noisy(rng, 60, 2, 0.3)
     units, _ = unit_table(
-        y_true,
-        y_pred,
+        validate_targets(y_true, y_pred, sample_weight=rng.choice([1.0, 3.0], 60)),
         method="heydarian",
-        labels=None,
-        sample_weight=rng.choice([1.0, 3.0], 60),
-        groups=None,
     )
     contributions = units.cells()
     dense = contributions.toarray()

@@ -493,13 +493,12 @@ def test_mlcm_classification_report_samples_avg_interval_is_its_bootstrap(interv
 
     from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
     from sklearn_mlcm._uncertainty._units import resample_counts
+    from sklearn_mlcm._validation import validate_targets
 
     rng = np.random.default_rng(24)
     y_true = (rng.random((60, 4)) < 0.3).astype(int)
     y_pred = y_true ^ (rng.random((60, 4)) < 0.25)
-    units, _ = unit_table(
-        y_true, y_pred, method="heydarian", labels=None, sample_weight=None, groups=None
-    )
+    units, _ = unit_table(validate_targets(y_true, y_pred), method="heydarian")
     seed = int(check_random_state(3).randint(2**31 - 1))
     scores, _ = bootstrap_intervals(
         units,

@@ -1,7 +1,7 @@
 """The confusion-matrix engine: validated input in, (q+1, q+1) matrices out.
 
-- ``_dispatch``: the methods, validation of the targets, the dense/sparse/dask
-  choice, the output form (dense, CSR, normalised);
+- ``_dispatch``: the methods, the run on validated targets (a ``Targets``),
+  the dense/sparse/dask choice, the output form (dense, CSR, normalised);
 - ``_record``: the result record and the label supports the report needs;
 - ``_heydarian``: Heydarian, Doyle and Samavi (2022), Algorithms 2-5 and eq. 16;
 - ``_krstinic``: Krstinić et al. (2020), Algorithm 1;

@@ -12,8 +12,6 @@ from sklearn_mlcm._param_validation import (
     public_call,
 )
 from sklearn_mlcm._validation import (
-    check_dask_kinds,
-    check_dask_targets,
     check_mlcm_targets,
     check_sample_weight,
     check_weight_sums,
@@ -97,13 +95,10 @@ def _finite_sum(matrix):
 
 
 def dask_compute(
-    y_true,
-    y_pred,
+    targets,
     *,
     kernel,
     integer_counts,
-    labels,
-    sample_weight,
     with_supports,
     lazy,
     samples=False,
@@ -111,16 +106,20 @@ def dask_compute(
 ):
     """The :class:`Computed` of dask input; the matrix stays lazy if ``lazy``.
 
+    ``targets`` is the call's :class:`~sklearn_mlcm._validation.Targets`
+    (kind "dask"): its arrays' shapes and labels are checked, their values
+    are checked here chunk by chunk, on the workers.
+
     ``integer_counts`` says that the kernel counts (int64) without weights.
     ``samples`` and ``matrix`` are :func:`~._dispatch.compute`'s: the chunks'
     tables of the samples average are merged (computed at once, also when
     ``lazy``).
     """
-    check_dask_kinds(y_true, y_pred)
     dask, da = import_dask()
+    y_true, y_pred, labels = targets.chunks
+    sample_weight = targets.weight
     y_true = da.asarray(y_true)
     y_pred = da.asarray(y_pred)
-    labels = check_dask_targets(y_true, y_pred, labels, sample_weight)
     n_columns = y_true.shape[1]
     q = n_columns if labels is None else len(labels)
     # one chunk across the labels; y_pred and the weights follow y_true's rows
@@ -133,7 +132,7 @@ def dask_compute(
     else:
         weight = da.asarray(sample_weight)
         w_blocks = weight.rechunk((y_true.chunks[0],)).to_delayed().ravel()
-    names = [str(i) for i in (range(q) if labels is None else labels)]
+    names = list(targets.names)
     sums = None
     if samples:
         table = dask.delayed(_block_samples, pure=True)

@@ -1,15 +1,9 @@
-"""Dispatch: validate the targets, choose the kernel and path, shape the output."""
+"""Dispatch: validated targets in; choose the kernel and path, shape the output."""
 
 import numpy as np
 from scipy import sparse
 
-from sklearn_mlcm._validation import (
-    check_dense_size,
-    check_mlcm_targets,
-    check_sample_weight,
-    check_weight_sums,
-    fits_dense,
-)
+from sklearn_mlcm._validation import check_dense_size, fits_dense
 
 from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
@@ -24,40 +18,35 @@ METHODS = {"heydarian": heydarian_matrix, "krstinic": krstinic_matrix}
 
 
 def compute(
-    y_true,
-    y_pred,
+    targets,
     *,
     method,
-    labels,
-    sample_weight,
     with_supports=False,
     lazy=False,
     samples=False,
     matrix=True,
 ):
-    """Validate the targets and weights, run the kernel, return a :class:`Computed`.
+    """Run the kernel on validated targets, return a :class:`Computed`.
+
+    ``targets`` is the :class:`~sklearn_mlcm._validation.Targets` of the
+    public call (:func:`~sklearn_mlcm._validation.validate_targets`).
 
     ``method`` is one of :data:`METHODS` (checked by the public function).
     ``samples`` asks for the table of the samples average
     (:class:`~._samples.SizeTable`), read off the same validated rows;
     without ``matrix`` no kernel runs (``Computed.matrix`` is None).
     """
-    if is_dask_collection(y_true) or is_dask_collection(y_pred):
+    if targets.kind == "dask":
         return dask_compute(
-            y_true,
-            y_pred,
+            targets,
             kernel=METHODS[method],
             integer_counts=method == "heydarian",
-            labels=labels,
-            sample_weight=sample_weight,
             with_supports=with_supports,
             lazy=lazy,
             samples=samples,
             matrix=matrix,
         )
-    space = check_mlcm_targets(y_true, y_pred, labels=labels)
-    weight = check_sample_weight(sample_weight, space.y_true.shape[0])
-    check_weight_sums(weight, space.n_labels)
+    space, weight = targets.space, targets.weight
     dense = fits_dense(space.n_labels)
     if space.codes is not None:  # 1-D class labels: one histogram of the pairs
         t, p = space.codes

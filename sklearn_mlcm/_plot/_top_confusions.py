@@ -31,10 +31,9 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._validation import (
-    check_mlcm_targets,
-    check_sample_weight,
     check_square_matrix,
     check_target_names,
+    validate_targets,
 )
 
 __all__ = [
@@ -485,8 +484,10 @@ def labelset_confusions(
     LabelSetConfusion(true=('C0', 'C1', 'C2'), predicted=('C0', 'C2'), count=2.0)
     LabelSetConfusion(true=(), predicted=('C1', 'C2'), count=1.0)
     """
-    space = check_mlcm_targets(y_true, y_pred)
-    weight = check_sample_weight(sample_weight, space.y_true.shape[0])
+    targets = validate_targets(
+        y_true, y_pred, sample_weight=sample_weight, matrix_sums=False, chunked=False
+    )
+    space, weight = targets.space, targets.weight
     names = None
     if target_names is not None:
         names = check_target_names(target_names, space.n_labels)

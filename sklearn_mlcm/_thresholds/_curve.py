@@ -21,11 +21,9 @@ from sklearn_mlcm._results import unpackable
 from sklearn_mlcm._statistics import ratio_metric
 from sklearn_mlcm._uncertainty._margins import METRICS, scores_from_margins
 from sklearn_mlcm._validation import (
-    check_sample_weight,
-    check_scored_targets,
     check_threshold_count,
     check_threshold_grid,
-    check_weight_sums,
+    validate_scores,
 )
 
 from ._sweep import matrix_margins, sweep_margins
@@ -341,12 +339,12 @@ def mlcm_threshold_curve(
     >>> result.label_scores.round(3), result.ovr_label_scores.round(3)
     (array([[0.667, 0.667, 0.5  ]]), array([[1. , 0.8, 0.5]]))
     """
-    t, scores, keys, _ = check_scored_targets(
-        y_true, y_score, labels=labels
+    checked = validate_scores(
+        y_score, y_true=y_true, labels=labels, sample_weight=sample_weight
     )
+    t, scores, keys = checked.y_true, checked.scores, checked.keys
+    weight = checked.weight
     n, q = t.shape
-    weight = check_sample_weight(sample_weight, n)
-    check_weight_sums(weight, q)
     if isinstance(thresholds, Integral):  # before the grid is made
         check_threshold_count(int(thresholds), q)
     grid = check_threshold_grid(thresholds, scores)

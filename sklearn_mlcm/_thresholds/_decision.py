@@ -16,9 +16,9 @@ from scipy import sparse
 from sklearn_mlcm._param_validation import Interval, invalid_parameter, validate_params
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
-    check_scores,
     check_thresholds,
     input_error,
+    validate_scores,
 )
 
 __all__ = ["decide_dense", "decide_labels", "decide_sparse", "response_scores"]
@@ -160,7 +160,8 @@ def decide_labels(
            [0, 0, 0],
            [0, 1, 1]])
     """
-    scores, keys, all_keys = check_scores(y_score, labels=labels)
+    checked = validate_scores(y_score, labels=labels)
+    scores, keys, all_keys = checked.scores, checked.keys, checked.all_keys
     n, q = scores.shape
     is_sparse = sparse.issparse(scores)
     thresholds = None

@@ -47,6 +47,7 @@ from sklearn_mlcm._validation import (
     check_sample_weight,
     check_threshold_count,
     evenly_spaced,
+    validate_targets,
 )
 
 from ._decision import decide_dense
@@ -616,7 +617,7 @@ class MLCMTunedThresholdClassifierCV(
                     f"{shape[0]:,} x {shape[1]:,} instead; tune on a sample."
                 )
         try:
-            space = check_mlcm_targets(y, y)
+            space = validate_targets(y, y, chunked=False).space
         except InvalidInputError as exc:
             kind = _target_kind(y)
             if kind in (

@@ -18,7 +18,6 @@ from sklearn.utils import check_random_state
 
 from sklearn_mlcm._averaging import samples_average, samples_values
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
-from sklearn_mlcm._mlcm._dask import is_dask_collection
 from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
@@ -29,10 +28,8 @@ from sklearn_mlcm._param_validation import (
 from sklearn_mlcm._results import ConfidenceInterval, unpackable
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
-    check_mlcm_targets,
-    check_sample_weight,
-    check_weight_sums,
     input_error,
+    validate_targets,
 )
 
 from ._margins import (
@@ -216,32 +213,20 @@ class ConfidenceIntervalResult:
 # -- the units of the test set ---------------------------------------------------
 
 
-def unit_table(y_true, y_pred, *, method, labels, sample_weight, groups):
-    """Validate the input and tabulate its distinct units: ``(UnitTable,
-    target names)``. NumPy input is tabulated block by block, dask input
-    chunk by chunk where it lives; both give the same table."""
-    if is_dask_collection(y_true) or is_dask_collection(y_pred):
-        table, n_labels, names = dask_table(
-            y_true,
-            y_pred,
-            labels=labels,
-            sample_weight=sample_weight,
-            groups=groups,
-        )
+def unit_table(targets, *, method):
+    """Tabulate the distinct units of validated targets: ``(UnitTable,
+    target names)``. ``targets`` is the call's
+    :class:`~sklearn_mlcm._validation.Targets`. NumPy input is tabulated
+    block by block, dask input chunk by chunk where it lives; both give the
+    same table."""
+    groups = targets.groups
+    if targets.kind == "dask":
+        table, n_labels, names = dask_table(targets)
     else:
-        space = check_mlcm_targets(y_true, y_pred, labels=labels)
-        n = space.y_true.shape[0]
-        weight = check_sample_weight(sample_weight, n)
-        check_weight_sums(weight, space.n_labels)
-        if groups is not None:
-            groups = np.asarray(groups)
-            if groups.ndim != 1 or groups.shape[0] != n:
-                raise input_error(
-                    "groups",
-                    f"a 1-D array of length n_samples={n}",
-                    f"shape {groups.shape}",
-                )
-        table = combine_tables([tabulate(space.y_true, space.y_pred, weight, groups)])
+        space = targets.space
+        table = combine_tables(
+            [tabulate(space.y_true, space.y_pred, targets.weight, groups)]
+        )
         n_labels, names = space.n_labels, list(space.names)
     if groups is None:  # (empty targets are refused)
         check_two_units(int(table[4].sum()))
@@ -886,14 +871,10 @@ def mlcm_confidence_intervals(
     >>> round(recall, 3), round(low, 3), round(high, 3)
     (0.714, 0.67, 0.755)
     """
-    units, names = unit_table(
-        y_true,
-        y_pred,
-        method=method,
-        labels=labels,
-        sample_weight=sample_weight,
-        groups=groups,
+    targets = validate_targets(
+        y_true, y_pred, labels=labels, sample_weight=sample_weight, groups=groups
     )
+    units, names = unit_table(targets, method=method)
     shown = units.n_labels + bool(include_no_label)
     if include_no_label:
         names = [*names, "no label"]

@@ -10,13 +10,11 @@ predictions, is then a re-weighting of the instances: B of them are one
 """
 
 import itertools
-import re
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import sparse
 from sklearn.utils import check_random_state
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
@@ -24,7 +22,6 @@ from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     Interval,
-    InvalidInputError,
     Options,
     invalid_parameter,
     validate_params,
@@ -32,10 +29,8 @@ from sklearn_mlcm._param_validation import (
 from sklearn_mlcm._results import ConfidenceInterval, unpackable
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
-    check_mlcm_targets,
-    check_sample_weight,
-    check_weight_sums,
     input_error,
+    validate_targets,
 )
 
 from ._margins import (
@@ -351,56 +346,6 @@ def _check_prediction_sets(arguments):
         )
 
 
-def _check_predictions(y_true, predictions, labels):
-    """Clean (n, q) indicators of every prediction set, one label space.
-
-    Returns y_true, the list of clean predictions and the label names.
-    """
-    shapes = {name: np.shape(_raw_values(y)) for name, y in predictions.items()}
-    first_name, first_shape = next(iter(shapes.items()))
-    for name, shape in shapes.items():
-        if shape != first_shape:
-            raise input_error(
-                _parameter(name, predictions),
-                f"of the shape of {_parameter(first_name, predictions)}, {first_shape}",
-                f"shape {shape}",
-            )
-    if len(first_shape) == 1 and labels is None and np.ndim(_raw_values(y_true)) == 1:
-        # 1-D class labels: one set of classes for all prediction sets, of
-        # the values themselves (_raw_values stands in for arrays by shape)
-        from sklearn.utils.multiclass import unique_labels
-
-        try:
-            labels = unique_labels(
-                np.asarray(y_true), *(np.asarray(y) for y in predictions.values())
-            )
-        except ValueError:  # not class labels: check_mlcm_targets says why
-            labels = None
-    # frames are aligned to y_true's columns, 1-D classes to one set: every
-    # space has y_true's label names
-    cleaned, true, names = [], None, None
-    for name, y in predictions.items():
-        try:
-            space = check_mlcm_targets(y_true, y, labels=labels)
-        except InvalidInputError as exc:
-            # the checks call every prediction set y_pred: name the one refused
-            parameter = _parameter(name, predictions)
-            raise InvalidInputError(
-                re.sub(r"\by_pred\b", lambda _: parameter, str(exc))
-            ) from None
-        names = space.names
-        true = space.y_true
-        cleaned.append(space.y_pred)
-    return true, cleaned, names
-
-
-def _raw_values(y):
-    """Something ``np.shape`` reads without converting a sparse matrix."""
-    if sparse.issparse(y) or hasattr(y, "shape"):
-        return np.empty(tuple(y.shape), dtype=bool)
-    return y
-
-
 def _parameter(name, predictions):
     """The parameter to name in an error about the prediction set ``name``."""
     if set(predictions) == {"a", "b"} and getattr(predictions, "pair", False):
@@ -640,9 +585,18 @@ def mlcm_paired_comparison(
         predictions = dict(y_pred_a)
     else:
         predictions = _Pair(a=y_pred_a, b=y_pred_b)
-    true, cleaned, target_names = _check_predictions(y_true, predictions, labels)
-    n = true.shape[0]
     names = list(predictions)
+    targets = validate_targets(
+        y_true,
+        None,
+        labels=labels,
+        sample_weight=sample_weight,
+        predictions=predictions,
+        parameters={name: _parameter(name, predictions) for name in names},
+    )
+    true, target_names = targets.space.y_true, targets.names
+    cleaned = [targets.predictions[name] for name in names]
+    n = true.shape[0]
     if isinstance(predictions, _Pair):
         pairs = [("a", "b")]
     elif reference is not None:
@@ -650,9 +604,7 @@ def mlcm_paired_comparison(
     else:
         pairs = list(itertools.combinations(names, 2))
     _check_memory(int(n_resamples), true.shape[1], len(pairs))
-    weight = check_sample_weight(sample_weight, n)
-    check_weight_sums(weight, true.shape[1])
-    weight = np.ones(n) if weight is None else weight
+    weight = np.ones(n) if targets.weight is None else targets.weight
     unit, n_units = check_groups(groups, n)
 
     tables = {name: Margins(true, y, method) for name, y in zip(names, cleaned)}

@@ -19,14 +19,12 @@ resamples; memory is the number of distinct kinds, not of instances.
 import numpy as np
 from scipy import sparse
 
-from sklearn_mlcm._confusion import mlcm_confusion_matrix
 from sklearn_mlcm._mlcm._dask import import_dask, is_dask_collection
+from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._mlcm._samples import instance_ratios
 from sklearn_mlcm._param_validation import current_function, public_call
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
-    check_dask_kinds,
-    check_dask_targets,
     check_mlcm_targets,
     check_sample_weight,
     check_weight_sums,
@@ -281,13 +279,10 @@ class UnitTable:
         """(n_kinds, (q+1)**2) CSR: each kind's contribution to every cell."""
         q1 = self.n_labels + 1
         rows = []
-        kernel_input = sparse.csr_array
+        kernel = METHODS[self.method]  # on the table's clean rows: no validation
         for t, p in zip(self.pair_true, self.pair_pred):
-            cm = mlcm_confusion_matrix(
-                kernel_input(t[None, :].astype(np.int8)),
-                kernel_input(p[None, :].astype(np.int8)),
-                method=self.method,
-                sparse_output=True,
+            cm = sparse.csr_array(
+                kernel(sparse.csr_array(t[None, :]), sparse.csr_array(p[None, :]), None)
             )
             rows.append(sparse.csr_array(cm.reshape((1, q1 * q1))))
         pair_cells = sparse.vstack(rows, format="csr") if rows else None
@@ -388,34 +383,27 @@ def _chunk_table(t, p, w, g, *, labels, caller):
     return tabulate(space.y_true, space.y_pred, w, g)
 
 
-def dask_table(y_true, y_pred, *, labels, sample_weight, groups):
-    """The combined table of dask input: ``(table, n_labels, names)``.
+def dask_table(targets):
+    """The combined table of validated dask input (the call's
+    :class:`~sklearn_mlcm._validation.Targets`): ``(table, n_labels, names)``.
 
     Each chunk of rows is tabulated on its worker; only the chunks' tables
     (their distinct units) come back and are combined, so memory is the
     number of distinct units, not of instances.
     """
-    check_dask_kinds(y_true, y_pred)
     dask, da = import_dask()
+    y_true, y_pred, labels = targets.chunks
+    sample_weight, groups = targets.weight, targets.groups
     y_true, y_pred = da.asarray(y_true), da.asarray(y_pred)
-    labels = check_dask_targets(y_true, y_pred, labels, sample_weight)
-    n = y_true.shape[0]
-    q = y_true.shape[1] if labels is None else len(labels)
+    q = targets.n_labels
     y_true = y_true.rechunk({1: -1})
     y_pred = y_pred.rechunk(y_true.chunks)
     rows = (y_true.chunks[0],)
     blocks = [y.to_delayed().ravel() for y in (y_true, y_pred)]
-    for name, values in (("sample_weight", sample_weight), ("groups", groups)):
+    for values in (sample_weight, groups):
         if values is None:
             blocks.append([None] * len(blocks[0]))
             continue
-        shape = getattr(values, "shape", np.shape(values))
-        if len(shape) != 1 or shape[0] != n:
-            raise input_error(
-                name,
-                f"a 1-D array of length n_samples={n}",
-                f"shape {tuple(shape)}",
-            )
         # NumPy values are cut at the rows' chunks directly: dask cannot
         # size the automatic chunks of an object array (string groups)
         values = (
@@ -434,5 +422,4 @@ def dask_table(y_true, y_pred, *, labels, sample_weight, groups):
     table = combine_tables(list(tables))
     if sample_weight is not None:  # each chunk's sums were within float64
         check_weight_sums(table[1] * table[4], q)
-    names = [str(i) for i in (range(q) if labels is None else labels)]
-    return table, q, names
+    return table, q, list(targets.names)

@@ -19,10 +19,10 @@ from scipy.stats import rankdata
 
 from sklearn_mlcm._validation import (
     align_columns,
-    check_mlcm_targets,
     frame_columns,
     mixed_frame,
     read_frame,
+    validate_targets,
 )
 from sklearn_mlcm._validation import input_error as _refuse
 
@@ -398,12 +398,12 @@ def _ndim(y):
 def check_multilabel_indicators(y_true, y_pred):
     """-> dense bool indicator matrices (n_samples, n_labels), at least 2 labels.
 
-    :func:`~sklearn_mlcm._validation.check_mlcm_targets` reads every form
+    :func:`~sklearn_mlcm._validation.validate_targets` reads every form
     (lists, arrays, sparse matrices, DataFrames); 1-D class labels and a
     single label column are refused, which the sample-wise and ranking
     measures of scikit-learn do not define.
     """
-    space = check_mlcm_targets(y_true, y_pred)
+    space = validate_targets(y_true, y_pred, chunked=False).space
     if _ndim(y_true) != 2 or _ndim(y_pred) != 2:
         raise _refuse(
             "y_true",

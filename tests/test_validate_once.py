@@ -1,0 +1,289 @@
+"""Every public call validates its targets once, through one entry point.
+
+The public functions and methods that take targets (``y_true``, ``y``,
+``y_pred``, ``y_score``) are found by walking ``sklearn_mlcm.__all__``, so a
+new one cannot skip this file: :func:`test_every_target_callable_has_a_case`
+fails until it has a case here. Each case runs one public call with the
+entry points of :mod:`sklearn_mlcm._validation` (:func:`validate_targets`,
+and its sibling for scores, :func:`validate_scores`) wrapped in a spy, and
+asserts that the call went through them exactly once: the layers below take
+the validated object, never the raw input again.
+"""
+
+import inspect
+import sys
+
+import matplotlib
+import numpy as np
+import pytest
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+from sklearn.neighbors import KNeighborsClassifier
+
+import sklearn_mlcm
+from sklearn_mlcm import _validation
+
+matplotlib.use("Agg")
+
+T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
+P2 = np.roll(P, 1, axis=0)
+SCORES = 0.25 + 0.4 * T + 0.3 * P
+WEIGHT = np.arange(1.0, T.shape[0] + 1)
+GROUPS = np.arange(T.shape[0]) // 3
+TARGET_PARAMETERS = {"y_true", "y", "y_pred", "y_score"}
+ENTRY_POINTS = ("validate_targets", "validate_scores")
+
+
+def _frames():
+    pd = pytest.importorskip("pandas")
+    columns = ["a", "b", "c"]
+    return pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns)
+
+
+def _dask():
+    da = pytest.importorskip("dask.array")
+    return da.from_array(T, chunks=4), da.from_array(P, chunks=4)
+
+
+def _knn():
+    return KNeighborsClassifier(n_neighbors=1).fit(T, T)
+
+
+def _plot(call):
+    """A display call, its figure closed."""
+
+    def run():
+        import matplotlib.pyplot as plt
+
+        try:
+            call()
+        finally:
+            plt.close("all")
+
+    return run
+
+
+def _tuned():
+    sklearn_mlcm.MLCMTunedThresholdClassifierCV(
+        KNeighborsClassifier(n_neighbors=1), cv=3, thresholds=5
+    ).fit(T, T)
+
+
+_INTERVALS = {"confidence_level": 0.9, "n_resamples": 19, "random_state": 0}
+
+#: (public callable, case name) -> a call of it; every public callable that
+#: takes targets has at least one.
+CASES = {
+    ("mlcm_confusion_matrix", "numpy"): lambda: sklearn_mlcm.mlcm_confusion_matrix(
+        T, P, sample_weight=WEIGHT
+    ),
+    ("mlcm_confusion_matrix", "sparse"): lambda: sklearn_mlcm.mlcm_confusion_matrix(
+        __import__("scipy.sparse").sparse.csr_array(T),
+        __import__("scipy.sparse").sparse.csr_array(P),
+        sparse_output=True,
+    ),
+    ("mlcm_confusion_matrix", "classes"): lambda: sklearn_mlcm.mlcm_confusion_matrix(
+        [0, 1, 2, 1], [0, 2, 2, 1]
+    ),
+    ("mlcm_confusion_matrix", "frame"): lambda: sklearn_mlcm.mlcm_confusion_matrix(
+        *_frames()
+    ),
+    ("mlcm_confusion_matrix", "dask"): lambda: sklearn_mlcm.mlcm_confusion_matrix(
+        *_dask()
+    ),
+    ("mlcm_multilabel_confusion_matrix", "numpy"): lambda: (
+        sklearn_mlcm.mlcm_multilabel_confusion_matrix(T, P)
+    ),
+    ("mlcm_precision_recall_fscore_support", "numpy"): lambda: (
+        sklearn_mlcm.mlcm_precision_recall_fscore_support(T, P, zero_division=0.0)
+    ),
+    ("mlcm_precision_recall_fscore_support", "samples"): lambda: (
+        sklearn_mlcm.mlcm_precision_recall_fscore_support(
+            T, P, average="samples", zero_division=0.0
+        )
+    ),
+    ("mlcm_precision_score", "frame"): lambda: sklearn_mlcm.mlcm_precision_score(
+        *_frames(), zero_division=0.0
+    ),
+    ("mlcm_recall_score", "dask"): lambda: sklearn_mlcm.mlcm_recall_score(
+        *_dask(), zero_division=0.0
+    ),
+    ("mlcm_f1_score", "numpy"): lambda: sklearn_mlcm.mlcm_f1_score(
+        T, P, average=None, zero_division=0.0
+    ),
+    ("mlcm_fbeta_score", "numpy"): lambda: sklearn_mlcm.mlcm_fbeta_score(
+        T, P, beta=2.0, zero_division=0.0
+    ),
+    ("mlcm_specificity_score", "numpy"): lambda: sklearn_mlcm.mlcm_specificity_score(
+        T, P, zero_division=0.0
+    ),
+    ("mlcm_classification_report", "numpy"): lambda: (
+        sklearn_mlcm.mlcm_classification_report(T, P, zero_division=0.0)
+    ),
+    ("mlcm_classification_report", "intervals"): lambda: (
+        sklearn_mlcm.mlcm_classification_report(
+            T, P, zero_division=0.0, sample_weight=WEIGHT, **_INTERVALS
+        )
+    ),
+    ("mlcm_classification_report", "groups"): lambda: (
+        sklearn_mlcm.mlcm_classification_report(
+            T, P, zero_division=0.0, groups=GROUPS, **_INTERVALS
+        )
+    ),
+    ("mlcm_classification_report", "frame intervals"): lambda: (
+        sklearn_mlcm.mlcm_classification_report(
+            *_frames(), zero_division=0.0, **_INTERVALS
+        )
+    ),
+    ("mlcm_classification_report", "dask intervals"): lambda: (
+        sklearn_mlcm.mlcm_classification_report(
+            *_dask(), zero_division=0.0, **_INTERVALS
+        )
+    ),
+    ("mlcm_confidence_intervals", "numpy"): lambda: (
+        sklearn_mlcm.mlcm_confidence_intervals(
+            T, P, zero_division=0.0, **_INTERVALS
+        )
+    ),
+    ("mlcm_confidence_intervals", "dask"): lambda: (
+        sklearn_mlcm.mlcm_confidence_intervals(
+            *_dask(), zero_division=0.0, **_INTERVALS
+        )
+    ),
+    ("mlcm_paired_comparison", "pair"): lambda: sklearn_mlcm.mlcm_paired_comparison(
+        T, P, P2, zero_division=0.0, **_INTERVALS
+    ),
+    ("mlcm_paired_comparison", "sets"): lambda: sklearn_mlcm.mlcm_paired_comparison(
+        T,
+        {"x": P, "y": P2, "z": T},
+        zero_division=0.0,
+        **_INTERVALS,
+    ),
+    ("labelset_confusions", "numpy"): lambda: sklearn_mlcm.labelset_confusions(
+        T, P, sample_weight=WEIGHT
+    ),
+    ("mlcm_threshold_curve", "numpy"): lambda: sklearn_mlcm.mlcm_threshold_curve(
+        T, SCORES, thresholds=5, zero_division=0.0
+    ),
+    ("decide_labels", "numpy"): lambda: sklearn_mlcm.decide_labels(
+        SCORES, threshold=0.5
+    ),
+    ("multilabel_measures", "scores"): lambda: sklearn_mlcm.multilabel_measures(
+        T, P, SCORES, zero_division=0.0
+    ),
+    ("MLCMAccumulator.update", "numpy"): lambda: sklearn_mlcm.MLCMAccumulator(3).update(
+        T, P
+    ),
+    ("MLCMAccumulator.update", "replicates"): lambda: sklearn_mlcm.MLCMAccumulator(
+        3, n_resamples=19, random_state=0
+    ).update(T, P, sample_weight=WEIGHT),
+    ("MLCMAccumulator.update", "dask"): lambda: sklearn_mlcm.MLCMAccumulator(3).update(
+        *_dask()
+    ),
+    ("MLCMDisplay.from_predictions", "numpy"): _plot(
+        lambda: sklearn_mlcm.MLCMDisplay.from_predictions(T, P)
+    ),
+    ("MLCMDisplay.from_estimator", "numpy"): _plot(
+        lambda: sklearn_mlcm.MLCMDisplay.from_estimator(_knn(), T, T)
+    ),
+    ("MLCMThresholdCurveDisplay.from_predictions", "numpy"): _plot(
+        lambda: sklearn_mlcm.MLCMThresholdCurveDisplay.from_predictions(
+            T, SCORES, thresholds=5, zero_division=0.0
+        )
+    ),
+    ("MLCMThresholdCurveDisplay.from_estimator", "numpy"): _plot(
+        lambda: sklearn_mlcm.MLCMThresholdCurveDisplay.from_estimator(
+            _knn(), T, T, thresholds=5, zero_division=0.0
+        )
+    ),
+    ("MLCMTunedThresholdClassifierCV.fit", "numpy"): _tuned,
+}
+
+
+def _target_callables():
+    """Public functions and methods with a parameter among the targets."""
+    names = []
+    for name in sklearn_mlcm.__all__:
+        obj = getattr(sklearn_mlcm, name)
+        members = [(name, obj)]
+        if inspect.isclass(obj):
+            members = [
+                (f"{name}.{attr}", getattr(obj, attr))
+                for attr in vars(obj)
+                if not attr.startswith("_") and callable(getattr(obj, attr))
+            ]
+        for qualified, func in members:
+            try:
+                parameters = inspect.signature(func).parameters
+            except (TypeError, ValueError):  # pragma: no cover - builtins
+                continue
+            if TARGET_PARAMETERS & set(parameters):
+                names.append(qualified)
+    return sorted(names)
+
+
+@pytest.fixture
+def entry_calls(monkeypatch):
+    """Count the calls of the validation entry points, wherever imported."""
+    calls = []
+    for entry in ENTRY_POINTS:
+        original = getattr(_validation, entry)
+
+        def spy(*args, _original=original, _entry=entry, **kwargs):
+            calls.append(_entry)
+            return _original(*args, **kwargs)
+
+        for module in list(sys.modules.values()):
+            name = getattr(module, "__name__", "")
+            if not name.startswith("sklearn_mlcm"):
+                continue
+            if getattr(module, entry, None) is original:
+                monkeypatch.setattr(module, entry, spy)
+    return calls
+
+
+def test_every_target_callable_has_a_case():
+    """Each public function or method that takes targets is a case here."""
+    covered = sorted({name for name, _ in CASES})
+    assert covered == _target_callables()
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=[" ".join(c) for c in CASES])
+def test_public_call_validates_once(case, entry_calls):
+    """One public call goes through the validation entry point exactly once."""
+    CASES[case]()
+    assert len(entry_calls) == 1, entry_calls
+
+
+def test_validate_targets_spy_counts_internal_public_calls(entry_calls):
+    """The spy counts a second validation: two public calls, two entries."""
+    sklearn_mlcm.mlcm_confusion_matrix(T, P)
+    sklearn_mlcm.mlcm_f1_score(T, P, zero_division=0.0)
+    assert entry_calls == ["validate_targets", "validate_targets"]
+
+
+def test_validate_targets_kind_and_names():
+    """The Targets record says how the input was read and keeps the names."""
+    frames = _frames()
+    cases = [
+        ((T, P), "numpy", ["0", "1", "2"]),
+        (
+            (
+                __import__("scipy.sparse").sparse.csr_array(T),
+                __import__("scipy.sparse").sparse.csr_array(P),
+            ),
+            "sparse",
+            ["0", "1", "2"],
+        ),
+        (frames, "frame", ["a", "b", "c"]),
+        (_dask(), "dask", ["0", "1", "2"]),
+    ]
+    for (y_true, y_pred), kind, names in cases:
+        targets = _validation.validate_targets(
+            y_true, y_pred, sample_weight=WEIGHT, groups=GROUPS
+        )
+        assert (targets.kind, targets.names) == (kind, names)
+        assert targets.groups.tolist() == GROUPS.tolist()
+    targets = _validation.validate_targets(T, P, sample_weight=WEIGHT, labels=[2, 0])
+    assert targets.names == ["2", "0"]
+    assert targets.weight.dtype == np.float64
+    assert targets.space.y_true.tolist() == T[:, [2, 0]].astype(bool).tolist()
