@@ -2,10 +2,12 @@
 
 Test modules do not import this file: they take the ``mlcm_strategies`` fixture
 and draw from it inside ``@given(data=st.data())``, and the ``shared_data``
-fixture for the real data sets of ``SKLEARN_MLCM_DATA``.
+fixture for the real data sets of ``SKLEARN_MLCM_DATA``. Every test closes the
+matplotlib figures it leaves open (``close_figures``, autouse).
 """
 
 import os
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -103,6 +105,20 @@ def multiclass_cases(draw, classes=(0, 1, 2, 3, 4), max_samples=15):
         )
         weight = np.array(draw(st.lists(positive, min_size=n, max_size=n)))
     return y_true, y_pred, weight
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    """After each test, close every pyplot figure it left open.
+
+    matplotlib is not imported here (the package must import without it): only
+    if a test imported pyplot. A hypothesis test draws once per example, so it
+    closes its own figures in its body as well (``plt.close("all")``).
+    """
+    yield
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
 
 
 @pytest.fixture(scope="session")
