@@ -151,6 +151,13 @@ def test_import_does_not_import_dask():
     assert out.stdout.strip() == "False"
 
 
+# dask before 2024 warns when the synchronous scheduler is chosen while a
+# distributed client (this module's, if its tests ran first) is the default one:
+# choosing the local scheduler is this test's point
+@pytest.mark.filterwarnings(
+    "ignore:Running on a single-machine scheduler when a distributed client is "
+    "active:UserWarning"
+)
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
