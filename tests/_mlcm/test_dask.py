@@ -26,13 +26,18 @@ ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}
 
 @pytest.fixture(scope="module")
 def client():
-    """A LocalCluster of two worker processes on 127.0.0.1, stopped afterwards."""
+    """A LocalCluster of two worker processes on 127.0.0.1, stopped afterwards.
+
+    Its HTTP server takes a free port (":0"): with None it tries 8787 and warns
+    when another cluster (another suite on the machine, another pytest-xdist
+    worker) holds it.
+    """
     cluster = distributed.LocalCluster(
         n_workers=2,
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=":0",
     )
     with distributed.Client(cluster) as client:
         yield client
