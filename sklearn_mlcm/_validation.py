@@ -32,6 +32,10 @@ from sklearn.utils.multiclass import type_of_target, unique_labels
 
 from ._param_validation import InvalidInputError, current_function
 
+# NumPy 1.x's warning of ragged nested sequences (NumPy 2 raises a ValueError);
+# in np.exceptions from NumPy 1.25, only there from NumPy 2
+_VISIBLE_DEPRECATION = getattr(np, "exceptions", np).VisibleDeprecationWarning
+
 __all__ = [
     "LabelSpace",
     "Scores",
@@ -271,6 +275,21 @@ def _import_frame_reader(module, y, name):
         ) from None
 
 
+def _asarray_rectangular(y):
+    """``np.asarray(y)``; a ValueError for ragged nested sequences.
+
+    NumPy 2 raises that ValueError itself; NumPy 1.x made them an object array
+    with a VisibleDeprecationWarning, turned into the ValueError here (the
+    caller's message, without the warning first).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", _VISIBLE_DEPRECATION)
+        try:
+            return np.asarray(y)
+        except _VISIBLE_DEPRECATION as exc:
+            raise ValueError(str(exc)) from None
+
+
 def _as_array(y, name):
     """Turn one target into a NumPy array or a CSR array, keeping column labels.
 
@@ -300,7 +319,7 @@ def _as_array(y, name):
     if frame is not None:
         y, columns = frame
     try:
-        array = np.asarray(y)
+        array = _asarray_rectangular(y)
         if array.dtype.kind == "f" and array.ndim == 1 and isinstance(y, list):
             array = _exact_list(y, array)
     except ValueError as exc:  # ragged nested sequences
@@ -1031,7 +1050,11 @@ def check_batch_shape(y_true, n_labels):
     """
     caller = current_function()
     try:
-        shape = y_true.shape if hasattr(y_true, "shape") else np.shape(y_true)
+        shape = (
+            y_true.shape
+            if hasattr(y_true, "shape")
+            else _asarray_rectangular(y_true).shape
+        )
     except ValueError:  # ragged lists: the full validation says so later
         return None
     shape = tuple(shape)
@@ -1531,14 +1554,8 @@ def _read_scores(y_score, name):
             if frame is not None:
                 y_score, columns = frame
             try:
-                with warnings.catch_warnings():
-                    # NumPy 1.x makes ragged rows an object array, with a warning
-                    warnings.simplefilter(
-                        "error",
-                        getattr(np, "VisibleDeprecationWarning", DeprecationWarning),
-                    )
-                    values = np.asarray(y_score)
-            except (ValueError, DeprecationWarning, UserWarning):  # ragged rows
+                values = _asarray_rectangular(y_score)
+            except ValueError:  # ragged rows
                 raise InvalidInputError(
                     f"{name} of {caller} could not be read as a rectangular "
                     "array of scores (rows of different lengths?)."

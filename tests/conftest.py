@@ -2,10 +2,13 @@
 
 Test modules do not import this file: they take the ``mlcm_strategies`` fixture
 and draw from it inside ``@given(data=st.data())``, and the ``shared_data``
-fixture for the real data sets of ``SKLEARN_MLCM_DATA``.
+fixture for the real data sets of ``SKLEARN_MLCM_DATA``. Every test closes the
+matplotlib figures it leaves open (``close_figures``, autouse).
 """
 
+import functools
 import os
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,12 +24,61 @@ ROOT = Path(__file__).resolve().parents[1]
 # Weights that must turn up: zero, one, other integers and non-integers.
 SPECIAL_WEIGHTS = (0.0, 1.0, 2.0, 0.5, 0.1, 3.75)
 
+# Strategies are built once, not per row or per example: hypothesis validates
+# a strategy object at its first draw, and building them anew cost more than
+# most tests' bodies. The draws, and so the cases, are the same.
+_TRUE_ROW_KINDS = st.sampled_from(("random", "random", "empty", "full"))
+_PRED_ROW_KINDS = st.sampled_from(
+    ("random", "same", "subset", "superset", "mixed", "empty", "full")
+)
+_INTEGER_WEIGHTS = st.integers(0, 3)
+_WEIGHTS = st.one_of(
+    st.sampled_from(SPECIAL_WEIGHTS),
+    st.floats(0.0, 100.0, allow_nan=False, allow_subnormal=False),
+)
+_POSITIVE_WEIGHTS = st.one_of(
+    st.sampled_from((1.0, 2.0, 0.5, 0.1)),
+    st.floats(0.01, 10.0, allow_subnormal=False),
+)
+
+
+def _built_once(factory):
+    """``factory`` returning one strategy object per arguments (hashable ones;
+    others, such as a list, build a new strategy as before)."""
+    cached = functools.lru_cache(maxsize=None)(factory)
+
+    @functools.wraps(factory)
+    def strategy(*args, **kwargs):
+        try:
+            return cached(*args, **kwargs)
+        except TypeError:  # an unhashable argument
+            return factory(*args, **kwargs)
+
+    return strategy
+
+
+@_built_once
+def _integers(low, high):
+    return st.integers(low, high)
+
+
+@_built_once
+def _sampled_from(values):
+    return st.sampled_from(values)
+
+
+@_built_once
+def _lists_of(elements, n):
+    """Lists of exactly ``n`` of ``elements``."""
+    return st.lists(elements, min_size=n, max_size=n)
+
 
 def _bits(mask, q):
     """The q-bit integer ``mask`` as a bool row, label 0 first."""
     return [bool(mask >> j & 1) for j in range(q)]
 
 
+@_built_once
 @st.composite
 def multilabel_targets(draw, max_samples=12, max_labels=6, label_counts=None):
     """``(y_true, y_pred)``: bool indicator arrays of one shape (n, q).
@@ -38,19 +90,15 @@ def multilabel_targets(draw, max_samples=12, max_labels=6, label_counts=None):
     towards n = 1, q = 1 and empty rows. ``label_counts``, a strategy, draws q
     instead of ``1..max_labels``.
     """
-    n = draw(st.integers(1, max_samples))
-    q = draw(st.integers(1, max_labels) if label_counts is None else label_counts)
+    n = draw(_integers(1, max_samples))
+    q = draw(_integers(1, max_labels) if label_counts is None else label_counts)
     full = (1 << q) - 1
-    masks = st.integers(0, full)
+    masks = _integers(0, full)
     true_rows, pred_rows = [], []
     for _ in range(n):
-        kind = draw(st.sampled_from(("random", "random", "empty", "full")))
+        kind = draw(_TRUE_ROW_KINDS)
         t = {"random": draw(masks), "empty": 0, "full": full}[kind]
-        kind = draw(
-            st.sampled_from(
-                ("random", "same", "subset", "superset", "mixed", "empty", "full")
-            )
-        )
+        kind = draw(_PRED_ROW_KINDS)
         if kind == "mixed":  # some true labels kept, some wrong ones added
             p = (t & draw(masks)) | (~t & full & draw(masks))
         elif kind in ("random", "subset", "superset"):
@@ -66,18 +114,14 @@ def multilabel_targets(draw, max_samples=12, max_labels=6, label_counts=None):
     )
 
 
+@_built_once
 def sample_weights(n, integer=False):
     """Non-negative weights of length n: zeros, integers and non-integers."""
-    if integer:
-        values = st.integers(0, 3)
-    else:
-        values = st.one_of(
-            st.sampled_from(SPECIAL_WEIGHTS),
-            st.floats(0.0, 100.0, allow_nan=False, allow_subnormal=False),
-        )
-    return st.lists(values, min_size=n, max_size=n).map(np.array)
+    values = _INTEGER_WEIGHTS if integer else _WEIGHTS
+    return _lists_of(values, n).map(np.array)
 
 
+@_built_once
 @st.composite
 def multilabel_cases(draw, weighted=None, **kwargs):
     """``(y_true, y_pred, sample_weight)``; weights always, never or maybe."""
@@ -88,21 +132,32 @@ def multilabel_cases(draw, weighted=None, **kwargs):
     return y_true, y_pred, weight
 
 
+@_built_once
 @st.composite
 def multiclass_cases(draw, classes=(0, 1, 2, 3, 4), max_samples=15):
     """``(y_true, y_pred, sample_weight)``: 1-D class labels, maybe weighted."""
-    n = draw(st.integers(1, max_samples))
-    labels = st.lists(st.sampled_from(classes), min_size=n, max_size=n)
+    n = draw(_integers(1, max_samples))
+    labels = _lists_of(_sampled_from(classes), n)
     y_true = np.array(draw(labels))
     y_pred = np.array(draw(labels))
     weight = None
     if draw(st.booleans()):
-        positive = st.one_of(
-            st.sampled_from((1.0, 2.0, 0.5, 0.1)),
-            st.floats(0.01, 10.0, allow_subnormal=False),
-        )
-        weight = np.array(draw(st.lists(positive, min_size=n, max_size=n)))
+        weight = np.array(draw(_lists_of(_POSITIVE_WEIGHTS, n)))
     return y_true, y_pred, weight
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    """After each test, close every pyplot figure it left open.
+
+    matplotlib is not imported here (the package must import without it): only
+    if a test imported pyplot. A hypothesis test draws once per example, so it
+    closes its own figures in its body as well (``plt.close("all")``).
+    """
+    yield
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
 
 
 @pytest.fixture(scope="session")

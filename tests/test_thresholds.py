@@ -11,6 +11,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import sparse
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import f1_score, fbeta_score, precision_score, recall_score
 
 import sklearn_mlcm._thresholds._sweep as sweep
@@ -65,41 +66,63 @@ def naive_curve(y_true, y_score, grid, options):
     return np.array(overall), np.array(labels)
 
 
+# The strategies of curve_cases, built once (not per example: hypothesis
+# validates each new strategy object at its first draw)
+SCORE_VALUES = st.one_of(
+    st.sampled_from(TIED_VALUES), st.floats(-1, 1, allow_subnormal=False)
+)
+THRESHOLD_CHOICES = {
+    True: st.sampled_from(POSITIVE_THRESHOLDS),
+    False: st.sampled_from(ALL_THRESHOLDS),
+}
+THRESHOLD_SETS = {
+    key: st.sets(choices, min_size=1, max_size=5)
+    for key, choices in THRESHOLD_CHOICES.items()
+}
+GRID_KINDS = st.sampled_from(("1-D", "2-D rising", "2-D any"))
+GRID_ROWS = st.integers(1, 5)
+CURVE_OPTIONS = {
+    "metric": st.sampled_from(METRICS),
+    "average": st.sampled_from(AVERAGES),
+    "method": st.sampled_from(("heydarian", "heydarian", "krstinic")),
+    "beta": st.sampled_from((0.5, 1.0, 2.0)),
+    "tn": st.sampled_from(("complement", "diagonal")),
+    "zero_division": st.sampled_from((0.0, 1.0, np.nan)),
+}
+
+
 @st.composite
 def curve_cases(draw, mlcm_strategies, sparse_scores=None):
     """``(y_true, y_score, grid, options)`` of a small random curve."""
     y_true, _ = draw(mlcm_strategies.targets(max_samples=9, max_labels=5))
     n, q = y_true.shape
-    values = st.one_of(
-        st.sampled_from(TIED_VALUES), st.floats(-1, 1, allow_subnormal=False)
-    )
-    y_score = np.array(draw(st.lists(values, min_size=n * q, max_size=n * q)))
-    y_score = y_score.reshape(n, q)
+    y_score = np.array(
+        draw(st.lists(SCORE_VALUES, min_size=n * q, max_size=n * q))
+    ).reshape(n, q)
     if sparse_scores is None:
         sparse_scores = draw(st.booleans())
-    choices = POSITIVE_THRESHOLDS if sparse_scores else ALL_THRESHOLDS
-    kind = draw(st.sampled_from(("1-D", "2-D rising", "2-D any")))
+    kind = draw(GRID_KINDS)
     if kind == "1-D":
-        grid = np.array(
-            sorted(draw(st.sets(st.sampled_from(choices), min_size=1, max_size=5)))
-        )
+        grid = np.array(sorted(draw(THRESHOLD_SETS[sparse_scores])))
     else:
-        n_rows = draw(st.integers(1, 5))
+        n_rows = draw(GRID_ROWS)
         cells = st.lists(
-            st.sampled_from(choices), min_size=n_rows * q, max_size=n_rows * q
+            THRESHOLD_CHOICES[sparse_scores],
+            min_size=n_rows * q,
+            max_size=n_rows * q,
         )
         grid = np.array(draw(cells)).reshape(n_rows, q)
         if kind == "2-D rising":
             grid = np.sort(grid, axis=0)
     weighted = draw(st.booleans())
     options = {
-        "metric": draw(st.sampled_from(METRICS)),
-        "average": draw(st.sampled_from(AVERAGES)),
-        "method": draw(st.sampled_from(("heydarian", "heydarian", "krstinic"))),
+        "metric": draw(CURVE_OPTIONS["metric"]),
+        "average": draw(CURVE_OPTIONS["average"]),
+        "method": draw(CURVE_OPTIONS["method"]),
         "sample_weight": draw(mlcm_strategies.weights(n)) if weighted else None,
-        "beta": draw(st.sampled_from((0.5, 1.0, 2.0))),
-        "tn": draw(st.sampled_from(("complement", "diagonal"))),
-        "zero_division": draw(st.sampled_from((0.0, 1.0, np.nan))),
+        "beta": draw(CURVE_OPTIONS["beta"]),
+        "tn": draw(CURVE_OPTIONS["tn"]),
+        "zero_division": draw(CURVE_OPTIONS["zero_division"]),
     }
     return y_true, y_score, grid, sparse_scores, options
 
@@ -116,7 +139,8 @@ def test_mlcm_threshold_curve_matches_one_score_per_threshold(data, mlcm_strateg
     )
     true_form = data.draw(st.sampled_from(("dense", "csr")))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # ill-defined ratios of tiny cases
+        # ill-defined ratios of tiny cases (zero_division="warn" among others)
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
         expected, expected_labels = naive_curve(y_true, y_score, grid, options)
     result = mlcm_threshold_curve(
         sparse.csr_array(y_true) if true_form == "csr" else y_true,

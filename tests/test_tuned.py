@@ -914,6 +914,23 @@ def test_missing_target_is_refused():
         MLCMTunedThresholdClassifierCV(KNeighborsClassifier()).fit(X, None)
 
 
+@pytest.mark.parametrize(
+    "value, match",
+    [(np.nan, "contains NaN"), (np.inf, "must contain only 0 and 1; found inf")],
+)
+def test_non_finite_targets_are_refused_without_a_warning(value, match):
+    """Targets of NaN or infinity are refused with the error only: no
+    RuntimeWarning of the cast that names their kind comes first."""
+    X, _ = _data(n=20)
+    for shape in ((20, 1), (20, 2)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(InvalidInputError, match=match):
+                MLCMTunedThresholdClassifierCV(KNeighborsClassifier()).fit(
+                    X, np.full(shape, value)
+                )
+
+
 def test_nan_scores_are_refused():
     """Non-finite scores from the estimator are refused, at fit and at
     predict, naming the instance and label."""

@@ -110,7 +110,8 @@ class LabelFile:
     delimiter : str
         The CSV delimiter it was read with.
     copy : binary file or None
-        Standard input's copy, read again by :meth:`position`.
+        Standard input's copy, read again by :meth:`position` until
+        :meth:`close`.
     """
 
     path: str
@@ -133,6 +134,13 @@ class LabelFile:
                 for line, _ in islice(records, skip, None):
                     return f"line {line}, column {column + 1}"
         return f"row {row + 1}, column {column + 1}"  # or the CSV has changed
+
+    def close(self):
+        """Close standard input's copy (past STDIN_MEMORY_BYTES an unnamed
+        temporary file); the values stay. A file read from a path holds
+        nothing open."""
+        if self.copy is not None:
+            self.copy.close()
 
 
 def read_labels(path, header="auto", delimiter=","):
@@ -164,12 +172,16 @@ def read_labels(path, header="auto", delimiter=","):
     """
     if path == STDIN:
         copy, size = _copy_stdin()
-        if copy.read(len(npy_format.MAGIC_PREFIX)) == npy_format.MAGIC_PREFIX:
-            return LabelFile(
-                STDIN_NAME, _read_npy(STDIN_NAME, copy, size), is_csv=False
-            )
-        with _csv_records(STDIN_NAME, delimiter, copy) as records:
-            return _read_csv(STDIN_NAME, records, header, delimiter, copy)
+        with contextlib.ExitStack() as owner:
+            owner.callback(copy.close)  # unless a LabelFile takes it over
+            if copy.read(len(npy_format.MAGIC_PREFIX)) == npy_format.MAGIC_PREFIX:
+                return LabelFile(
+                    STDIN_NAME, _read_npy(STDIN_NAME, copy, size), is_csv=False
+                )
+            with _csv_records(STDIN_NAME, delimiter, copy) as records:
+                labels = _read_csv(STDIN_NAME, records, header, delimiter, copy)
+            owner.pop_all()  # closed by labels.close(), after the last message
+            return labels
     if path.lower().endswith(".npy"):
         with _open(path) as (file, size):
             return LabelFile(path, _read_npy(path, file, size), is_csv=False)
@@ -288,10 +300,13 @@ def _copy_stdin():
                 spilled.write(copy.getbuffer())
                 copy = spilled
             copy.write(chunk)
-    except OSError as exc:
-        raise InputError(
-            f"{STDIN_NAME}: cannot read standard input ({exc.strerror or exc})"
-        ) from None
+    except BaseException as exc:
+        copy.close()  # past STDIN_MEMORY_BYTES, a file
+        if isinstance(exc, OSError):
+            raise InputError(
+                f"{STDIN_NAME}: cannot read standard input ({exc.strerror or exc})"
+            ) from None
+        raise
     copy.seek(0)
     return copy, size
 

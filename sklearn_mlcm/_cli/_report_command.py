@@ -13,6 +13,7 @@ for a CSV); the most confused label pairs
 (:func:`~sklearn_mlcm.labelset_confusions`) are printed instead (``--top-k``).
 """
 
+import contextlib
 import re
 import textwrap
 
@@ -70,8 +71,18 @@ def report_command(args):
         args.matrix_out, (args.true, args.pred), "--matrix-out"
     )
     _check_interval_options(args)
-    true = read_labels(args.true, args.header, args.delimiter)
-    pred = read_labels(args.pred, args.header, args.delimiter)
+    # standard input's copy stays open for the messages that name its lines
+    with contextlib.ExitStack() as files:
+        true = read_labels(args.true, args.header, args.delimiter)
+        files.callback(true.close)
+        pred = read_labels(args.pred, args.header, args.delimiter)
+        files.callback(pred.close)
+        _report(args, true, pred)
+
+
+def _report(args, true, pred):
+    """Count the two files read, print the matrix and the report, and write
+    ``--matrix-out``."""
     with library_refusals(lambda text: _about_data(text, true, pred)):
         counted = _count(true, pred, args.method)
     # Counted once: the printed matrix, the confusions and the report all come

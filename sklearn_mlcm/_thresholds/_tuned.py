@@ -888,7 +888,10 @@ class MLCMTunedThresholdClassifierCV(
 def _target_kind(y):
     """scikit-learn's type of a target, for messages ("continuous", ...)."""
     try:
-        return type_of_target(y)
+        # type_of_target casts floats to int64 to look for fractions: NaN and
+        # infinity warn there (RuntimeWarning) before the message is raised
+        with np.errstate(invalid="ignore"):
+            return type_of_target(y)
     except (TypeError, ValueError):
         return "unknown"
 

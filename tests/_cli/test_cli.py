@@ -115,14 +115,14 @@ def test_main_is_the_console_script_of_pyproject():
 
 def test_main_broken_pipe_exits_quietly():
     """A reader that leaves early (``| head``): status 1, no traceback."""
-    process = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "sklearn_mlcm"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-    )
-    process.stdout.close()  # before the child writes: its first write fails
-    err = process.stderr.read()
-    assert process.wait(timeout=60) == 1
+    ) as process:  # closes the pipes on the way out
+        process.stdout.close()  # before the child writes: its first write fails
+        err = process.stderr.read()
+        assert process.wait(timeout=60) == 1
     assert err == b""
 
 

@@ -8,6 +8,8 @@ import re
 import stat
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -641,6 +643,40 @@ def test_report_stdin_errors_name_the_line(capsys, tmp_path, monkeypatch):
     assert line.startswith("<stdin>, line 6, column 3: must contain only 0 and 1")
 
 
+@pytest.mark.parametrize(
+    "data, status",
+    [
+        (_csv_bytes(P), 0),  # read, counted and reported
+        (_csv_bytes([[1, 0, 2]] + P[1:]), 2),  # refused by the library, line named
+        (_csv_bytes([[1, 0]] + P[1:]), 2),  # a ragged row: refused while read
+        (b"\x93NUMPY" + b"x" * 64, 2),  # an unreadable .npy
+        (None, 0),  # a .npy array
+    ],
+    ids=["csv", "refused-value", "ragged-row", "bad-npy", "npy"],
+)
+def test_report_stdin_copy_is_closed(capsys, tmp_path, monkeypatch, data, status):
+    """Standard input's copy, spilled to a temporary file, is closed when the
+    command returns, whether it succeeded or refused the input."""
+    from sklearn_mlcm._cli import _io
+
+    if data is None:
+        buffer = io.BytesIO()
+        np.save(buffer, np.array(P, dtype=bool))
+        data = buffer.getvalue()
+    spilled, real = [], tempfile.TemporaryFile
+
+    def temporary_file():
+        spilled.append(real())
+        return spilled[-1]
+
+    monkeypatch.setattr(_io, "STDIN_MEMORY_BYTES", 8)
+    monkeypatch.setattr(_io.tempfile, "TemporaryFile", temporary_file)
+    monkeypatch.setattr(sys, "stdin", _Stdin(data))
+    true = write_csv(tmp_path / "true.csv", T)
+    assert run(capsys, "report", true, "-")[0] == status
+    assert len(spilled) == 1 and spilled[0].closed
+
+
 def test_report_stdin_only_once(capsys):
     """TRUE and PRED cannot both be standard input."""
     message = (
@@ -916,7 +952,7 @@ def test_report_matrix_out_naming_an_input_is_refused(capsys, tmp_path, which, l
     true = write_csv(tmp_path / "true.csv", T, header=NAMES)
     pred = write_csv(tmp_path / "pred.csv", P, header=NAMES)
     target = {"true": true, "pred": pred}[which]
-    before = open(target, "rb").read()
+    before = Path(target).read_bytes()
     out = target
     if link:
         out = str(tmp_path / "link.csv")
@@ -926,7 +962,7 @@ def test_report_matrix_out_naming_an_input_is_refused(capsys, tmp_path, which, l
         "matrix there would overwrite it. Name another file"
     )
     assert_error(capsys, ["report", true, pred, "--matrix-out", out], message)
-    assert open(target, "rb").read() == before
+    assert Path(target).read_bytes() == before
 
 
 def test_report_matrix_out_is_written_whole_or_not_at_all(

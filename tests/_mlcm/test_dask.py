@@ -26,13 +26,18 @@ ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}
 
 @pytest.fixture(scope="module")
 def client():
-    """A LocalCluster of two worker processes on 127.0.0.1, stopped afterwards."""
+    """A LocalCluster of two worker processes on 127.0.0.1, stopped afterwards.
+
+    Its HTTP server takes a free port (":0"): with None it tries 8787 and warns
+    when another cluster (another suite on the machine, another pytest-xdist
+    worker) holds it.
+    """
     cluster = distributed.LocalCluster(
         n_workers=2,
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=":0",
     )
     with distributed.Client(cluster) as client:
         yield client
@@ -151,6 +156,13 @@ def test_import_does_not_import_dask():
     assert out.stdout.strip() == "False"
 
 
+# dask before 2024 warns when the synchronous scheduler is chosen while a
+# distributed client (this module's, if its tests ran first) is the default one:
+# choosing the local scheduler is this test's point
+@pytest.mark.filterwarnings(
+    "ignore:Running on a single-machine scheduler when a distributed client is "
+    "active:UserWarning"
+)
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())

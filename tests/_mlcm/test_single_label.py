@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import sparse
+from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_mlcm._validation as validation_module
 from sklearn_mlcm import mlcm_classification_report, mlcm_confusion_matrix
@@ -58,5 +59,6 @@ def test_single_label_many_classes_counted_sparsely(monkeypatch):
     assert sparse.issparse(cm) and cm.dtype == np.int64
     monkeypatch.undo()
     assert_array_equal(cm.toarray(), mlcm_confusion_matrix(y_true, y_pred))
-    report = mlcm_classification_report(y_true, y_pred, output_dict=True)
+    with pytest.warns(UndefinedMetricWarning, match="ill-defined"):  # 1, 3, 9
+        report = mlcm_classification_report(y_true, y_pred, output_dict=True)
     assert report["9"]["support"] == 0.0 and report["0"]["support"] == 1.0

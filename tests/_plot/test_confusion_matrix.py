@@ -32,12 +32,6 @@ T, P = TABLE_1_TRUE, TABLE_1_PRED
 CM = np.array(TABLE_4J)
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
-
 def _ticks(labels):
     return [t.get_text() for t in labels]
 

@@ -29,12 +29,6 @@ Y_SCORE = np.array([[0.9, 0.4, 0.3], [0.2, 0.6, 0.5], [0.7, 0.3, 0.1], [0.1, 0.2
 GRID = [0.25, 0.5, 0.75]
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
-
 def _legend(display):
     return [text.get_text() for text in display.ax_.get_legend().get_texts()]
 
