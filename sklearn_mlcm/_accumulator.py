@@ -10,7 +10,6 @@ from scipy import sparse
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
-from ._averaging import samples_values
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._mlcm._samples import empty_table, merge_tables
@@ -34,6 +33,7 @@ from ._report import (
     report_bounds,
 )
 from ._results import ConfidenceInterval
+from ._statistics import samples_values
 from ._uncertainty._intervals import (
     SCORE_AVERAGES,
     SCORE_METRICS,

@@ -6,7 +6,6 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._averaging import matrix_scores, row_sums, samples_average
 from ._confusion import TARGET_CONSTRAINTS
 from ._mlcm._dispatch import compute
 from ._mlcm._samples import table_sums
@@ -18,6 +17,7 @@ from ._param_validation import (
     invalid_parameter,
     validate_params,
 )
+from ._statistics import matrix_scores, row_sums, samples_average
 from ._uncertainty._intervals import bootstrap_intervals, unit_table
 from ._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._uncertainty._parallel import N_JOBS

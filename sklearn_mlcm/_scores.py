@@ -2,7 +2,7 @@
 
 :func:`mlcm_precision_recall_fscore_support` is the engine, as scikit-learn's
 ``precision_recall_fscore_support``: it computes the matrix once and reads
-every ratio off it (:mod:`._averaging`, which the report shares). The scores
+every ratio off it (:mod:`._statistics`, which the report shares). The scores
 are thin wrappers that keep one of its results: one implementation of every
 number.
 """
@@ -12,7 +12,6 @@ from numbers import Real
 import numpy as np
 from sklearn.metrics import make_scorer
 
-from ._averaging import AVERAGES, matrix_scores, samples_average
 from ._confusion import TARGET_CONSTRAINTS
 from ._mlcm._dispatch import METHODS, compute
 from ._mlcm._samples import table_sums
@@ -26,6 +25,7 @@ from ._param_validation import (
     validate_keywords,
     validate_params,
 )
+from ._statistics import AVERAGES, matrix_scores, samples_average
 from ._validation import frame_columns, read_frame, validate_targets
 
 __all__ = [

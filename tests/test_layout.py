@@ -23,7 +23,6 @@ LAYERS = [
     {"_mlcm"},
     {
         "_statistics",
-        "_averaging",
         "_confusion",
         "_scores",
         "_report",

@@ -13,7 +13,7 @@
 - ``_parallel``: ``n_jobs`` threads for the resampling.
 
 It may import the validation layers, the engine (``sklearn_mlcm._mlcm``) and
-the matrix and its statistics (``_confusion``, ``_statistics``,
-``_averaging``); the report, the accumulator and the thresholds import it.
+the matrix and its ratios (``_confusion``, ``_statistics``); the report, the
+accumulator and the thresholds import it.
 The public names are exported by :mod:`sklearn_mlcm` itself.
 """

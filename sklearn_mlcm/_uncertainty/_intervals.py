@@ -16,7 +16,6 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 from sklearn.utils import check_random_state
 
-from sklearn_mlcm._averaging import samples_average, samples_values
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
 from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._param_validation import (
@@ -26,6 +25,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._results import ConfidenceInterval, unpackable
+from sklearn_mlcm._statistics import samples_average, samples_values
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
     input_error,
