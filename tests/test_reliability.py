@@ -205,13 +205,14 @@ def _run(metric, method, y_true, y_pred, weight, n_labels):
     return acc.update(y_true, y_pred, sample_weight=weight).confusion_matrix
 
 
-def _expected(metric, method, y_true, y_pred, weight):
+def _expected(metric, method, y_true, y_pred, weight, n_averages=4):
+    """The oracle's matrix, or the report's "weight" column: the MLCM row sums,
+    then ``n_averages`` averages over the q labels (micro, macro, weighted,
+    and samples for 2-D input; 1-D input has no samples row)."""
     cm = ORACLES[method](y_true, y_pred, weight)
     if metric == "report":
-        # the "weight" column: MLCM row sums; the three averages over the q
-        # labels
         rows = cm.sum(axis=1)[: y_true.shape[1]]
-        return np.concatenate([rows, [rows.sum()] * 3])
+        return np.concatenate([rows, [rows.sum()] * n_averages])
     return cm
 
 
@@ -394,7 +395,8 @@ def test_any_1d_input_gives_the_oracle_or_a_clear_error(metric, data, mlcm_strat
     one_hot = np.eye(len(present), dtype=bool)
     y_true = one_hot[np.searchsorted(present, codes_true)]
     y_pred = one_hot[np.searchsorted(present, codes_pred)]
-    expected = _expected(metric, "heydarian", y_true, y_pred, weight)
+    # 1-D input: the report has no samples avg row
+    expected = _expected(metric, "heydarian", y_true, y_pred, weight, n_averages=3)
     assert_allclose(np.asarray(result), expected, rtol=1e-9, atol=1e-9)
 
 
