@@ -4,7 +4,7 @@ The scores need only three margins of the matrix (diagonal, row sums,
 column sums), each a sum over the instances of a contribution that depends
 on the pair (true set, predicted set) and the weight alone. A resample is a
 multinomial draw of how often each distinct kind of unit (instance or group)
-is taken (:mod:`._units`), its margins one product of those counts with the
+is taken (:mod:`._table`), its margins one product of those counts with the
 kinds' margins, and every score of the report is read off the same margins:
 one set of resamples for all of them.
 """
@@ -44,7 +44,7 @@ from ._margins import (
     score_table,
 )
 from ._parallel import N_JOBS, n_workers, run_ranges
-from ._units import (
+from ._table import (
     DRAW_CELLS,
     UnitTable,
     combine_tables,
@@ -499,7 +499,7 @@ def bootstrap_intervals(
             start = batch * units.chunk
             end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
             counts = resample_counts(seed, start, end, units)
-            margins[start:end] = units.margins(counts)
+            margins[start:end] = units.drawn_margins(counts)
             if with_samples:
                 sums[start:end] = counts @ samples_table
             if matrix:

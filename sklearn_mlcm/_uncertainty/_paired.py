@@ -41,14 +41,13 @@ from sklearn_mlcm._validation import (
 from ._margins import (
     MAX_RESAMPLES,
     METRICS,
-    Margins,
     batches,
     check_groups,
-    resampled_margins,
     resamples_resolve_tails,
     scores_from_margins,
     undefined_scores,
 )
+from ._table import InstancePairs
 
 __all__ = ["PairedComparisonResult", "mlcm_paired_comparison"]
 
@@ -148,10 +147,10 @@ def _differences(tables, weights_a, weights_b, options):
     """Averaged and label differences (B,) and (B, q) of score(A) - score(B)."""
     table_a, table_b = tables
     score_a, label_a = scores_from_margins(
-        resampled_margins(table_a, weights_a), **options
+        table_a.weighted_margins(weights_a), **options
     )
     score_b, label_b = scores_from_margins(
-        resampled_margins(table_b, weights_b), **options
+        table_b.weighted_margins(weights_b), **options
     )
     return score_a - score_b, label_a - label_b
 
@@ -166,8 +165,8 @@ def _swapped_differences(tables, weight, unit, swaps, options):
     s = swaps[:, unit] * weight
     keep = weight - s
     table_a, table_b = tables
-    margins_a = resampled_margins(table_a, keep) + resampled_margins(table_b, s)
-    margins_b = resampled_margins(table_b, keep) + resampled_margins(table_a, s)
+    margins_a = table_a.weighted_margins(keep) + table_b.weighted_margins(s)
+    margins_b = table_b.weighted_margins(keep) + table_a.weighted_margins(s)
     score_a, label_a = scores_from_margins(margins_a, **options)
     score_b, label_b = scores_from_margins(margins_b, **options)
     return score_a - score_b, label_a - label_b
@@ -186,7 +185,7 @@ def _bootstrap(tables, weight, unit, n_units, n_resamples, seed, options):
     for size in batches(n_resamples, max(n_units, weight.size)):
         counts = rng.multinomial(n_units, uniform, size=size).astype(np.float64)
         w = counts[:, unit] * weight
-        margins = [resampled_margins(table, w) for table in tables]
+        margins = [table.weighted_margins(w) for table in tables]
         (score_a, label_a), (score_b, label_b) = (
             scores_from_margins(m, **options) for m in margins
         )
@@ -655,7 +654,7 @@ def mlcm_paired_comparison(
     weight = np.ones(n) if weight is None else weight
     unit, n_units = check_groups(groups, n)
 
-    tables = {name: Margins(true, y, method) for name, y in zip(names, cleaned)}
+    tables = {name: InstancePairs(true, y, method) for name, y in zip(names, cleaned)}
 
     options = {
         "metric": metric,
@@ -672,10 +671,10 @@ def mlcm_paired_comparison(
         pair_tables = (tables[pair[0]], tables[pair[1]])
         w = weight[None, :]
         score_a, label_a = scores_from_margins(
-            resampled_margins(pair_tables[0], w), **observed_options
+            pair_tables[0].weighted_margins(w), **observed_options
         )
         score_b, label_b = scores_from_margins(
-            resampled_margins(pair_tables[1], w), **observed_options
+            pair_tables[1].weighted_margins(w), **observed_options
         )
         difference = score_a[0] - score_b[0]
         label_difference = label_a[0] - label_b[0]
