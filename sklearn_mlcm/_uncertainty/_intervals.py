@@ -39,14 +39,14 @@ from ._margins import (
     BATCH_CELLS,
     MAX_RESAMPLES,
     METRICS,
-    check_two_units,
+    every_score,
     resamples_resolve_tails,
-    score_table,
 )
 from ._parallel import N_JOBS, n_workers, run_ranges
 from ._table import (
     DRAW_CELLS,
     UnitTable,
+    check_two_units,
     combine_tables,
     dask_table,
     resample_counts,
@@ -349,12 +349,12 @@ def _sum_acceleration(contributions, multiplicity):
 
 
 def _score_rows(margins, n_jobs, **options):
-    """:func:`score_table` of the rows of ``margins`` (resamples or jackknife
+    """:func:`every_score` of the rows of ``margins`` (resamples or jackknife
     values, each row scored alone), ranges of rows across threads."""
     parts = {}
 
     def score(start, stop):
-        parts[start] = score_table(margins[start:stop], **options)
+        parts[start] = every_score(margins[start:stop], **options)
 
     run_ranges(score, margins.shape[0], n_jobs)
     if len(parts) == 1:
@@ -412,16 +412,16 @@ def bootstrap_intervals(
 
     ``averages`` may hold "samples" (for precision, recall, F1 and F-beta):
     it is not read off the margins but off the sums of each kind of unit
-    (:meth:`UnitTable.samples_table`), drawn with the same counts. Its
+    (:meth:`UnitTable.samples_sums`), drawn with the same counts. Its
     ``n_undefined`` counts the resamples that drew an instance of undefined
     ratio.
     """
     q1 = units.n_labels + 1
     with_samples = "samples" in averages
     averages = tuple(a for a in averages if a != "samples")
-    samples_table = slots = None
+    samples_sums = slots = None
     if with_samples:
-        samples_table, slots = _samples_table(
+        samples_sums, slots = _samples_sums(
             units, metrics, beta=beta, include_no_label=shown > units.n_labels
         )
     n_values = len(metrics) * (shown + len(averages) + with_samples)
@@ -434,7 +434,7 @@ def bootstrap_intervals(
     # bounds (3 q1**2). Measured: 0.8 to 0.95 of this.
     peak_floats = 7 * q1 + 2 * n_values
     if with_samples:  # the sums of the samples averages, 12 per beta
-        peak_floats += samples_table.shape[1]
+        peak_floats += samples_sums.shape[1]
     _check_memory(
         n_resamples,
         peak_floats,
@@ -467,7 +467,7 @@ def bootstrap_intervals(
         )
     options = {"beta": beta, "tn": tn, "shown": shown}
     silent = 0.0 if zero_division == "warn" else zero_division
-    observed = score_table(
+    observed = every_score(
         units.observed(),
         metrics,
         averages,
@@ -479,7 +479,7 @@ def bootstrap_intervals(
     margins = np.empty((n_resamples, 3, q1))
     sums = None
     if with_samples:
-        sums = np.empty((n_resamples, samples_table.shape[1]))
+        sums = np.empty((n_resamples, samples_sums.shape[1]))
     cells = contributions = None
     if matrix:
         contributions = units.cells()
@@ -501,7 +501,7 @@ def bootstrap_intervals(
             counts = resample_counts(seed, start, end, units)
             margins[start:end] = units.drawn_margins(counts)
             if with_samples:
-                sums[start:end] = counts @ samples_table
+                sums[start:end] = counts @ samples_sums
             if matrix:
                 cells[start:end] = (contributions.T @ counts.T).T
 
@@ -530,7 +530,7 @@ def bootstrap_intervals(
             **options,
         )
     if with_samples:  # the samples averages: observed, resampled, left out
-        total = (units.multiplicity @ samples_table).reshape(-1, 3, 4)
+        total = (units.multiplicity @ samples_sums).reshape(-1, 3, 4)
         for slot, part in enumerate(total):
             chosen = [m for m, (k, _) in slots.items() if k == slot]
             estimates = samples_average(
@@ -543,7 +543,7 @@ def bootstrap_intervals(
         boot[1].update(_by_metric(samples_values(resampled, silent), slots))
         boot[2]["samples"] = (resampled[..., 3] > 0).any(axis=(1, 2))
         if jack is not None:
-            left = np.maximum(total.reshape(1, -1) - samples_table, 0.0)
+            left = np.maximum(total.reshape(1, -1) - samples_sums, 0.0)
             left = samples_values(left.reshape(units.n_kinds, -1, 3, 4), silent)
             jack[1].update(_by_metric(left, slots))
         averages = (*averages, "samples")
@@ -631,9 +631,9 @@ def bootstrap_intervals(
     return results, cell_interval
 
 
-def _samples_table(units, metrics, *, beta, include_no_label):
-    """``(table, slots)``: each kind's sums of the samples averages
-    (:meth:`UnitTable.samples_table`), ``table`` of shape (n_kinds, 12 k) for
+def _samples_sums(units, metrics, *, beta, include_no_label):
+    """``(sums, slots)``: each kind's sums of the samples averages
+    (:meth:`UnitTable.samples_sums`), ``sums`` of shape (n_kinds, 12 k) for
     the k betas needed (1 for F1, ``beta`` for F-beta), and each metric's
     ``(beta slot, ratio index)``."""
     betas, slots = [], {}
@@ -644,22 +644,22 @@ def _samples_table(units, metrics, *, beta, include_no_label):
         if b not in betas:
             betas.append(b)
         slots[metric] = (betas.index(b), _SAMPLES_INDEX[metric])
-    tables = [
-        units.samples_table(beta=b, include_no_label=include_no_label).reshape(
+    sums = [
+        units.samples_sums(beta=b, include_no_label=include_no_label).reshape(
             units.n_kinds, -1
         )
         for b in betas
     ]
-    return np.concatenate(tables, axis=1), slots
+    return np.concatenate(sums, axis=1), slots
 
 
-#: Where each metric's sums are in :meth:`UnitTable.samples_table`.
+#: Where each metric's sums are in :meth:`UnitTable.samples_sums`.
 _SAMPLES_INDEX = {"precision": 0, "recall": 1, "f1": 2, "fbeta": 2}
 
 
 def _by_metric(values, slots):
     """``{(metric, "samples"): (rows,)}`` of the samples averages ``values``
-    (rows, k, 3) of :func:`_samples_table`'s sums."""
+    (rows, k, 3) of :func:`_samples_sums`'s sums."""
     return {
         (metric, "samples"): values[:, slot, index]
         for metric, (slot, index) in slots.items()

@@ -10,7 +10,7 @@ any re-weighting of the instances (a bootstrap resample, a swap of two
 classifiers' predictions, a Poisson replicate) are then one product of the
 weights by the table of the distinct pairs (:mod:`._table`), with no matrix
 rebuilt. The scores of many margins at once (:func:`scores_from_margins`,
-:func:`score_table`) serve the intervals, the paired comparison, the
+:func:`every_score`) serve the intervals, the paired comparison, the
 accumulator and the threshold curves; the rules on the number of resamples
 and of units are here too.
 """
@@ -23,7 +23,6 @@ from scipy import sparse
 
 from sklearn_mlcm._param_validation import invalid_parameter
 from sklearn_mlcm._statistics import ratio_metric
-from sklearn_mlcm._validation import input_error
 
 __all__ = [
     "BATCH_CELLS",
@@ -32,17 +31,14 @@ __all__ = [
     "METRICS",
     "as_dense_bool",
     "batches",
-    "check_groups",
     "check_resamples",
-    "check_two_units",
-    "group_codes",
     "averaged",
     "heydarian_margins",
     "krstinic_margins",
     "margin_counts",
     "min_resamples",
     "resamples_resolve_tails",
-    "score_table",
+    "every_score",
     "scores_from_margins",
     "undefined_scores",
 ]
@@ -232,7 +228,7 @@ def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):
     return np.asarray(overall, dtype=np.float64), label
 
 
-def score_table(
+def every_score(
     margins,
     metrics,
     averages,
@@ -325,23 +321,6 @@ def undefined_scores(margins, options):
     return (rows == 0) & (cols == 0)  # F-scores: no true, no predicted
 
 
-def check_groups(groups, n_samples):
-    """Groups -> (unit of each instance, number of units)."""
-    if groups is None:
-        check_two_units(n_samples)
-        return np.arange(n_samples), n_samples
-    values = np.asarray(groups)
-    if values.ndim != 1 or values.shape[0] != n_samples:
-        raise input_error(
-            "groups",
-            f"a 1-D array of length n_samples={n_samples}",
-            f"shape {values.shape}",
-        )
-    distinct, unit = group_codes(values)
-    check_two_units(distinct.size, groups=distinct)
-    return unit, distinct.size
-
-
 def min_resamples(confidence_level, *, one_sided=False):
     """The fewest resamples that resolve the tails of an interval at
     ``confidence_level``: ``ceil(1 / alpha - 1)``, with ``alpha`` the tail
@@ -392,41 +371,3 @@ def resamples_resolve_tails(arguments):
         return
     one_sided = arguments.get("alternative", "two-sided") != "two-sided"
     check_resamples(arguments["n_resamples"], level, one_sided=one_sided)
-
-
-def check_two_units(n_units, groups=None):
-    """Refuse fewer than two units to resample: one instance (or, with the
-    distinct ``groups``, one group) has the test set as its only resample,
-    and the interval [x, x] would claim a certainty there is none of."""
-    if n_units >= 2:
-        return
-    if groups is None:
-        raise input_error(
-            "y_true",
-            "a set of at least two instances (one instance cannot be resampled)",
-            f"{n_units} instance",
-        )
-    raise input_error(
-        "groups",
-        "at least two distinct groups (one group cannot be resampled)",
-        "no group" if n_units == 0 else f"the single group {groups.tolist()[0]!r}",
-    )
-
-
-def group_codes(groups):
-    """``(distinct groups, sorted; the code of each instance's group)``.
-
-    Groups whose values do not sort together (None or NaN beside strings,
-    in an object array) are refused, naming the kinds found.
-    """
-    values = np.asarray(groups)
-    try:
-        distinct, codes = np.unique(values, return_inverse=True)
-    except TypeError:
-        kinds = sorted({type(value).__name__ for value in values.ravel().tolist()})
-        raise input_error(
-            "groups",
-            "values of one kind that sort together (numbers, or strings)",
-            f"values of the types {kinds}",
-        ) from None
-    return distinct, codes.ravel()

@@ -6,7 +6,9 @@ Vocabulary of :mod:`sklearn_mlcm._uncertainty`:
   sums, an array (..., 3, q+1) (:mod:`._margins` computes them and reads
   every score off them); nothing else is called margins;
 - *pair*: a distinct (true set, predicted set); an instance's contribution
-  to the margins depends on its pair alone (:func:`distinct_pairs`);
+  to the margins depends on its pair alone (:func:`distinct_pairs`) (the
+  paired comparison's pairs of prediction sets are named so in
+  :mod:`._paired` alone);
 - *unit*: what a resample draws, an instance, or a group with ``groups``;
 - *kind*: a distinct unit, (pair, weight) for instances, or a group;
 - *the table*: :class:`UnitTable`, the distinct (pair, weight, group) rows
@@ -47,16 +49,19 @@ from sklearn_mlcm._validation import (
     input_error,
 )
 
-from ._margins import INSTANCE_MARGINS, as_dense_bool, group_codes
+from ._margins import INSTANCE_MARGINS, as_dense_bool
 
 __all__ = [
     "DRAW_CELLS",
     "InstancePairs",
     "UnitTable",
+    "check_groups",
+    "check_two_units",
     "combine_tables",
     "dask_table",
     "distinct_pairs",
     "draw_counts",
+    "group_codes",
     "resample_counts",
     "tabulate",
 ]
@@ -73,6 +78,67 @@ DRAW_CELLS = 1 << 17
 #: (n uniform integers and a count, about 9 ns per instance), and a
 #: multinomial of the kinds otherwise (one binomial each, about 50 ns).
 POSITIONS_RATIO = 6
+
+
+# -- units: instances or groups ---------------------------------------------------
+
+
+def group_codes(groups):
+    """``(distinct groups, sorted; the code of each instance's group)``.
+
+    Groups whose values do not sort together (None or NaN beside strings,
+    in an object array) are refused, naming the kinds found.
+    """
+    values = np.asarray(groups)
+    try:
+        distinct, codes = np.unique(values, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(value).__name__ for value in values.ravel().tolist()})
+        raise input_error(
+            "groups",
+            "values of one kind that sort together (numbers, or strings)",
+            f"values of the types {kinds}",
+        ) from None
+    return distinct, codes.ravel()
+
+
+def check_two_units(n_units, groups=None):
+    """Refuse fewer than two units to resample: one instance (or, with the
+    distinct ``groups``, one group) has the test set as its only resample,
+    and the interval [x, x] would claim a certainty there is none of."""
+    if n_units >= 2:
+        return
+    if groups is None:
+        raise input_error(
+            "y_true",
+            "a set of at least two instances (one instance cannot be resampled)",
+            f"{n_units} instance",
+        )
+    raise input_error(
+        "groups",
+        "at least two distinct groups (one group cannot be resampled)",
+        "no group" if n_units == 0 else f"the single group {groups.tolist()[0]!r}",
+    )
+
+
+def check_groups(groups, n_samples):
+    """Groups -> (unit of each instance, number of units)."""
+    if groups is None:
+        check_two_units(n_samples)
+        return np.arange(n_samples), n_samples
+    values = np.asarray(groups)
+    if values.ndim != 1 or values.shape[0] != n_samples:
+        raise input_error(
+            "groups",
+            f"a 1-D array of length n_samples={n_samples}",
+            f"shape {values.shape}",
+        )
+    distinct, unit = group_codes(values)
+    check_two_units(distinct.size, groups=distinct)
+    return unit, distinct.size
+
+
+# -- the table ---------------------------------------------------------------------
 
 
 def _pair_words(t, p):
@@ -273,10 +339,10 @@ class UnitTable:
             self._kind_ends = np.cumsum(self.multiplicity.astype(np.int64)) - 1
         return self._kind_ends
 
-    def samples_table(self, *, beta, include_no_label):
+    def samples_sums(self, *, beta, include_no_label):
         """(n_kinds, 3, 4): one unit of each kind's sums of the samples
         average (:mod:`._mlcm._samples`), so that the sums of counts ``c``
-        (B, n_kinds) are ``c @ table``.
+        (B, n_kinds) are ``c @ sums``.
 
         An instance's ratios depend on its pair alone, so they are computed
         once per distinct pair and weighed by the pairs' weights in each
@@ -301,12 +367,12 @@ class UnitTable:
         present = self.kind_pairs.copy()
         present.data = (present.data > 0).astype(np.float64)
         any_undefined = (present @ undefined > 0).astype(np.float64)
-        table = np.empty((self.n_kinds, 3, 4))
-        table[:, :, 0] = sums[:, 0]
-        table[:, :, 1] = sums[:, 1]
-        table[:, :, 2] = sums[:, 2]
-        table[:, :, 3] = any_undefined
-        return table
+        out = np.empty((self.n_kinds, 3, 4))
+        out[:, :, 0] = sums[:, 0]
+        out[:, :, 1] = sums[:, 1]
+        out[:, :, 2] = sums[:, 2]
+        out[:, :, 3] = any_undefined
+        return out
 
     def cells(self):
         """(n_kinds, (q+1)**2) CSR: each kind's contribution to every cell."""
