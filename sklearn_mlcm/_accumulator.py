@@ -40,7 +40,7 @@ from ._uncertainty._intervals import (
     ScoreInterval,
     package_result,
 )
-from ._uncertainty._margins import MAX_RESAMPLES, METRICS, min_resamples, score_table
+from ._uncertainty._margins import MAX_RESAMPLES, METRICS, every_score, min_resamples
 from ._uncertainty._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
 from ._validation import (
     align_columns,
@@ -975,7 +975,7 @@ def _percentile_scores(
     ``zero_division`` ("warn" warns for the metrics in ``warn_for``); the
     replicates take 0.0 for "warn"."""
     options = {"beta": beta, "tn": tn, "shown": shown}
-    observed = score_table(
+    observed = every_score(
         _matrix_margins(matrix),
         metrics,
         averages,
@@ -984,7 +984,7 @@ def _percentile_scores(
         **options,
     )
     silent = 0.0 if zero_division == "warn" else zero_division
-    labels, overall, undefined = score_table(
+    labels, overall, undefined = every_score(
         replicates, metrics, averages, zero_division=silent, undefined=True, **options
     )
 

@@ -21,7 +21,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_mlcm._uncertainty._intervals
 import sklearn_mlcm._uncertainty._parallel
-import sklearn_mlcm._uncertainty._units
+import sklearn_mlcm._uncertainty._table
 from sklearn_mlcm import (
     ConfidenceIntervalResult,
     InvalidInputError,
@@ -42,7 +42,7 @@ from sklearn_mlcm._uncertainty._intervals import (
     unit_table,
 )
 from sklearn_mlcm._uncertainty._margins import heydarian_margins, min_resamples
-from sklearn_mlcm._uncertainty._units import (
+from sklearn_mlcm._uncertainty._table import (
     UnitTable,
     combine_tables,
     resample_counts,
@@ -309,13 +309,13 @@ def test_mlcm_confidence_intervals_result_and_seed():
 def _chunked(monkeypatch):
     """Spy on the chunks' streams: (chunk index, thread) of every one made."""
     made = []
-    real = sklearn_mlcm._uncertainty._units.chunk_generator
+    real = sklearn_mlcm._uncertainty._table.chunk_generator
 
     def spy(seed, index):
         made.append((index, threading.get_ident()))
         return real(seed, index)
 
-    monkeypatch.setattr(sklearn_mlcm._uncertainty._units, "chunk_generator", spy)
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._table, "chunk_generator", spy)
     return made
 
 

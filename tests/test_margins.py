@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from sklearn_mlcm._uncertainty._margins import Margins, krstinic_margins
+from sklearn_mlcm._uncertainty._margins import krstinic_margins
+from sklearn_mlcm._uncertainty._table import InstancePairs
 
 
 def _margins_of(cm):
@@ -34,7 +35,7 @@ def test_margins_table_of_weights_is_the_weighted_matrix(mlcm_strategies, data):
     """The Krstinic margins of a re-weighting, through the table of distinct
     pairs, are those of the oracle's weighted matrix."""
     y_true, y_pred, weight = data.draw(mlcm_strategies.cases(weighted=True))
-    table = Margins(y_true, y_pred, "krstinic")
-    got = table.margins(weight[None, :])[0]
+    table = InstancePairs(y_true, y_pred, "krstinic")
+    got = table.weighted_margins(weight[None, :])[0]
     expected = _margins_of(krstinic_oracle(y_true, y_pred, weight))
     assert_allclose(got, expected, rtol=1e-9, atol=1e-9)

@@ -24,12 +24,12 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
-from sklearn_mlcm._uncertainty._margins import Margins
 from sklearn_mlcm._uncertainty._paired import (
     _bootstrap,
     _correct,
     _swapped_differences,
 )
+from sklearn_mlcm._uncertainty._table import InstancePairs
 
 T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
 SCORES = {
@@ -125,7 +125,9 @@ def test_margins_match_weighted_matrices():
     weights = rng.integers(0, 4, size=(5, 30)).astype(float)
     weights[0] = rng.random(30)
     for method in ("heydarian", "krstinic"):
-        margins = Margins(y.astype(bool), a.astype(bool), method).margins(weights)
+        margins = InstancePairs(
+            y.astype(bool), a.astype(bool), method
+        ).weighted_margins(weights)
         for w, m in zip(weights, margins):
             cm = mlcm_confusion_matrix(y, a, method=method, sample_weight=w)
             assert_allclose(m[0], np.diag(cm), atol=1e-12)
@@ -138,7 +140,10 @@ def test_swaps_match_the_loop_oracle():
     rng = np.random.default_rng(3)
     y = _population(12, 3, rng)
     a, b = _noisy(y, 0.2, rng), _noisy(y, 0.4, rng)
-    tables = (Margins(y > 0, a > 0, "heydarian"), Margins(y > 0, b > 0, "heydarian"))
+    tables = (
+        InstancePairs(y > 0, a > 0, "heydarian"),
+        InstancePairs(y > 0, b > 0, "heydarian"),
+    )
     swaps = rng.integers(0, 2, size=(20, 12)).astype(float)
     unit = np.arange(12)
     got, got_labels = _swapped_differences(tables, np.ones(12), unit, swaps, _options())
@@ -184,7 +189,10 @@ def test_bootstrap_matches_the_loop_oracle():
     n = 15
     y = _population(n, 3, rng)
     a, b = _noisy(y, 0.2, rng), _noisy(y, 0.3, rng)
-    tables = (Margins(y > 0, a > 0, "heydarian"), Margins(y > 0, b > 0, "heydarian"))
+    tables = (
+        InstancePairs(y > 0, a > 0, "heydarian"),
+        InstancePairs(y > 0, b > 0, "heydarian"),
+    )
     got, _, _ = _bootstrap(tables, np.ones(n), np.arange(n), n, 30, 7, _options())
     counts = np.random.RandomState(7).multinomial(n, np.full(n, 1 / n), size=30)
     for c, d in zip(counts, got):
@@ -580,7 +588,7 @@ def test_mlcm_paired_comparison_names_the_prediction_set_refused():
 
 def test_mlcm_paired_comparison_refuses_too_large_targets(monkeypatch):
     """Targets past the memory bound are refused before they are densified."""
-    monkeypatch.setattr("sklearn_mlcm._uncertainty._margins.MAX_DENSE_BYTES", 40)
+    monkeypatch.setattr("sklearn_mlcm._uncertainty._table.MAX_DENSE_BYTES", 40)
     with pytest.raises(ValueError, match="'y_true' parameter .* at most 20 cells"):
         mlcm_paired_comparison(T, T, P)
 

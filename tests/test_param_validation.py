@@ -259,7 +259,7 @@ def test_caller_name_travels_one_way():
     assert found == [
         "_mlcm/_dask.py:_block_counts",
         "_mlcm/_dask.py:_block_samples",
-        "_uncertainty/_units.py:_chunk_table",
+        "_uncertainty/_table.py:_chunk_table",
     ]
 
 

@@ -1,10 +1,12 @@
 """How sure a number is: bootstrap intervals, paired comparison, Poisson streams.
 
-- ``_margins``: the resampling engine; every MLCM score read off three margins
-  of the matrix (diagonal, row sums, column sums) of re-weighted instances;
-  the rules on the number of resamples;
-- ``_units``: the distinct resampling units (true set, predicted set, weight,
-  group) of a test set, counted once, and the multinomial draws of them;
+- ``_margins``: the margins of the MLCM (diagonal, row sums, column sums) of
+  single instances, and every score read off margins; the rules on the
+  number of resamples;
+- ``_table``: the table of distinct units (true set, predicted set, weight,
+  group) of a test set, counted once, read by kinds (intervals) or instance
+  by instance (paired comparison), and the multinomial draws of them; its
+  docstring holds the vocabulary (margins, pair, unit, kind, table);
 - ``_intervals``: :func:`~sklearn_mlcm.mlcm_confidence_intervals` (percentile
   and BCa, whole groups resampled) and the report's intervals;
 - ``_paired``: :func:`~sklearn_mlcm.mlcm_paired_comparison`, a paired

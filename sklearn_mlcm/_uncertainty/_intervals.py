@@ -4,7 +4,7 @@ The scores need only three margins of the matrix (diagonal, row sums,
 column sums), each a sum over the instances of a contribution that depends
 on the pair (true set, predicted set) and the weight alone. A resample is a
 multinomial draw of how often each distinct kind of unit (instance or group)
-is taken (:mod:`._units`), its margins one product of those counts with the
+is taken (:mod:`._table`), its margins one product of those counts with the
 kinds' margins, and every score of the report is read off the same margins:
 one set of resamples for all of them.
 """
@@ -36,14 +36,14 @@ from ._margins import (
     BATCH_CELLS,
     MAX_RESAMPLES,
     METRICS,
-    check_two_units,
+    every_score,
     resamples_resolve_tails,
-    score_table,
 )
 from ._parallel import N_JOBS, n_workers, run_ranges
-from ._units import (
+from ._table import (
     DRAW_CELLS,
     UnitTable,
+    check_two_units,
     combine_tables,
     dask_table,
     resample_counts,
@@ -334,12 +334,12 @@ def _sum_acceleration(contributions, multiplicity):
 
 
 def _score_rows(margins, n_jobs, **options):
-    """:func:`score_table` of the rows of ``margins`` (resamples or jackknife
+    """:func:`every_score` of the rows of ``margins`` (resamples or jackknife
     values, each row scored alone), ranges of rows across threads."""
     parts = {}
 
     def score(start, stop):
-        parts[start] = score_table(margins[start:stop], **options)
+        parts[start] = every_score(margins[start:stop], **options)
 
     run_ranges(score, margins.shape[0], n_jobs)
     if len(parts) == 1:
@@ -397,16 +397,16 @@ def bootstrap_intervals(
 
     ``averages`` may hold "samples" (for precision, recall, F1 and F-beta):
     it is not read off the margins but off the sums of each kind of unit
-    (:meth:`UnitTable.samples_table`), drawn with the same counts. Its
+    (:meth:`UnitTable.samples_sums`), drawn with the same counts. Its
     ``n_undefined`` counts the resamples that drew an instance of undefined
     ratio.
     """
     q1 = units.n_labels + 1
     with_samples = "samples" in averages
     averages = tuple(a for a in averages if a != "samples")
-    samples_table = slots = None
+    samples_sums = slots = None
     if with_samples:
-        samples_table, slots = _samples_table(
+        samples_sums, slots = _samples_sums(
             units, metrics, beta=beta, include_no_label=shown > units.n_labels
         )
     n_values = len(metrics) * (shown + len(averages) + with_samples)
@@ -419,7 +419,7 @@ def bootstrap_intervals(
     # bounds (3 q1**2). Measured: 0.8 to 0.95 of this.
     peak_floats = 7 * q1 + 2 * n_values
     if with_samples:  # the sums of the samples averages, 12 per beta
-        peak_floats += samples_table.shape[1]
+        peak_floats += samples_sums.shape[1]
     _check_memory(
         n_resamples,
         peak_floats,
@@ -452,7 +452,7 @@ def bootstrap_intervals(
         )
     options = {"beta": beta, "tn": tn, "shown": shown}
     silent = 0.0 if zero_division == "warn" else zero_division
-    observed = score_table(
+    observed = every_score(
         units.observed(),
         metrics,
         averages,
@@ -464,7 +464,7 @@ def bootstrap_intervals(
     margins = np.empty((n_resamples, 3, q1))
     sums = None
     if with_samples:
-        sums = np.empty((n_resamples, samples_table.shape[1]))
+        sums = np.empty((n_resamples, samples_sums.shape[1]))
     cells = contributions = None
     if matrix:
         contributions = units.cells()
@@ -484,9 +484,9 @@ def bootstrap_intervals(
             start = batch * units.chunk
             end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
             counts = resample_counts(seed, start, end, units)
-            margins[start:end] = units.margins(counts)
+            margins[start:end] = units.drawn_margins(counts)
             if with_samples:
-                sums[start:end] = counts @ samples_table
+                sums[start:end] = counts @ samples_sums
             if matrix:
                 cells[start:end] = (contributions.T @ counts.T).T
 
@@ -515,7 +515,7 @@ def bootstrap_intervals(
             **options,
         )
     if with_samples:  # the samples averages: observed, resampled, left out
-        total = (units.multiplicity @ samples_table).reshape(-1, 3, 4)
+        total = (units.multiplicity @ samples_sums).reshape(-1, 3, 4)
         for slot, part in enumerate(total):
             chosen = [m for m, (k, _) in slots.items() if k == slot]
             estimates = samples_average(
@@ -528,7 +528,7 @@ def bootstrap_intervals(
         boot[1].update(_by_metric(samples_values(resampled, silent), slots))
         boot[2]["samples"] = (resampled[..., 3] > 0).any(axis=(1, 2))
         if jack is not None:
-            left = np.maximum(total.reshape(1, -1) - samples_table, 0.0)
+            left = np.maximum(total.reshape(1, -1) - samples_sums, 0.0)
             left = samples_values(left.reshape(units.n_kinds, -1, 3, 4), silent)
             jack[1].update(_by_metric(left, slots))
         averages = (*averages, "samples")
@@ -616,9 +616,9 @@ def bootstrap_intervals(
     return results, cell_interval
 
 
-def _samples_table(units, metrics, *, beta, include_no_label):
-    """``(table, slots)``: each kind's sums of the samples averages
-    (:meth:`UnitTable.samples_table`), ``table`` of shape (n_kinds, 12 k) for
+def _samples_sums(units, metrics, *, beta, include_no_label):
+    """``(sums, slots)``: each kind's sums of the samples averages
+    (:meth:`UnitTable.samples_sums`), ``sums`` of shape (n_kinds, 12 k) for
     the k betas needed (1 for F1, ``beta`` for F-beta), and each metric's
     ``(beta slot, ratio index)``."""
     betas, slots = [], {}
@@ -629,22 +629,22 @@ def _samples_table(units, metrics, *, beta, include_no_label):
         if b not in betas:
             betas.append(b)
         slots[metric] = (betas.index(b), _SAMPLES_INDEX[metric])
-    tables = [
-        units.samples_table(beta=b, include_no_label=include_no_label).reshape(
+    sums = [
+        units.samples_sums(beta=b, include_no_label=include_no_label).reshape(
             units.n_kinds, -1
         )
         for b in betas
     ]
-    return np.concatenate(tables, axis=1), slots
+    return np.concatenate(sums, axis=1), slots
 
 
-#: Where each metric's sums are in :meth:`UnitTable.samples_table`.
+#: Where each metric's sums are in :meth:`UnitTable.samples_sums`.
 _SAMPLES_INDEX = {"precision": 0, "recall": 1, "f1": 2, "fbeta": 2}
 
 
 def _by_metric(values, slots):
     """``{(metric, "samples"): (rows,)}`` of the samples averages ``values``
-    (rows, k, 3) of :func:`_samples_table`'s sums."""
+    (rows, k, 3) of :func:`_samples_sums`'s sums."""
     return {
         (metric, "samples"): values[:, slot, index]
         for metric, (slot, index) in slots.items()

@@ -1,13 +1,18 @@
-"""The resampling engine: MLCM scores from three margins of re-weighted samples.
+"""The margins of the MLCM, and every score read off them; the resampling rules.
 
-Every score of the library needs only three margins of the MLCM: its
-diagonal, its row sums and its column sums. Each margin is a sum over the
-instances of a contribution that depends only on the pair (true set,
-predicted set), so the margins of any re-weighting of the instances (a
-bootstrap resample, a swap of two classifiers' predictions) are one product
-of the weights by a table of the distinct pairs' contributions, with no
-matrix rebuilt. The paired comparison and the confidence intervals are built
-on it.
+*Margins* are the three margins of an MLCM, its diagonal, row sums and
+column sums, an array (..., 3, q+1) (the vocabulary of the package is in
+:mod:`._table`). Every score of the library needs only them. Each margin is
+a sum over the instances of a contribution that depends only on the pair
+(true set, predicted set), given here for single instances by Heydarian's
+rules and Krstinić's scenarios (:data:`INSTANCE_MARGINS`); the margins of
+any re-weighting of the instances (a bootstrap resample, a swap of two
+classifiers' predictions, a Poisson replicate) are then one product of the
+weights by the table of the distinct pairs (:mod:`._table`), with no matrix
+rebuilt. The scores of many margins at once (:func:`scores_from_margins`,
+:func:`every_score`) serve the intervals, the paired comparison, the
+accumulator and the threshold curves; the rules on the number of resamples
+and of units are here too.
 """
 
 import math
@@ -18,28 +23,22 @@ from scipy import sparse
 
 from sklearn_mlcm._param_validation import invalid_parameter
 from sklearn_mlcm._statistics import ratio_metric
-from sklearn_mlcm._validation import MAX_DENSE_BYTES, input_error
 
 __all__ = [
     "BATCH_CELLS",
     "INSTANCE_MARGINS",
     "MAX_RESAMPLES",
     "METRICS",
-    "Margins",
     "as_dense_bool",
     "batches",
-    "check_groups",
     "check_resamples",
-    "check_two_units",
-    "group_codes",
     "averaged",
     "heydarian_margins",
     "krstinic_margins",
     "margin_counts",
     "min_resamples",
     "resamples_resolve_tails",
-    "resampled_margins",
-    "score_table",
+    "every_score",
     "scores_from_margins",
     "undefined_scores",
 ]
@@ -60,49 +59,7 @@ METRICS = {
 }
 
 
-# -- the margins of re-weighted samples -------------------------------------
-
-
-class Margins:
-    """Per-instance margin contributions of one prediction set.
-
-    ``pair_margins[k]`` is the (3, q+1) stack (diagonal, row sums, column
-    sums) of the MLCM of one instance with the k-th distinct (true set,
-    predicted set) pair; ``row_pair[i]`` is the pair of instance i. The
-    margins of weights ``w`` of shape (B, n) are then ``(w @ S) @ M`` with S
-    the (n, n_pairs) indicator of ``row_pair``.
-    """
-
-    def __init__(self, y_true, y_pred, method):
-        n, q = y_true.shape
-        if 2 * n * q > MAX_DENSE_BYTES:  # the two bool arrays read below
-            raise input_error(
-                "y_true",
-                f"at most {MAX_DENSE_BYTES // 2:,} cells (n_samples x n_labels) "
-                "for a paired comparison; compare a subset of the labels "
-                "(labels=...) or of the instances",
-                f"{n:,} x {q:,}",
-            )
-        t = as_dense_bool(y_true)
-        p = as_dense_bool(y_pred)
-        keys = np.packbits(np.concatenate([t, p], axis=1), axis=1)
-        _, first, row_pair = np.unique(
-            keys, axis=0, return_index=True, return_inverse=True
-        )
-        row_pair = row_pair.ravel()
-        margins = INSTANCE_MARGINS[method](t[first], p[first])
-        self.n_rows, self.n_labels = n, q
-        self.row_pair = row_pair
-        self.pair_margins = margins.reshape(len(first), -1)
-        self._selector = sparse.csr_array(
-            (np.ones(n), (np.arange(n), row_pair)), shape=(n, len(first))
-        )
-
-    def margins(self, row_weights):
-        """(B, n) weights -> (B, 3, q+1): diagonal, row and column sums."""
-        pair_weights = (self._selector.T @ np.asarray(row_weights).T).T
-        out = pair_weights @ self.pair_margins
-        return out.reshape(len(out), 3, self.n_labels + 1)
+# -- the margins of single instances ------------------------------------------
 
 
 def heydarian_margins(t, p):
@@ -185,11 +142,6 @@ def as_dense_bool(y):
     if sparse.issparse(y):
         y = y.toarray()
     return np.asarray(y, dtype=bool)
-
-
-def resampled_margins(table, row_weights):
-    """The margins (B, 3, q+1) of the samples re-weighted by ``row_weights``."""
-    return table.margins(row_weights)
 
 
 # -- scores from margins, vectorised over resamples ----------------------------
@@ -276,7 +228,7 @@ def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):
     return np.asarray(overall, dtype=np.float64), label
 
 
-def score_table(
+def every_score(
     margins,
     metrics,
     averages,
@@ -369,23 +321,6 @@ def undefined_scores(margins, options):
     return (rows == 0) & (cols == 0)  # F-scores: no true, no predicted
 
 
-def check_groups(groups, n_samples):
-    """Groups -> (unit of each instance, number of units)."""
-    if groups is None:
-        check_two_units(n_samples)
-        return np.arange(n_samples), n_samples
-    values = np.asarray(groups)
-    if values.ndim != 1 or values.shape[0] != n_samples:
-        raise input_error(
-            "groups",
-            f"a 1-D array of length n_samples={n_samples}",
-            f"shape {values.shape}",
-        )
-    distinct, unit = group_codes(values)
-    check_two_units(distinct.size, groups=distinct)
-    return unit, distinct.size
-
-
 def min_resamples(confidence_level, *, one_sided=False):
     """The fewest resamples that resolve the tails of an interval at
     ``confidence_level``: ``ceil(1 / alpha - 1)``, with ``alpha`` the tail
@@ -436,41 +371,3 @@ def resamples_resolve_tails(arguments):
         return
     one_sided = arguments.get("alternative", "two-sided") != "two-sided"
     check_resamples(arguments["n_resamples"], level, one_sided=one_sided)
-
-
-def check_two_units(n_units, groups=None):
-    """Refuse fewer than two units to resample: one instance (or, with the
-    distinct ``groups``, one group) has the test set as its only resample,
-    and the interval [x, x] would claim a certainty there is none of."""
-    if n_units >= 2:
-        return
-    if groups is None:
-        raise input_error(
-            "y_true",
-            "a set of at least two instances (one instance cannot be resampled)",
-            f"{n_units} instance",
-        )
-    raise input_error(
-        "groups",
-        "at least two distinct groups (one group cannot be resampled)",
-        "no group" if n_units == 0 else f"the single group {groups.tolist()[0]!r}",
-    )
-
-
-def group_codes(groups):
-    """``(distinct groups, sorted; the code of each instance's group)``.
-
-    Groups whose values do not sort together (None or NaN beside strings,
-    in an object array) are refused, naming the kinds found.
-    """
-    values = np.asarray(groups)
-    try:
-        distinct, codes = np.unique(values, return_inverse=True)
-    except TypeError:
-        kinds = sorted({type(value).__name__ for value in values.ravel().tolist()})
-        raise input_error(
-            "groups",
-            "values of one kind that sort together (numbers, or strings)",
-            f"values of the types {kinds}",
-        ) from None
-    return distinct, codes.ravel()

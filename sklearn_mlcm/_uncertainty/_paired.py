@@ -6,7 +6,10 @@ of the matrix (its diagonal, row sums and column sums), and each margin is a
 sum over the instances of a contribution that depends only on the pair (true
 set, predicted set). A resample, or a swap of the two classifiers'
 predictions, is then a re-weighting of the instances: B of them are one
-(B, instances) by (instances, margins) product, with no matrix rebuilt.
+(B, instances) by (instances, margins) product, with no matrix rebuilt. Each
+prediction set is read through the table of distinct units instance by
+instance (:class:`._table.InstancePairs`): a swap moves single instances
+between the two sets, so the weights stay per instance, summed per pair.
 """
 
 import itertools
@@ -36,14 +39,12 @@ from sklearn_mlcm._validation import (
 from ._margins import (
     MAX_RESAMPLES,
     METRICS,
-    Margins,
     batches,
-    check_groups,
-    resampled_margins,
     resamples_resolve_tails,
     scores_from_margins,
     undefined_scores,
 )
+from ._table import InstancePairs, check_groups
 
 __all__ = ["PairedComparisonResult", "mlcm_paired_comparison"]
 
@@ -139,19 +140,7 @@ class PairedComparisonResult:
 # -- resampling ------------------------------------------------------------------
 
 
-def _differences(tables, weights_a, weights_b, options):
-    """Averaged and label differences (B,) and (B, q) of score(A) - score(B)."""
-    table_a, table_b = tables
-    score_a, label_a = scores_from_margins(
-        resampled_margins(table_a, weights_a), **options
-    )
-    score_b, label_b = scores_from_margins(
-        resampled_margins(table_b, weights_b), **options
-    )
-    return score_a - score_b, label_a - label_b
-
-
-def _swapped_differences(tables, weight, unit, swaps, options):
+def _swapped_differences(views, weight, unit, swaps, options):
     """Differences after swapping A's and B's predictions where ``swaps``.
 
     ``swaps`` (R, n_units) of 0/1: instance i of A takes B's prediction (and
@@ -160,15 +149,15 @@ def _swapped_differences(tables, weight, unit, swaps, options):
     """
     s = swaps[:, unit] * weight
     keep = weight - s
-    table_a, table_b = tables
-    margins_a = resampled_margins(table_a, keep) + resampled_margins(table_b, s)
-    margins_b = resampled_margins(table_b, keep) + resampled_margins(table_a, s)
+    view_a, view_b = views
+    margins_a = view_a.weighted_margins(keep) + view_b.weighted_margins(s)
+    margins_b = view_b.weighted_margins(keep) + view_a.weighted_margins(s)
     score_a, label_a = scores_from_margins(margins_a, **options)
     score_b, label_b = scores_from_margins(margins_b, **options)
     return score_a - score_b, label_a - label_b
 
 
-def _bootstrap(tables, weight, unit, n_units, n_resamples, seed, options):
+def _bootstrap(views, weight, unit, n_units, n_resamples, seed, options):
     """Paired bootstrap: each resample draws the units (instances or groups)
     with replacement once, and weighs both prediction sets alike.
 
@@ -181,7 +170,7 @@ def _bootstrap(tables, weight, unit, n_units, n_resamples, seed, options):
     for size in batches(n_resamples, max(n_units, weight.size)):
         counts = rng.multinomial(n_units, uniform, size=size).astype(np.float64)
         w = counts[:, unit] * weight
-        margins = [resampled_margins(table, w) for table in tables]
+        margins = [view.weighted_margins(w) for view in views]
         (score_a, label_a), (score_b, label_b) = (
             scores_from_margins(m, **options) for m in margins
         )
@@ -198,7 +187,7 @@ def _bootstrap(tables, weight, unit, n_units, n_resamples, seed, options):
     )
 
 
-def _permutation(tables, weight, unit, n_units, n_resamples, seed, options):
+def _permutation(views, weight, unit, n_units, n_resamples, seed, options):
     """The null distribution of the differences under random swaps.
 
     Every swap vector is enumerated when there are at most ``n_resamples``
@@ -216,7 +205,7 @@ def _permutation(tables, weight, unit, n_units, n_resamples, seed, options):
             start += size
         else:
             swaps = rng.randint(0, 2, size=(size, n_units)).astype(np.float64)
-        d, dl = _swapped_differences(tables, weight, unit, swaps, options)
+        d, dl = _swapped_differences(views, weight, unit, swaps, options)
         overall.append(d)
         labels.append(dl)
     return np.concatenate(overall), np.concatenate(labels), exact
@@ -607,7 +596,7 @@ def mlcm_paired_comparison(
     weight = np.ones(n) if targets.weight is None else targets.weight
     unit, n_units = check_groups(groups, n)
 
-    tables = {name: Margins(true, y, method) for name, y in zip(names, cleaned)}
+    views = {name: InstancePairs(true, y, method) for name, y in zip(names, cleaned)}
 
     options = {
         "metric": metric,
@@ -621,18 +610,18 @@ def mlcm_paired_comparison(
     boot_seed = int(rng.randint(2**31 - 1))  # one set of resamples for all pairs
     results = {}
     for pair in pairs:
-        pair_tables = (tables[pair[0]], tables[pair[1]])
+        pair_views = (views[pair[0]], views[pair[1]])
         w = weight[None, :]
         score_a, label_a = scores_from_margins(
-            resampled_margins(pair_tables[0], w), **observed_options
+            pair_views[0].weighted_margins(w), **observed_options
         )
         score_b, label_b = scores_from_margins(
-            resampled_margins(pair_tables[1], w), **observed_options
+            pair_views[1].weighted_margins(w), **observed_options
         )
         difference = score_a[0] - score_b[0]
         label_difference = label_a[0] - label_b[0]
         null, label_null, exact = _permutation(
-            pair_tables,
+            pair_views,
             weight,
             unit,
             n_units,
@@ -641,7 +630,7 @@ def mlcm_paired_comparison(
             options,
         )
         boot, label_boot, undefined = _bootstrap(
-            pair_tables, weight, unit, n_units, n_resamples, boot_seed, options
+            pair_views, weight, unit, n_units, n_resamples, boot_seed, options
         )
         low, high = _interval(boot, confidence_level, alternative)
         label_low, label_high = _interval(label_boot, confidence_level, alternative)

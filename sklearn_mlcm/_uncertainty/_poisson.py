@@ -5,8 +5,10 @@ stream does not know it. The Poisson bootstrap gives each arriving row an
 independent Poisson(1) weight in each of B replicates (the multinomial counts
 of the ordinary bootstrap are, in law, independent Poisson(1) counts
 conditioned on their total), and each replicate adds up the margins
-(diagonal, row sums, column sums) of its weighted rows, as the resampling
-engine (:mod:`._margins`) does for a whole test set.
+(diagonal, row sums, column sums) of its weighted rows. Rows of one pair
+(true set, predicted set) have the same margins: they are computed once per
+distinct pair of the batch (:func:`._table.distinct_pairs`, the table's
+pairs) and read off for each row, whose weights are its own.
 
 The weights of a row depend on the stream's key and the row's position in
 the stream alone, never on how the rows were cut into batches: row i's B
@@ -26,6 +28,7 @@ from scipy import sparse
 from sklearn_mlcm._mlcm._samples import instance_ratios, set_sizes
 
 from ._margins import BATCH_CELLS, INSTANCE_MARGINS, as_dense_bool
+from ._table import distinct_pairs
 
 __all__ = [
     "MAX_REPLICATE_BYTES",
@@ -127,7 +130,12 @@ def replicate_margins(
         stop = min(begin + step, n)
         t = as_dense_bool(y_true[begin:stop])
         p = as_dense_bool(y_pred[begin:stop])
-        margins = INSTANCE_MARGINS[method](t, p).reshape(stop - begin, width)
+        # each distinct pair's margins once, read off for its rows: the same
+        # sparse rows, in the same order, as the rows' own margins
+        first, row_pair = distinct_pairs(t, p)
+        t, p = t[first], p[first]
+        margins = INSTANCE_MARGINS[method](t, p).reshape(first.size, width)
+        rows = sparse.csr_array(margins)[row_pair]
         counts = poisson_weights(key, start + begin, stop - begin, n_resamples)
         if weight is None:
             weights = counts.astype(np.float64)
@@ -135,10 +143,10 @@ def replicate_margins(
             weights = counts * weight[begin:stop, None]
         # a sparse product: most margins are zero (a row touches its own
         # labels), and it starts no BLAS threads inside the caller's threads
-        total += sparse.csr_array(margins).T @ weights
+        total += rows.T @ weights
         if samples is not None:
-            columns = _instance_sums(t, p, samples)
-            sums += sparse.csr_array(columns).T @ weights
+            columns = sparse.csr_array(_instance_sums(t, p, samples))[row_pair]
+            sums += columns.T @ weights
     if samples is None:
         return total
     return total, sums

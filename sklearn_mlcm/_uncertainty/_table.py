@@ -1,19 +1,35 @@
-"""The distinct resampling units of a test set, and multinomial draws of them.
+"""The table of distinct units: one tabulation of a test set for every resampling.
+
+Vocabulary of :mod:`sklearn_mlcm._uncertainty`:
+
+- *margins*: the three margins of an MLCM, its diagonal, row sums and column
+  sums, an array (..., 3, q+1) (:mod:`._margins` computes them and reads
+  every score off them); nothing else is called margins;
+- *pair*: a distinct (true set, predicted set); an instance's contribution
+  to the margins depends on its pair alone (:func:`distinct_pairs`) (the
+  paired comparison's pairs of prediction sets are named so in
+  :mod:`._paired` alone);
+- *unit*: what a resample draws, an instance, or a group with ``groups``;
+- *kind*: a distinct unit, (pair, weight) for instances, or a group;
+- *the table*: :class:`UnitTable`, the distinct (pair, weight, group) rows
+  of a test set with their counts, read as kinds of units; the paired
+  comparison reads it instance by instance (:class:`InstancePairs`, the
+  same distinct pairs with the pair of each instance) and the Poisson
+  bootstrap of a stream batch by batch (:mod:`._poisson`).
 
 A bootstrap resample of n instances says how often each instance is drawn: a
-multinomial draw of n among n. Every score needs only three margins of the
-MLCM, sums over the instances of a contribution that depends on the pair
-(true set, predicted set) and the weight alone, so instances with the same
-pair and weight are exchangeable: only how often their *kind* is drawn
-matters, and a resample is a multinomial draw of n among the distinct kinds,
-with probabilities their shares. Its cost is then the number of distinct
-kinds, not of instances. With ``groups`` the unit is the group (the cluster
+multinomial draw of n among n. Every score needs only the margins, sums over
+the instances of a contribution that depends on the pair and the weight
+alone, so instances of the same kind are exchangeable: only how often each
+kind is drawn matters, and a resample is a multinomial draw of n among the
+kinds, with probabilities their shares. Its cost is then the number of kinds,
+not of instances. With ``groups`` the unit is the group (the cluster
 bootstrap), and a group's contribution is the sum of its instances'.
 
 The table is tabulated chunk by chunk (blocks of rows of a NumPy input, the
 chunks of a dask array where they live) and combined in a canonical, sorted
 order, so that every chunking gives the same table and a seed the same
-resamples; memory is the number of distinct kinds, not of instances.
+resamples; memory is the number of kinds, not of instances.
 """
 
 import numpy as np
@@ -31,14 +47,19 @@ from sklearn_mlcm._validation import (
     input_error,
 )
 
-from ._margins import INSTANCE_MARGINS, as_dense_bool, group_codes
+from ._margins import INSTANCE_MARGINS, as_dense_bool
 
 __all__ = [
     "DRAW_CELLS",
+    "InstancePairs",
     "UnitTable",
+    "check_groups",
+    "check_two_units",
     "combine_tables",
     "dask_table",
+    "distinct_pairs",
     "draw_counts",
+    "group_codes",
     "resample_counts",
     "tabulate",
 ]
@@ -55,6 +76,67 @@ DRAW_CELLS = 1 << 17
 #: (n uniform integers and a count, about 9 ns per instance), and a
 #: multinomial of the kinds otherwise (one binomial each, about 50 ns).
 POSITIONS_RATIO = 6
+
+
+# -- units: instances or groups ---------------------------------------------------
+
+
+def group_codes(groups):
+    """``(distinct groups, sorted; the code of each instance's group)``.
+
+    Groups whose values do not sort together (None or NaN beside strings,
+    in an object array) are refused, naming the kinds found.
+    """
+    values = np.asarray(groups)
+    try:
+        distinct, codes = np.unique(values, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(value).__name__ for value in values.ravel().tolist()})
+        raise input_error(
+            "groups",
+            "values of one kind that sort together (numbers, or strings)",
+            f"values of the types {kinds}",
+        ) from None
+    return distinct, codes.ravel()
+
+
+def check_two_units(n_units, groups=None):
+    """Refuse fewer than two units to resample: one instance (or, with the
+    distinct ``groups``, one group) has the test set as its only resample,
+    and the interval [x, x] would claim a certainty there is none of."""
+    if n_units >= 2:
+        return
+    if groups is None:
+        raise input_error(
+            "y_true",
+            "a set of at least two instances (one instance cannot be resampled)",
+            f"{n_units} instance",
+        )
+    raise input_error(
+        "groups",
+        "at least two distinct groups (one group cannot be resampled)",
+        "no group" if n_units == 0 else f"the single group {groups.tolist()[0]!r}",
+    )
+
+
+def check_groups(groups, n_samples):
+    """Groups -> (unit of each instance, number of units)."""
+    if groups is None:
+        check_two_units(n_samples)
+        return np.arange(n_samples), n_samples
+    values = np.asarray(groups)
+    if values.ndim != 1 or values.shape[0] != n_samples:
+        raise input_error(
+            "groups",
+            f"a 1-D array of length n_samples={n_samples}",
+            f"shape {values.shape}",
+        )
+    distinct, unit = group_codes(values)
+    check_two_units(distinct.size, groups=distinct)
+    return unit, distinct.size
+
+
+# -- the table ---------------------------------------------------------------------
 
 
 def _pair_words(t, p):
@@ -87,8 +169,25 @@ def _unique_rows(columns):
     return order[new], inverse
 
 
+def _word_columns(words):
+    return [words[:, j] for j in range(words.shape[1])]
+
+
+def distinct_pairs(t, p):
+    """The distinct pairs of clean dense bool targets ``t`` and ``p`` (m, q),
+    sorted: ``(index of each pair's first row, the pair of each row)``."""
+    return _unique_rows(_word_columns(_pair_words(t, p)))
+
+
+def _unpack_pairs(words, n_labels):
+    """(k, q) bool true sets and predicted sets of the pair words ``words``."""
+    q = n_labels
+    bits = np.unpackbits(words.astype(">u8").view(np.uint8), axis=1)
+    return bits[:, :q].astype(bool), bits[:, q : 2 * q].astype(bool)
+
+
 def _key_columns(words, weight, group):
-    columns = [words[:, j] for j in range(words.shape[1])]
+    columns = _word_columns(words)
     if weight is not None:
         columns.append((weight + 0.0).view(np.uint64))  # -0.0 counts as 0.0
     if group is not None:
@@ -180,7 +279,7 @@ class UnitTable:
     def __init__(self, table, n_labels, method, *, grouped):
         words, weight, group, values, count = table
         q = n_labels
-        first, pair = _unique_rows([words[:, j] for j in range(words.shape[1])])
+        first, pair = _unique_rows(_word_columns(words))
         n_pairs = first.size
         if 2 * n_pairs * q > MAX_DENSE_BYTES:
             raise input_error(
@@ -190,9 +289,7 @@ class UnitTable:
                 "(labels=...)",
                 f"{n_pairs:,} x {q:,}",
             )
-        bits = np.unpackbits(words[first].astype(">u8").view(np.uint8), axis=1)
-        self.pair_true = bits[:, :q].astype(bool)
-        self.pair_pred = bits[:, q : 2 * q].astype(bool)
+        self.pair_true, self.pair_pred = _unpack_pairs(words[first], q)
         self.method = method
         self.n_labels = q
         margins = _pair_margins(self.pair_true, self.pair_pred, method)
@@ -224,14 +321,14 @@ class UnitTable:
         )
         self._kind_ends = None
 
-    def margins(self, counts):
-        """(B, n_kinds) counts -> (B, 3, q+1) margins."""
+    def drawn_margins(self, counts):
+        """(B, n_kinds) counts of the kinds -> (B, 3, q+1) margins."""
         flat = (self.unit_margins.T @ np.asarray(counts, dtype=np.float64).T).T
         return flat.reshape(len(flat), 3, self.n_labels + 1)
 
     def observed(self):
         """The margins (1, 3, q+1) of the test set itself."""
-        return self.margins(self.multiplicity[None, :])
+        return self.drawn_margins(self.multiplicity[None, :])
 
     def kind_ends(self):
         """The last of each kind's positions, kinds laid out in order, each
@@ -240,10 +337,10 @@ class UnitTable:
             self._kind_ends = np.cumsum(self.multiplicity.astype(np.int64)) - 1
         return self._kind_ends
 
-    def samples_table(self, *, beta, include_no_label):
+    def samples_sums(self, *, beta, include_no_label):
         """(n_kinds, 3, 4): one unit of each kind's sums of the samples
         average (:mod:`._mlcm._samples`), so that the sums of counts ``c``
-        (B, n_kinds) are ``c @ table``.
+        (B, n_kinds) are ``c @ sums``.
 
         An instance's ratios depend on its pair alone, so they are computed
         once per distinct pair and weighed by the pairs' weights in each
@@ -268,12 +365,12 @@ class UnitTable:
         present = self.kind_pairs.copy()
         present.data = (present.data > 0).astype(np.float64)
         any_undefined = (present @ undefined > 0).astype(np.float64)
-        table = np.empty((self.n_kinds, 3, 4))
-        table[:, :, 0] = sums[:, 0]
-        table[:, :, 1] = sums[:, 1]
-        table[:, :, 2] = sums[:, 2]
-        table[:, :, 3] = any_undefined
-        return table
+        out = np.empty((self.n_kinds, 3, 4))
+        out[:, :, 0] = sums[:, 0]
+        out[:, :, 1] = sums[:, 1]
+        out[:, :, 2] = sums[:, 2]
+        out[:, :, 3] = any_undefined
+        return out
 
     def cells(self):
         """(n_kinds, (q+1)**2) CSR: each kind's contribution to every cell."""
@@ -289,6 +386,46 @@ class UnitTable:
         if pair_cells is None:
             return sparse.csr_array((self.n_kinds, q1 * q1))
         return sparse.csr_array(self.kind_pairs @ pair_cells)
+
+
+class InstancePairs:
+    """The table read instance by instance: the distinct pairs of one
+    prediction set (:func:`distinct_pairs`) with the pair of each instance,
+    for re-weightings that are not counts of kinds (the paired comparison's
+    swaps of two prediction sets, its resamples of groups).
+
+    ``pair_margins[k]`` is the flattened (3, q+1) margins of the MLCM of one
+    instance of the k-th pair; ``row_pair[i]`` is the pair of instance i. The
+    margins of weights ``w`` of shape (B, n) are then ``(w @ S) @ M`` with S
+    the (n, n_pairs) indicator of ``row_pair``.
+    """
+
+    def __init__(self, y_true, y_pred, method):
+        n, q = y_true.shape
+        if 2 * n * q > MAX_DENSE_BYTES:  # the two bool arrays read below
+            raise input_error(
+                "y_true",
+                f"at most {MAX_DENSE_BYTES // 2:,} cells (n_samples x n_labels) "
+                "for a paired comparison; compare a subset of the labels "
+                "(labels=...) or of the instances",
+                f"{n:,} x {q:,}",
+            )
+        t = as_dense_bool(y_true)
+        p = as_dense_bool(y_pred)
+        first, row_pair = distinct_pairs(t, p)
+        self.n_rows, self.n_labels = n, q
+        self.row_pair = row_pair
+        margins = INSTANCE_MARGINS[method](t[first], p[first])
+        self.pair_margins = margins.reshape(len(first), -1)
+        self._selector = sparse.csr_array(
+            (np.ones(n), (np.arange(n), row_pair)), shape=(n, len(first))
+        )
+
+    def weighted_margins(self, row_weights):
+        """(B, n) weights -> (B, 3, q+1) margins."""
+        pair_weights = (self._selector.T @ np.asarray(row_weights).T).T
+        out = pair_weights @ self.pair_margins
+        return out.reshape(len(out), 3, self.n_labels + 1)
 
 
 def _pair_margins(t, p, method):
