@@ -72,7 +72,8 @@ The classification report read off the MLCM. "weight" is the MLCM row sum
 pools the three labels, as scikit-learn's does; the paper's micro average
 also pools NTL and NPL (average="micro_all" of the scores). "samples avg"
 is scikit-learn's mean of each instance's own precision, recall and F1;
-instances 3 and 6, with no true and no predicted label, count 0 there.
+an undefined ratio counts 0 there: all three for instance 3 (no true and
+no predicted label), the recall of instance 6 (no true label).
 
 {indent(report.rstrip())}
 
