@@ -43,7 +43,6 @@ from sklearn_mlcm._uncertainty._margins import as_dense_bool
 from sklearn_mlcm._uncertainty._parallel import N_JOBS
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
-    check_mlcm_targets,
     check_sample_weight,
     check_threshold_count,
     evenly_spaced,
@@ -705,15 +704,16 @@ class MLCMTunedThresholdClassifierCV(
                 "split) or 'prefit'",
                 self.cv,
             )
-        if fit_params:
-            fit_params = {"params": fit_params}
+        # the estimator of each fold is fitted on its rows of y as given; its
+        # rows of the validated targets come beside them, sliced as the
+        # sample weights are, so that no fold reads y again
         return cross_val_predict(
             _PositiveScores(self.estimator, method),
             X,
             y,
             cv=splits,
             n_jobs=self.n_jobs,
-            **fit_params,
+            params={**fit_params, _VALIDATED_Y: y_true},
         )
 
     def _hold_out(self, X, y, y_true, method, fit_params, score_params):
@@ -977,26 +977,45 @@ def _class_one(proba, classes, where):
     return proba[:, hits[0]]
 
 
+#: The fit parameter that carries the validated targets into the folds.
+_VALIDATED_Y = "validated_y"
+
+
 class _PositiveScores(MetaEstimatorMixin, BaseEstimator):
     """The estimator of one fold, whose ``predict`` gives the (n, q) scores,
-    for :func:`~sklearn.model_selection.cross_val_predict`."""
+    for :func:`~sklearn.model_selection.cross_val_predict`.
+
+    ``fit`` takes the fold's rows of ``y`` as the caller gave them, for the
+    estimator, and the same rows of the validated targets (dense bool, from
+    :func:`~sklearn_mlcm._validation.validate_targets` in the tuned
+    estimator's ``fit``) as the fit parameter ``validated_y``, which
+    ``cross_val_predict`` slices as it slices the sample weights: the classes
+    each label had in the fold are read off them, and ``y`` is not read.
+    """
+
+    # requested for fit, so that routing passes it when it is enabled
+    __metadata_request__fit = {_VALIDATED_Y: True}
 
     def __init__(self, estimator=None, method="predict_proba"):
         self.estimator = estimator
         self.method = method
 
-    def fit(self, X, y, **params):
+    def fit(self, X, y, *, validated_y, **params):
         self.estimator_ = clone(self.estimator).fit(X, y, **params)
-        self.seen_ = seen_classes(as_dense_bool(check_mlcm_targets(y, y).y_true))
+        self.seen_ = seen_classes(validated_y)
         return self
 
     def predict(self, X):
         return positive_scores(self.estimator_, X, self.method, self.seen_)
 
     def get_metadata_routing(self):
-        return MetadataRouter(owner=self.__class__.__name__).add(
-            estimator=self.estimator,
-            method_mapping=MethodMapping().add(callee="fit", caller="fit"),
+        return (
+            MetadataRouter(owner=self.__class__.__name__)
+            .add_self_request(self)
+            .add(
+                estimator=self.estimator,
+                method_mapping=MethodMapping().add(callee="fit", caller="fit"),
+            )
         )
 
 
