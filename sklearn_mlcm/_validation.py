@@ -737,8 +737,32 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None):
     LabelSpace
         Sparse input stays sparse (CSR); everything else is dense bool.
     """
+    return _check_pair(_TrueTarget(y_true), y_pred, labels)
+
+
+class _TrueTarget:
+    """``y_true`` read once (:func:`_as_array`), to be paired with one
+    prediction set or several (the paired comparison's): the forms of it a
+    pair needs (its columns in the order of ``labels``, beside an array
+    without column names; its checked bool values; its kept labels) are made
+    at the first pair that needs them, and every later pair takes them as
+    made. Every pair of valid sets needs the same clean indicators."""
+
+    def __init__(self, y_true):
+        self.values, self.columns = _as_array(y_true, "y_true")
+        self._made = {}
+
+    def once(self, key, make, *args):
+        """``make(*args)``, made at the first call with ``key``."""
+        if key not in self._made:
+            self._made[key] = make(*args)
+        return self._made[key]
+
+
+def _check_pair(true, y_pred, labels):
+    """:func:`check_mlcm_targets` of ``y_true`` read once (a :class:`_TrueTarget`)."""
     caller = current_function()
-    y_true, true_columns = _as_array(y_true, "y_true")
+    y_true, true_columns = true.values, true.columns
     y_pred, pred_columns = _as_array(y_pred, "y_pred")
     if y_true.ndim != y_pred.ndim:
         kinds = {1: "1-D class labels", 2: "a 2-D indicator matrix"}
@@ -760,9 +784,13 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None):
             f"y_true and y_pred of {caller} have no label columns; at least "
             "one label is required."
         )
+    form = "as given"
     if (true_columns is None) != (pred_columns is None):
         if true_columns is not None:
-            y_true = mixed_frame(y_true, true_columns, "y_true", labels)
+            form = "by labels"
+            y_true = true.once(
+                form, mixed_frame, y_true, true_columns, "y_true", labels
+            )
         else:
             y_pred = mixed_frame(y_pred, pred_columns, "y_pred", labels)
         true_columns = pred_columns = list(labels)
@@ -770,18 +798,25 @@ def check_mlcm_targets(y_true, y_pred, *, labels=None):
         y_pred = align_columns(y_pred, pred_columns, true_columns)
         pred_columns = true_columns
     columns = true_columns if true_columns is not None else pred_columns
-    t = _indicator_to_bool(y_true, "y_true")
+    t = true.once(("bool", form), _indicator_to_bool, y_true, "y_true")
     p = _indicator_to_bool(y_pred, "y_pred")
     if columns is not None:
         names = [str(c) for c in columns]
     else:
         names = [str(i) for i in range(n_columns)]
+    kept = None
     if labels is not None:
         kept = check_indicator_labels(labels, n_columns, columns)
-        t = t[:, kept]
         p = p[:, kept]
         names = [names[i] for i in kept]
-    return LabelSpace(_finish(t), _finish(p), names)
+    key = ("clean", form, None if kept is None else kept.tobytes())
+    t = true.once(key, _keep_columns, t, kept)
+    return LabelSpace(t, _finish(p), names)
+
+
+def _keep_columns(y, kept):
+    """The clean indicators of the kept columns (all for None)."""
+    return _finish(y if kept is None else y[:, kept])
 
 
 def label_values(y_true, y_pred, labels=None):
@@ -1387,21 +1422,23 @@ def _check_prediction_sets(y_true, predictions, parameters, labels):
                 f"of the shape of {parameters[first_name]}, {first_shape}",
                 f"shape {shape}",
             )
-    if len(first_shape) == 1 and labels is None and np.ndim(_raw_values(y_true)) == 1:
+    true = _TrueTarget(y_true)  # read once, for every set
+    if len(first_shape) == 1 and labels is None and true.values.ndim == 1:
         # 1-D class labels: one set of classes for all prediction sets, of
         # the values themselves (_raw_values stands in for arrays by shape)
         try:
             labels = unique_labels(
-                np.asarray(y_true), *(np.asarray(y) for y in predictions.values())
+                true.values, *(np.asarray(y) for y in predictions.values())
             )
-        except ValueError:  # not class labels: check_mlcm_targets says why
+        except ValueError:  # not class labels: _check_pair says why
             labels = None
-    # frames are aligned to y_true's columns, 1-D classes to one set: every
-    # space has y_true's label names
+    # each set is paired with y_true as read and checked once: frames are
+    # aligned to y_true's columns, 1-D classes to one set, and every space
+    # holds the same y_true and label names
     cleaned, space = {}, None
     for name, y in predictions.items():
         try:
-            space = check_mlcm_targets(y_true, y, labels=labels)
+            space = _check_pair(true, y, labels)
         except InvalidInputError as exc:
             # the checks call every prediction set y_pred: name the one refused
             parameter = parameters[name]
