@@ -7,9 +7,13 @@ fails until it has a case here. Each case runs one public call with the
 entry points of :mod:`sklearn_mlcm._validation` (:func:`validate_targets`,
 and its sibling for scores, :func:`validate_scores`) wrapped in a spy, and
 asserts that the call went through them exactly once: the layers below take
-the validated object, never the raw input again.
+the validated object, never the raw input again. A second spy, on the one
+reader of raw targets (``_validation._as_array``), checks that ``y_true`` is
+read once per call, below the entry point too (the tuned estimator's folds,
+the paired comparison's prediction sets).
 """
 
+import collections
 import inspect
 import sys
 
@@ -241,6 +245,20 @@ def entry_calls(monkeypatch):
     return calls
 
 
+@pytest.fixture
+def target_reads(monkeypatch):
+    """Count the reads of raw targets, by parameter name ("y_true", ...)."""
+    reads = collections.Counter()
+    original = _validation._as_array
+
+    def spy(y, name):
+        reads[name] += 1
+        return original(y, name)
+
+    monkeypatch.setattr(_validation, "_as_array", spy)
+    return reads
+
+
 def test_every_target_callable_has_a_case():
     """Each public function or method that takes targets is a case here."""
     covered = sorted({name for name, _ in CASES})
@@ -252,6 +270,68 @@ def test_public_call_validates_once(case, entry_calls):
     """One public call goes through the validation entry point exactly once."""
     CASES[case]()
     assert len(entry_calls) == 1, entry_calls
+
+
+#: The cases that read raw y_true: all but dask input (whose chunks are read
+#: where they live, once per chunk and pass) and decide_labels (no y_true).
+READ_CASES = [
+    case for case in CASES if "dask" not in case[1] and case[0] != "decide_labels"
+]
+
+
+@pytest.mark.parametrize("case", READ_CASES, ids=[" ".join(c) for c in READ_CASES])
+def test_public_call_reads_y_true_once(case, target_reads):
+    """No layer below the entry point reads y_true again: one read per call."""
+    CASES[case]()
+    assert target_reads["y_true"] == 1, dict(target_reads)
+
+
+def test_tuned_folds_take_the_validated_targets(target_reads, monkeypatch):
+    """The tuned estimator's folds take their rows of the validated targets:
+    with four folds, y is read once (as y_true and y_pred of the entry point)
+    and checked once, where the folds used to check their slice each."""
+    checks = []
+    original = _validation.check_mlcm_targets
+
+    def spy(*args, **kwargs):
+        checks.append(args)
+        return original(*args, **kwargs)
+
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__name__", "")
+        if not name.startswith("sklearn_mlcm"):
+            continue
+        if getattr(module, "check_mlcm_targets", None) is original:
+            monkeypatch.setattr(module, "check_mlcm_targets", spy)
+    sklearn_mlcm.MLCMTunedThresholdClassifierCV(
+        KNeighborsClassifier(n_neighbors=1), cv=4, thresholds=5
+    ).fit(T, T)
+    assert dict(target_reads) == {"y_true": 1, "y_pred": 1}
+    assert len(checks) == 1
+
+
+def test_paired_comparison_reads_y_true_once_for_every_frame(target_reads):
+    """y_true is read once for three frames of predictions, each aligned to
+    its columns by name in the entry point."""
+    pd = pytest.importorskip("pandas")
+    columns = ["a", "b", "c"]
+    sets = {
+        "x": pd.DataFrame(P[:, [2, 0, 1]], columns=["c", "a", "b"]),
+        "y": pd.DataFrame(P2[:, [1, 2, 0]], columns=["b", "c", "a"]),
+        "z": pd.DataFrame(T, columns=columns),
+    }
+    targets = _validation.validate_targets(
+        pd.DataFrame(T, columns=columns),
+        None,
+        predictions=sets,
+        parameters={name: f"y_pred_a[{name!r}]" for name in sets},
+    )
+    assert dict(target_reads) == {"y_true": 1, "y_pred": 3}
+    assert targets.names == columns
+    assert targets.space.y_true.tolist() == T.astype(bool).tolist()
+    expected = {"x": P, "y": P2, "z": T}
+    for name, y in expected.items():
+        assert targets.predictions[name].tolist() == y.astype(bool).tolist()
 
 
 def test_validate_targets_spy_counts_internal_public_calls(entry_calls):
