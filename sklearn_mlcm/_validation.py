@@ -1473,8 +1473,9 @@ def validate_targets(
 
     Several prediction sets (the paired comparison) come as ``predictions``,
     a dict of named sets in place of ``y_pred`` (None), with ``parameters``
-    naming each set's parameter in errors; their clean indicators are
-    :attr:`Targets.predictions`. Without ``matrix_sums`` the weights' sums
+    naming each set's parameter in errors: ``y_true`` is read and checked
+    once for all of them, each set aligned to it, and their clean indicators
+    are :attr:`Targets.predictions`. Without ``matrix_sums`` the weights' sums
     are not bounded by the matrix's (for counts that build no matrix).
     Without ``chunked``, dask arrays are read whole, as any array-like
     (for the functions that do not count chunk by chunk).
