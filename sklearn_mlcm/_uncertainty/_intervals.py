@@ -369,7 +369,7 @@ def _interval_summary(result):
         caption = "Each label:"
     lines += ["", caption, *label_table(header, cells, shown, len(names))]
     every = ", ".join(key for key in result.scores if "_" not in key)
-    lines.append(f"Every score ({every}), per label and averaged: .to_frame()")
+    lines.append(f"{every} of each label and average: .to_frame()")
     return "\n".join(lines)
 
 
@@ -1043,6 +1043,28 @@ def mlcm_confidence_intervals(
     >>> recall, (low, high) = result.scores["recall_micro"]
     >>> round(recall, 3), round(low, 3), round(high, 3)
     (0.714, 0.67, 0.755)
+
+    Printed, a summary (``result.to_frame()`` has every score of every label
+    and average); ``target_names`` names the labels:
+
+    >>> print(mlcm_confidence_intervals(y_true, y_pred, n_resamples=999,
+    ...                                 target_names=["cat", "dog", "owl", "fox"],
+    ...                                 random_state=0))
+    ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% BCa interval [0.6748, 0.7561]
+    999 bootstrap resamples of 300 instances (77 distinct), heydarian matrix, 4 labels
+    <BLANKLINE>
+    average           f1     low    high
+    micro avg     0.7179  0.6758  0.7576
+    macro avg     0.7162  0.6748  0.7561
+    weighted avg  0.7174  0.6751  0.7570
+    <BLANKLINE>
+    Each label:
+    label      f1     low    high   width
+    cat    0.6497  0.5837  0.7131  0.1294
+    dog    0.7926  0.7383  0.8416  0.1034
+    owl    0.7136  0.6468  0.7826  0.1358
+    fox    0.7087  0.6404  0.7697  0.1293
+    precision, recall, f1, specificity of each label and average: .to_frame()
     """
     targets = validate_targets(
         y_true, y_pred, labels=labels, sample_weight=sample_weight, groups=groups

@@ -757,6 +757,24 @@ def mlcm_paired_comparison(
     two sets differ on two instances only, so that at least a quarter of the
     swaps give the observed difference or its opposite: no p-value below 0.5
     is possible, and nine instances cannot tell these classifiers apart.
+    Printed, the result is a summary (``result.to_frame()`` has every label
+    and the average); ``target_names`` names the labels:
+
+    >>> print(mlcm_paired_comparison(y_true, better, y_pred, random_state=0,
+    ...                              target_names=["C0", "C1", "C2"]))
+    PairedComparisonResult: f1, macro avg, a minus b = 0.0447
+    95% percentile interval [0.0000, 0.1304] (9,999 paired bootstrap resamples)
+    p-value 0.5000, corrected across the pairs 0.5000 (two-sided permutation test)
+    9 instances, exact test: all 512 swaps; heydarian matrix
+    f1, macro avg: a 0.4409, b 0.3962
+    0 of 3 labels have a Holm-corrected p-value <= 0.05
+    <BLANKLINE>
+    Each label:
+    label       a       b  difference     low    high  p-value  corrected
+    C0     0.7368  0.6250      0.1118  0.0000  0.3500   0.5000     1.0000
+    C1     0.3636  0.3636      0.0000  0.0000  0.0000   1.0000     1.0000
+    C2     0.2222  0.2000      0.0222  0.0000  0.0808   1.0000     1.0000
+    Every label and the average: .to_frame()
     """
     if isinstance(y_pred_a, dict):
         predictions = dict(y_pred_a)
