@@ -388,8 +388,24 @@ def test_mlcm_paired_comparison_summary_headline_is_the_fields():
         "300 instances, 39 random swaps; heydarian matrix",
         f"precision, micro avg: a {format_number(result.score_a)}, "
         f"b {format_number(result.score_b)}",
-        f"{n_significant} of 30 labels have a Holm-corrected p-value <= 0.05",
+        f"{n_significant} of 30 labels have Holm-corrected p-values <= 0.05",
     ]
+
+
+def test_mlcm_paired_comparison_summary_says_when_swaps_are_too_few():
+    """When m / (R + 1) is above the level, no corrected p-value can pass it:
+    the summary says so; with enough swaps, or uncorrected, it does not."""
+    y_true, y_a, y_b = _data(30)
+    few = mlcm_paired_comparison(y_true, y_a, y_b, **FAST)
+    assert (
+        "(with 39 random swaps none can be below 0.75: more n_resamples "
+        "resolve smaller p-values)"
+    ) in repr(few)
+    plain = mlcm_paired_comparison(y_true, y_a, y_b, correction=None, **FAST)
+    assert "none can be below" not in repr(plain)
+    assert re.search(r"labels have uncorrected p-values <= 0\.05$", repr(plain), re.M)
+    enough = mlcm_paired_comparison(y_true, y_a, y_b, **{**FAST, "n_resamples": 999})
+    assert "none can be below" not in repr(enough)
 
 
 def test_mlcm_paired_comparison_summary_shows_the_smallest_pvalues():

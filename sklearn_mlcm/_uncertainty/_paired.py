@@ -260,8 +260,7 @@ def _paired_summary(result):
         f"p-value {format_number(result.pvalue)}, corrected across the pairs "
         f"{format_number(result.pvalue_corrected)} ({result.alternative} "
         "permutation test)",
-        f"{units}, {test}"
-        + (f"; {result.method} matrix" if result.method else ""),
+        f"{units}, {test}" + (f"; {result.method} matrix" if result.method else ""),
         f"{chosen}: {a} {format_number(result.score_a)}, {b} "
         f"{format_number(result.score_b)}",
     ]
@@ -273,9 +272,18 @@ def _paired_summary(result):
         if result.correction:
             how = f"{result.correction.capitalize()}-corrected"
         lines.append(
-            f"{int(np.sum(corrected <= alpha)):,} of {len(names):,} labels have a "
-            f"{how} p-value <= {alpha:g}"
+            f"{int(np.sum(corrected <= alpha)):,} of {len(names):,} labels have "
+            f"{how} p-values <= {alpha:g}"
         )
+        # random swaps give no p-value below 1 / (R + 1), and the correction
+        # none below m times that: say so when that is above the level
+        tested = int(np.sum(~np.isnan(corrected))) if result.correction else 1
+        floor = min(1.0, tested / (result.n_resamples + 1))
+        if not result.exact and floor > alpha:
+            lines.append(
+                f"(with {result.n_resamples:,} random swaps none can be below "
+                f"{floor:.4g}: more n_resamples resolve smaller p-values)"
+            )
     if result.n_undefined:
         lines.append(
             f"undefined (zero_division) in {result.n_undefined:,} bootstrap "
@@ -767,7 +775,7 @@ def mlcm_paired_comparison(
     p-value 0.5000, corrected across the pairs 0.5000 (two-sided permutation test)
     9 instances, exact test: all 512 swaps; heydarian matrix
     f1, macro avg: a 0.4409, b 0.3962
-    0 of 3 labels have a Holm-corrected p-value <= 0.05
+    0 of 3 labels have Holm-corrected p-values <= 0.05
     <BLANKLINE>
     Each label:
     label       a       b  difference     low    high  p-value  corrected
