@@ -95,6 +95,8 @@ def test_label_table_says_how_many_were_left_out():
     lines = label_table(["label", "n"], cells, np.array([0, 1, 2, 3]), 5)
     assert lines[-1] == "... and 1 more label (see .to_frame())"
     assert len(label_table(["label", "n"], cells, np.arange(5), 5)) == 6
+    lines = label_table(["pair", "n"], cells, np.array([0, 1]), 5, noun="pair")
+    assert lines[-1] == "... and 3 more pairs (see .to_frame())"
 
 
 def test_require_pandas_names_the_install(monkeypatch):
