@@ -14,6 +14,7 @@ from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._param_validation import (
     Interval,
     Options,
+    Sequence,
     invalid_parameter,
     validate_params,
 )
@@ -21,6 +22,7 @@ from sklearn_mlcm._results import unpackable
 from sklearn_mlcm._statistics import ratio_metric
 from sklearn_mlcm._uncertainty._margins import METRICS, scores_from_margins
 from sklearn_mlcm._validation import (
+    check_target_names,
     check_threshold_count,
     check_threshold_grid,
     validate_scores,
@@ -56,7 +58,8 @@ class ThresholdCurveResult:
         Each label's MLCM score at each threshold.
 
     target_names : list of str
-        The label names: frame columns or column indices.
+        The label names: ``target_names`` when given, else a frame's columns
+        or the column indices.
 
     metric : str
         The score: "precision", "recall", "f1", "fbeta" or "specificity".
@@ -116,6 +119,7 @@ def _check_one_vs_rest(arguments):
         "average": [Options(*CURVE_AVERAGES)],
         "method": [Options(*METHODS)],
         "labels": ["array-like", None],
+        "target_names": [Sequence(), None],
         "sample_weight": ["array-like", None],
         "beta": [Interval(Real, 0, None, closed="left")],
         "tn": [Options("complement", "diagonal")],
@@ -133,6 +137,7 @@ def mlcm_threshold_curve(
     average="macro",
     method="heydarian",
     labels=None,
+    target_names=None,
     sample_weight=None,
     beta=1.0,
     tn="complement",
@@ -191,6 +196,11 @@ def mlcm_threshold_curve(
         The labels to score, in that order (column indices, or names of a
         frame); the matrix is computed on this restricted label space, as
         the scores do.
+
+    target_names : list of str of shape (n_kept,), default=None
+        Names of the scored labels (those of ``labels``, in its order), unique,
+        for ``result.target_names``, its summary, its frame and the display's
+        legend. By default a frame's column names, else the column indices.
 
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
@@ -345,6 +355,11 @@ def mlcm_threshold_curve(
     t, scores, keys = checked.y_true, checked.scores, checked.keys
     weight = checked.weight
     n, q = t.shape
+    names = (
+        [str(k) for k in keys]
+        if target_names is None
+        else check_target_names(target_names, q)
+    )
     if isinstance(thresholds, Integral):  # before the grid is made
         check_threshold_count(int(thresholds), q)
     grid = check_threshold_grid(thresholds, scores)
@@ -384,7 +399,7 @@ def mlcm_threshold_curve(
         thresholds=grid,
         scores=score,
         label_scores=label,
-        target_names=[str(k) for k in keys],
+        target_names=names,
         metric=metric,
         average=average,
         method=method,

@@ -119,7 +119,7 @@ def test_threshold_curve_display_label_lines_by_name_and_by_regret():
     assert_allclose(
         display.ovr_label_lines_["cat"].get_ydata(), result.ovr_label_scores[:, 0]
     )
-    assert "label bird" in _legend(display)
+    assert "bird" in _legend(display)
     # at the best threshold 0.5: label scores [1, 0.5, 2/3], best over the
     # curve [1, 0.667, 1]: the gaps are 0, 1/6 and 1/3
     assert_allclose(result.label_scores[1], [1.0, 0.5, 2 / 3])
