@@ -660,3 +660,58 @@ def test_grid_bins_equal_searchsorted(values, grid, even):
     assert_array_equal(
         sweep.Grid(grid).bins(values), np.searchsorted(grid, values, side="right")
     )
+
+
+def test_mlcm_threshold_curve_target_names_name_the_kept_labels():
+    """target_names name the kept labels, in the order of labels; the
+    numbers do not change, and a frame's columns stay the default names."""
+    plain = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=[0.25, 0.5, 0.75])
+    named = mlcm_threshold_curve(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=[0.25, 0.5, 0.75],
+        target_names=("cat", "dog", "bird"),
+    )
+    assert plain.target_names == ["0", "1", "2"]
+    assert named.target_names == ["cat", "dog", "bird"]
+    assert_array_equal(named.scores, plain.scores)
+    assert_array_equal(named.label_scores, plain.label_scores)
+    kept = mlcm_threshold_curve(
+        Y_TRUE, Y_SCORE, thresholds=3, labels=[2, 0], target_names=["bird", "cat"]
+    )
+    assert kept.target_names == ["bird", "cat"]
+    columns = ["a", "b", "c"]
+    framed = mlcm_threshold_curve(
+        pd.DataFrame(Y_TRUE, columns=columns),
+        pd.DataFrame(Y_SCORE, columns=columns),
+        thresholds=3,
+    )
+    assert framed.target_names == columns
+
+
+@pytest.mark.parametrize(
+    "target_names, error, match",
+    [
+        (
+            ["a", "b"],
+            InvalidInputError,
+            r"'target_names' parameter of mlcm_threshold_curve must have one "
+            r"name per label: 3 expected, got 2",
+        ),
+        (
+            ["a", "b", "a"],
+            InvalidInputError,
+            r"label names of mlcm_threshold_curve must be unique; 'a' is used twice",
+        ),
+        (
+            "abc",
+            InvalidParameterError,
+            r"'target_names' parameter of mlcm_threshold_curve must be a list "
+            r"or None\. Got 'abc'",
+        ),
+    ],
+)
+def test_mlcm_threshold_curve_target_names_refused(target_names, error, match):
+    """target_names of the wrong length, repeated or a str are refused."""
+    with pytest.raises(error, match=match):
+        mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=3, target_names=target_names)
