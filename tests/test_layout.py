@@ -1,12 +1,13 @@
 """The package's import graph: no cycle, and every module imports downward.
 
-The layers, lowest first: the two validation modules, the paper data and the
-result helpers; the engine (``_mlcm/``); the public functions on the matrix
-and how sure they are (``_uncertainty/``); the thresholds (``_thresholds/``),
-the displays (``_plot/``) and the classifier comparison (``compare/``); the
-public API (``__init__``); the command line (``_cli/``, ``__main__``), which
-uses the public API as a user would. A module may import from its own layer
-or a lower one only; a folder is one room of one layer.
+The layers, lowest first: the two validation modules, the paper data, the
+result helpers and the results' summaries and frames (``_summary``); the
+engine (``_mlcm/``); the public functions on the matrix and how sure they are
+(``_uncertainty/``); the thresholds (``_thresholds/``), the displays
+(``_plot/``) and the classifier comparison (``compare/``); the public API
+(``__init__``); the command line (``_cli/``, ``__main__``), which uses the
+public API as a user would. A module may import from its own layer or a lower
+one only; a folder is one room of one layer.
 """
 
 import ast
@@ -19,7 +20,7 @@ import sklearn_mlcm
 PACKAGE = Path(sklearn_mlcm.__file__).parent
 
 LAYERS = [
-    {"_param_validation", "_validation", "_paper_data", "_results"},
+    {"_param_validation", "_validation", "_paper_data", "_results", "_summary"},
     {"_mlcm"},
     {
         "_statistics",

@@ -1,0 +1,94 @@
+"""The pieces the results' summaries and frames share (sklearn_mlcm/_summary.py)."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from sklearn_mlcm._summary import (
+    format_number,
+    format_table,
+    label_frame,
+    label_rows,
+    label_table,
+    require_pandas,
+    shorten,
+)
+
+
+def test_format_number_kinds():
+    """Floats get fixed decimals, integers separators, NaN and inf words."""
+    assert format_number(0.227584617) == "0.2276"
+    assert format_number(0.5, digits=2) == "0.50"
+    assert format_number(2515) == "2,515"
+    assert format_number(np.int64(12345)) == "12,345"
+    assert format_number(np.nan) == "nan"
+    assert format_number(-np.inf) == "-inf"
+    assert format_number(np.inf) == "inf"
+    assert format_number(True) == "True"
+
+
+def test_shorten_cuts_long_names_and_newlines():
+    """Names fit the width, on one line, cut with an ellipsis."""
+    assert shorten("TAG_2005") == "TAG_2005"
+    assert shorten("a\nb") == "a b"
+    assert shorten("abcdefghij", width=8) == "abcde..."
+    assert shorten(7) == "7"
+
+
+def test_format_table_aligns_columns():
+    """The first column is left-aligned, the others right-aligned."""
+    lines = format_table(["label", "f1"], [["a", "0.5000"], ["long name", "1.0"]])
+    assert lines == [
+        "label          f1",
+        "a          0.5000",
+        "long name     1.0",
+    ]
+
+
+def test_label_rows_all_in_order_when_they_fit():
+    """Up to the limit every label shows, in label order."""
+    assert_array_equal(label_rows(3, [0.3, 0.1, 0.2], limit=3), [0, 1, 2])
+
+
+def test_label_rows_ranked_stable_nan_last():
+    """Past the limit the smallest keys show, ties in label order, NaN last."""
+    ranking = [0.5, np.nan, 0.1, 0.5, 0.2, 0.1]
+    assert_array_equal(label_rows(6, ranking, limit=4), [2, 5, 4, 0])
+    assert_array_equal(label_rows(6, [np.nan] * 5 + [0.0], limit=2), [5, 0])
+
+
+def test_label_table_says_how_many_were_left_out():
+    """A cut table ends with the number left out and where to see them."""
+    cells = [[f"l{i}", str(i)] for i in range(5)]
+    lines = label_table(["label", "n"], cells, np.array([4, 0]), 5)
+    assert lines == [
+        "label  n",
+        "l4     4",
+        "l0     0",
+        "... and 3 more labels (see .to_frame())",
+    ]
+    lines = label_table(["label", "n"], cells, np.array([0, 1, 2, 3]), 5)
+    assert lines[-1] == "... and 1 more label (see .to_frame())"
+    assert len(label_table(["label", "n"], cells, np.arange(5), 5)) == 6
+
+
+def test_require_pandas_names_the_install(monkeypatch):
+    """Without pandas the error names the call and the extra to install."""
+    monkeypatch.setitem(__import__("sys").modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"Result.to_frame\(\) requires pandas"):
+        require_pandas("Result.to_frame()")
+    with pytest.raises(ImportError, match=r'pip install "sklearn-mlcm\[pandas\]"'):
+        label_frame("Result.to_frame()", ["a"], [], {"x": [1.0]})
+
+
+def test_label_frame_rows_index_kind():
+    """Labels then averages, index named label, kind column first, values kept."""
+    pytest.importorskip("pandas")
+    values = np.array([0.1, 0.2, 1 / 3])
+    frame = label_frame("f()", ["a", "b"], ["macro avg"], {"f1": values})
+    assert list(frame.index) == ["a", "b", "macro avg"]
+    assert frame.index.name == "label"
+    assert list(frame.columns) == ["kind", "f1"]
+    assert list(frame["kind"]) == ["label", "label", "average"]
+    assert frame["f1"].dtype == np.float64
+    assert_array_equal(frame["f1"].to_numpy(), values)
