@@ -20,6 +20,14 @@ from sklearn_mlcm._param_validation import (
 )
 from sklearn_mlcm._results import unpackable
 from sklearn_mlcm._statistics import ratio_metric
+from sklearn_mlcm._summary import (
+    MAX_LABEL_ROWS,
+    format_number,
+    label_rows,
+    label_table,
+    require_pandas,
+    shorten,
+)
 from sklearn_mlcm._uncertainty._margins import METRICS, scores_from_margins
 from sklearn_mlcm._validation import (
     check_target_names,
@@ -38,12 +46,16 @@ CURVE_AVERAGES = ("macro", "weighted", "micro", "micro_all")
 
 
 @unpackable("thresholds", "scores")
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ThresholdCurveResult:
     """The outcome of :func:`mlcm_threshold_curve`.
 
     Unpacks as ``thresholds, scores = result``; the other fields are
-    attributes.
+    attributes. It prints a summary of at most 40 lines: the score, the best
+    threshold and its score, the range of the thresholds, then the labels
+    that the best threshold serves worst (those whose own best score over the
+    curve is farthest above their score at it). :meth:`to_frame` gives every
+    number as a table.
 
     Attributes
     ----------
@@ -97,6 +109,35 @@ class ThresholdCurveResult:
     best_threshold: object
     ovr_scores: object = None
     ovr_label_scores: object = None
+
+    def __repr__(self):
+        return summarize_curve(self)
+
+    def to_frame(self):
+        """The curve as a tidy pandas DataFrame, one row per label (or
+        average) and threshold.
+
+        The index, named "label", holds each label's name ``n_thresholds``
+        times (its rows in threshold order), then the average's row name
+        (such as "macro avg") as many times, so that ``frame.loc["macro
+        avg"]`` is the averaged curve and ``frame.loc[name]`` a label's.
+
+        Returns
+        -------
+        frame : pandas.DataFrame of shape (n_thresholds * (n_labels + 1), 4 or 5)
+            Columns ``kind`` ("label" or "average"), ``row`` (the
+            threshold's position, int64), ``threshold`` (float64; with 2-D
+            thresholds the label's own threshold in that row, NaN for the
+            average), ``score`` (``label_scores`` or ``scores``, float64) and,
+            with ``one_vs_rest=True``, ``ovr_score``. One column per label:
+            ``frame.pivot_table(index="row", columns="label", values="score")``.
+
+        Raises
+        ------
+        ImportError
+            Without pandas, saying how to install it.
+        """
+        return curve_frame(self)
 
 
 def _check_one_vs_rest(arguments):
@@ -438,3 +479,104 @@ def _one_vs_rest_scores(
             axis=1
         )
     return overall, label
+
+
+# --------------------------------------------------------------------------
+# Packaging for a reader: the summary and the frame.
+# --------------------------------------------------------------------------
+
+
+def _label_bests(result):
+    """Per label: its own best row over the curve (the first, NaN left out),
+    whether it has a score at all, and its gap to its score at the best
+    row (-inf when undefined)."""
+    label = np.asarray(result.label_scores, dtype=np.float64)
+    finite = np.where(np.isnan(label), -np.inf, label)
+    own = finite.argmax(axis=0)
+    defined = np.isfinite(finite.max(axis=0))
+    gap = finite.max(axis=0) - finite[result.best_index]
+    gap = np.where(np.isfinite(gap), gap, -np.inf)
+    return own, defined, gap
+
+
+def summarize_curve(result):
+    """The summary of a ThresholdCurveResult: at most 4 + 2 + MAX_LABEL_ROWS
+    lines."""
+    thresholds = np.asarray(result.thresholds)
+    scores = np.asarray(result.scores)
+    best = result.best_index
+    q = len(result.target_names)
+    per_label = thresholds.ndim == 2
+    score = format_number(scores[best])
+    if result.ovr_scores is not None:
+        score += f" (one-vs-rest {format_number(result.ovr_scores[best])})"
+    lines = [
+        f"ThresholdCurveResult: metric={result.metric!r}, "
+        f"average={result.average!r}, method={result.method!r}, {q:,} labels",
+    ]
+    if per_label:
+        at = "row"
+        lines += [
+            f"best_index={best} (a row of per-label thresholds): score {score}",
+            f"{thresholds.shape[0]:,} rows of per-label thresholds, from "
+            f"{thresholds.min():.4g} to {thresholds.max():.4g}",
+        ]
+    else:
+        at = "threshold"
+        lines += [
+            f"best_threshold={result.best_threshold:.4g}: score {score}",
+            f"{thresholds.shape[0]:,} thresholds, from {thresholds[0]:.4g} to "
+            f"{thresholds[-1]:.4g}",
+        ]
+    own, defined, gap = _label_bests(result)
+    if q <= MAX_LABEL_ROWS:
+        lines.append(
+            f"Per label: its own best threshold and score, and its score at the "
+            f"best {at}"
+        )
+    else:
+        lines.append(
+            f"The labels the best {at} serves worst (own best score farthest "
+            "above it):"
+        )
+    cells = []
+    for k in range(q):
+        where = "nan"
+        if defined[k]:
+            where = f"{thresholds[own[k], k] if per_label else thresholds[own[k]]:.4g}"
+        cells.append(
+            [
+                shorten(result.target_names[k]),
+                where,
+                format_number(result.label_scores[own[k], k]),
+                format_number(result.label_scores[best, k]),
+            ]
+        )
+    shown = label_rows(q, -gap)
+    header = ["label", "own best threshold", "own best score", f"at best {at}"]
+    return "\n".join(lines + label_table(header, cells, shown, q))
+
+
+def curve_frame(result):
+    """The tidy frame of :meth:`ThresholdCurveResult.to_frame`."""
+    pandas = require_pandas("ThresholdCurveResult.to_frame()")
+    thresholds = np.asarray(result.thresholds, dtype=np.float64)
+    label_scores = np.asarray(result.label_scores, dtype=np.float64)
+    n, q = label_scores.shape
+    # one block of n rows per label, then the average's
+    if thresholds.ndim == 1:
+        threshold = np.tile(thresholds, q + 1)
+    else:
+        threshold = np.concatenate([thresholds.T.ravel(), np.full(n, np.nan)])
+    names = [*result.target_names, f"{result.average} avg"]
+    columns = {
+        "kind": np.repeat(np.array(["label"] * q + ["average"], dtype=object), n),
+        "row": np.tile(np.arange(n, dtype=np.int64), q + 1),
+        "threshold": threshold,
+        "score": np.concatenate([label_scores.T.ravel(), result.scores]),
+    }
+    if result.ovr_scores is not None:
+        ovr_label = np.asarray(result.ovr_label_scores, dtype=np.float64)
+        columns["ovr_score"] = np.concatenate([ovr_label.T.ravel(), result.ovr_scores])
+    index = pandas.Index(np.repeat(np.array(names, dtype=object), n), name="label")
+    return pandas.DataFrame(columns, index=index)
