@@ -149,7 +149,7 @@ class ConfusionList(list):
             Without pandas, saying how to install it.
         """
         return _to_frame(
-            self, self._record, self._value_dtype, f"{type(self).__name__}.to_frame"
+            self, self._record, self._value_dtype, f"{type(self).__name__}.to_frame()"
         )
 
 
