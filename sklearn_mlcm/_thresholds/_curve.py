@@ -389,6 +389,20 @@ def mlcm_threshold_curve(
     ...                               one_vs_rest=True)
     >>> result.label_scores.round(3), result.ovr_label_scores.round(3)
     (array([[0.667, 0.667, 0.5  ]]), array([[1. , 0.8, 0.5]]))
+
+    With names, the result prints the best threshold and each label's own
+    best (``to_frame()`` gives every number):
+
+    >>> mlcm_threshold_curve(y_true, y_score, thresholds=[0.25, 0.5, 0.75],
+    ...                      target_names=["cat", "dog", "bird"])
+    ThresholdCurveResult: metric='f1', average='macro', method='heydarian', 3 labels
+    best_threshold=0.5: score 0.7222
+    3 thresholds, from 0.25 to 0.75
+    Per label: its own best threshold and score, and its score at the best threshold
+    label  own best threshold  own best score  at best threshold
+    cat                   0.5          1.0000             1.0000
+    dog                  0.25          0.6667             0.5000
+    bird                 0.75          1.0000             0.6667
     """
     checked = validate_scores(
         y_score, y_true=y_true, labels=labels, sample_weight=sample_weight
