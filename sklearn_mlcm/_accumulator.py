@@ -710,6 +710,7 @@ class MLCMAccumulator:
             n_units=n_rows,
             n_distinct_units=n_rows,
             return_distributions=bool(return_distributions),
+            method=self.method,
         )
 
     def _check_replicates(self, confidence_level, parameter=None):

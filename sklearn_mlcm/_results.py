@@ -4,7 +4,9 @@ scipy.stats returns named results whose first fields unpack as a tuple and
 whose further fields are attributes (``FriedmanchisquareResult`` is
 ``(statistic, pvalue)``). :func:`unpackable` gives a frozen dataclass the same
 behaviour: iterating, ``len`` and indexing see the named fields, in order;
-every field stays an attribute, and ``repr`` lists them all.
+every field stays an attribute. ``repr`` lists them all, unless the class
+prints a summary of its own (the interval and paired-comparison results, by
+:mod:`sklearn_mlcm._summary`'s pieces).
 """
 
 from collections import namedtuple

@@ -15,7 +15,8 @@ NumPy (pandas when a frame is asked for):
 - :func:`label_rows` -- which labels a summary shows: all of them in order
   when they fit, else the first ``limit`` of a ranking (stable);
 - :func:`label_table` -- :func:`format_table` of those rows, with the line
-  ``"... and K more labels (see .to_frame())"`` when some were left out;
+  ``"... and K more labels (see .to_frame())"`` when some were left out
+  (``noun="pair"`` for rows of another kind);
 - :func:`require_pandas` -- pandas, or an ImportError naming the call and
   ``pip install "sklearn-mlcm[pandas]"``;
 - :func:`label_frame` -- the frame: index named ``"label"`` (the label
@@ -100,16 +101,17 @@ def label_rows(n_labels, ranking, limit=MAX_LABEL_ROWS):
     return order[:limit]
 
 
-def label_table(header, cells, shown, n_labels):
+def label_table(header, cells, shown, n_labels, *, noun="label"):
     """The lines of a table of labels: :func:`format_table` of ``header`` and
     the ``cells`` (one sequence of str per label, indexed by label) of the
     labels ``shown``, then, when fewer than ``n_labels`` are shown, the line
-    ``"... and K more labels (see .to_frame())"``."""
+    ``"... and K more labels (see .to_frame())"`` (``noun`` names the rows
+    otherwise: ``"pair"`` gives ``"... and K more pairs ..."``)."""
     lines = format_table(header, [cells[i] for i in shown])
     left = n_labels - len(shown)
     if left > 0:
-        noun = "label" if left == 1 else "labels"
-        lines.append(f"... and {left:,} more {noun} (see .to_frame())")
+        plural = noun if left == 1 else f"{noun}s"
+        lines.append(f"... and {left:,} more {plural} (see .to_frame())")
     return lines
 
 

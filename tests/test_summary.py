@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 
 from sklearn_mlcm._summary import (
@@ -57,6 +59,29 @@ def test_label_rows_ranked_stable_nan_last():
     assert_array_equal(label_rows(6, [np.nan] * 5 + [0.0], limit=2), [5, 0])
 
 
+@given(
+    st.lists(
+        st.one_of(st.sampled_from([0.0, 0.5, np.nan]), st.floats(-1, 1)),
+        min_size=1,
+        max_size=30,
+    ),
+    st.integers(1, 25),
+)
+def test_label_rows_is_a_sorted_prefix(ranking, limit):
+    """label_rows equals Python's sort by (NaN last, key, index), cut at
+    limit, or every label in order when they fit."""
+    n = len(ranking)
+    shown = label_rows(n, ranking, limit=limit)
+    if n <= limit:
+        expected = list(range(n))
+    else:
+        keys = [
+            (np.isnan(k), 0.0 if np.isnan(k) else k, i) for i, k in enumerate(ranking)
+        ]
+        expected = [i for *_, i in sorted(keys)][:limit]
+    assert shown.tolist() == expected
+
+
 def test_label_table_says_how_many_were_left_out():
     """A cut table ends with the number left out and where to see them."""
     cells = [[f"l{i}", str(i)] for i in range(5)]
@@ -70,6 +95,8 @@ def test_label_table_says_how_many_were_left_out():
     lines = label_table(["label", "n"], cells, np.array([0, 1, 2, 3]), 5)
     assert lines[-1] == "... and 1 more label (see .to_frame())"
     assert len(label_table(["label", "n"], cells, np.arange(5), 5)) == 6
+    lines = label_table(["pair", "n"], cells, np.array([0, 1]), 5, noun="pair")
+    assert lines[-1] == "... and 3 more pairs (see .to_frame())"
 
 
 def test_require_pandas_names_the_install(monkeypatch):

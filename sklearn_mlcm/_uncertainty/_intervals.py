@@ -22,12 +22,22 @@ from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     Interval,
     Options,
+    Sequence,
     validate_params,
 )
 from sklearn_mlcm._results import ConfidenceInterval, unpackable
 from sklearn_mlcm._statistics import samples_average, samples_values
+from sklearn_mlcm._summary import (
+    format_number,
+    format_table,
+    label_frame,
+    label_rows,
+    label_table,
+    shorten,
+)
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
+    check_target_names,
     input_error,
     validate_targets,
 )
@@ -116,13 +126,16 @@ class ScoreInterval:
 
 
 @unpackable("estimate", "confidence_interval")
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ConfidenceIntervalResult:
     """The outcome of :func:`mlcm_confidence_intervals`.
 
     Unpacks like a scipy.stats result: ``estimate, (low, high) = result``, the
     score chosen by ``metric`` and ``average``; every score of the report is
-    in ``scores``, the matrix's cells in ``matrix``.
+    in ``scores``, the matrix's cells in ``matrix``. It prints a summary of
+    at most 40 lines: the chosen score and its interval, every average of
+    it, then the labels with the widest intervals (all labels up to 20);
+    :meth:`to_frame` gives every score of every label and average.
 
     Attributes
     ----------
@@ -189,6 +202,20 @@ class ConfidenceIntervalResult:
     n_degenerate : int
         For ``interval="bca"``: how many of the chosen score's 1 + n_labels
         intervals fell back to the percentile interval.
+
+    metric : str or None
+        The chosen score (``"f1"``, ``"fbeta"``...), the ``metric`` of the
+        call.
+
+    average : str or None
+        How it is averaged (``"macro"``...), the ``average`` of the call.
+
+    method : str or None
+        The matrix read, ``"heydarian"`` or ``"krstinic"``.
+
+    units : str
+        What a resampled unit is: ``"instances"``, or ``"groups"`` with
+        ``groups``.
     """
 
     estimate: float
@@ -208,6 +235,142 @@ class ConfidenceIntervalResult:
     label_n_undefined: np.ndarray
     n_undefined: int
     n_degenerate: int
+    metric: str = None
+    average: str = None
+    method: str = None
+    units: str = "instances"
+
+    def __repr__(self):
+        return _interval_summary(self)
+
+    def to_frame(self):
+        """Every score of every label and average, one row each.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            Index named ``"label"``: the label names (``target_names``),
+            then ``"micro avg"``, ``"macro avg"``, ``"weighted avg"`` (and
+            ``"micro_all avg"`` when it was chosen). Column ``kind``
+            (``"label"`` or ``"average"``), then for each score of
+            :attr:`scores` (``precision``, ``recall``, ``f1``,
+            ``specificity``, and the chosen ``metric``) its estimate and
+            bounds, ``"<score>"``, ``"<score> low"`` and ``"<score> high"``:
+            the values of :attr:`scores`, as they are.
+
+        Raises
+        ------
+        ImportError
+            Without pandas (``pip install "sklearn-mlcm[pandas]"``).
+        """
+        return _interval_frame(self)
+
+
+def _interval_averages(result):
+    """The averages of ``result.scores``, in the order computed."""
+    averages = []
+    for key in result.scores:
+        metric, _, average = key.partition("_")
+        if average and average not in averages:
+            averages.append(average)
+    return averages
+
+
+def _interval_frame(result):
+    """:meth:`ConfidenceIntervalResult.to_frame`."""
+    averages = _interval_averages(result)
+    parts = {
+        "": lambda value: value.estimate,
+        " low": lambda value: value.confidence_interval.low,
+        " high": lambda value: value.confidence_interval.high,
+    }
+    columns = {}
+    for metric in (key for key in result.scores if "_" not in key):
+        averaged = [result.scores.get(f"{metric}_{a}") for a in averages]
+        for suffix, part in parts.items():
+            values = [np.nan if v is None else part(v) for v in averaged]
+            columns[metric + suffix] = np.concatenate(
+                [
+                    np.asarray(part(result.scores[metric]), dtype=np.float64),
+                    np.array(values, dtype=np.float64),
+                ]
+            )
+    return label_frame(
+        "ConfidenceIntervalResult.to_frame()",
+        list(result.target_names),
+        [f"{a} avg" for a in averages],
+        columns,
+    )
+
+
+def _interval_summary(result):
+    """:class:`ConfidenceIntervalResult`'s summary (at most 40 lines)."""
+    metric = result.metric or "score"
+    kind = {"bca": "BCa", "percentile": "percentile"}.get(
+        result.interval, result.interval
+    )
+    level = f"{100 * result.confidence_level:g}%"
+    low, high = result.confidence_interval
+    chosen = metric if result.average is None else f"{metric}, {result.average} avg"
+    lines = [
+        f"ConfidenceIntervalResult: {chosen} = {format_number(result.estimate)}, "
+        f"{level} {kind} interval [{format_number(low)}, {format_number(high)}]",
+        f"{result.n_resamples:,} bootstrap resamples of {result.n_units:,} "
+        f"{result.units} ({result.n_distinct_units:,} distinct), "
+        + (f"{result.method} matrix, " if result.method else "")
+        + f"{len(result.target_names):,} labels",
+    ]
+    if result.n_undefined:
+        lines.append(
+            f"undefined (zero_division) in {result.n_undefined:,} resamples for "
+            "at least one label"
+        )
+    if result.n_degenerate:
+        lines.append(
+            f"{result.n_degenerate:,} of the {1 + len(result.target_names):,} BCa "
+            "intervals of the chosen score fell back to the percentile interval"
+        )
+    averages = [
+        (a, result.scores[f"{result.metric}_{a}"])
+        for a in _interval_averages(result)
+        if f"{result.metric}_{a}" in result.scores
+    ]
+    if averages:
+        rows = [
+            [f"{a} avg", format_number(v.estimate)]
+            + [format_number(bound) for bound in v.confidence_interval]
+            for a, v in averages
+        ]
+        lines += ["", *format_table(["average", metric, "low", "high"], rows)]
+    names = result.target_names
+    estimate = np.asarray(result.label_estimates, dtype=np.float64)
+    label_low, label_high = (
+        np.asarray(bound, dtype=np.float64)
+        for bound in result.label_confidence_interval
+    )
+    width = label_high - label_low
+    shown = label_rows(len(names), -width)
+    undefined = np.asarray(result.label_n_undefined)
+    header = ["label", metric, "low", "high", "width"]
+    cells = [
+        [shorten(names[i])]
+        + [format_number(v[i]) for v in (estimate, label_low, label_high, width)]
+        for i in range(len(names))
+    ]
+    if undefined.any():
+        header.append("undefined")
+        for i, row in enumerate(cells):
+            row.append(format_number(undefined[i]))
+    if len(shown) < len(names):
+        caption = (
+            f"The {len(shown)} of {len(names):,} labels with the widest intervals:"
+        )
+    else:
+        caption = "Each label:"
+    lines += ["", caption, *label_table(header, cells, shown, len(names))]
+    every = ", ".join(key for key in result.scores if "_" not in key)
+    lines.append(f"{every} of each label and average: .to_frame()")
+    return "\n".join(lines)
 
 
 # -- the units of the test set ---------------------------------------------------
@@ -662,6 +825,7 @@ def _by_metric(values, slots):
         "average": [Options("micro", "micro_all", "macro", "weighted")],
         "method": [Options(*METHODS)],
         "labels": ["array-like", None],
+        "target_names": [Sequence(), None],
         "sample_weight": ["array-like", None],
         "groups": ["array-like", None],
         "n_resamples": [Interval(Integral, 1, MAX_RESAMPLES)],
@@ -690,6 +854,7 @@ def mlcm_confidence_intervals(
     average="macro",
     method="heydarian",
     labels=None,
+    target_names=None,
     sample_weight=None,
     groups=None,
     n_resamples=9999,
@@ -745,6 +910,14 @@ def mlcm_confidence_intervals(
 
     labels : array-like of shape (n_kept,), default=None
         The labels to score, in that order.
+
+    target_names : list of str of shape (n_labels,), default=None
+        Display names of the labels (of the kept ones with ``labels``), in
+        the result's ``target_names``, summary and frame. By default the
+        column names of ``y_true`` when it is a DataFrame, the class values
+        for 1-D input, and the column indices otherwise. Unique, and none of
+        the averages' row names (``"macro avg"``...) or, with
+        ``include_no_label=True``, ``"no label"``.
 
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights; each resample multiplies them by the
@@ -870,16 +1043,44 @@ def mlcm_confidence_intervals(
     >>> recall, (low, high) = result.scores["recall_micro"]
     >>> round(recall, 3), round(low, 3), round(high, 3)
     (0.714, 0.67, 0.755)
+
+    Printed, a summary (``result.to_frame()`` has every score of every label
+    and average); ``target_names`` names the labels:
+
+    >>> print(mlcm_confidence_intervals(y_true, y_pred, n_resamples=999,
+    ...                                 target_names=["cat", "dog", "owl", "fox"],
+    ...                                 random_state=0))
+    ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% BCa interval [0.6748, 0.7561]
+    999 bootstrap resamples of 300 instances (77 distinct), heydarian matrix, 4 labels
+    <BLANKLINE>
+    average           f1     low    high
+    micro avg     0.7179  0.6758  0.7576
+    macro avg     0.7162  0.6748  0.7561
+    weighted avg  0.7174  0.6751  0.7570
+    <BLANKLINE>
+    Each label:
+    label      f1     low    high   width
+    cat    0.6497  0.5837  0.7131  0.1294
+    dog    0.7926  0.7383  0.8416  0.1034
+    owl    0.7136  0.6468  0.7826  0.1358
+    fox    0.7087  0.6404  0.7697  0.1293
+    precision, recall, f1, specificity of each label and average: .to_frame()
     """
     targets = validate_targets(
         y_true, y_pred, labels=labels, sample_weight=sample_weight, groups=groups
     )
     units, names = unit_table(targets, method=method)
     shown = units.n_labels + bool(include_no_label)
-    if include_no_label:
-        names = [*names, "no label"]
     metrics = SCORE_METRICS + ((metric,) if metric not in SCORE_METRICS else ())
     averages = SCORE_AVERAGES + ((average,) if average not in SCORE_AVERAGES else ())
+    reserved = {f"{a} avg" for a in averages}
+    if include_no_label:
+        reserved.add("no label")
+    names = check_target_names(
+        names if target_names is None else target_names, len(names), reserved
+    )
+    if include_no_label:
+        names = [*names, "no label"]
     seed = int(check_random_state(random_state).randint(2**31 - 1))
     scores, cells = bootstrap_intervals(
         units,
@@ -910,6 +1111,8 @@ def mlcm_confidence_intervals(
         n_units=units.n_units,
         n_distinct_units=units.n_kinds,
         return_distributions=bool(return_distributions),
+        method=method,
+        units="instances" if targets.groups is None else "groups",
     )
 
 
@@ -926,11 +1129,14 @@ def package_result(
     n_units,
     n_distinct_units,
     return_distributions,
+    method,
+    units="instances",
 ):
     """A :class:`ConfidenceIntervalResult` of the ``scores`` (metric or
     (metric, average) -> :class:`ScoreInterval`) and matrix ``cells``, the
     chosen ``metric`` and ``average`` in front; the distributions dropped
-    unless ``return_distributions`` (but the chosen score's)."""
+    unless ``return_distributions`` (but the chosen score's). ``method`` is
+    the matrix read; ``units`` what a resampled unit is."""
     chosen, label = scores[metric, average], scores[metric]
     named = {}
     for key, value in scores.items():
@@ -958,6 +1164,10 @@ def package_result(
         label_n_undefined=label.n_undefined,
         n_undefined=chosen.n_undefined,
         n_degenerate=chosen.n_degenerate + label.n_degenerate,
+        metric=metric,
+        average=average,
+        method=method,
+        units=units,
     )
 
 

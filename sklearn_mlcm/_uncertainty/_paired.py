@@ -26,12 +26,21 @@ from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     Interval,
     Options,
+    Sequence,
     invalid_parameter,
     validate_params,
 )
 from sklearn_mlcm._results import ConfidenceInterval, unpackable
+from sklearn_mlcm._summary import (
+    format_number,
+    label_frame,
+    label_rows,
+    label_table,
+    shorten,
+)
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
+    check_target_names,
     input_error,
     validate_targets,
 )
@@ -50,12 +59,15 @@ __all__ = ["PairedComparisonResult", "mlcm_paired_comparison"]
 
 
 @unpackable("difference", "pvalue")
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PairedComparisonResult:
     """The outcome of :func:`mlcm_paired_comparison` for one pair (A, B).
 
     Unpacks like a scipy.stats result: ``difference, pvalue = result``; the
-    other fields are attributes. Differences are score(A) minus score(B).
+    other fields are attributes. Differences are score(A) minus score(B). It
+    prints a summary of at most 40 lines: the difference, its interval and
+    p-value, then the labels with the smallest p-values (all labels up to
+    20); :meth:`to_frame` gives every label and the average.
 
     Attributes
     ----------
@@ -114,6 +126,32 @@ class PairedComparisonResult:
 
     n_undefined : int
         In how many bootstrap resamples at least one label's score was.
+
+    metric : str or None
+        The score compared (``"f1"``...), the ``metric`` of the call.
+
+    average : str or None
+        How the label scores are combined (``"macro"``...).
+
+    method : str or None
+        The matrix read, ``"heydarian"`` or ``"krstinic"``.
+
+    confidence_level : float or None
+        The nominal coverage of the intervals.
+
+    alternative : str
+        The alternative hypothesis, ``"two-sided"``, ``"less"`` or
+        ``"greater"``.
+
+    correction : str or None
+        The multiple-comparison correction, ``"holm"``, ``"bonferroni"`` or
+        None.
+
+    n_units : int or None
+        The number of units resampled and swapped: instances, or groups.
+
+    units : str
+        What a unit is: ``"instances"``, or ``"groups"`` with ``groups``.
     """
 
     difference: float
@@ -135,6 +173,155 @@ class PairedComparisonResult:
     bootstrap_distribution: np.ndarray
     label_n_undefined: np.ndarray
     n_undefined: int
+    metric: str = None
+    average: str = None
+    method: str = None
+    confidence_level: float = None
+    alternative: str = "two-sided"
+    correction: str = None
+    n_units: int = None
+    units: str = "instances"
+
+    def __repr__(self):
+        return _paired_summary(self)
+
+    def to_frame(self):
+        """The difference of every label and of the average, one row each.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            Index named ``"label"``: the label names (``target_names``),
+            then the average's row (``"macro avg"``...). Columns ``kind``
+            (``"label"`` or ``"average"``), ``score_a``, ``score_b``,
+            ``difference``, ``low``, ``high``, ``pvalue``,
+            ``pvalue_corrected`` and ``n_undefined``: for the labels
+            ``label_scores_a`` ... ``label_n_undefined``, for the average
+            ``score_a`` ... ``n_undefined``, as they are.
+
+        Raises
+        ------
+        ImportError
+            Without pandas (``pip install "sklearn-mlcm[pandas]"``).
+        """
+        average = f"{self.average} avg" if self.average else "average"
+        pairs = {
+            "score_a": (self.label_scores_a, self.score_a),
+            "score_b": (self.label_scores_b, self.score_b),
+            "difference": (self.label_differences, self.difference),
+            "low": (self.label_confidence_interval.low, self.confidence_interval.low),
+            "high": (
+                self.label_confidence_interval.high,
+                self.confidence_interval.high,
+            ),
+            "pvalue": (self.label_pvalues, self.pvalue),
+            "pvalue_corrected": (self.label_pvalues_corrected, self.pvalue_corrected),
+        }
+        columns = {
+            name: np.append(np.asarray(labels, dtype=np.float64), overall)
+            for name, (labels, overall) in pairs.items()
+        }
+        columns["n_undefined"] = np.append(
+            np.asarray(self.label_n_undefined, dtype=np.int64), self.n_undefined
+        )
+        return label_frame(
+            "PairedComparisonResult.to_frame()",
+            list(self.target_names),
+            [average],
+            columns,
+        )
+
+
+def _paired_summary(result):
+    """:class:`PairedComparisonResult`'s summary (at most 40 lines)."""
+    a, b = (shorten(name, 16) for name in result.names)
+    metric = result.metric or "score"
+    chosen = metric if result.average is None else f"{metric}, {result.average} avg"
+    low, high = result.confidence_interval
+    interval = "percentile interval"
+    if result.alternative != "two-sided":
+        interval = f"one-sided ({result.alternative}) {interval}"
+    if result.confidence_level is not None:
+        interval = f"{100 * result.confidence_level:g}% {interval}"
+    units = result.units
+    if result.n_units is not None:
+        units = f"{result.n_units:,} {units}"
+    if result.exact:
+        test = "exact test"
+        if result.n_units:
+            test = f"exact test: all {2**result.n_units:,} swaps"
+    else:
+        test = f"{result.n_resamples:,} random swaps"
+    lines = [
+        f"PairedComparisonResult: {chosen}, {a} minus {b} = "
+        f"{format_number(result.difference)}",
+        f"{interval} [{format_number(low)}, {format_number(high)}] "
+        f"({result.n_resamples:,} paired bootstrap resamples)",
+        f"p-value {format_number(result.pvalue)}, corrected across the pairs "
+        f"{format_number(result.pvalue_corrected)} ({result.alternative} "
+        "permutation test)",
+        f"{units}, {test}" + (f"; {result.method} matrix" if result.method else ""),
+        f"{chosen}: {a} {format_number(result.score_a)}, {b} "
+        f"{format_number(result.score_b)}",
+    ]
+    names = result.target_names
+    corrected = np.asarray(result.label_pvalues_corrected, dtype=np.float64)
+    if result.confidence_level is not None:
+        alpha = 1.0 - result.confidence_level
+        how = "uncorrected"
+        if result.correction:
+            how = f"{result.correction.capitalize()}-corrected"
+        lines.append(
+            f"{int(np.sum(corrected <= alpha)):,} of {len(names):,} labels have "
+            f"{how} p-values <= {alpha:g}"
+        )
+        # random swaps give no p-value below 1 / (R + 1), and the correction
+        # none below m times that: say so when that is above the level
+        tested = int(np.sum(~np.isnan(corrected))) if result.correction else 1
+        floor = min(1.0, tested / (result.n_resamples + 1))
+        if not result.exact and floor > alpha:
+            lines.append(
+                f"(with {result.n_resamples:,} random swaps none can be below "
+                f"{floor:.4g}: more n_resamples resolve smaller p-values)"
+            )
+    if result.n_undefined:
+        lines.append(
+            f"undefined (zero_division) in {result.n_undefined:,} bootstrap "
+            "resamples for at least one label"
+        )
+    difference = np.asarray(result.label_differences, dtype=np.float64)
+    pvalues = np.asarray(result.label_pvalues, dtype=np.float64)
+    order = np.lexsort((-np.abs(difference), pvalues))
+    ranking = np.empty(len(names))
+    ranking[order] = np.arange(len(names))
+    shown = label_rows(len(names), ranking)
+    columns = (
+        result.label_scores_a,
+        result.label_scores_b,
+        difference,
+        *result.label_confidence_interval,
+        pvalues,
+        corrected,
+    )
+    header = ["label", a, b, "difference", "low", "high", "p-value", "corrected"]
+    cells = [
+        [shorten(names[i])] + [format_number(column[i]) for column in columns]
+        for i in range(len(names))
+    ]
+    undefined = np.asarray(result.label_n_undefined)
+    if undefined.any():
+        header.append("undefined")
+        for i, row in enumerate(cells):
+            row.append(format_number(undefined[i]))
+    if len(shown) < len(names):
+        caption = (
+            f"The {len(shown)} of {len(names):,} labels with the smallest p-values:"
+        )
+    else:
+        caption = "Each label:"
+    lines += ["", caption, *label_table(header, cells, shown, len(names))]
+    lines.append("Every label and the average: .to_frame()")
+    return "\n".join(lines)
 
 
 # -- resampling ------------------------------------------------------------------
@@ -360,6 +547,7 @@ class _Pair(dict):
         "average": [Options("micro", "micro_all", "macro", "weighted")],
         "method": [Options(*METHODS)],
         "labels": ["array-like", None],
+        "target_names": [Sequence(), None],
         "sample_weight": ["array-like", None],
         "groups": ["array-like", None],
         "reference": [str, Integral, None],
@@ -387,6 +575,7 @@ def mlcm_paired_comparison(
     average="macro",
     method="heydarian",
     labels=None,
+    target_names=None,
     sample_weight=None,
     groups=None,
     reference=None,
@@ -441,6 +630,13 @@ def mlcm_paired_comparison(
 
     labels : array-like of shape (n_kept,), default=None
         The labels to keep, in that order; see :func:`mlcm_confusion_matrix`.
+
+    target_names : list of str of shape (n_labels,), default=None
+        Display names of the labels (of the kept ones with ``labels``), in
+        the result's ``target_names``, summary and frame. By default the
+        column names of ``y_true`` when it is a DataFrame, the class values
+        for 1-D input, and the column indices otherwise. Unique, and not the
+        average's row name (``"macro avg"``...).
 
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights, multiplied into the resampling weights.
@@ -569,6 +765,24 @@ def mlcm_paired_comparison(
     two sets differ on two instances only, so that at least a quarter of the
     swaps give the observed difference or its opposite: no p-value below 0.5
     is possible, and nine instances cannot tell these classifiers apart.
+    Printed, the result is a summary (``result.to_frame()`` has every label
+    and the average); ``target_names`` names the labels:
+
+    >>> print(mlcm_paired_comparison(y_true, better, y_pred, random_state=0,
+    ...                              target_names=["C0", "C1", "C2"]))
+    PairedComparisonResult: f1, macro avg, a minus b = 0.0447
+    95% percentile interval [0.0000, 0.1304] (9,999 paired bootstrap resamples)
+    p-value 0.5000, corrected across the pairs 0.5000 (two-sided permutation test)
+    9 instances, exact test: all 512 swaps; heydarian matrix
+    f1, macro avg: a 0.4409, b 0.3962
+    0 of 3 labels have Holm-corrected p-values <= 0.05
+    <BLANKLINE>
+    Each label:
+    label       a       b  difference     low    high  p-value  corrected
+    C0     0.7368  0.6250      0.1118  0.0000  0.3500   0.5000     1.0000
+    C1     0.3636  0.3636      0.0000  0.0000  0.0000   1.0000     1.0000
+    C2     0.2222  0.2000      0.0222  0.0000  0.0808   1.0000     1.0000
+    Every label and the average: .to_frame()
     """
     if isinstance(y_pred_a, dict):
         predictions = dict(y_pred_a)
@@ -583,7 +797,12 @@ def mlcm_paired_comparison(
         predictions=predictions,
         parameters={name: _parameter(name, predictions) for name in names},
     )
-    true, target_names = targets.space.y_true, targets.names
+    true = targets.space.y_true
+    target_names = check_target_names(
+        targets.names if target_names is None else target_names,
+        len(targets.names),
+        {f"{average} avg"},
+    )
     cleaned = [targets.predictions[name] for name in names]
     n = true.shape[0]
     if isinstance(predictions, _Pair):
@@ -656,8 +875,18 @@ def mlcm_paired_comparison(
             "n_undefined": int(undefined.any(axis=1).sum()),
         }
     corrected = _correct([r["pvalue"] for r in results.values()], correction)
+    settings = {
+        "metric": metric,
+        "average": average,
+        "method": method,
+        "confidence_level": float(confidence_level),
+        "alternative": alternative,
+        "correction": correction,
+        "n_units": int(n_units),
+        "units": "instances" if groups is None else "groups",
+    }
     packaged = {
-        pair: PairedComparisonResult(pvalue_corrected=float(p), **fields)
+        pair: PairedComparisonResult(pvalue_corrected=float(p), **fields, **settings)
         for (pair, fields), p in zip(results.items(), corrected)
     }
     if isinstance(predictions, _Pair):
