@@ -748,13 +748,13 @@ def test_confusion_lists_print_at_most_40_lines():
     lines = repr(top).splitlines()
     assert len(top) == 500 and len(lines) == 33 <= 40
     assert lines[0] == "500 most confused label pairs, largest first"
-    assert lines[-1] == "... and 470 more (see .to_frame())"
+    assert lines[-1] == "... and 470 more pairs (see .to_frame())"
     assert all(len(line) <= 88 for line in lines)
     y_true = rng.random((400, q)) < 0.3
     y_pred = rng.random((400, q)) < 0.3
     sets = labelset_confusions(y_true, y_pred, top_k=100, target_names=names)
     lines = repr(sets).splitlines()
-    assert len(lines) == 33 and lines[-1] == "... and 70 more (see .to_frame())"
+    assert len(lines) == 33 and lines[-1] == "... and 70 more pairs (see .to_frame())"
     assert all(len(line) <= 2 * 40 + 20 for line in lines)
 
 

@@ -31,7 +31,7 @@ from sklearn_mlcm._param_validation import (
 )
 from sklearn_mlcm._summary import (
     format_number,
-    format_table,
+    label_table,
     require_pandas,
     shorten,
 )
@@ -711,11 +711,8 @@ def _summary_lines(confusions):
     SUMMARY_ROWS rows and how many more there are."""
     fields = list(confusions._record._fields)
     rows = [confusions._cells(record) for record in confusions[:SUMMARY_ROWS]]
-    lines = [confusions._headline(), *format_table(fields, rows)]
-    left = len(confusions) - len(rows)
-    if left > 0:
-        lines.append(f"... and {left:,} more (see .to_frame())")
-    return lines
+    table = label_table(fields, rows, range(len(rows)), len(confusions), noun="pair")
+    return [confusions._headline(), *table]
 
 
 # --------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from sklearn_mlcm._param_validation import Interval, validate_params
 from sklearn_mlcm._results import unpackable
 from sklearn_mlcm._summary import (
     format_number,
-    format_table,
+    label_table,
     require_pandas,
     shorten,
 )
@@ -200,12 +200,8 @@ class NemenyiResult:
                     format_pvalue(self.pvalues[i, j]),
                 ]
             )
-        lines += format_table(["better", "worse", "rank difference", "pvalue"], rows)
-        if n_significant > SUMMARY_PAIRS:
-            lines.append(
-                f"... and {n_significant - SUMMARY_PAIRS:,} more pairs "
-                "(see .to_frame())"
-            )
+        header = ["better", "worse", "rank difference", "pvalue"]
+        lines += label_table(header, rows, range(len(rows)), n_significant, noun="pair")
         return "\n".join(lines)
 
     def to_frame(self):
@@ -261,12 +257,8 @@ def _rank_lines(names, average_ranks):
         [shorten(names[i]), format_number(average_ranks[i])]
         for i in order[:SUMMARY_METHODS].tolist()
     ]
-    lines = format_table(["method", "average rank"], rows)
-    if len(names) > SUMMARY_METHODS:
-        lines.append(
-            f"... and {len(names) - SUMMARY_METHODS:,} more methods (see .to_frame())"
-        )
-    return lines
+    header = ["method", "average rank"]
+    return label_table(header, rows, range(len(rows)), len(names), noun="method")
 
 
 #: The smallest significance level: below it the studentised range's

@@ -26,7 +26,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._results import unpackable
-from sklearn_mlcm._summary import format_number, format_table, require_pandas
+from sklearn_mlcm._summary import format_number, label_table, require_pandas
 
 from ._validation import (
     check_correlation_matrix,
@@ -122,11 +122,7 @@ class PrometheeResult:
             for i in order[:SUMMARY_METHODS].tolist()
         ]
         header = ["method", "rank", "net flow", "positive flow", "negative flow"]
-        lines += format_table(header, rows)
-        if m > SUMMARY_METHODS:
-            lines.append(
-                f"... and {m - SUMMARY_METHODS:,} more methods (see .to_frame())"
-            )
+        lines += label_table(header, rows, range(len(rows)), m, noun="method")
         weights = ", ".join(format_number(w) for w in self.weights[:SUMMARY_WEIGHTS])
         if n > SUMMARY_WEIGHTS:
             weights += f", ... ({n:,} in all)"
