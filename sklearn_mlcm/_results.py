@@ -5,7 +5,8 @@ whose further fields are attributes (``FriedmanchisquareResult`` is
 ``(statistic, pvalue)``). :func:`unpackable` gives a frozen dataclass the same
 behaviour: iterating, ``len`` and indexing see the named fields, in order;
 every field stays an attribute. ``repr`` lists them all, unless the class
-prints a summary of its own (the interval and paired-comparison results, by
+prints a summary of its own (the interval, paired-comparison and
+threshold-curve results and those of ``compare/``, by
 :mod:`sklearn_mlcm._summary`'s pieces).
 """
 

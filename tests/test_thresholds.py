@@ -599,7 +599,7 @@ def test_evenly_spaced_is_linspace_or_finite_beyond_float64_span(ends, count):
         assert grid.tobytes() == scaled.tobytes()
     assert grid.shape == (count,)
     assert grid[0] == low and grid[-1] == high
-    assert np.all(np.isfinite(grid)) and np.all(np.diff(grid) >= 0)
+    assert np.all(np.isfinite(grid)) and np.all(grid[1:] >= grid[:-1])
 
 
 @pytest.mark.parametrize("weight", [1e-320, 5e-324])
@@ -660,3 +660,177 @@ def test_grid_bins_equal_searchsorted(values, grid, even):
     assert_array_equal(
         sweep.Grid(grid).bins(values), np.searchsorted(grid, values, side="right")
     )
+
+
+def test_mlcm_threshold_curve_target_names_name_the_kept_labels():
+    """target_names name the kept labels, in the order of labels; the
+    numbers do not change, and a frame's columns stay the default names."""
+    plain = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=[0.25, 0.5, 0.75])
+    named = mlcm_threshold_curve(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=[0.25, 0.5, 0.75],
+        target_names=("cat", "dog", "bird"),
+    )
+    assert plain.target_names == ["0", "1", "2"]
+    assert named.target_names == ["cat", "dog", "bird"]
+    assert_array_equal(named.scores, plain.scores)
+    assert_array_equal(named.label_scores, plain.label_scores)
+    kept = mlcm_threshold_curve(
+        Y_TRUE, Y_SCORE, thresholds=3, labels=[2, 0], target_names=["bird", "cat"]
+    )
+    assert kept.target_names == ["bird", "cat"]
+    columns = ["a", "b", "c"]
+    framed = mlcm_threshold_curve(
+        pd.DataFrame(Y_TRUE, columns=columns),
+        pd.DataFrame(Y_SCORE, columns=columns),
+        thresholds=3,
+    )
+    assert framed.target_names == columns
+
+
+@pytest.mark.parametrize(
+    "target_names, error, match",
+    [
+        (
+            ["a", "b"],
+            InvalidInputError,
+            r"'target_names' parameter of mlcm_threshold_curve must have one "
+            r"name per label: 3 expected, got 2",
+        ),
+        (
+            ["a", "b", "a"],
+            InvalidInputError,
+            r"label names of mlcm_threshold_curve must be unique; 'a' is used twice",
+        ),
+        (
+            "abc",
+            InvalidParameterError,
+            r"'target_names' parameter of mlcm_threshold_curve must be a list "
+            r"or None\. Got 'abc'",
+        ),
+    ],
+)
+def test_mlcm_threshold_curve_target_names_refused(target_names, error, match):
+    """target_names of the wrong length, repeated or a str are refused."""
+    with pytest.raises(error, match=match):
+        mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=3, target_names=target_names)
+
+
+def test_threshold_curve_result_summary_small():
+    """Three labels: the headline and every label, with the numbers of the
+    fields (the docstring's example)."""
+    result = mlcm_threshold_curve(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=[0.25, 0.5, 0.75],
+        target_names=["cat", "dog", "bird"],
+        one_vs_rest=True,
+    )
+    assert repr(result).splitlines() == [
+        "ThresholdCurveResult: metric='f1', average='macro', method='heydarian', "
+        "3 labels",
+        "best_threshold=0.5: score 0.7222 (one-vs-rest 0.7778)",
+        "3 thresholds, from 0.25 to 0.75",
+        "Per label: its own best threshold and score, and its score at the best "
+        "threshold",
+        "label  own best threshold  own best score  at best threshold",
+        "cat                   0.5          1.0000             1.0000",
+        "dog                  0.25          0.6667             0.5000",
+        "bird                 0.75          1.0000             0.6667",
+    ]
+    # the label scores by threshold (rows) and label (columns)
+    assert_allclose(
+        result.label_scores,
+        [[2 / 3, 2 / 3, 0.5], [1.0, 0.5, 2 / 3], [2 / 3, 0.0, 1.0]],
+    )
+    assert result.best_threshold == 0.5
+    assert f"{result.scores[result.best_index]:.4f}" == "0.7222"
+    assert f"{result.ovr_scores[result.best_index]:.4f}" == "0.7778"
+
+
+def test_threshold_curve_result_summary_many_labels_fits_40_lines():
+    """200 labels: at most 40 lines, the headline numbers equal the fields,
+    the listed labels are those the best threshold serves worst."""
+    rng = np.random.default_rng(0)
+    y_true = rng.random((300, 200)) < 0.1
+    y_score = np.clip(0.4 * y_true + rng.random((300, 200)) * 0.7, 0, 1)
+    names = [f"a label with a long name, number {j}" for j in range(200)]
+    result = mlcm_threshold_curve(y_true, y_score, thresholds=50, target_names=names)
+    lines = repr(result).splitlines()
+    assert len(lines) <= 40
+    best = result.best_index
+    assert lines[1] == (
+        f"best_threshold={result.best_threshold:.4g}: score "
+        f"{result.scores[best]:.4f}"
+    )
+    assert lines[2] == (
+        f"50 thresholds, from {result.thresholds[0]:.4g} to "
+        f"{result.thresholds[-1]:.4g}"
+    )
+    assert lines[-1] == "... and 180 more labels (see .to_frame())"
+    gap = result.label_scores.max(axis=0) - result.label_scores[best]
+    worst = np.argsort(-gap, kind="stable")[:20]
+    listed = [line.split("  ")[0] for line in lines[5:25]]
+    assert listed == [names[j][:25] + "..." for j in worst]
+
+
+def test_threshold_curve_result_summary_two_dimensional():
+    """Rows of per-label thresholds: the best row and each label's own
+    threshold in its best row."""
+    grid = np.array([[0.2, 0.3, 0.4], [0.5, 0.5, 0.5]])
+    result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=grid)
+    lines = repr(result).splitlines()
+    assert lines[1] == "best_index=1 (a row of per-label thresholds): score 0.7222"
+    assert lines[2] == "2 rows of per-label thresholds, from 0.2 to 0.5"
+    assert lines[5:] == [
+        "0                     0.5          1.0000       1.0000",
+        "1                     0.3          0.5714       0.5000",
+        "2                     0.4          0.6667       0.6667",
+    ]
+
+
+def test_threshold_curve_result_to_frame_equals_the_fields():
+    """to_frame: a block of rows per label then the average, index "label",
+    values equal to the fields exactly."""
+    grid = [0.25, 0.5, 0.75]
+    result = mlcm_threshold_curve(
+        Y_TRUE, Y_SCORE, thresholds=grid, target_names=["a", "b", "c"], one_vs_rest=True
+    )
+    frame = result.to_frame()
+    assert frame.index.name == "label"
+    assert list(frame.columns) == ["kind", "row", "threshold", "score", "ovr_score"]
+    assert list(frame.index) == ["a"] * 3 + ["b"] * 3 + ["c"] * 3 + ["macro avg"] * 3
+    assert list(frame["kind"]) == ["label"] * 9 + ["average"] * 3
+    for k, name in enumerate(["a", "b", "c"]):
+        rows = frame.loc[name]
+        assert_array_equal(rows["row"], [0, 1, 2])
+        assert_array_equal(rows["threshold"], grid)
+        assert_array_equal(rows["score"], result.label_scores[:, k])
+        assert_array_equal(rows["ovr_score"], result.ovr_label_scores[:, k])
+    average = frame.loc["macro avg"]
+    assert_array_equal(average["score"], result.scores)
+    assert_array_equal(average["ovr_score"], result.ovr_scores)
+    assert frame["row"].dtype == np.int64 and frame["score"].dtype == np.float64
+    wide = frame.pivot_table(index="row", columns="label", values="score")
+    assert_array_equal(wide[["a", "b", "c"]].to_numpy(), result.label_scores)
+    per_label = np.array([[0.2, 0.3, 0.4], [0.5, 0.5, 0.5]])
+    two = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=per_label).to_frame()
+    assert "ovr_score" not in two.columns
+    assert_array_equal(two.loc["1", "threshold"], [0.3, 0.5])
+    assert two.loc["macro avg", "threshold"].isna().all()
+
+
+def test_threshold_curve_result_to_frame_without_pandas(monkeypatch):
+    """Without pandas, to_frame() names itself and the pip hint; the fields
+    and the unpacking stay as they were."""
+    import sys
+
+    result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=3)
+    thresholds, scores = result
+    assert thresholds is result.thresholds and scores is result.scores
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(
+        ImportError, match=r"ThresholdCurveResult\.to_frame\(\) requires pandas"
+    ):
+        result.to_frame()

@@ -700,6 +700,100 @@ def test_confusion_records_are_exported_named_tuples():
     assert isinstance(first, LabelSetConfusion) and len(first) == 3
 
 
+def test_most_confused_prints_a_table_and_stays_a_list():
+    """The list prints a headline and one row per cell (Table 4 (j)), and is
+    still a list equal to the list of the same tuples."""
+    top = most_confused(TABLE_4J, target_names=TABLE_1_NAMES, include_no_label=True)
+    assert isinstance(top, list)
+    assert top == list(top) == [tuple(c) for c in top]
+    assert type(top[:2]) is list
+    assert repr(top).splitlines() == [
+        "6 most confused label pairs, largest first",
+        "true  predicted  value",
+        "C0           C2      4",
+        "C1           C2      3",
+        "C0           C1      2",
+        "C1          NPL      1",
+        "NTL          C1      1",
+        "NTL          C2      1",
+    ]
+    assert str(top) == repr(top)
+
+
+def test_labelset_confusions_prints_a_table_and_stays_a_list():
+    """The weighted Table 1 pairs print as sets, with float counts."""
+    top = labelset_confusions(
+        TABLE_1_TRUE,
+        TABLE_1_PRED,
+        top_k=2,
+        sample_weight=[1, 2, 1, 1, 3, 1, 1, 1, 1],
+    )
+    assert top == [((0, 1), (0, 1, 2), 3.0), ((0, 1, 2), (0, 2), 2.0)]
+    assert repr(top).splitlines() == [
+        "2 most frequent (true set, predicted set) pairs, largest count first",
+        "true       predicted   count",
+        "{0, 1}     {0, 1, 2}  3.0000",
+        "{0, 1, 2}     {0, 2}  2.0000",
+    ]
+
+
+def test_confusion_lists_print_at_most_40_lines():
+    """Long lists print 30 rows and say how many more; long names and sets
+    are cut."""
+    rng = np.random.default_rng(0)
+    q = 60
+    cm = rng.integers(1, 50, size=(q + 1, q + 1))
+    names = [f"label number {j} with a rather long name" for j in range(q)]
+    top = most_confused(cm, top_k=500, target_names=names)
+    lines = repr(top).splitlines()
+    assert len(top) == 500 and len(lines) == 33 <= 40
+    assert lines[0] == "500 most confused label pairs, largest first"
+    assert lines[-1] == "... and 470 more pairs (see .to_frame())"
+    assert all(len(line) <= 88 for line in lines)
+    y_true = rng.random((400, q)) < 0.3
+    y_pred = rng.random((400, q)) < 0.3
+    sets = labelset_confusions(y_true, y_pred, top_k=100, target_names=names)
+    lines = repr(sets).splitlines()
+    assert len(lines) == 33 and lines[-1] == "... and 70 more pairs (see .to_frame())"
+    assert all(len(line) <= 2 * 40 + 20 for line in lines)
+
+
+def test_confusion_lists_to_frame_equals_as_frame_and_the_tuples():
+    """to_frame() is the frame of as_frame=True, whose rows are the tuples."""
+    top = most_confused(TABLE_4J, target_names=TABLE_1_NAMES, include_no_label=True)
+    frame = top.to_frame()
+    pd.testing.assert_frame_equal(
+        frame,
+        most_confused(
+            TABLE_4J, target_names=TABLE_1_NAMES, include_no_label=True, as_frame=True
+        ),
+    )
+    assert list(frame.itertuples(index=False, name=None)) == top
+    assert frame["value"].dtype == np.int64
+    weight = np.arange(1.0, 10.0)
+    sets = labelset_confusions(TABLE_1_TRUE, TABLE_1_PRED, sample_weight=weight)
+    frame = sets.to_frame()
+    pd.testing.assert_frame_equal(
+        frame,
+        labelset_confusions(
+            TABLE_1_TRUE, TABLE_1_PRED, sample_weight=weight, as_frame=True
+        ),
+    )
+    assert list(frame.itertuples(index=False, name=None)) == sets
+    assert frame["count"].dtype == np.float64
+
+
+def test_confusion_lists_to_frame_without_pandas(monkeypatch):
+    """Without pandas, to_frame() names itself and the pip hint."""
+    top = most_confused(TABLE_4J)
+    sets = labelset_confusions(TABLE_1_TRUE, TABLE_1_PRED)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"^ConfusionList\.to_frame\(\) requires"):
+        top.to_frame()
+    with pytest.raises(ImportError, match=r"^LabelSetConfusionList\.to_frame\(\) "):
+        sets.to_frame()
+
+
 # --------------------------------------------------------------------------
 # most_confused_labels
 # --------------------------------------------------------------------------

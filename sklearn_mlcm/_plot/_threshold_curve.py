@@ -39,6 +39,13 @@ MAX_DRAWN_THRESHOLD = 1e306
 #: "tab10") and their legend readable, whatever the number of labels.
 MAX_LABEL_LINES = 10
 
+#: The size in inches of a figure the display makes, before its legend.
+FIGURE_SIZE = (6.4, 4.8)
+
+#: The longest name in the legend: longer label and classifier names end
+#: with an ellipsis, so that the legend beside the axes does not squeeze them.
+MAX_LEGEND_NAME = 30
+
 _METRIC_NAMES = {
     "f1": "F1",
     "fbeta": "F-beta",
@@ -69,6 +76,7 @@ _CURVE_CONSTRAINTS = {
     "average": [Options(*CURVE_AVERAGES)],
     "method": [Options(*METHODS)],
     "labels": ["array-like", None],
+    "target_names": [Sequence(), None],
     "sample_weight": ["array-like", None],
     "beta": [Interval(numbers.Real, 0, None, closed="left")],
     "tn": [Options("complement", "diagonal")],
@@ -305,8 +313,10 @@ class MLCMThresholdCurveDisplay:
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Axes to plot on. By default a new figure of 6.4 x 4.8 inches
-            (9.6 x 4.8 with label lines, whose legend goes beside the axes).
+            Axes to plot on. By default a new figure of 6.4 x 4.8 inches;
+            with label lines, whose legend goes beside the axes, the figure
+            is widened by the legend's width, so that the axes keep their
+            size.
 
         name : str, default=None
             The classifier's name in the legend; by default
@@ -320,7 +330,9 @@ class MLCMThresholdCurveDisplay:
             at the operating point (the earlier label on ties); or a list of
             label names (``target_names``). At most 10, so that the lines and
             the legend (then beside the axes) stay readable with hundreds of
-            labels. Needs ``label_scores``.
+            labels. Needs ``label_scores``. The legend names each label by its
+            name, cut to 30 characters with an ellipsis ("label 7" for a
+            label named by its index), so that it does not squeeze the axes.
 
         operating_point : "best", float or None, default="best"
             The threshold to mark: "best" is the first of highest averaged
@@ -355,9 +367,10 @@ class MLCMThresholdCurveDisplay:
         index = _operating_index(thresholds, scores, operating_point)
         shown = _chosen_labels(label_lines, arrays["label_scores"], names, index)
         name = self.estimator_name if name is None else name
-        if ax is None:
-            # wider with label lines: their legend goes to the right
-            fig, ax = plt.subplots(figsize=(9.6, 4.8) if shown else (6.4, 4.8))
+        name = None if name is None else _shortened(name)
+        made = ax is None
+        if made:  # widened below when the legend goes beside the axes
+            fig, ax = plt.subplots(figsize=FIGURE_SIZE)
         else:
             fig = ax.figure
         x = thresholds if thresholds.ndim == 1 else np.arange(thresholds.shape[0])
@@ -397,7 +410,7 @@ class MLCMThresholdCurveDisplay:
                 x,
                 arrays["label_scores"][:, j],
                 **{
-                    "label": f"label {label}",
+                    "label": _legend_name(label),
                     "color": color,
                     "linewidth": 1.0,
                     **(label_kw or {}),
@@ -440,7 +453,12 @@ class MLCMThresholdCurveDisplay:
             ylabel=score_name,
         )
         if shown:  # beside the axes: many lines leave no free corner
-            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
+            legend = ax.legend(
+                loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small"
+            )
+            if made:  # the figure grows by the legend, not the axes shrink
+                width = legend.get_window_extent().width / fig.dpi
+                fig.set_size_inches(FIGURE_SIZE[0] + width + 0.3, FIGURE_SIZE[1])
         else:
             ax.legend(loc="best", fontsize="small")
         if ax.figure is fig and fig.get_layout_engine() is None:
@@ -469,6 +487,7 @@ class MLCMThresholdCurveDisplay:
         average="macro",
         method="heydarian",
         labels=None,
+        target_names=None,
         sample_weight=None,
         beta=1.0,
         tn="complement",
@@ -497,9 +516,10 @@ class MLCMThresholdCurveDisplay:
                 (n_samples, n_labels)
             Scores (see :func:`decide_labels`).
 
-        thresholds, metric, average, method, labels, sample_weight, beta, \
-tn, zero_division, one_vs_rest
-            As in :func:`mlcm_threshold_curve`. A float ``operating_point``
+        thresholds, metric, average, method, labels, target_names, \
+sample_weight, beta, tn, zero_division, one_vs_rest
+            As in :func:`mlcm_threshold_curve`; ``target_names`` names the
+            labels in the legend and in ``label_lines``. A float ``operating_point``
             is added to a grid of thresholds made here (``thresholds`` None
             or an int), so that it is marked exactly.
 
@@ -522,6 +542,7 @@ one_vs_rest_kw, operating_point_kw
                 "average": average,
                 "method": method,
                 "labels": labels,
+                "target_names": target_names,
                 "sample_weight": sample_weight,
                 "beta": beta,
                 "tn": tn,
@@ -601,6 +622,7 @@ one_vs_rest_kw, operating_point_kw
         average="macro",
         method="heydarian",
         labels=None,
+        target_names=None,
         sample_weight=None,
         beta=1.0,
         tn="complement",
@@ -639,9 +661,10 @@ one_vs_rest_kw, operating_point_kw
             ``decision_function``, as scikit-learn's displays do.
             ``predict_proba`` must give probabilities, in [0, 1].
 
-        thresholds, metric, average, method, labels, sample_weight, beta, \
-tn, zero_division, one_vs_rest
-            As in :func:`mlcm_threshold_curve`.
+        thresholds, metric, average, method, labels, target_names, \
+sample_weight, beta, tn, zero_division, one_vs_rest
+            As in :func:`mlcm_threshold_curve`; ``target_names``, when given,
+            name the labels instead of the columns of a frame ``y``.
 
         ax, name, label_lines, operating_point, curve_kwargs, label_kw, \
 one_vs_rest_kw, operating_point_kw
@@ -663,7 +686,8 @@ one_vs_rest_kw, operating_point_kw
             if labels is not None:
                 labels = check_indicator_labels(labels, len(columns), columns)
             kept = range(len(columns)) if labels is None else labels
-            names = [str(columns[i]) for i in kept]
+            if target_names is None:
+                names = [str(columns[i]) for i in kept]
         return cls._from_scores(
             y,
             y_score,
@@ -674,6 +698,7 @@ one_vs_rest_kw, operating_point_kw
                 "average": average,
                 "method": method,
                 "labels": labels,
+                "target_names": target_names,
                 "sample_weight": sample_weight,
                 "beta": beta,
                 "tn": tn,
@@ -743,3 +768,18 @@ def _chosen_labels(label_lines, label_scores, names, index):
             f"{len(wanted)}",
         )
     return [names.index(label) for label in wanted]
+
+
+def _shortened(text):
+    """``text``, cut to :data:`MAX_LEGEND_NAME` characters with an ellipsis."""
+    if len(text) <= MAX_LEGEND_NAME:
+        return text
+    return text[: MAX_LEGEND_NAME - 1] + "\N{HORIZONTAL ELLIPSIS}"
+
+
+def _legend_name(label):
+    """A label's legend entry: its name (shortened), or "label 7" for a
+    label named by its index."""
+    if label.lstrip("-").isdigit():
+        return f"label {label}"
+    return _shortened(label)

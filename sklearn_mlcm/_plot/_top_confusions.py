@@ -14,7 +14,6 @@ Both validate, compute (private functions that assume clean input) and
 package a list of named tuples, or a DataFrame on request.
 """
 
-import importlib
 from numbers import Integral
 from typing import NamedTuple
 
@@ -29,6 +28,12 @@ from sklearn_mlcm._param_validation import (
     Sequence,
     current_function,
     validate_params,
+)
+from sklearn_mlcm._summary import (
+    format_number,
+    label_table,
+    require_pandas,
+    shorten,
 )
 from sklearn_mlcm._validation import (
     check_square_matrix,
@@ -94,6 +99,78 @@ class LabelSetConfusion(NamedTuple):
     true: tuple
     predicted: tuple
     count: object
+
+
+#: The most rows a confusion list prints (the rest: ``to_frame``).
+SUMMARY_ROWS = 30
+#: The widest cell of a printed label set; longer ones end with an ellipsis.
+MAX_CELL = 40
+
+
+class ConfusionList(list):
+    """The list :func:`most_confused` returns: a list of :class:`Confusion`.
+
+    Still a plain list (equal to the list of the same tuples, indexed,
+    iterated and sliced as one), which prints as a short table (at most 40
+    lines) and has :meth:`to_frame`.
+    """
+
+    _record = Confusion
+    _what = "most_confused"
+
+    def __init__(self, records=(), value_dtype=np.float64):
+        super().__init__(records)
+        self._value_dtype = np.dtype(value_dtype)
+
+    def __repr__(self):
+        return "\n".join(_summary_lines(self))
+
+    def _headline(self):
+        n = len(self)
+        return f"{n} most confused label pair{'s' if n != 1 else ''}, largest first"
+
+    def _cells(self, record):
+        true, predicted = shorten(record.true), shorten(record.predicted)
+        return [true, predicted, format_number(record[-1])]
+
+    def to_frame(self):
+        """The list as a pandas DataFrame, one row per tuple.
+
+        Returns
+        -------
+        frame : pandas.DataFrame of shape (len(self), 3)
+            Columns named after the tuple's fields (``true``, ``predicted``
+            and ``value``, or ``count``), in the list's order; the values
+            as an int64 or float64 column.
+
+        Raises
+        ------
+        ImportError
+            Without pandas, saying how to install it.
+        """
+        return _to_frame(
+            self, self._record, self._value_dtype, f"{type(self).__name__}.to_frame()"
+        )
+
+
+class LabelSetConfusionList(ConfusionList):
+    """The list :func:`labelset_confusions` returns: a list of
+    :class:`LabelSetConfusion`, printed as a short table, with
+    :meth:`to_frame`."""
+
+    _record = LabelSetConfusion
+    _what = "labelset_confusions"
+
+    def _headline(self):
+        n = len(self)
+        return (
+            f"{n} most frequent (true set, predicted set) pair"
+            f"{'s' if n != 1 else ''}, largest count first"
+        )
+
+    def _cells(self, record):
+        true, predicted = _set_cell(record.true), _set_cell(record.predicted)
+        return [true, predicted, format_number(record[-1])]
 
 
 # --------------------------------------------------------------------------
@@ -173,7 +250,9 @@ def most_confused(
     confusions : list of Confusion, or DataFrame
         Up to ``top_k`` named tuples ``Confusion(true, predicted, value)``, largest
         value first; ``value`` is a Python int for an integer matrix and a
-        float otherwise. A DataFrame of the same rows with ``as_frame=True``.
+        float otherwise. The list prints as a table of at most 30 rows and
+        has ``to_frame()``, the DataFrame that ``as_frame=True`` returns
+        instead.
 
     See Also
     --------
@@ -228,10 +307,17 @@ def most_confused(
     Confusion(true='NTL', predicted='C1', value=1)
     Confusion(true='NTL', predicted='C2', value=1)
 
-    Between labels only (the default), by index, the two largest:
+    Between labels only (the default), by index, the two largest; the list
+    prints as a table (``to_frame()`` gives it as a DataFrame):
 
-    >>> most_confused(cm, top_k=2)
-    [Confusion(true=0, predicted=2, value=4), Confusion(true=1, predicted=2, value=3)]
+    >>> top = most_confused(cm, top_k=2)
+    >>> top
+    2 most confused label pairs, largest first
+    true  predicted  value
+    0             2      4
+    1             2      3
+    >>> top == [(0, 2, 4), (1, 2, 3)]
+    True
     """
     cm = check_square_matrix(cm)
     n_labels = cm.shape[0] - 1
@@ -248,12 +334,16 @@ def most_confused(
 
     row_names = _index_names(names, n_labels, ntl_label)
     column_names = _index_names(names, n_labels, npl_label)
-    confusions = [
-        Confusion(row_names(i), column_names(j), value)
-        for i, j, value in zip(rows.tolist(), columns.tolist(), values.tolist())
-    ]
+    confusions = ConfusionList(
+        (
+            Confusion(row_names(i), column_names(j), value)
+            for i, j, value in zip(rows.tolist(), columns.tolist(), values.tolist())
+        ),
+        value_dtype=values.dtype,
+    )
     if as_frame:
-        return _to_frame(confusions, Confusion, values.dtype)
+        what = "most_confused(as_frame=True)"
+        return _to_frame(confusions, Confusion, values.dtype, what)
     return confusions
 
 
@@ -415,8 +505,9 @@ def labelset_confusions(
         Up to ``top_k`` named tuples ``LabelSetConfusion(true, predicted, count)``,
         largest count first. ``true`` and ``predicted`` are tuples of labels
         in ascending index order, ``()`` for an empty set; ``count`` is a
-        Python int, or a float with ``sample_weight``. A DataFrame of the same
-        rows with ``as_frame=True``.
+        Python int, or a float with ``sample_weight``. The list prints as a
+        table of at most 30 rows (sets as ``{0, 2}``) and has ``to_frame()``,
+        the DataFrame that ``as_frame=True`` returns instead.
 
     See Also
     --------
@@ -499,10 +590,14 @@ def labelset_confusions(
             (tuple(names[j] for j in true), tuple(names[j] for j in pred), count)
             for true, pred, count in pairs
         ]
-    confusions = [LabelSetConfusion(*pair) for pair in pairs]
+    dtype = np.dtype(np.int64 if weight is None else np.float64)
+    confusions = LabelSetConfusionList(
+        (LabelSetConfusion(*pair) for pair in pairs), value_dtype=dtype
+    )
     if as_frame:
-        dtype = np.dtype(np.int64 if weight is None else np.float64)
-        return _to_frame(confusions, LabelSetConfusion, dtype)
+        return _to_frame(
+            confusions, LabelSetConfusion, dtype, "labelset_confusions(as_frame=True)"
+        )
     return confusions
 
 
@@ -587,15 +682,10 @@ def _index_names(names, n_labels, no_label):
     return name
 
 
-def _to_frame(records, record_type, value_dtype):
-    """A pandas DataFrame of named tuples, one column per field."""
-    try:
-        pandas = importlib.import_module("pandas")
-    except ImportError:
-        raise ImportError(
-            f"{current_function()}(as_frame=True) requires pandas. You can install "
-            'it with `pip install pandas` or `pip install "sklearn-mlcm[pandas]"`.'
-        ) from None
+def _to_frame(records, record_type, value_dtype, what):
+    """A pandas DataFrame of named tuples, one column per field; ``what``
+    names the call in the ImportError without pandas."""
+    pandas = require_pandas(what)
     *label_fields, value_field = record_type._fields
     columns = {}
     for position, field in enumerate(label_fields):
@@ -606,6 +696,23 @@ def _to_frame(records, record_type, value_dtype):
         [record[-1] for record in records], dtype=value_dtype
     )
     return pandas.DataFrame(columns)
+
+
+def _set_cell(labels):
+    """A label set as ``{a, b}`` (``{}`` when empty), cut to MAX_CELL."""
+    text = "{" + ", ".join(str(label) for label in labels) + "}"
+    if len(text) <= MAX_CELL:
+        return text
+    return text[: MAX_CELL - 2] + "\N{HORIZONTAL ELLIPSIS}}"
+
+
+def _summary_lines(confusions):
+    """The printed table of a confusion list: a headline, then at most
+    SUMMARY_ROWS rows and how many more there are."""
+    fields = list(confusions._record._fields)
+    rows = [confusions._cells(record) for record in confusions[:SUMMARY_ROWS]]
+    table = label_table(fields, rows, range(len(rows)), len(confusions), noun="pair")
+    return [confusions._headline(), *table]
 
 
 # --------------------------------------------------------------------------

@@ -14,13 +14,23 @@ from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._param_validation import (
     Interval,
     Options,
+    Sequence,
     invalid_parameter,
     validate_params,
 )
 from sklearn_mlcm._results import unpackable
 from sklearn_mlcm._statistics import ratio_metric
+from sklearn_mlcm._summary import (
+    MAX_LABEL_ROWS,
+    format_number,
+    label_rows,
+    label_table,
+    require_pandas,
+    shorten,
+)
 from sklearn_mlcm._uncertainty._margins import METRICS, scores_from_margins
 from sklearn_mlcm._validation import (
+    check_target_names,
     check_threshold_count,
     check_threshold_grid,
     validate_scores,
@@ -36,12 +46,16 @@ CURVE_AVERAGES = ("macro", "weighted", "micro", "micro_all")
 
 
 @unpackable("thresholds", "scores")
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ThresholdCurveResult:
     """The outcome of :func:`mlcm_threshold_curve`.
 
     Unpacks as ``thresholds, scores = result``; the other fields are
-    attributes.
+    attributes. It prints a summary of at most 40 lines: the score, the best
+    threshold and its score, the range of the thresholds, then the labels
+    that the best threshold serves worst (those whose own best score over the
+    curve is farthest above their score at it). :meth:`to_frame` gives every
+    number as a table.
 
     Attributes
     ----------
@@ -56,7 +70,8 @@ class ThresholdCurveResult:
         Each label's MLCM score at each threshold.
 
     target_names : list of str
-        The label names: frame columns or column indices.
+        The label names: ``target_names`` when given, else a frame's columns
+        or the column indices.
 
     metric : str
         The score: "precision", "recall", "f1", "fbeta" or "specificity".
@@ -95,6 +110,35 @@ class ThresholdCurveResult:
     ovr_scores: object = None
     ovr_label_scores: object = None
 
+    def __repr__(self):
+        return summarize_curve(self)
+
+    def to_frame(self):
+        """The curve as a tidy pandas DataFrame, one row per label (or
+        average) and threshold.
+
+        The index, named "label", holds each label's name ``n_thresholds``
+        times (its rows in threshold order), then the average's row name
+        (such as "macro avg") as many times, so that ``frame.loc["macro
+        avg"]`` is the averaged curve and ``frame.loc[name]`` a label's.
+
+        Returns
+        -------
+        frame : pandas.DataFrame of shape (n_thresholds * (n_labels + 1), 4 or 5)
+            Columns ``kind`` ("label" or "average"), ``row`` (the
+            threshold's position, int64), ``threshold`` (float64; with 2-D
+            thresholds the label's own threshold in that row, NaN for the
+            average), ``score`` (``label_scores`` or ``scores``, float64) and,
+            with ``one_vs_rest=True``, ``ovr_score``. One column per label:
+            ``frame.pivot_table(index="row", columns="label", values="score")``.
+
+        Raises
+        ------
+        ImportError
+            Without pandas, saying how to install it.
+        """
+        return curve_frame(self)
+
 
 def _check_one_vs_rest(arguments):
     """scikit-learn has no "micro_all" average to compare with."""
@@ -116,6 +160,7 @@ def _check_one_vs_rest(arguments):
         "average": [Options(*CURVE_AVERAGES)],
         "method": [Options(*METHODS)],
         "labels": ["array-like", None],
+        "target_names": [Sequence(), None],
         "sample_weight": ["array-like", None],
         "beta": [Interval(Real, 0, None, closed="left")],
         "tn": [Options("complement", "diagonal")],
@@ -133,6 +178,7 @@ def mlcm_threshold_curve(
     average="macro",
     method="heydarian",
     labels=None,
+    target_names=None,
     sample_weight=None,
     beta=1.0,
     tn="complement",
@@ -191,6 +237,11 @@ def mlcm_threshold_curve(
         The labels to score, in that order (column indices, or names of a
         frame); the matrix is computed on this restricted label space, as
         the scores do.
+
+    target_names : list of str of shape (n_kept,), default=None
+        Names of the scored labels (those of ``labels``, in its order), unique,
+        for ``result.target_names``, its summary, its frame and the display's
+        legend. By default a frame's column names, else the column indices.
 
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
@@ -338,6 +389,20 @@ def mlcm_threshold_curve(
     ...                               one_vs_rest=True)
     >>> result.label_scores.round(3), result.ovr_label_scores.round(3)
     (array([[0.667, 0.667, 0.5  ]]), array([[1. , 0.8, 0.5]]))
+
+    With names, the result prints the best threshold and each label's own
+    best (``to_frame()`` gives every number):
+
+    >>> mlcm_threshold_curve(y_true, y_score, thresholds=[0.25, 0.5, 0.75],
+    ...                      target_names=["cat", "dog", "bird"])
+    ThresholdCurveResult: metric='f1', average='macro', method='heydarian', 3 labels
+    best_threshold=0.5: score 0.7222
+    3 thresholds, from 0.25 to 0.75
+    Per label: its own best threshold and score, and its score at the best threshold
+    label  own best threshold  own best score  at best threshold
+    cat                   0.5          1.0000             1.0000
+    dog                  0.25          0.6667             0.5000
+    bird                 0.75          1.0000             0.6667
     """
     checked = validate_scores(
         y_score, y_true=y_true, labels=labels, sample_weight=sample_weight
@@ -345,6 +410,11 @@ def mlcm_threshold_curve(
     t, scores, keys = checked.y_true, checked.scores, checked.keys
     weight = checked.weight
     n, q = t.shape
+    names = (
+        [str(k) for k in keys]
+        if target_names is None
+        else check_target_names(target_names, q)
+    )
     if isinstance(thresholds, Integral):  # before the grid is made
         check_threshold_count(int(thresholds), q)
     grid = check_threshold_grid(thresholds, scores)
@@ -384,7 +454,7 @@ def mlcm_threshold_curve(
         thresholds=grid,
         scores=score,
         label_scores=label,
-        target_names=[str(k) for k in keys],
+        target_names=names,
         metric=metric,
         average=average,
         method=method,
@@ -423,3 +493,104 @@ def _one_vs_rest_scores(
             axis=1
         )
     return overall, label
+
+
+# --------------------------------------------------------------------------
+# Packaging for a reader: the summary and the frame.
+# --------------------------------------------------------------------------
+
+
+def _label_bests(result):
+    """Per label: its own best row over the curve (the first, NaN left out),
+    whether it has a score at all, and its gap to its score at the best
+    row (-inf when undefined)."""
+    label = np.asarray(result.label_scores, dtype=np.float64)
+    finite = np.where(np.isnan(label), -np.inf, label)
+    own = finite.argmax(axis=0)
+    defined = np.isfinite(finite.max(axis=0))
+    gap = finite.max(axis=0) - finite[result.best_index]
+    gap = np.where(np.isfinite(gap), gap, -np.inf)
+    return own, defined, gap
+
+
+def summarize_curve(result):
+    """The summary of a ThresholdCurveResult: at most 4 + 2 + MAX_LABEL_ROWS
+    lines."""
+    thresholds = np.asarray(result.thresholds)
+    scores = np.asarray(result.scores)
+    best = result.best_index
+    q = len(result.target_names)
+    per_label = thresholds.ndim == 2
+    score = format_number(scores[best])
+    if result.ovr_scores is not None:
+        score += f" (one-vs-rest {format_number(result.ovr_scores[best])})"
+    lines = [
+        f"ThresholdCurveResult: metric={result.metric!r}, "
+        f"average={result.average!r}, method={result.method!r}, {q:,} labels",
+    ]
+    if per_label:
+        at = "row"
+        lines += [
+            f"best_index={best} (a row of per-label thresholds): score {score}",
+            f"{thresholds.shape[0]:,} rows of per-label thresholds, from "
+            f"{thresholds.min():.4g} to {thresholds.max():.4g}",
+        ]
+    else:
+        at = "threshold"
+        lines += [
+            f"best_threshold={result.best_threshold:.4g}: score {score}",
+            f"{thresholds.shape[0]:,} thresholds, from {thresholds[0]:.4g} to "
+            f"{thresholds[-1]:.4g}",
+        ]
+    own, defined, gap = _label_bests(result)
+    if q <= MAX_LABEL_ROWS:
+        lines.append(
+            f"Per label: its own best threshold and score, and its score at the "
+            f"best {at}"
+        )
+    else:
+        lines.append(
+            f"The labels the best {at} serves worst (own best score farthest "
+            "above it):"
+        )
+    cells = []
+    for k in range(q):
+        where = "nan"
+        if defined[k]:
+            where = f"{thresholds[own[k], k] if per_label else thresholds[own[k]]:.4g}"
+        cells.append(
+            [
+                shorten(result.target_names[k]),
+                where,
+                format_number(result.label_scores[own[k], k]),
+                format_number(result.label_scores[best, k]),
+            ]
+        )
+    shown = label_rows(q, -gap)
+    header = ["label", "own best threshold", "own best score", f"at best {at}"]
+    return "\n".join(lines + label_table(header, cells, shown, q))
+
+
+def curve_frame(result):
+    """The tidy frame of :meth:`ThresholdCurveResult.to_frame`."""
+    pandas = require_pandas("ThresholdCurveResult.to_frame()")
+    thresholds = np.asarray(result.thresholds, dtype=np.float64)
+    label_scores = np.asarray(result.label_scores, dtype=np.float64)
+    n, q = label_scores.shape
+    # one block of n rows per label, then the average's
+    if thresholds.ndim == 1:
+        threshold = np.tile(thresholds, q + 1)
+    else:
+        threshold = np.concatenate([thresholds.T.ravel(), np.full(n, np.nan)])
+    names = [*result.target_names, f"{result.average} avg"]
+    columns = {
+        "kind": np.repeat(np.array(["label"] * q + ["average"], dtype=object), n),
+        "row": np.tile(np.arange(n, dtype=np.int64), q + 1),
+        "threshold": threshold,
+        "score": np.concatenate([label_scores.T.ravel(), result.scores]),
+    }
+    if result.ovr_scores is not None:
+        ovr_label = np.asarray(result.ovr_label_scores, dtype=np.float64)
+        columns["ovr_score"] = np.concatenate([ovr_label.T.ravel(), result.ovr_scores])
+    index = pandas.Index(np.repeat(np.array(names, dtype=object), n), name="label")
+    return pandas.DataFrame(columns, index=index)

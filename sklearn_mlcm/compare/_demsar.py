@@ -12,6 +12,12 @@ from scipy import stats
 
 from sklearn_mlcm._param_validation import Interval, validate_params
 from sklearn_mlcm._results import unpackable
+from sklearn_mlcm._summary import (
+    format_number,
+    label_table,
+    require_pandas,
+    shorten,
+)
 
 from ._validation import check_rank_table
 
@@ -23,14 +29,22 @@ __all__ = [
 ]
 
 
+#: The most methods a summary lists, and the most pairs (the rest:
+#: ``to_frame``).
+SUMMARY_METHODS = 12
+SUMMARY_PAIRS = 20
+
+
 @unpackable("statistic", "pvalue")
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FriedmanResult:
     """The outcome of :func:`friedman_test`, with k methods on N datasets.
 
     It unpacks as ``(statistic, pvalue)``, as scipy's
     ``FriedmanchisquareResult`` does: ``stat, p = friedman_test(ranks)``; the
-    other fields are attributes.
+    other fields are attributes. It prints a summary of at most 40 lines
+    (the statistics, then the average ranks, best first); :meth:`to_frame`
+    gives the average ranks as a table.
 
     Attributes
     ----------
@@ -66,14 +80,52 @@ class FriedmanResult:
     names: list
     n_datasets: int
 
+    def __repr__(self):
+        k = len(self.names)
+        lines = [
+            f"FriedmanResult: {k} methods on n_datasets={self.n_datasets}",
+            f"statistic={format_number(self.statistic)}, "
+            f"pvalue={format_pvalue(self.pvalue)} (chi-square, {k - 1} df)",
+            f"iman_davenport_statistic={format_number(self.iman_davenport_statistic)}"
+            f", iman_davenport_pvalue={format_pvalue(self.iman_davenport_pvalue)} "
+            f"(F, {k - 1} and {(k - 1) * (self.n_datasets - 1)} df)",
+            "Average ranks, best first:",
+        ]
+        return "\n".join(lines + _rank_lines(self.names, self.average_ranks))
+
+    def to_frame(self):
+        """The average ranks as a pandas DataFrame, one row per method.
+
+        Returns
+        -------
+        frame : pandas.DataFrame of shape (n_methods, 1)
+            Index ``names`` (named "method"), in the rank table's order;
+            column ``average_rank`` (float64). The statistics are the
+            result's attributes.
+
+        Raises
+        ------
+        ImportError
+            Without pandas, saying how to install it.
+        """
+        pandas = require_pandas("FriedmanResult.to_frame()")
+        index = pandas.Index(list(self.names), name="method", dtype=object)
+        return pandas.DataFrame(
+            {"average_rank": np.asarray(self.average_ranks, dtype=np.float64)},
+            index=index,
+        )
+
 
 @unpackable("critical_difference", "pvalues")
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class NemenyiResult:
     """The outcome of :func:`nemenyi_test`, with k methods on N datasets.
 
     It unpacks as ``(critical_difference, pvalues)``: ``cd, p =
-    nemenyi_test(ranks)``; the other fields are attributes.
+    nemenyi_test(ranks)``; the other fields are attributes. It prints a
+    summary of at most 40 lines (the critical difference, the average ranks,
+    then the significantly different pairs, the largest difference first);
+    :meth:`to_frame` gives every pair as a table.
 
     Attributes
     ----------
@@ -117,6 +169,96 @@ class NemenyiResult:
     pvalues: np.ndarray
     significant: np.ndarray
     significant_pairs: list
+
+    def __repr__(self):
+        k = len(self.names)
+        n_pairs = k * (k - 1) // 2
+        n_significant = len(self.significant_pairs)
+        lines = [
+            f"NemenyiResult: {k} methods, alpha={self.alpha:g}",
+            f"critical_difference={format_number(self.critical_difference)} "
+            f"(q_alpha={format_number(self.q_alpha)})",
+            "Average ranks, best first:",
+            *_rank_lines(self.names, self.average_ranks),
+        ]
+        if not n_significant:
+            lines.append(f"No pair of the {n_pairs} differs significantly.")
+            return "\n".join(lines)
+        lines.append(
+            f"{n_significant} of {n_pairs} pairs differ significantly, the "
+            "largest difference first:"
+        )
+        position = {name: i for i, name in enumerate(self.names)}
+        rows = []
+        for better, worse in self.significant_pairs[:SUMMARY_PAIRS]:
+            i, j = position[better], position[worse]
+            rows.append(
+                [
+                    shorten(better),
+                    shorten(worse),
+                    format_number(self.rank_differences[i, j]),
+                    format_pvalue(self.pvalues[i, j]),
+                ]
+            )
+        header = ["better", "worse", "rank difference", "pvalue"]
+        lines += label_table(header, rows, range(len(rows)), n_significant, noun="pair")
+        return "\n".join(lines)
+
+    def to_frame(self):
+        """Every pair of methods as a pandas DataFrame, one row per pair.
+
+        Returns
+        -------
+        frame : pandas.DataFrame of shape (n_methods * (n_methods - 1) / 2, 5)
+            Columns ``better`` and ``worse`` (the names of the methods of
+            lower and higher average rank; on a tie, the earlier method is
+            ``better``), ``rank_difference`` (float64, from
+            ``rank_differences``), ``pvalue`` (float64, from ``pvalues``)
+            and ``significant`` (bool); the largest difference first, pairs
+            of equal difference in the order of the methods.
+
+        Raises
+        ------
+        ImportError
+            Without pandas, saying how to install it.
+        """
+        pandas = require_pandas("NemenyiResult.to_frame()")
+        k = len(self.names)
+        first, second = np.triu_indices(k, 1)
+        ranks = np.asarray(self.average_ranks)
+        swap = ranks[second] < ranks[first]
+        better = np.where(swap, second, first)
+        worse = np.where(swap, first, second)
+        differences = np.asarray(self.rank_differences)[first, second]
+        order = np.argsort(-differences, kind="stable")
+        names = np.empty(k, dtype=object)
+        names[:] = list(self.names)
+        return pandas.DataFrame(
+            {
+                "better": names[better[order]],
+                "worse": names[worse[order]],
+                "rank_difference": differences[order],
+                "pvalue": np.asarray(self.pvalues)[first, second][order],
+                "significant": np.asarray(self.significant)[first, second][order],
+            }
+        )
+
+
+def format_pvalue(value):
+    """A p-value to 4 significant digits: small ones stay visible."""
+    return f"{float(value):.4g}"
+
+
+def _rank_lines(names, average_ranks):
+    """The table of the methods' average ranks, best first, at most
+    SUMMARY_METHODS rows and how many more there are."""
+    order = np.argsort(average_ranks, kind="stable")
+    rows = [
+        [shorten(names[i]), format_number(average_ranks[i])]
+        for i in order[:SUMMARY_METHODS].tolist()
+    ]
+    header = ["method", "average rank"]
+    return label_table(header, rows, range(len(rows)), len(names), noun="method")
 
 
 #: The smallest significance level: below it the studentised range's

@@ -26,6 +26,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._results import unpackable
+from sklearn_mlcm._summary import format_number, label_table, require_pandas
 
 from ._validation import (
     check_correlation_matrix,
@@ -51,13 +52,20 @@ _TIE_TOLERANCE = 1e-12
 _PREFERENCES = ("usual", "v-shape")
 
 
+#: The most methods a summary lists, and the most measure weights.
+SUMMARY_METHODS = 25
+SUMMARY_WEIGHTS = 6
+
+
 @unpackable("ranks", "net_flow")
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PrometheeResult:
     """The outcome of :func:`promethee_ii` on one decision matrix.
 
     It unpacks as ``(ranks, net_flow)``: ``ranks, flow = promethee_ii(X,
-    maximize=...)``; the other fields are attributes.
+    maximize=...)``; the other fields are attributes. It prints a summary of
+    at most 40 lines (the methods by rank with their flows, then the
+    measures' weights); :meth:`to_frame` gives the methods as a table.
 
     With m methods and n measures:
 
@@ -92,6 +100,61 @@ class PrometheeResult:
     preference_index: np.ndarray
     weights: np.ndarray
     ranks: np.ndarray
+
+    def __repr__(self):
+        m, n = len(self.net_flow), len(self.weights)
+        best = int(np.argmin(self.ranks))  # the first of the best rank
+        lines = [
+            f"PrometheeResult: {m} methods (rows), {n} measures (columns)",
+            f"best: method {best}, ranks[{best}]={format_number(self.ranks[best])}, "
+            f"net_flow[{best}]={format_number(self.net_flow[best])}",
+            "Methods by rank:",
+        ]
+        order = np.argsort(self.ranks, kind="stable")
+        rows = [
+            [
+                str(i),
+                format_number(self.ranks[i]),
+                format_number(self.net_flow[i]),
+                format_number(self.positive_flow[i]),
+                format_number(self.negative_flow[i]),
+            ]
+            for i in order[:SUMMARY_METHODS].tolist()
+        ]
+        header = ["method", "rank", "net flow", "positive flow", "negative flow"]
+        lines += label_table(header, rows, range(len(rows)), m, noun="method")
+        weights = ", ".join(format_number(w) for w in self.weights[:SUMMARY_WEIGHTS])
+        if n > SUMMARY_WEIGHTS:
+            weights += f", ... ({n:,} in all)"
+        lines.append(f"weights of the measures: {weights}")
+        return "\n".join(lines)
+
+    def to_frame(self):
+        """The methods as a pandas DataFrame, one row per method.
+
+        Returns
+        -------
+        frame : pandas.DataFrame of shape (n_methods, 4)
+            Index: the methods' rows of the decision matrix (0, 1, ...,
+            named "method"); columns ``rank``, ``net_flow``,
+            ``positive_flow`` and ``negative_flow`` (float64). The weights
+            and the preference index are the result's attributes.
+
+        Raises
+        ------
+        ImportError
+            Without pandas, saying how to install it.
+        """
+        pandas = require_pandas("PrometheeResult.to_frame()")
+        m = len(self.net_flow)
+        columns = {
+            "rank": self.ranks,
+            "net_flow": self.net_flow,
+            "positive_flow": self.positive_flow,
+            "negative_flow": self.negative_flow,
+        }
+        data = {key: np.asarray(value, np.float64) for key, value in columns.items()}
+        return pandas.DataFrame(data, index=pandas.RangeIndex(m, name="method"))
 
 
 #: The constraints of ``maximize``: one bool, one per measure, or by name.

@@ -119,7 +119,7 @@ def test_threshold_curve_display_label_lines_by_name_and_by_regret():
     assert_allclose(
         display.ovr_label_lines_["cat"].get_ydata(), result.ovr_label_scores[:, 0]
     )
-    assert "label bird" in _legend(display)
+    assert "bird" in _legend(display)
     # at the best threshold 0.5: label scores [1, 0.5, 2/3], best over the
     # curve [1, 0.667, 1]: the gaps are 0, 1/6 and 1/3
     assert_allclose(result.label_scores[1], [1.0, 0.5, 2 / 3])
@@ -341,3 +341,93 @@ def test_threshold_curve_display_without_matplotlib(monkeypatch):
         MLCMThresholdCurveDisplay(GRID, [0.1, 0.2, 0.3]).plot()
     with pytest.raises(ImportError, match="from_predictions requires"):
         MLCMThresholdCurveDisplay.from_predictions(Y_TRUE, Y_SCORE)
+
+
+def _axes_width(display):
+    """The drawn width of the display's axes, in inches."""
+    display.figure_.canvas.draw()
+    return display.ax_.get_window_extent().width / display.figure_.dpi
+
+
+def test_threshold_curve_display_target_names_name_the_legend():
+    """target_names name the label lines and their legend entries, and
+    label_lines may pick labels by them; by default "label j"."""
+    display = MLCMThresholdCurveDisplay.from_predictions(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=GRID,
+        target_names=["cat", "dog", "bird"],
+        label_lines=["bird", "cat"],
+    )
+    assert display.target_names == ["cat", "dog", "bird"]
+    assert list(display.label_lines_) == ["bird", "cat"]
+    assert _legend(display) == [
+        "MLCM, macro",
+        "bird",
+        "cat",
+        "best: threshold 0.5, 0.722",
+    ]
+    plain = MLCMThresholdCurveDisplay.from_predictions(
+        Y_TRUE, Y_SCORE, thresholds=GRID, label_lines=2
+    )
+    assert _legend(plain)[1:3] == ["label 2", "label 1"]
+
+
+def test_threshold_curve_display_from_estimator_target_names_over_columns():
+    """from_estimator's target_names name the labels instead of the columns
+    of a frame y, also with labels; wrong lengths are refused."""
+    X, y = make_multilabel_classification(n_samples=60, n_classes=3, random_state=0)
+    clf = OneVsRestClassifier(LogisticRegression(max_iter=500)).fit(X, y)
+    frame = pd.DataFrame(y, columns=["a", "b", "c"])
+    display = MLCMThresholdCurveDisplay.from_estimator(
+        clf,
+        X,
+        frame,
+        thresholds=GRID,
+        labels=["c", "a"],
+        target_names=["C", "A"],
+        label_lines=["A"],
+    )
+    assert display.target_names == ["C", "A"]
+    assert _legend(display)[1] == "A"
+    with pytest.raises(
+        InvalidInputError,
+        match="'target_names' parameter of MLCMThresholdCurveDisplay.from_estimator "
+        "must have one name per label: 2 expected, got 3",
+    ):
+        MLCMThresholdCurveDisplay.from_estimator(
+            clf,
+            X,
+            frame,
+            thresholds=GRID,
+            labels=["c", "a"],
+            target_names=["C", "A", "B"],
+        )
+    with pytest.raises(InvalidInputError, match="'x' is used twice"):
+        MLCMThresholdCurveDisplay.from_predictions(
+            Y_TRUE, Y_SCORE, thresholds=GRID, target_names=["x", "y", "x"]
+        )
+
+
+def test_threshold_curve_display_long_names_do_not_squeeze_the_axes():
+    """Names beyond 30 characters end with an ellipsis; the legend beside
+    the axes widens the figure made, and the axes keep at least the width
+    they have without it."""
+    names = ["a" * 80, "b" * 31, "c" * 30]
+    bare = MLCMThresholdCurveDisplay.from_predictions(Y_TRUE, Y_SCORE, thresholds=GRID)
+    display = MLCMThresholdCurveDisplay.from_predictions(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=GRID,
+        target_names=names,
+        label_lines=3,
+        one_vs_rest=True,
+        name="x" * 40,
+    )
+    legend = _legend(display)
+    assert legend[0] == "x" * 29 + "\N{HORIZONTAL ELLIPSIS}: MLCM, macro"
+    assert set(legend[2:5]) == {"a" * 29 + "…", "b" * 29 + "…", "c" * 30}
+    assert all(len(text) <= 30 for text in legend[2:5])
+    assert display.figure_.get_size_inches()[0] > 6.4 + 2.0
+    assert bare.figure_.get_size_inches()[0] == 6.4
+    assert _axes_width(display) >= _axes_width(bare)

@@ -350,3 +350,121 @@ def test_friedman_and_nemenyi_results_unpack_like_scipy():
     cd, pvalues = nemenyi_test(ranks)
     assert cd == nemenyi_test(ranks).critical_difference
     assert pvalues.shape == (3, 3)
+
+
+# -- summaries and frames -----------------------------------------------------
+
+
+def test_friedman_result_summary_eftimov_table_3():
+    """Table 3: the statistics (p = 0.006142, as the paper's 0.0061), then
+    the average ranks by name, RF-PCT first and PCT last."""
+    result = friedman_test(rank_frame(TABLE_3))
+    lines = repr(result).splitlines()
+    assert lines[:5] == [
+        "FriedmanResult: 12 methods on n_datasets=11",
+        "statistic=26.1608, pvalue=0.006142 (chi-square, 11 df)",
+        "iman_davenport_statistic=2.7584, iman_davenport_pvalue=0.0034 "
+        "(F, 11 and 110 df)",
+        "Average ranks, best first:",
+        "method     average rank",
+    ]
+    assert lines[5] == "RF-PCT           4.0000"
+    assert lines[-1] == "PCT              9.2727"
+    assert len(lines) == 17
+    assert f"{result.statistic:.4f}" == "26.1608"
+    assert f"{result.pvalue:.4g}" == "0.006142"
+    assert f"{result.iman_davenport_pvalue:.4g}" == "0.0034"
+    assert "iman_davenport_statistic=" in str(result)
+
+
+def test_nemenyi_result_summary_eftimov_table_3():
+    """Table 3: CD 5.0243 (q_alpha 3.268, Demšar's Table 5) and the one
+    significant pair the paper reports, RF-PCT better than PCT."""
+    result = nemenyi_test(rank_frame(TABLE_3))
+    lines = repr(result).splitlines()
+    assert lines[:2] == [
+        "NemenyiResult: 12 methods, alpha=0.05",
+        "critical_difference=5.0243 (q_alpha=3.2680)",
+    ]
+    assert lines[-3:] == [
+        "1 of 66 pairs differ significantly, the largest difference first:",
+        "better  worse  rank difference   pvalue",
+        "RF-PCT    PCT           5.2727  0.02983",
+    ]
+    assert result.significant_pairs == [("RF-PCT", "PCT")]
+    assert f"{result.critical_difference:.4f}" == "5.0243"
+    none = nemenyi_test([[1, 2], [2, 1]])
+    assert repr(none).splitlines()[-1] == "No pair of the 1 differs significantly."
+
+
+def test_compare_summaries_fit_40_lines_with_many_methods():
+    """40 methods: at most 40 lines, with how many methods and pairs were
+    left out."""
+    rng = np.random.default_rng(0)
+    ranks = np.array([rng.permutation(40) + 1.0 for _ in range(30)])
+    ranks[:, :20] = np.sort(ranks[:, :20], axis=1)
+    friedman = repr(friedman_test(ranks)).splitlines()
+    assert len(friedman) <= 40
+    assert friedman[-1] == "... and 28 more methods (see .to_frame())"
+    ordered = np.tile(np.arange(1.0, 41.0), (30, 1))
+    result = nemenyi_test(ordered)
+    lines = repr(result).splitlines()
+    assert len(lines) == 40
+    assert lines[16] == "... and 28 more methods (see .to_frame())"
+    assert lines[17] == (
+        f"{len(result.significant_pairs)} of 780 pairs differ significantly, the "
+        "largest difference first:"
+    )
+    assert lines[19].split() == ["0", "39", "39.0000", f"{result.pvalues[0, 39]:.4g}"]
+    assert lines[-1] == (
+        f"... and {len(result.significant_pairs) - 20} more pairs (see .to_frame())"
+    )
+
+
+def test_friedman_result_to_frame_equals_the_fields():
+    """One row per method, in the table's order, the average ranks exactly."""
+    result = friedman_test(rank_frame(TABLE_2))
+    frame = result.to_frame()
+    assert frame.index.name == "method"
+    assert list(frame.index) == METHODS
+    assert list(frame.columns) == ["average_rank"]
+    assert_array_equal(frame["average_rank"].to_numpy(), result.average_ranks)
+
+
+def test_nemenyi_result_to_frame_equals_the_fields():
+    """One row per pair, the largest difference first, each value from the
+    matrices of the result; the significant rows are significant_pairs."""
+    result = nemenyi_test(rank_frame(TABLE_2))
+    frame = result.to_frame()
+    assert list(frame.columns) == [
+        "better",
+        "worse",
+        "rank_difference",
+        "pvalue",
+        "significant",
+    ]
+    assert len(frame) == 66
+    position = {name: i for i, name in enumerate(METHODS)}
+    for row in frame.itertuples(index=False):
+        i, j = position[row.better], position[row.worse]
+        assert result.average_ranks[i] <= result.average_ranks[j]
+        assert row.rank_difference == result.rank_differences[i, j]
+        assert row.pvalue == result.pvalues[i, j]
+        assert row.significant == result.significant[i, j]
+    assert (frame["rank_difference"].diff().dropna() <= 0).all()
+    significant = frame[frame["significant"]]
+    assert list(zip(significant["better"], significant["worse"])) == (
+        result.significant_pairs
+    )
+
+
+def test_compare_results_to_frame_without_pandas(monkeypatch):
+    """Without pandas, to_frame() names itself and the pip hint."""
+    import sys
+
+    friedman, nemenyi = friedman_test(TABLE_2), nemenyi_test(TABLE_2)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"FriedmanResult\.to_frame\(\) requires"):
+        friedman.to_frame()
+    with pytest.raises(ImportError, match=r"NemenyiResult\.to_frame\(\) requires"):
+        nemenyi.to_frame()

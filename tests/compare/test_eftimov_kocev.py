@@ -875,3 +875,61 @@ def test_entropy_weights_and_promethee_values_near_float64_limits():
         assert_array_equal(got.ranks, want.ranks)
         assert_allclose(got.net_flow, want.net_flow)
     assert len(set(promethee_ii(huge, maximize=[True, True]).ranks)) == 3
+
+
+# -- summary and frame ----------------------------------------------------------
+
+
+def test_promethee_result_summary_by_hand():
+    """Three methods, equal weights: the tied best two, then the third; the
+    headline numbers are the fields'."""
+    X = [[0.80, 0.10], [0.70, 0.05], [0.60, 0.20]]
+    result = promethee_ii(X, maximize=[True, False], weights="equal")
+    assert repr(result).splitlines() == [
+        "PrometheeResult: 3 methods (rows), 2 measures (columns)",
+        "best: method 0, ranks[0]=1.5000, net_flow[0]=0.5000",
+        "Methods by rank:",
+        "method    rank  net flow  positive flow  negative flow",
+        "0       1.5000    0.5000         0.7500         0.2500",
+        "1       1.5000    0.5000         0.7500         0.2500",
+        "2       3.0000   -1.0000         0.0000         1.0000",
+        "weights of the measures: 0.5000, 0.5000",
+    ]
+    assert (result.ranks[0], result.net_flow[0]) == (1.5, 0.5)
+
+
+def test_promethee_result_summary_fits_40_lines():
+    """40 methods and 12 measures: at most 40 lines, the best method first,
+    the methods and weights left out counted."""
+    rng = np.random.default_rng(0)
+    result = promethee_ii(rng.random((40, 12)), maximize=True)
+    lines = repr(result).splitlines()
+    assert len(lines) == 31 <= 40
+    best = int(np.argmin(result.ranks))
+    assert lines[1] == (
+        f"best: method {best}, ranks[{best}]=1.0000, "
+        f"net_flow[{best}]={result.net_flow[best]:.4f}"
+    )
+    assert lines[4].split()[0] == str(best)
+    assert lines[-2] == "... and 15 more methods (see .to_frame())"
+    assert lines[-1].endswith(", ... (12 in all)")
+
+
+def test_promethee_result_to_frame_equals_the_fields(monkeypatch):
+    """One row per method (its row of the decision matrix), values exactly
+    the result's arrays; without pandas the pip hint."""
+    import sys
+
+    rng = np.random.default_rng(1)
+    result = promethee_ii(rng.random((6, 3)), maximize=[True, False, True])
+    frame = result.to_frame()
+    assert frame.index.name == "method" and list(frame.index) == list(range(6))
+    assert list(frame.columns) == ["rank", "net_flow", "positive_flow", "negative_flow"]
+    assert_array_equal(frame["rank"].to_numpy(), result.ranks)
+    for column in ("net_flow", "positive_flow", "negative_flow"):
+        assert_array_equal(frame[column].to_numpy(), getattr(result, column))
+    ranks, flow = result
+    assert ranks is result.ranks and flow is result.net_flow
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"PrometheeResult\.to_frame\(\) requires"):
+        result.to_frame()
