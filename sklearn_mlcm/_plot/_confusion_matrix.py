@@ -132,6 +132,11 @@ def _plain_tick(value, _position=None):
     return f"{value:.3g}"
 
 
+def _percent_tick(value, _position=None):
+    """A colour-bar tick of a log scale as a percentage: ``0.1%``, ``10%``."""
+    return _plain_tick(round(100 * value, 12)) + "%"
+
+
 def _relative_luminance(rgb):
     """WCAG 2 relative luminance of sRGB colours (..., 3) in [0, 1]."""
     rgb = np.asarray(rgb, dtype=np.float64)
@@ -559,7 +564,11 @@ class MLCMDisplay:
         check_matplotlib_support()
         import matplotlib.pyplot as plt
         from matplotlib.colors import SymLogNorm
-        from matplotlib.ticker import FuncFormatter, NullFormatter
+        from matplotlib.ticker import (
+            FuncFormatter,
+            NullFormatter,
+            SymmetricalLogLocator,
+        )
         from mpl_toolkits.axes_grid1 import make_axes_locatable
 
         cm = _check_display_matrix(self.confusion_matrix)
@@ -646,13 +655,20 @@ class MLCMDisplay:
             # a colour bar as high as the (square) matrix, not as the axes box
             cax = make_axes_locatable(ax).append_axes("right", size="4%", pad=0.15)
             bar = fig.colorbar(self.im_, cax=cax)
-            if values_format is not None and _formats_fractions(values_format):
+            percent = values_format is not None and values_format.endswith("%")
+            if log_scale:
+                # the log scale's ticks as plain numbers (0, 1, 10, 100, 1,000)
+                # or percentages (0%, 0.1%, 1%, 10%, 100%), each its own digits
+                bar.formatter = FuncFormatter(_percent_tick if percent else _plain_tick)
+            elif values_format is not None and _formats_fractions(values_format):
                 # the bar speaks the cells' language: percentages for ".0%"
                 bar.formatter = FuncFormatter(lambda x, _: format(x, values_format))
-            elif log_scale:
-                # the log scale's ticks read as counts: 0, 1, 10, 100, 1,000
-                bar.formatter = FuncFormatter(_plain_tick)
             if log_scale:
+                norm = self.im_.norm
+                if norm.vmax <= 100 * norm.linthresh:  # ticks 1, 2, 5, 10, 20, 50
+                    bar.locator = SymmetricalLogLocator(
+                        linthresh=norm.linthresh, base=10, subs=(1, 2, 5)
+                    )
                 bar.ax.yaxis.set_minor_formatter(NullFormatter())
 
         xticks, yticks = _tick_positions(n_cols), _tick_positions(n_rows)
