@@ -124,6 +124,22 @@ def _default_norm(cm, vmin, vmax):
     )
 
 
+def _log_ticks(norm):
+    """The colour-bar ticks of the default symmetric-log scale: 0, then
+    1, 2 and 5 times the powers of ten (only the powers above three decades)
+    from its ``linthresh`` to its ``vmax``; none in the linear part, where
+    they would crowd near 0."""
+    low, high = norm.linthresh, norm.vmax
+    subs = (1, 2, 5) if high <= 1000 * low else (1,)
+    ticks = [0.0]
+    for power in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1):
+        for sub in subs:
+            tick = float(f"{sub}e{power}")  # exact decimal: 0.1, not 0.1000...2
+            if low * (1 - 1e-9) <= tick <= high * (1 + 1e-9):
+                ticks.append(tick)
+    return ticks
+
+
 def _plain_tick(value, _position=None):
     """A colour-bar tick as a plain number: ``1,000``, ``10``, ``0.001``
     (a symmetric-log bar would say ``10^3``)."""
@@ -564,11 +580,7 @@ class MLCMDisplay:
         check_matplotlib_support()
         import matplotlib.pyplot as plt
         from matplotlib.colors import SymLogNorm
-        from matplotlib.ticker import (
-            FuncFormatter,
-            NullFormatter,
-            SymmetricalLogLocator,
-        )
+        from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
         from mpl_toolkits.axes_grid1 import make_axes_locatable
 
         cm = _check_display_matrix(self.confusion_matrix)
@@ -664,11 +676,7 @@ class MLCMDisplay:
                 # the bar speaks the cells' language: percentages for ".0%"
                 bar.formatter = FuncFormatter(lambda x, _: format(x, values_format))
             if log_scale:
-                norm = self.im_.norm
-                if norm.vmax <= 100 * norm.linthresh:  # ticks 1, 2, 5, 10, 20, 50
-                    bar.locator = SymmetricalLogLocator(
-                        linthresh=norm.linthresh, base=10, subs=(1, 2, 5)
-                    )
+                bar.locator = FixedLocator(_log_ticks(self.im_.norm))
                 bar.ax.yaxis.set_minor_formatter(NullFormatter())
 
         xticks, yticks = _tick_positions(n_cols), _tick_positions(n_rows)
