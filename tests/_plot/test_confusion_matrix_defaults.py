@@ -141,17 +141,6 @@ def test_mlcm_display_from_estimator_auto():
     assert disp.ax_.get_title() == "MLCM: 40 of 45 labels most involved in confusion"
 
 
-def test_most_confused_labels_auto():
-    """most_confused_labels(top_k="auto"): every label up to 40, the top 40
-    above."""
-    y_true, y_pred = _noisy_targets(41)
-    cm = mlcm_confusion_matrix(y_true, y_pred)
-    assert_array_equal(
-        most_confused_labels(cm, top_k="auto"), most_confused_labels(cm, top_k=40)
-    )
-    assert_array_equal(most_confused_labels(CM, top_k="auto"), [0, 1, 2])
-
-
 @pytest.mark.parametrize(
     "call, value, error",
     [
