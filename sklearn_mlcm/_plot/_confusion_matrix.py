@@ -361,8 +361,11 @@ class MLCMDisplay:
     and the predicted axis with "NPL" (no predicted label), so the row and
     column tick labels differ. It is recommended to create it with
     :meth:`from_predictions` or :meth:`from_estimator`, which compute the
-    matrix and, for many labels, pick the labels to draw (``top_k``,
-    ``order``); :meth:`plot` draws the matrix it is given.
+    matrix and pick the labels to draw (``top_k``, ``order``): by default
+    every label up to 40, and the 40 most involved in confusion above, so
+    that the picture stays readable at any label count; :meth:`plot` draws
+    the matrix it is given, on a symmetric-log colour scale when its cells
+    span more than a decade (see :meth:`plot`).
 
     Read more in the :ref:`User Guide <display>`.
 
@@ -431,6 +434,25 @@ class MLCMDisplay:
     ['C0', 'C1', 'C2', 'NTL']
     >>> [t.get_text() for t in disp.ax_.get_xticklabels()]
     ['C0', 'C1', 'C2', 'NPL']
+
+    Its cells (0 to 5) span less than a decade: the colour scale is linear.
+
+    >>> type(disp.im_.norm).__name__
+    'Normalize'
+
+    Sixty labels, with a diagonal of about 90 and confusions of a few: the
+    default draws the 40 most involved in confusion, on a symmetric-log
+    scale from the smallest non-zero cell, 1:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> Y = (rng.random((1000, 60)) < 0.1).astype(int)
+    >>> Y_pred = Y ^ (rng.random(Y.shape) < 0.01)
+    >>> disp = MLCMDisplay.from_predictions(Y, Y_pred)
+    >>> disp.ax_.get_title()
+    'MLCM: 40 of 60 labels most involved in confusion'
+    >>> type(disp.im_.norm).__name__, disp.im_.norm.linthresh
+    ('SymLogNorm', 1.0)
 
     The two labels most confused with other labels (row + column - 2 x
     diagonal of the labels' block ``[[5, 2, 4], [0, 2, 3], [0, 0, 1]]`` of this
@@ -544,28 +566,34 @@ class MLCMDisplay:
         linscale=1, base=10)``: linear from 0 to ``m`` (1 for counts), then
         logarithmic, so that a cell of 1, a cell of 10 and the diagonal's
         hundreds each get their own colour, and zeros keep the lowest one.
-        The colour bar then reads 0, 1, 10, 100 as plain numbers.
+        Its colour bar reads plain numbers (0, 1, 2, 5, 10, ... up to three
+        decades, 0, 1, 10, 100, 1,000 above), or percentages with a
+        ``values_format`` such as ".0%".
 
-        Why: on real predictions the diagonal (and the NPL column) is 10 to
-        1,000 times the confusions between labels, and the linear scale
-        draws every confusion in the lowest colour. Drawn linear and
-        symmetric-log side by side:
+        Why: on real predictions the diagonal and the NPL column hold 10 to
+        1,000 times the counts of the confusions between labels, which the
+        linear scale draws all in its lowest colours. Drawn both ways with
+        the default ``top_k``:
 
-        - MULAN bibtex (the 40 of 159 labels most involved in confusion,
-          one-vs-rest logistic regression): linear shows the diagonal as
-          faint dots and the NPL column, nothing else; symmetric-log shows
-          every confusion of one or more entries, the blocks of related tags
-          (network and networks, semantic and semanticweb) included.
-        - delicious (40 of 983 labels, nearest neighbours) and 1,000
-          synthetic labels: linear is a dark square with a faint diagonal;
-          symmetric-log shows the diagonal, the tags predicted for many
-          others (columns) and single confusions, zeros staying dark.
-        - The 18 movie-poster genres (a weak classifier: most cells are
-          tens to hundreds): linear shows one bright cell; symmetric-log
-          shows which genres are over-predicted (whole columns) and which
-          rows are confused, the values written in the cells.
-        - The paper's 3 labels (cells 0 to 5, ``M = 5 * m``): linear, as the
-          paper draws it; a log scale would make 4 and 5 look alike.
+        - MULAN bibtex (40 of 159 labels, one-vs-rest logistic regression;
+          cells up to 88): linear shows the diagonal and the NPL column
+          only; symmetric-log shows each confusion of one entry or more, and
+          the pairs of related tags (network, networks; semantic,
+          semanticweb).
+        - delicious (40 of 983 labels, 10 nearest neighbours; up to 714):
+          linear shows the diagonal and faint columns; symmetric-log shows
+          the tags predicted in place of many (reference, software, tools,
+          web), and dark zero cells in the rows of another topic (java,
+          linux, mac, osx) where the other rows have a few confusions.
+        - 1,000 synthetic labels, each sometimes predicted as the next one:
+          linear shows the diagonal only; symmetric-log shows that band of
+          confusions beside it, and the scattered single ones.
+        - The 18 movie-poster genres (a weak classifier, cells of tens to
+          thousands, all written in the cells): linear shows one bright cell;
+          symmetric-log shows the genres predicted for most posters (whole
+          columns) and the rows most confused.
+        - The paper's 3 labels (cells 0 to 5, within a decade): linear, as
+          the paper draws it; a log scale would make 4 and 5 look alike.
 
         :class:`~matplotlib.colors.PowerNorm` (square root) left confusions
         of one or two instances next to invisible at 159 and 983 labels, and
@@ -800,10 +828,9 @@ im_kw, text_kw, include_no_label
             Order of the drawn labels. "original": the matrix's order.
             "cluster": labels confused with each other side by side, in the
             leaf order of scipy's average-linkage clustering of the drawn
-            labels (see :func:`most_confused_labels`). Confusions are often
-            small next to the diagonal: with ``im_kw={"norm": "symlog"}`` the
-            blocks of labels confused with each other show in colour too, not
-            only in the cell values.
+            labels (see :func:`most_confused_labels`). The default colour
+            scale (see :meth:`plot`) shows the blocks of labels confused with
+            each other in colour, beside a much larger diagonal.
 
             When fewer labels than all are drawn, or with ``order="cluster"``,
             or an int ``top_k``, the axes title says what is drawn, such as
@@ -976,10 +1003,9 @@ im_kw, text_kw, include_no_label
             Order of the drawn labels. "original": the matrix's order.
             "cluster": labels confused with each other side by side, in the
             leaf order of scipy's average-linkage clustering of the drawn
-            labels (see :func:`most_confused_labels`). Confusions are often
-            small next to the diagonal: with ``im_kw={"norm": "symlog"}`` the
-            blocks of labels confused with each other show in colour too, not
-            only in the cell values.
+            labels (see :func:`most_confused_labels`). The default colour
+            scale (see :meth:`plot`) shows the blocks of labels confused with
+            each other in colour, beside a much larger diagonal.
 
             When fewer labels than all are drawn, or with ``order="cluster"``,
             or an int ``top_k``, the axes title says what is drawn, such as
