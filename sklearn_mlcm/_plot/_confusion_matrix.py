@@ -109,8 +109,8 @@ def _default_norm(cm, vmin, vmax):
     largest cell (or ``vmax``) is at most ``_LINEAR_SPAN`` times the smallest
     non-zero one; above, ``SymLogNorm`` linear from 0 to the smallest non-zero
     cell (``linthresh``, 1 for counts; at least ``vmax / 10**_MAX_DECADES``)
-    and logarithmic (base 10) above it, the linear part as wide as a decade.
-    ``vmin`` and ``vmax`` (None: the data's) are im_kw's.
+    and logarithmic (base 10) above it (``linscale=1``), from 0 (or ``vmin``)
+    to the largest cell (or ``vmax``). ``vmin`` and ``vmax`` are im_kw's.
     """
     from matplotlib import colors
 
@@ -119,8 +119,14 @@ def _default_norm(cm, vmin, vmax):
     if positive.size == 0 or top <= _LINEAR_SPAN * float(positive.min()):
         return colors.Normalize(vmin=vmin, vmax=vmax)
     linthresh = max(float(positive.min()), top * 10.0**-_MAX_DECADES)
+    # from 0, not from the smallest cell: a matrix without zeros would draw
+    # its smallest cell (say 1) in the colour of nothing
     return colors.SymLogNorm(
-        linthresh=linthresh, linscale=1.0, vmin=vmin, vmax=vmax, base=10
+        linthresh=linthresh,
+        linscale=1.0,
+        vmin=0.0 if vmin is None else vmin,
+        vmax=vmax,
+        base=10,
     )
 
 
@@ -563,9 +569,10 @@ class MLCMDisplay:
         ``M`` the largest (or ``vmax``). If the matrix is all zeros or
         ``M <= 10 * m``, the scale is linear (matplotlib's ``Normalize``).
         Otherwise it is ``SymLogNorm(linthresh=max(m, M / 10**4),
-        linscale=1, base=10)``: linear from 0 to ``m`` (1 for counts), then
-        logarithmic, so that a cell of 1, a cell of 10 and the diagonal's
-        hundreds each get their own colour, and zeros keep the lowest one.
+        linscale=1, base=10, vmin=0)``: linear from 0 to ``m`` (1 for
+        counts), then logarithmic up to ``M``, so that a cell of 1, a cell
+        of 10 and the diagonal's hundreds each get their own colour, and
+        zeros keep the lowest one.
         Its colour bar reads plain numbers (0, 1, 2, 5, 10, ... up to three
         decades, 0, 1, 10, 100, 1,000 above), or percentages with a
         ``values_format`` such as ".0%".

@@ -5,6 +5,9 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
 from sklearn.datasets import make_multilabel_classification
@@ -187,10 +190,39 @@ def test_mlcm_display_default_norm_symmetric_log():
     assert type(norm) is SymLogNorm
     assert (norm.linthresh, norm.vmin, norm.vmax) == (1.0, 0.0, 100.0)
     assert norm._scale.linscale == 1.0 and norm._scale.base == 10
-    for value in (0, 1, 2, 10, 50, 100):
+    for value in (0, 1, 2, 10, 50, 100):  # the oracle's vmin is 0
         assert_allclose(norm(value), _symlog(value, 1.0, 100.0), rtol=1e-12)
     # two decades: 1, 2 and 5 per decade
     assert _bar_ticks(disp) == ["0", "1", "2", "5", "10", "20", "50", "100"]
+
+
+@settings(max_examples=40, deadline=None)
+# found by this property: without zeros the scale started at the smallest
+# cell, drawing a 1 in the colour of a 0
+@example(cm=np.array([[1, 11], [11, 11]]))
+@given(
+    cm=hnp.arrays(
+        np.int64,
+        st.integers(2, 6).map(lambda n: (n, n)),
+        elements=st.one_of(st.just(0), st.integers(1, 20), st.integers(0, 50_000)),
+    )
+)
+def test_mlcm_display_default_norm_matches_the_rule(cm):
+    """On random count matrices the default scale is the Notes' rule: linear
+    for zeros or a span of at most 10, else SymLogNorm(linthresh=max(m,
+    M / 10**4)); its colours equal the naive oracle's."""
+    disp = MLCMDisplay(cm).plot(colorbar=False, include_values=False)
+    norm = disp.im_.norm
+    positive = cm[cm > 0]
+    if positive.size == 0 or cm.max() <= 10 * positive.min():
+        assert type(norm) is Normalize
+    else:
+        linthresh = max(positive.min(), cm.max() / 10**4)
+        assert type(norm) is SymLogNorm
+        assert norm.linthresh == pytest.approx(linthresh, rel=1e-12)
+        expected = [_symlog(v, linthresh, cm.max()) for v in cm.ravel()]
+        assert_allclose(norm(cm).ravel(), expected, rtol=1e-9, atol=1e-12)
+    plt.close("all")
 
 
 def test_mlcm_display_default_norm_linear_within_a_decade():
