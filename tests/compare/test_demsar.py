@@ -389,7 +389,7 @@ def test_nemenyi_result_summary_eftimov_table_3():
     assert lines[-3:] == [
         "1 of 66 pairs differ significantly, the largest difference first:",
         "better  worse  rank difference   pvalue",
-        "RF-PCT    PCT           5.2727  0.02983",
+        "RF-PCT  PCT             5.2727  0.02983",
     ]
     assert result.significant_pairs == [("RF-PCT", "PCT")]
     assert f"{result.critical_difference:.4f}" == "5.0243"
