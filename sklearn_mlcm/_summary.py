@@ -11,7 +11,9 @@ NumPy (pandas when a frame is asked for):
   ``"1,234"``, ``"nan"``, ``"-inf"``);
 - :func:`shorten` -- a label name cut to a table's width;
 - :func:`format_table` -- fixed-width lines of a header and rows of cells,
-  the first column left-aligned, the others right-aligned;
+  the first column and text left-aligned, numbers right-aligned
+  (:func:`column_alignment`, which tells numbers by :func:`is_number`), or
+  as told;
 - :func:`label_rows` -- which labels a summary shows: all of them in order
   when they fit, else the first ``limit`` of a ranking (stable);
 - :func:`label_table` -- :func:`format_table` of those rows, with the line
@@ -32,8 +34,10 @@ __all__ = [
     "MAX_LABEL_ROWS",
     "MAX_LINES",
     "NAME_WIDTH",
+    "column_alignment",
     "format_number",
     "format_table",
+    "is_number",
     "label_frame",
     "label_rows",
     "label_table",
@@ -76,16 +80,64 @@ def shorten(name, width=NAME_WIDTH):
     return text[: width - 3] + "..."
 
 
-def format_table(header, rows):
+def is_number(cell):
+    """Whether a table cell reads as a number: what :func:`format_number`
+    writes (``"0.2276"``, ``"1,234"``, ``"nan"``, ``"-inf"``) or another
+    float literal (``"1.2e-05"``); ``"True"``, names and label sets do not."""
+    try:
+        float(cell.replace(",", ""))
+    except ValueError:
+        return False
+    return bool(cell.strip())
+
+
+def column_alignment(header, rows):
+    """The automatic alignment of :func:`format_table`: ``"<"`` (left) for
+    the first column, which names the rows, and for every column holding
+    text; ``">"`` (right) for the other columns, whose every cell
+    :func:`is_number` (a column with no rows is a column of numbers)."""
+    return "<" + "".join(
+        ">" if all(is_number(row[j]) for row in rows) else "<"
+        for j in range(1, len(header))
+    )
+
+
+def format_table(header, rows, align=None):
     """Fixed-width lines: ``header`` (a sequence of str) then ``rows``
-    (sequences of str of the same length), columns two spaces apart, the
-    first left-aligned and the others right-aligned, no trailing spaces."""
+    (sequences of str of the same length), columns two spaces apart, no
+    trailing spaces.
+
+    ``align`` is one character per column, ``"<"`` (left) or ``">"``
+    (right); by default (None) :func:`column_alignment`: the first column
+    and text left, numbers right, so that names and label sets read from
+    their first letter and numbers line up on their last digit. A header
+    cell is aligned as its column.
+
+    Examples
+    --------
+    >>> from sklearn_mlcm._summary import format_table
+    >>> for line in format_table(["true", "predicted", "value"],
+    ...                          [["cat", "dog", "12"], ["mouse", "no label", "3"]]):
+    ...     print(line)
+    true   predicted  value
+    cat    dog           12
+    mouse  no label       3
+    """
     table = [list(header), *[list(row) for row in rows]]
+    if align is None:
+        align = column_alignment(header, table[1:])
+    if len(align) != len(header) or set(align) - set("<>"):
+        raise ValueError(
+            f"align must be one of '<' or '>' per column ({len(header)}); "
+            f"got {align!r}."
+        )
     widths = [max(len(row[j]) for row in table) for j in range(len(header))]
     lines = []
     for row in table:
-        cells = [row[0].ljust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
+        cells = [
+            cell.ljust(width) if side == "<" else cell.rjust(width)
+            for cell, width, side in zip(row, widths, align)
+        ]
         lines.append("  ".join(cells).rstrip())
     return lines
 
@@ -101,13 +153,14 @@ def label_rows(n_labels, ranking, limit=MAX_LABEL_ROWS):
     return order[:limit]
 
 
-def label_table(header, cells, shown, n_labels, *, noun="label"):
+def label_table(header, cells, shown, n_labels, *, noun="label", align=None):
     """The lines of a table of labels: :func:`format_table` of ``header`` and
     the ``cells`` (one sequence of str per label, indexed by label) of the
-    labels ``shown``, then, when fewer than ``n_labels`` are shown, the line
+    labels ``shown``, aligned by ``align`` (by default text left, numbers
+    right), then, when fewer than ``n_labels`` are shown, the line
     ``"... and K more labels (see .to_frame())"`` (``noun`` names the rows
     otherwise: ``"pair"`` gives ``"... and K more pairs ..."``)."""
-    lines = format_table(header, [cells[i] for i in shown])
+    lines = format_table(header, [cells[i] for i in shown], align)
     left = n_labels - len(shown)
     if left > 0:
         plural = noun if left == 1 else f"{noun}s"

@@ -7,8 +7,10 @@ from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 
 from sklearn_mlcm._summary import (
+    column_alignment,
     format_number,
     format_table,
+    is_number,
     label_frame,
     label_rows,
     label_table,
@@ -38,13 +40,59 @@ def test_shorten_cuts_long_names_and_newlines():
 
 
 def test_format_table_aligns_columns():
-    """The first column is left-aligned, the others right-aligned."""
+    """The first column is left-aligned, a column of numbers right-aligned."""
     lines = format_table(["label", "f1"], [["a", "0.5000"], ["long name", "1.0"]])
     assert lines == [
         "label          f1",
         "a          0.5000",
         "long name     1.0",
     ]
+
+
+def test_format_table_aligns_text_left_and_numbers_right():
+    """Text columns (names, label sets) are left-aligned, header included;
+    columns of numbers (separators, nan, inf, exponents) right-aligned; a
+    numeric first column stays left, as it names the rows."""
+    lines = format_table(
+        ["rank", "better", "set", "count", "pvalue"],
+        [
+            ["1", "RF-PCT", "{a, b}", "1,234", "1.2e-05"],
+            ["12", "PCT", "{}", "nan", "-inf"],
+        ],
+    )
+    assert lines == [
+        "rank  better  set     count   pvalue",
+        "1     RF-PCT  {a, b}  1,234  1.2e-05",
+        "12    PCT     {}        nan     -inf",
+    ]
+
+
+def test_format_table_align_overrides_the_types():
+    """An explicit align string sets each column, whatever its cells."""
+    lines = format_table(["true", "predicted", "n"], [["0", "12", "3"]], align="<<>")
+    assert lines == ["true  predicted  n", "0     12         3"]
+    right = format_table(["a", "b"], [["x", "yy"], ["xxx", "y"]], align=">>")
+    assert right == ["  a   b", "  x  yy", "xxx   y"]
+
+
+def test_format_table_refuses_a_wrong_align():
+    """align needs one '<' or '>' per column."""
+    message = r"one of '<' or '>' per column \(2\); got '<'"
+    with pytest.raises(ValueError, match=message):
+        format_table(["a", "b"], [["x", "y"]], align="<")
+    with pytest.raises(ValueError, match=r"per column \(2\); got '<\^'"):
+        format_table(["a", "b"], [["x", "y"]], align="<^")
+
+
+def test_is_number_reads_what_format_number_writes():
+    """Every cell format_number writes is a number; names, sets, bools and
+    empty cells are not."""
+    for value in (0.227584617, 2515, -3, np.nan, np.inf, -np.inf, 1e-300):
+        assert is_number(format_number(value))
+    for cell in ("C0", "NTL", "{0, 1}", "True", "", "  ", "RF-PCT", "0.5 [0.4, 0.6]"):
+        assert not is_number(cell)
+    assert column_alignment(["a", "b", "c"], [["1", "x", "2"]]) == "<<>"
+    assert column_alignment(["a", "b"], []) == "<>"
 
 
 def test_label_rows_all_in_order_when_they_fit():

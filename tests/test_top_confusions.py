@@ -710,14 +710,30 @@ def test_most_confused_prints_a_table_and_stays_a_list():
     assert repr(top).splitlines() == [
         "6 most confused label pairs, largest first",
         "true  predicted  value",
-        "C0           C2      4",
-        "C1           C2      3",
-        "C0           C1      2",
-        "C1          NPL      1",
-        "NTL          C1      1",
-        "NTL          C2      1",
+        "C0    C2             4",
+        "C1    C2             3",
+        "C0    C1             2",
+        "C1    NPL            1",
+        "NTL   C1             1",
+        "NTL   C2             1",
     ]
     assert str(top) == repr(top)
+
+
+def test_most_confused_prints_label_indices_left_aligned():
+    """Without names the label columns hold indices (and NTL/NPL): they are
+    labels, left-aligned as names are; the values stay right-aligned."""
+    top = most_confused(TABLE_4J, include_no_label=True)
+    assert repr(top).splitlines() == [
+        "6 most confused label pairs, largest first",
+        "true  predicted  value",
+        "0     2              4",
+        "1     2              3",
+        "0     1              2",
+        "1     NPL            1",
+        "NTL   1              1",
+        "NTL   2              1",
+    ]
 
 
 def test_labelset_confusions_prints_a_table_and_stays_a_list():
@@ -733,7 +749,7 @@ def test_labelset_confusions_prints_a_table_and_stays_a_list():
         "2 most frequent (true set, predicted set) pairs, largest count first",
         "true       predicted   count",
         "{0, 1}     {0, 1, 2}  3.0000",
-        "{0, 1, 2}     {0, 2}  2.0000",
+        "{0, 1, 2}  {0, 2}     2.0000",
     ]
 
 

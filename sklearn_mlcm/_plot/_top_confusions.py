@@ -731,7 +731,10 @@ def _summary_lines(confusions):
     SUMMARY_ROWS rows and how many more there are."""
     fields = list(confusions._record._fields)
     rows = [confusions._cells(record) for record in confusions[:SUMMARY_ROWS]]
-    table = label_table(fields, rows, range(len(rows)), len(confusions), noun="pair")
+    # the label columns read as text even when the labels are indices
+    table = label_table(
+        fields, rows, range(len(rows)), len(confusions), noun="pair", align="<<>"
+    )
     return [confusions._headline(), *table]
 
 

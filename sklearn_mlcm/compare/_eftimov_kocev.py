@@ -26,7 +26,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._results import unpackable
-from sklearn_mlcm._summary import format_number, label_table, require_pandas
+from sklearn_mlcm._summary import format_number, label_table, require_pandas, shorten
 
 from ._validation import (
     check_correlation_matrix,
@@ -35,6 +35,7 @@ from ._validation import (
     check_results,
     check_thresholds,
     check_weight_vector,
+    row_names,
 )
 
 __all__ = [
@@ -65,7 +66,8 @@ class PrometheeResult:
     It unpacks as ``(ranks, net_flow)``: ``ranks, flow = promethee_ii(X,
     maximize=...)``; the other fields are attributes. It prints a summary of
     at most 40 lines (the methods by rank with their flows, then the
-    measures' weights); :meth:`to_frame` gives the methods as a table.
+    measures' weights), by name when the decision matrix was a DataFrame;
+    :meth:`to_frame` gives the methods as a table.
 
     With m methods and n measures:
 
@@ -92,6 +94,16 @@ class PrometheeResult:
     ranks : ndarray of shape (m,)
         1 for the greatest net flow; tied methods share the average of their
         ranks (10.5 in Eftimov & Kocev's Table 2).
+
+    names : list or None
+        The methods' names, one per row of the decision matrix: the index of
+        a DataFrame (or the row coordinate of a DataArray); None when the
+        rows have no names (an array, or a DataFrame with the default index
+        0, 1, ...), and the summary and :meth:`to_frame` use the row numbers.
+
+    measure_names : list or None
+        The measures' names, one per column: a frame's column names; None
+        for an array.
     """
 
     net_flow: np.ndarray
@@ -100,20 +112,26 @@ class PrometheeResult:
     preference_index: np.ndarray
     weights: np.ndarray
     ranks: np.ndarray
+    names: list = None
+    measure_names: list = None
 
     def __repr__(self):
         m, n = len(self.net_flow), len(self.weights)
         best = int(np.argmin(self.ranks))  # the first of the best rank
+        method = str(best)
+        if self.names is not None:
+            method = f"{shorten(self.names[best])} (row {best})"
         lines = [
             f"PrometheeResult: {m} methods (rows), {n} measures (columns)",
-            f"best: method {best}, ranks[{best}]={format_number(self.ranks[best])}, "
+            f"best: method {method}, ranks[{best}]="
+            f"{format_number(self.ranks[best])}, "
             f"net_flow[{best}]={format_number(self.net_flow[best])}",
             "Methods by rank:",
         ]
         order = np.argsort(self.ranks, kind="stable")
         rows = [
             [
-                str(i),
+                str(i) if self.names is None else shorten(self.names[i]),
                 format_number(self.ranks[i]),
                 format_number(self.net_flow[i]),
                 format_number(self.positive_flow[i]),
@@ -123,7 +141,13 @@ class PrometheeResult:
         ]
         header = ["method", "rank", "net flow", "positive flow", "negative flow"]
         lines += label_table(header, rows, range(len(rows)), m, noun="method")
-        weights = ", ".join(format_number(w) for w in self.weights[:SUMMARY_WEIGHTS])
+        weights = [format_number(w) for w in self.weights[:SUMMARY_WEIGHTS]]
+        if self.measure_names is not None:
+            weights = [
+                f"{shorten(name)} {weight}"
+                for name, weight in zip(self.measure_names, weights)
+            ]
+        weights = ", ".join(weights)
         if n > SUMMARY_WEIGHTS:
             weights += f", ... ({n:,} in all)"
         lines.append(f"weights of the measures: {weights}")
@@ -135,10 +159,11 @@ class PrometheeResult:
         Returns
         -------
         frame : pandas.DataFrame of shape (n_methods, 4)
-            Index: the methods' rows of the decision matrix (0, 1, ...,
-            named "method"); columns ``rank``, ``net_flow``,
-            ``positive_flow`` and ``negative_flow`` (float64). The weights
-            and the preference index are the result's attributes.
+            Index named "method": the methods' ``names``, or their rows of
+            the decision matrix (0, 1, ...) without names; columns
+            ``rank``, ``net_flow``, ``positive_flow`` and ``negative_flow``
+            (float64). The weights and the preference index are the
+            result's attributes.
 
         Raises
         ------
@@ -154,7 +179,11 @@ class PrometheeResult:
             "negative_flow": self.negative_flow,
         }
         data = {key: np.asarray(value, np.float64) for key, value in columns.items()}
-        return pandas.DataFrame(data, index=pandas.RangeIndex(m, name="method"))
+        if self.names is None:
+            index = pandas.RangeIndex(m, name="method")
+        else:
+            index = pandas.Index(list(self.names), name="method", dtype=object)
+        return pandas.DataFrame(data, index=index)
 
 
 #: The constraints of ``maximize``: one bool, one per measure, or by name.
@@ -298,8 +327,11 @@ def _ranks_descending(values):
     return rankdata(groups)
 
 
-def _promethee(matrix, maximize, weights, preference, threshold):
-    """PROMETHEE II on clean input: weights sum to 1 (or are all 0)."""
+def _promethee(
+    matrix, maximize, weights, preference, threshold, names=None, measures=None
+):
+    """PROMETHEE II on clean input: weights sum to 1 (or are all 0); the
+    result carries the methods' ``names`` and the ``measures``' names."""
     scale = _overflow_scale(matrix)
     matrix = matrix / scale
     if threshold is not None:
@@ -331,6 +363,8 @@ def _promethee(matrix, maximize, weights, preference, threshold):
         preference_index=index,
         weights=weights,
         ranks=_ranks_descending(net_flow),
+        names=names,
+        measure_names=measures,
     )
 
 
@@ -399,7 +433,9 @@ def promethee_ii(
         With ``net_flow``, ``positive_flow``, ``negative_flow`` (arrays of
         shape (n_methods,)), ``preference_index`` (n_methods, n_methods),
         ``weights`` (n_measures,) and ``ranks`` (n_methods,), 1 for the best,
-        ties sharing the average rank.
+        ties sharing the average rank; ``names`` (the methods: a
+        DataFrame's index) and ``measure_names`` (its columns), None for an
+        array.
 
     See Also
     --------
@@ -452,6 +488,23 @@ def promethee_ii(
     >>> promethee_ii(X, maximize=[True, False], weights="equal",
     ...              preference="v-shape").ranks
     array([1., 2., 3.])
+
+    A DataFrame names the methods (its index) and the measures (its columns);
+    the result prints them:
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame(X, index=["BR", "CC", "kNN"],
+    ...                      columns=["accuracy", "hamming_loss"])
+    >>> print(promethee_ii(frame, maximize={"accuracy": True, "hamming_loss": False},
+    ...                    weights="equal"))
+    PrometheeResult: 3 methods (rows), 2 measures (columns)
+    best: method BR (row 0), ranks[0]=1.5000, net_flow[0]=0.5000
+    Methods by rank:
+    method    rank  net flow  positive flow  negative flow
+    BR      1.5000    0.5000         0.7500         0.2500
+    CC      1.5000    0.5000         0.7500         0.2500
+    kNN     3.0000   -1.0000         0.0000         1.0000
+    weights of the measures: accuracy 0.5000, hamming_loss 0.5000
     """
     matrix, names = check_decision_matrix(decision_matrix)
     n = matrix.shape[1]
@@ -460,7 +513,8 @@ def promethee_ii(
     threshold = check_thresholds(threshold, n)
     if isinstance(weights, str):
         weights = _entropy_weights(matrix, direction)
-    return _promethee(matrix, direction, weights, preference, threshold)
+    methods = row_names(decision_matrix)
+    return _promethee(matrix, direction, weights, preference, threshold, methods, names)
 
 
 @validate_params(

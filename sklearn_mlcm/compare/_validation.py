@@ -37,6 +37,7 @@ __all__ = [
     "check_results",
     "check_thresholds",
     "check_weight_vector",
+    "row_names",
     "split_frame",
 ]
 
@@ -60,6 +61,27 @@ def split_frame(obj, name):
     if frame is None:
         return obj, None
     return frame
+
+
+def row_names(obj):
+    """The names of a 2-D frame's rows, or None.
+
+    A pandas DataFrame's index (None for the default ``RangeIndex`` 0, 1,
+    ..., which names nothing), a 2-D xarray DataArray's coordinate of its
+    first dimension; None for arrays, lists and frames without an index
+    (polars, pyarrow). A decision matrix names its methods this way.
+    """
+    library = type(obj).__module__.split(".")[0]
+    if library == "pandas" and getattr(obj, "ndim", None) == 2:
+        index = obj.index
+        default = type(index).__name__ == "RangeIndex" and (
+            index.start == 0 and index.step == 1
+        )
+        return None if default else list(index)
+    if library == "xarray" and getattr(obj, "ndim", None) == 2:
+        dim = obj.dims[0]
+        return obj.coords[dim].values.tolist() if dim in obj.coords else None
+    return None
 
 
 def _real_array(values, name, what="real numbers"):

@@ -389,7 +389,7 @@ def test_nemenyi_result_summary_eftimov_table_3():
     assert lines[-3:] == [
         "1 of 66 pairs differ significantly, the largest difference first:",
         "better  worse  rank difference   pvalue",
-        "RF-PCT    PCT           5.2727  0.02983",
+        "RF-PCT  PCT             5.2727  0.02983",
     ]
     assert result.significant_pairs == [("RF-PCT", "PCT")]
     assert f"{result.critical_difference:.4f}" == "5.0243"
@@ -468,3 +468,113 @@ def test_compare_results_to_frame_without_pandas(monkeypatch):
         friedman.to_frame()
     with pytest.raises(ImportError, match=r"NemenyiResult\.to_frame\(\) requires"):
         nemenyi.to_frame()
+
+
+# -- names: frames in, names out ------------------------------------------------
+
+NAMED_RANKS = [
+    [1, 2, 3, 4],
+    [1, 2, 4, 3],
+    [1, 3, 2, 4],
+    [2, 1, 3, 4],
+    [1, 2, 3, 4],
+    [1, 2, 4, 3],
+]
+NAMED_METHODS = ["RF-PCT", "CC", "BR", "kNN"]
+
+
+def named_rank_frame():
+    """Six datasets ranking four named methods, as a pandas DataFrame."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        NAMED_RANKS,
+        index=pd.Index(list("abcdef"), name="dataset"),
+        columns=pd.Index(NAMED_METHODS, name="method"),
+    )
+
+
+def test_friedman_result_summary_and_frame_by_name():
+    """A rank table's column names name the methods in the summary and the
+    frame, best first in print, in the table's order in the frame."""
+    result = friedman_test(named_rank_frame())
+    assert result.names == NAMED_METHODS
+    assert repr(result).splitlines() == [
+        "FriedmanResult: 4 methods on n_datasets=6",
+        "statistic=13.8000, pvalue=0.00319 (chi-square, 3 df)",
+        "iman_davenport_statistic=16.4286, iman_davenport_pvalue=5.254e-05 "
+        "(F, 3 and 15 df)",
+        "Average ranks, best first:",
+        "method  average rank",
+        "RF-PCT        1.1667",
+        "CC            2.0000",
+        "BR            3.1667",
+        "kNN           3.6667",
+    ]
+    frame = result.to_frame()
+    assert list(frame.index) == NAMED_METHODS
+    assert_array_equal(frame["average_rank"].to_numpy(), [7 / 6, 2, 19 / 6, 22 / 6])
+
+
+def test_nemenyi_result_summary_and_frame_by_name():
+    """The significant pairs print by name, left-aligned, the largest
+    difference first; the frame's better and worse columns hold the names."""
+    result = nemenyi_test(named_rank_frame())
+    assert result.significant_pairs == [("RF-PCT", "kNN"), ("RF-PCT", "BR")]
+    assert repr(result).splitlines()[-4:] == [
+        "2 of 6 pairs differ significantly, the largest difference first:",
+        "better  worse  rank difference    pvalue",
+        "RF-PCT  kNN             2.5000  0.004426",
+        "RF-PCT  BR              2.0000   0.03665",
+    ]
+    frame = result.to_frame()
+    assert list(zip(frame["better"], frame["worse"])) == [
+        ("RF-PCT", "kNN"),
+        ("RF-PCT", "BR"),
+        ("CC", "kNN"),
+        ("CC", "BR"),
+        ("RF-PCT", "CC"),
+        ("BR", "kNN"),
+    ]
+
+
+def test_compare_results_names_from_every_frame_kind():
+    """polars and xarray rank tables name the methods as pandas does; a
+    NumPy table numbers them; fuse_measures' frame carries its names on."""
+    polars = pytest.importorskip("polars")
+    xarray = pytest.importorskip("xarray")
+    pandas = pytest.importorskip("pandas")
+    expected = repr(friedman_test(named_rank_frame()))
+    assert repr(friedman_test(polars.from_pandas(named_rank_frame()))) == expected
+    array = xarray.DataArray(
+        NAMED_RANKS,
+        dims=("dataset", "method"),
+        coords={"method": NAMED_METHODS},
+    )
+    assert repr(friedman_test(array)) == expected
+    assert nemenyi_test(array).significant_pairs == [
+        ("RF-PCT", "kNN"),
+        ("RF-PCT", "BR"),
+    ]
+    plain = friedman_test(NAMED_RANKS)
+    assert plain.names == [0, 1, 2, 3]
+    assert repr(plain).splitlines()[5] == "0             1.1667"
+    from sklearn_mlcm import fuse_measures, measure_directions
+
+    results = pandas.DataFrame(
+        {
+            "dataset": ["emotions"] * 6 + ["scene"] * 6,
+            "method": ["BR", "BR", "CC", "CC", "kNN", "kNN"] * 2,
+            "measure": ["accuracy", "hamming_loss"] * 6,
+            "value": [0.52, 0.20, 0.55, 0.21, 0.48, 0.25]
+            + [0.60, 0.10, 0.64, 0.09, 0.62, 0.11],
+        }
+    )
+    fused = friedman_test(fuse_measures(results, maximize=measure_directions()))
+    assert fused.names == ["BR", "CC", "kNN"]
+    assert list(fused.to_frame().index) == ["BR", "CC", "kNN"]
+    assert repr(fused).splitlines()[5:] == [
+        "CC            1.0000",
+        "BR            2.2500",
+        "kNN           2.7500",
+    ]

@@ -933,3 +933,142 @@ def test_promethee_result_to_frame_equals_the_fields(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match=r"PrometheeResult\.to_frame\(\) requires"):
         result.to_frame()
+
+
+# -- names: frames in, names out --------------------------------------------------
+
+NAMED_X = pd.DataFrame(
+    X, index=["BR", "CC", "kNN"], columns=["accuracy", "hamming_loss"]
+)
+
+
+def test_promethee_result_summary_names_from_a_frame():
+    """A DataFrame's index names the methods and its columns the measures,
+    in the summary; the numbers are those of the array."""
+    result = promethee_ii(NAMED_X, maximize=measure_directions(), weights="equal")
+    assert result.names == ["BR", "CC", "kNN"]
+    assert result.measure_names == ["accuracy", "hamming_loss"]
+    assert repr(result).splitlines() == [
+        "PrometheeResult: 3 methods (rows), 2 measures (columns)",
+        "best: method BR (row 0), ranks[0]=1.5000, net_flow[0]=0.5000",
+        "Methods by rank:",
+        "method    rank  net flow  positive flow  negative flow",
+        "BR      1.5000    0.5000         0.7500         0.2500",
+        "CC      1.5000    0.5000         0.7500         0.2500",
+        "kNN     3.0000   -1.0000         0.0000         1.0000",
+        "weights of the measures: accuracy 0.5000, hamming_loss 0.5000",
+    ]
+    plain = promethee_ii(X, maximize=UP_DOWN, weights="equal")
+    for field in ("net_flow", "positive_flow", "negative_flow", "ranks", "weights"):
+        assert_array_equal(getattr(result, field), getattr(plain, field))
+
+
+def test_promethee_result_to_frame_indexed_by_the_names():
+    """to_frame's index holds the frame's method names, in its row order,
+    named "method"; the values are the result's arrays."""
+    result = promethee_ii(NAMED_X, maximize=UP_DOWN, preference="v-shape")
+    frame = result.to_frame()
+    assert frame.index.name == "method"
+    assert list(frame.index) == ["BR", "CC", "kNN"]
+    assert_array_equal(frame["rank"].to_numpy(), [1.0, 2.0, 3.0])
+    assert_array_equal(frame["net_flow"].to_numpy(), result.net_flow)
+    assert frame.loc["kNN", "rank"] == 3.0
+
+
+def test_promethee_result_summary_best_named_method_by_rank():
+    """The methods print by rank under their names (the best is not the first
+    row here), and numbers in the index are names too."""
+    frame = NAMED_X.iloc[::-1]
+    result = promethee_ii(
+        frame, maximize=UP_DOWN, weights="equal", preference="v-shape"
+    )
+    lines = repr(result).splitlines()
+    assert lines[1] == "best: method BR (row 2), ranks[2]=1.0000, net_flow[2]=0.4583"
+    assert [line.split()[0] for line in lines[4:7]] == ["BR", "CC", "kNN"]
+    numbered = NAMED_X.set_axis([10, 20, 30], axis=0)
+    result = promethee_ii(numbered, maximize=UP_DOWN, preference="v-shape")
+    assert result.names == [10, 20, 30]
+    assert repr(result).splitlines()[1].startswith("best: method 10 (row 0),")
+    assert list(result.to_frame().index) == [10, 20, 30]
+
+
+def test_promethee_result_long_names_cut_in_the_summary_only():
+    """A long method or measure name is cut in the summary, kept whole in
+    the frame and the fields."""
+    long = "a method with a name much longer than a column"
+    frame = NAMED_X.set_axis([long, "CC", "kNN"], axis=0).set_axis(
+        ["accuracy of every label, averaged over the samples", "HL"], axis=1
+    )
+    result = promethee_ii(frame, maximize=UP_DOWN, weights="equal")
+    assert repr(result).splitlines() == [
+        "PrometheeResult: 3 methods (rows), 2 measures (columns)",
+        "best: method a method with a name much... (row 0), ranks[0]=1.5000, "
+        "net_flow[0]=0.5000",
+        "Methods by rank:",
+        "method                          rank  net flow  positive flow  negative flow",
+        "a method with a name much...  1.5000    0.5000         0.7500         0.2500",
+        "CC                            1.5000    0.5000         0.7500         0.2500",
+        "kNN                           3.0000   -1.0000         0.0000         1.0000",
+        "weights of the measures: accuracy of every label, ... 0.5000, HL 0.5000",
+    ]
+    assert result.to_frame().index[0] == long
+    assert (
+        result.measure_names[0] == "accuracy of every label, averaged over the samples"
+    )
+
+
+def test_promethee_result_without_names_uses_the_rows():
+    """An array, or a DataFrame with the default index, has no method names:
+    the rows' numbers show; a frame's columns still name the measures."""
+    default = pd.DataFrame(X, columns=["accuracy", "hamming_loss"])
+    result = promethee_ii(default, maximize=UP_DOWN, weights="equal")
+    assert result.names is None
+    assert result.measure_names == ["accuracy", "hamming_loss"]
+    lines = repr(result).splitlines()
+    assert lines[1] == "best: method 0, ranks[0]=1.5000, net_flow[0]=0.5000"
+    assert lines[-1] == "weights of the measures: accuracy 0.5000, hamming_loss 0.5000"
+    assert result.to_frame().index.equals(pd.RangeIndex(3, name="method"))
+    plain = promethee_ii(X, maximize=UP_DOWN, weights="equal")
+    assert plain.names is None and plain.measure_names is None
+    shifted = pd.DataFrame(X, index=pd.RangeIndex(1, 4))
+    assert promethee_ii(shifted, maximize=UP_DOWN).names == [1, 2, 3]
+
+
+def test_promethee_result_names_from_polars_and_xarray():
+    """polars has no index (measures named, methods not); a DataArray names
+    both by its coordinates."""
+    polars = pytest.importorskip("polars")
+    xarray = pytest.importorskip("xarray")
+    table = polars.DataFrame({"accuracy": X[:, 0], "hamming_loss": X[:, 1]})
+    result = promethee_ii(table, maximize=UP_DOWN)
+    assert result.names is None
+    assert result.measure_names == ["accuracy", "hamming_loss"]
+    array = xarray.DataArray(
+        X,
+        dims=("method", "measure"),
+        coords={"method": ["BR", "CC", "kNN"], "measure": ["acc", "hl"]},
+    )
+    result = promethee_ii(array, maximize=UP_DOWN, weights="equal")
+    assert (result.names, result.measure_names) == (["BR", "CC", "kNN"], ["acc", "hl"])
+    assert (
+        repr(result).splitlines()[-1]
+        == "weights of the measures: acc 0.5000, hl 0.5000"
+    )
+
+
+def test_promethee_result_built_without_names_still_works():
+    """The six fields of before still build a result, which unpacks as
+    (ranks, net_flow) and prints the rows' numbers."""
+    result = promethee_ii(X, maximize=UP_DOWN, weights="equal")
+    built = PrometheeResult(
+        result.net_flow,
+        result.positive_flow,
+        result.negative_flow,
+        result.preference_index,
+        result.weights,
+        result.ranks,
+    )
+    assert (built.names, built.measure_names) == (None, None)
+    ranks, flow = built
+    assert ranks is result.ranks and flow is result.net_flow
+    assert repr(built) == repr(result)
