@@ -1,8 +1,19 @@
 """Turning computed results into things a person reads and keeps.
 
-The evaluation object (``MLCMReport``), its tables, its self-contained page
-(:mod:`._page`) and the atomic writing of files (:mod:`._files`). This folder
-sits above the public functions, the uncertainty, the thresholds and the
-displays, which it may import; only the command line (``_cli``) and the
-package ``__init__`` import it.
+- ``_report_object``: :class:`~sklearn_mlcm.MLCMReport`, one evaluation
+  (matrix, classification report, confusions, threshold curve) computed
+  once from validated targets, with its tables, pictures and page;
+- ``_tables``: the writers of a table of rows: GitHub markdown and LaTeX
+  (booktabs), each escaping the label names for its format, and the rows of
+  a classification report;
+- ``_page``: the self-contained HTML page of a report;
+- ``_files``: writing a file atomically (a temporary file beside it, then
+  a rename), refusing directories and unwritable paths.
+
+It sits above the public functions it packages: it may import the
+validation layers, the engine (``sklearn_mlcm._mlcm``), the report
+(``_report``), ``_uncertainty``, ``_thresholds`` and the displays
+(``_plot``); only the package's ``__init__`` and the command line
+(``_cli``) import it. matplotlib and pandas are imported inside the methods
+that need them. The public names are exported by :mod:`sklearn_mlcm`.
 """
