@@ -33,6 +33,7 @@ import html
 import importlib.util
 import io
 import os
+from collections import Counter
 
 import numpy as np
 
@@ -47,6 +48,8 @@ __all__ = ["render_page", "write_page"]
 #: The labels the matrix's picture shows at most (``MLCMReport.plot``'s
 #: ``top_k="auto"``).
 PICTURE_LABELS = 40
+#: The longest name drawn in the picture (the tables have every name whole).
+PICTURE_NAME_CHARS = 28
 #: Digits of the scores on the page, as the printed report has them.
 DIGITS = 2
 #: Above this many labels the report's table scrolls in a box of its own.
@@ -94,6 +97,8 @@ vertical-align:top;border-bottom:1px solid #eaeef2;white-space:nowrap}
 position:sticky;top:0}
 .mlcm-report th.name,.mlcm-report td.name{text-align:left;white-space:normal;
 min-width:8em;max-width:32em;overflow-wrap:anywhere}
+.mlcm-report .label{display:inline-block;background:#eef1f4;border-radius:4px;
+padding:0 5px;margin:1px 2px 1px 0}
 .mlcm-report figure{margin:.6em 0 1.2em}
 .mlcm-report figure img{display:block;max-width:100%;height:auto}
 .mlcm-report figcaption{color:#59636e;margin-top:.3em}
@@ -252,7 +257,7 @@ def _label_set(names):
     """A label set as text: its names, or a word for the empty set."""
     if len(names) == 0:
         return '<span class="note">(no label)</span>'
-    return ", ".join(_text(name) for name in names)
+    return " ".join(f'<span class="label">{_text(name)}</span>' for name in names)
 
 
 def _confusion_tables(report):
@@ -320,16 +325,34 @@ def _svg_image(figure, alt):
     )
 
 
-def _literal_names(report):
-    """The report, or a copy whose names matplotlib draws as they are: a "$"
-    escaped, so that no name is read as mathtext (nor refused as wrong
-    mathtext)."""
+def _short_name(name):
+    """A name of at most PICTURE_NAME_CHARS characters: a longer one keeps its
+    start and end around "…" (``label_name_of_many_wo…many_words``)."""
+    if len(name) <= PICTURE_NAME_CHARS:
+        return name
+    head = (PICTURE_NAME_CHARS - 1) * 2 // 3
+    tail = PICTURE_NAME_CHARS - 1 - head
+    return f"{name[:head]}\N{HORIZONTAL ELLIPSIS}{name[-tail:]}"
+
+
+def _picture_names(report):
+    """The report, or a copy with names the picture can draw: at most
+    PICTURE_NAME_CHARS characters (the tables have each name whole), each
+    "$" escaped, so that matplotlib reads no name as mathtext (nor refuses
+    one as wrong mathtext), and still distinct (a shortened name that meets
+    another gets its label's number)."""
     names = [str(name) for name in report.target_names]
-    if not any("$" in name for name in names):
+    drawn = [_short_name(name).replace("$", r"\$") for name in names]
+    if drawn == names:
         return report
-    literal = copy.copy(report)
-    literal.target_names = [name.replace("$", r"\$") for name in names]
-    return literal
+    counts = Counter(drawn)
+    drawn = [
+        f"{text} #{j}" if counts[text] > 1 and text != names[j] else text
+        for j, text in enumerate(drawn)
+    ]
+    picture = copy.copy(report)
+    picture.target_names = drawn
+    return picture
 
 
 def _matrix_picture(report):
@@ -339,7 +362,7 @@ def _matrix_picture(report):
     q = len(report.target_names)
     n_rows = min(q, PICTURE_LABELS) + 1
     figure = Figure(figsize=_figure_size(n_rows, n_rows), layout="tight")
-    display = _literal_names(report).plot(ax=figure.add_subplot())
+    display = _picture_names(report).plot(ax=figure.add_subplot())
     shown = len(display.shown_labels_)
     if shown < q:
         caption = (
