@@ -37,7 +37,7 @@ from collections import Counter
 
 import numpy as np
 
-from sklearn_mlcm._param_validation import invalid_parameter
+from sklearn_mlcm._param_validation import InvalidParameterError, current_function
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
 
 from ._files import output_path_problem, write_atomically
@@ -495,7 +495,11 @@ def write_page(report, path):
     """
     problem = output_path_problem(path)
     if problem is not None:
-        raise invalid_parameter("path", f"a file to write ({problem})", os.fspath(path))
+        # the whole path (invalid_parameter would shorten a long one)
+        raise InvalidParameterError(
+            f"The 'path' parameter of {current_function()} must be a file to "
+            f"write ({problem}). Got {os.fspath(path)!r} instead."
+        )
     page = render_page(report)
     write_atomically(path, lambda file: file.write(page))
     return path
