@@ -31,7 +31,11 @@ from sklearn_mlcm._report import (
     _report_bounds,
     build_report,
 )
-from sklearn_mlcm._thresholds._curve import CURVE_AVERAGES, threshold_curve
+from sklearn_mlcm._thresholds._curve import (
+    CURVE_AVERAGES,
+    ThresholdCurveResult,
+    threshold_curve,
+)
 from sklearn_mlcm._thresholds._decision import response_scores
 from sklearn_mlcm._uncertainty._margins import (
     MAX_RESAMPLES,
@@ -210,6 +214,21 @@ Confusion(true='C1', predicted='C2', value=3)]
     best threshold: 0.554 (macro F1 1.00)
     """
 
+    @validate_params(
+        {
+            "confusion_matrix": ["array-like", "sparse matrix"],
+            "report": [dict],
+            "target_names": [Sequence()],
+            "method": TARGET_CONSTRAINTS["method"],
+            "n_samples": [Interval(Integral, 0, None)],
+            "most_confused": [list],
+            "labelset_confusions": [list],
+            "threshold_curve": [ThresholdCurveResult, None],
+            "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
+            "interval_legend": [str, None],
+            "include_no_label": ["boolean"],
+        }
+    )
     def __init__(
         self,
         confusion_matrix,
