@@ -367,8 +367,12 @@ Confusion(true='C1', predicted='C2', value=3)]
         report : MLCMReport
         """
         targets = validate_targets(
-            y_true, y_pred, labels=labels, sample_weight=sample_weight,
-            groups=groups, chunked=False,
+            y_true,
+            y_pred,
+            labels=labels,
+            sample_weight=sample_weight,
+            groups=groups,
+            chunked=False,
         )
         scores = None
         if y_score is not None:
