@@ -649,3 +649,48 @@ def test_from_predictions_refuses_a_bad_threshold_grid():
         MLCMReport.from_predictions(
             T, P, y_score=SCORES, thresholds=[0.5, 0.3], zero_division=0.0
         )
+
+
+def test_from_predictions_frame_scores_need_each_label_once():
+    """Frame scores with an extra or a repeated column are refused; with
+    labels, extra columns are left out."""
+    pd = pytest.importorskip("pandas")
+    columns = ["a", "b", "c"]
+    y_true, y_pred = pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns)
+    extra = pd.DataFrame(
+        np.column_stack([SCORES, SCORES[:, 0]]), columns=[*columns, "d"]
+    )
+    with pytest.raises(ValueError, match=r"must name each label of y_true once"):
+        MLCMReport.from_predictions(y_true, y_pred, y_score=extra)
+    repeated = pd.DataFrame(SCORES, columns=["a", "b", "b"])
+    with pytest.raises(ValueError, match=r"repeated: \['b'\]"):
+        MLCMReport.from_predictions(y_true, y_pred, y_score=repeated)
+    report = MLCMReport.from_predictions(
+        y_true,
+        y_pred,
+        y_score=extra,
+        labels=["c", "a"],
+        thresholds=5,
+        zero_division=0.0,
+    )
+    expected = mlcm_threshold_curve(T, SCORES, labels=[2, 0], thresholds=5)
+    assert_allclose(report.threshold_curve.label_scores, expected.label_scores)
+    assert report.target_names == ["c", "a"]
+
+
+def test_from_predictions_array_scores_beside_frames_by_position():
+    """Array scores beside frame targets are in the frames' column order;
+    labels keep the same columns."""
+    pd = pytest.importorskip("pandas")
+    columns = ["a", "b", "c"]
+    y_true, y_pred = pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns)
+    report = MLCMReport.from_predictions(
+        y_true,
+        y_pred,
+        y_score=SCORES,
+        labels=["c", "a"],
+        thresholds=5,
+        zero_division=0.0,
+    )
+    expected = mlcm_threshold_curve(T, SCORES, labels=[2, 0], thresholds=5)
+    assert_allclose(report.threshold_curve.label_scores, expected.label_scores)
