@@ -7,7 +7,8 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
-from sklearn_mlcm._mlcm._dispatch import compute, normalize
+from sklearn_mlcm._mlcm._dispatch import compute
+from sklearn_mlcm._mlcm._dispatch import normalize as _normalize
 from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     HasMethods,
@@ -31,7 +32,11 @@ from sklearn_mlcm._report import (
     _report_bounds,
     build_report,
 )
-from sklearn_mlcm._thresholds._curve import CURVE_AVERAGES, threshold_curve
+from sklearn_mlcm._thresholds._curve import (
+    CURVE_AVERAGES,
+    ThresholdCurveResult,
+    threshold_curve,
+)
 from sklearn_mlcm._thresholds._decision import response_scores
 from sklearn_mlcm._uncertainty._margins import (
     MAX_RESAMPLES,
@@ -210,6 +215,21 @@ Confusion(true='C1', predicted='C2', value=3)]
     best threshold: 0.554 (macro F1 1.00)
     """
 
+    @validate_params(
+        {
+            "confusion_matrix": ["array-like", "sparse matrix"],
+            "report": [dict],
+            "target_names": [Sequence()],
+            "method": TARGET_CONSTRAINTS["method"],
+            "n_samples": [Interval(Integral, 0, None)],
+            "most_confused": [list],
+            "labelset_confusions": [list],
+            "threshold_curve": [ThresholdCurveResult, None],
+            "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
+            "interval_legend": [str, None],
+            "include_no_label": ["boolean"],
+        }
+    )
     def __init__(
         self,
         confusion_matrix,
@@ -281,7 +301,8 @@ Confusion(true='C1', predicted='C2', value=3)]
         ----------
         y_true : {array-like, sparse matrix, DataFrame} of shape \
                 (n_samples, n_labels) or (n_samples,)
-            Ground truth 0/1 indicators, or 1-D class labels.
+            Ground truth 0/1 indicators, or 1-D class labels. Dask arrays
+            are read whole (the label-set confusions read every row).
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels.
@@ -293,11 +314,15 @@ Confusion(true='C1', predicted='C2', value=3)]
             ``decision_function``), for the threshold curve
             (:func:`mlcm_threshold_curve`); 2-D indicator targets only. A
             frame is matched to frame targets by column name. None: no curve.
+            With ``method="krstinic"`` the curve takes one matrix per
+            threshold (see :func:`mlcm_threshold_curve`).
 
         target_names : list of str of shape (n_labels,), default=None
-            Display names of the labels, unique. By default the column names
-            of a frame, the class values for 1-D input, and the column
-            indices otherwise.
+            Display names of the labels, unique, none of them an average's
+            row ("micro avg", ...; with ``include_no_label`` neither
+            "no label", "NTL" nor "NPL", the names of the no-label index). By
+            default the column names of a frame, the class values for 1-D
+            input, and the column indices otherwise.
 
         labels : array-like of shape (n_kept,), default=None
             The labels to evaluate, in that order (see
@@ -348,8 +373,12 @@ Confusion(true='C1', predicted='C2', value=3)]
         report : MLCMReport
         """
         targets = validate_targets(
-            y_true, y_pred, labels=labels, sample_weight=sample_weight,
-            groups=groups, chunked=False,
+            y_true,
+            y_pred,
+            labels=labels,
+            sample_weight=sample_weight,
+            groups=groups,
+            chunked=False,
         )
         scores = None
         if y_score is not None:
@@ -590,11 +619,11 @@ random_state, n_jobs, top_k, thresholds, metric, average
             top_k = AUTO_TOP_K if n_labels > AUTO_TOP_K else None
         shown = most_confused_labels(cm, top_k=top_k, order=order)
         index = np.append(shown, n_labels)
-        block = cm[index][:, index]
+        # a drawn row's share of its whole row, not of the drawn block
+        drawn = cm if normalize is None else _normalize(cm, normalize)
+        block = drawn[index][:, index]
         if sparse.issparse(block):
             block = block.toarray()
-        if normalize is not None:
-            block = normalize_block(cm, index, normalize)
         display = MLCMDisplay(
             block, display_labels=[self.target_names[i] for i in shown]
         )
@@ -802,11 +831,3 @@ def _checked_names(targets, target_names, include_no_label):
         reserved |= {NO_LABEL_NAME, "NTL", "NPL"}
     names = targets.names if target_names is None else target_names
     return check_target_names(names, targets.n_labels, reserved)
-
-
-def normalize_block(cm, index, how):
-    """The rows and columns ``index`` of ``cm`` normalised as the whole
-    matrix is (a row's share of its whole row, not of the drawn block)."""
-    full = normalize(cm, how)
-    block = full[index][:, index]
-    return block.toarray() if sparse.issparse(block) else np.asarray(block)
