@@ -33,6 +33,7 @@ import html
 import importlib.util
 import io
 import os
+import sys
 from collections import Counter
 
 import numpy as np
@@ -442,8 +443,9 @@ def render_page(report, *, pictures=True):
             "<code>y_score &gt;= threshold</code> at each threshold.</p>"
             f"{curve}</section>"
         )
-    from sklearn_mlcm import __version__
-
+    # the package's version, read off the package already imported (an
+    # import of sklearn_mlcm here would climb above this layer)
+    version = getattr(sys.modules.get("sklearn_mlcm"), "__version__", "")
     body = "\n".join(
         [
             _summary(report),
@@ -453,7 +455,7 @@ def render_page(report, *, pictures=True):
             "</section>",
             threshold,
             _report_table(report),
-            f"<footer>Written by sklearn-mlcm {_text(__version__)}. Read off "
+            f"<footer>Written by sklearn-mlcm {_text(version)}. Read off "
             "the multi-label confusion matrix (MLCM): rows are true labels, "
             "columns the labels predicted in their place.</footer>",
         ]

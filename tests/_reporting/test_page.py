@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from page_data import HOSTILE_NAMES, mulan_test_labels, simulated_scores
 
-from sklearn_mlcm import MLCMReport
+from sklearn_mlcm import MLCMReport, __version__
 from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
 from sklearn_mlcm._reporting import _files, _page
 from sklearn_mlcm._reporting._page import (
@@ -81,6 +81,7 @@ def test_render_page_is_one_self_contained_document(table_1_page):
     for needle in ("http://", "https://", "<script", "<link", "@import", "url("):
         assert needle not in page.lower()
     assert not re.search(r"""(?:src|href)\s*=\s*["']?//""", page)
+    assert f"Written by sklearn-mlcm {__version__}." in page
 
 
 def test_render_page_pictures_are_svg_without_links(table_1_page):
