@@ -100,6 +100,8 @@ position:sticky;top:0}
 min-width:8em;max-width:32em;overflow-wrap:anywhere}
 .mlcm-report .label{display:inline-block;background:#eef1f4;border-radius:4px;
 padding:0 5px;margin:1px 2px 1px 0}
+.mlcm-report .label.missed{background:#ffebe9;box-shadow:inset 0 0 0 1px #cf222e}
+.mlcm-report .label.extra{background:#fff8c5;box-shadow:inset 0 0 0 1px #9a6700}
 .mlcm-report figure{margin:.6em 0 1.2em}
 .mlcm-report figure img{display:block;max-width:100%;height:auto}
 .mlcm-report figcaption{color:#59636e;margin-top:.3em}
@@ -121,6 +123,12 @@ def _count(value):
     if value == round(value):
         return f"{int(round(value)):,}"
     return f"{value:.3g}" if abs(value) < 1 else f"{value:,.2f}"
+
+
+def _amount(cell):
+    """A weight or support cell of the report's rows: ``277,993`` for an
+    integer (thousands apart), a fraction as it is."""
+    return f"{int(cell):,}" if cell.isdigit() else cell
 
 
 def _score(entry, column):
@@ -228,7 +236,7 @@ def _report_table(report):
                 f"<td>{_score(entry, c)}</td>"
                 for c in ("precision", "recall", "f1-score")
             )
-            + "".join(f"<td>{cell}</td>" for cell in cells[4:])
+            + "".join(f"<td>{_amount(cell)}</td>" for cell in cells[4:])
             + "</tr>"
         )
         (averages if name in AVERAGE_ROWS else labels).append(row)
@@ -254,11 +262,18 @@ def _report_table(report):
     )
 
 
-def _label_set(names):
-    """A label set as text: its names, or a word for the empty set."""
+def _label_set(names, others, mark):
+    """A label set as text, a chip per name; the names not in ``others`` (the
+    other side's set) marked with the class ``mark``; a word for the empty
+    set."""
     if len(names) == 0:
         return '<span class="note">(no label)</span>'
-    return " ".join(f'<span class="label">{_text(name)}</span>' for name in names)
+    others = set(others)
+    return " ".join(
+        f'<span class="label{"" if name in others else " " + mark}">'
+        f"{_text(name)}</span>"
+        for name in names
+    )
 
 
 def _confusion_tables(report):
@@ -282,14 +297,18 @@ def _confusion_tables(report):
         out.append("<p>No label was predicted in place of another.</p>")
     if report.labelset_confusions:
         rows = "".join(
-            f'<tr><td>{i}</td><td class="name">{_label_set(c.true)}</td>'
-            f'<td class="name">{_label_set(c.predicted)}</td>'
+            f'<tr><td>{i}</td>'
+            f'<td class="name">{_label_set(c.true, c.predicted, "missed")}</td>'
+            f'<td class="name">{_label_set(c.predicted, c.true, "extra")}</td>'
             f"<td>{_count(c.count)}</td></tr>"
             for i, c in enumerate(report.labelset_confusions, start=1)
         )
         out.append(
             f"<h3>The {len(report.labelset_confusions)} most frequent wrong "
             "label sets</h3>"
+            '<p class="note">Marked: <span class="label missed">missed</span> '
+            'true labels, not predicted; <span class="label extra">extra</span> '
+            "predicted labels, not true.</p>"
             '<div class="scroll"><table><thead><tr><th>#</th>'
             '<th class="name">true label set</th><th class="name">predicted '
             "label set</th><th>instances</th></tr></thead>"

@@ -157,13 +157,21 @@ def test_render_page_confusions_tables(table_1_page):
         ("3", "C0", "C1", "2"),
     ]
     assert len(pairs) == len(report.most_confused)
-    first_set = report.labelset_confusions[0]
-    assert first_set.true == ()
+    sets = report.labelset_confusions
+    assert sets[:2] == [((), ("C1", "C2"), 1), (("C0",), ("C0", "C1", "C2"), 1)]
     assert (
-        '<td class="name"><span class="note">(no label)</span></td>'
-        '<td class="name"><span class="label">C1</span> '
-        '<span class="label">C2</span></td>'
+        '<tr><td>1</td><td class="name"><span class="note">(no label)</span></td>'
+        '<td class="name"><span class="label extra">C1</span> '
+        '<span class="label extra">C2</span></td><td>1</td></tr>'
     ) in page
+    assert (
+        '<tr><td>2</td><td class="name"><span class="label">C0</span></td>'
+        '<td class="name"><span class="label">C0</span> '
+        '<span class="label extra">C1</span> <span class="label extra">C2</span>'
+        "</td><td>1</td></tr>"
+    ) in page
+    # a true label left out of the prediction is marked as missed
+    assert '<span class="label missed">' in page
 
 
 def test_render_page_every_label_escaped():
@@ -416,3 +424,5 @@ def test_page_of_983_labels_stays_under_5_mb(shared_data):
     rows = re.findall(r'<tr><th scope="row" class="name">([^<]*)</th>', page)
     assert rows[4:] == [html.escape(n) for n in names]
     assert page.count("<img") == 2
+    weight = int(report.report["micro avg"]["weight"])
+    assert weight > 1000 and f"<td>{weight:,}</td>" in page  # thousands apart
