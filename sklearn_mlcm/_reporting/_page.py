@@ -211,12 +211,13 @@ def _best_threshold(curve):
     score = float(curve.scores[curve.best_index])
     metric = {"f1": "F1"}.get(curve.metric, curve.metric)
     if np.ndim(best) == 0:
-        where = f"threshold <b>{float(best):.3g}</b>"
+        where, steps = f"threshold <b>{float(best):.3g}</b>", "thresholds"
     else:
         where = f"row <b>{curve.best_index}</b> of the per-label thresholds"
+        steps = "rows"
     return (
         f"Best {where}: {_text(curve.average)} {_text(metric)} "
-        f"{score:.{DIGITS}f} (of {len(curve.scores):,} thresholds)."
+        f"{score:.{DIGITS}f} (of {len(curve.scores):,} {steps})."
     )
 
 

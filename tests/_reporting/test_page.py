@@ -426,3 +426,31 @@ def test_page_of_983_labels_stays_under_5_mb(shared_data):
     assert page.count("<img") == 2
     weight = int(report.report["micro avg"]["weight"])
     assert weight > 1000 and f"<td>{weight:,}</td>" in page  # thousands apart
+
+
+def test_render_page_perfect_predictions_say_so():
+    """Predictions equal to the truth: the page says no label was confused
+    and every label set was predicted, instead of empty tables."""
+    y = np.array(TABLE_1_TRUE)
+    report = MLCMReport.from_predictions(
+        y, y, target_names=TABLE_1_NAMES, zero_division=0.0
+    )
+    page = render_page(report, pictures=False)
+    assert "<p>No label was predicted in place of another.</p>" in page
+    assert "<p>Every instance's label set was predicted exactly.</p>" in page
+
+
+def test_render_page_per_label_thresholds_best_row():
+    """A curve of per-label thresholds (one row per step) names its best
+    row rather than one threshold."""
+    y_true = np.array(TABLE_1_TRUE)
+    y_score = 0.2 + 0.5 * y_true + 0.2 * np.array(TABLE_1_PRED)
+    grid = np.array([[0.1, 0.2, 0.3], [0.5, 0.5, 0.5], [0.8, 0.6, 0.4]])
+    report = _table_1(y_score=y_score, thresholds=grid)
+    page = render_page(report, pictures=False)
+    best = report.threshold_curve.best_index
+    score = report.threshold_curve.scores[best]
+    assert (
+        f"Best row <b>{best}</b> of the per-label thresholds: macro F1 "
+        f"{score:.2f} (of 3 rows)."
+    ) in page
