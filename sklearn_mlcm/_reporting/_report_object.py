@@ -15,6 +15,7 @@ from sklearn_mlcm._param_validation import (
     Interval,
     Options,
     Sequence,
+    invalid_parameter,
     validate_params,
 )
 from sklearn_mlcm._plot._confusion_matrix import MLCMDisplay, _check_classifier
@@ -86,6 +87,28 @@ _REPORT_CONSTRAINTS = {
     "metric": [Options(*METRICS)],
     "average": [Options(*CURVE_AVERAGES)],
 }
+#: The options of the threshold curve, with their defaults.
+_CURVE_DEFAULTS = {"thresholds": None, "metric": "f1", "average": "macro"}
+
+
+def _curve_needs_scores(arguments):
+    """Rule: a curve option other than its default needs scores: without
+    them there is no curve, and the option would be ignored (as the
+    report's interval options need a ``confidence_level``)."""
+    if arguments["y_score"] is not None:
+        return
+    for name, default in _CURVE_DEFAULTS.items():
+        value = arguments[name]
+        if value is not None if default is None else value != default:
+            raise invalid_parameter(
+                name,
+                f"left at its default ({default!r}) without scores: it shapes "
+                "the threshold curve, which only y_score=... (or an estimator "
+                "with predict_proba or decision_function) gives",
+                value,
+            )
+
+
 _RULES = (_intervals_need_a_level, resamples_resolve_tails)
 
 
@@ -265,7 +288,7 @@ Confusion(true='C1', predicted='C2', value=3)]
             "y_score": ["array-like", "sparse matrix", None],
             **_REPORT_CONSTRAINTS,
         },
-        rules=_RULES,
+        rules=(*_RULES, _curve_needs_scores),
     )
     def from_predictions(
         cls,
@@ -358,7 +381,9 @@ Confusion(true='C1', predicted='C2', value=3)]
 
         thresholds : int or array-like, default=None
             The curve's thresholds, as in :func:`mlcm_threshold_curve`
-            (None: 100).
+            (None: 100). This and the two options below need scores: without
+            them another value than the default is refused (it would be
+            ignored).
 
         metric : {"f1", "precision", "recall", "fbeta", "specificity"}, \
                 default="f1"

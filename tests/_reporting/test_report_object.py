@@ -730,3 +730,44 @@ def test_from_predictions_matches_the_public_functions_on_random_cases(
     assert_array_equal(report.threshold_curve.thresholds, curve.thresholds)
     assert_allclose(report.threshold_curve.scores, curve.scores)
     assert report.n_samples == n
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"thresholds": 5}, {"metric": "recall"}, {"average": "micro"}],
+    ids=["thresholds", "metric", "average"],
+)
+def test_from_predictions_refuses_curve_options_without_scores(options):
+    """A curve option without scores would be ignored: refused, naming it."""
+    (name,) = options
+    with pytest.raises(
+        ValueError,
+        match=f"'{name}' parameter of MLCMReport.from_predictions must be left "
+        "at its default .* without scores",
+    ):
+        MLCMReport.from_predictions(T, P, zero_division=0.0, **options)
+
+
+def test_from_estimator_refuses_curve_options_without_scores():
+    """An estimator without scores and a curve option: refused, naming the
+    option and from_estimator."""
+    X, Y = _fitted_case()
+    with pytest.raises(
+        ValueError,
+        match="'thresholds' parameter of MLCMReport.from_estimator must be left "
+        "at its default",
+    ):
+        MLCMReport.from_estimator(
+            _PredictOnly().fit(X, Y), X, Y, thresholds=5, zero_division=0.0
+        )
+
+
+def test_from_predictions_same_seed_same_intervals():
+    """The same random_state gives the same intervals; another seed others."""
+    first = MLCMReport.from_predictions(T, P, zero_division=0.0, **INTERVALS)
+    again = MLCMReport.from_predictions(T, P, zero_division=0.0, **INTERVALS)
+    other = MLCMReport.from_predictions(
+        T, P, zero_division=0.0, **{**INTERVALS, "random_state": 1}
+    )
+    assert first.report == again.report
+    assert first.report != other.report
