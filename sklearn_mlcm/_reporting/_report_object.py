@@ -185,6 +185,17 @@ interval_legend, include_no_label
     sklearn.metrics.classification_report : scikit-learn's one-vs-rest
         report, as text or a dict; there is no frame of it.
 
+    Notes
+    -----
+    Each part is what its public function returns, computed from one
+    validation and one matrix: the report is
+    :func:`mlcm_classification_report`'s (its intervals drawn as it draws
+    them: the same ``random_state`` gives the same numbers), the confusions
+    are :func:`most_confused` of the matrix and :func:`labelset_confusions`
+    of the targets, the curve is :func:`mlcm_threshold_curve`'s. The
+    pictures are drawn from what is stored: :meth:`plot` and
+    :meth:`plot_threshold_curve` compute nothing again.
+
     Examples
     --------
     Heydarian et al. (2022), Table 1: nine instances, three labels; the
