@@ -15,6 +15,7 @@ from sklearn_mlcm._param_validation import (
     Interval,
     Options,
     Sequence,
+    invalid_parameter,
     validate_params,
 )
 from sklearn_mlcm._plot._confusion_matrix import MLCMDisplay, _check_classifier
@@ -86,6 +87,28 @@ _REPORT_CONSTRAINTS = {
     "metric": [Options(*METRICS)],
     "average": [Options(*CURVE_AVERAGES)],
 }
+#: The options of the threshold curve, with their defaults.
+_CURVE_DEFAULTS = {"thresholds": None, "metric": "f1", "average": "macro"}
+
+
+def _curve_needs_scores(arguments):
+    """Rule: a curve option other than its default needs scores: without
+    them there is no curve, and the option would be ignored (as the
+    report's interval options need a ``confidence_level``)."""
+    if arguments["y_score"] is not None:
+        return
+    for name, default in _CURVE_DEFAULTS.items():
+        value = arguments[name]
+        if value is not None if default is None else value != default:
+            raise invalid_parameter(
+                name,
+                f"left at its default ({default!r}) without scores: it shapes "
+                "the threshold curve, which only y_score=... (or an estimator "
+                "with predict_proba or decision_function) gives",
+                value,
+            )
+
+
 _RULES = (_intervals_need_a_level, resamples_resolve_tails)
 
 
@@ -161,6 +184,17 @@ interval_legend, include_no_label
         (:meth:`plot_threshold_curve`).
     sklearn.metrics.classification_report : scikit-learn's one-vs-rest
         report, as text or a dict; there is no frame of it.
+
+    Notes
+    -----
+    Each part is what its public function returns, computed from one
+    validation and one matrix: the report is
+    :func:`mlcm_classification_report`'s (its intervals drawn as it draws
+    them: the same ``random_state`` gives the same numbers), the confusions
+    are :func:`most_confused` of the matrix and :func:`labelset_confusions`
+    of the targets, the curve is :func:`mlcm_threshold_curve`'s. The
+    pictures are drawn from what is stored: :meth:`plot` and
+    :meth:`plot_threshold_curve` compute nothing again.
 
     Examples
     --------
@@ -265,7 +299,7 @@ Confusion(true='C1', predicted='C2', value=3)]
             "y_score": ["array-like", "sparse matrix", None],
             **_REPORT_CONSTRAINTS,
         },
-        rules=_RULES,
+        rules=(*_RULES, _curve_needs_scores),
     )
     def from_predictions(
         cls,
@@ -358,7 +392,9 @@ Confusion(true='C1', predicted='C2', value=3)]
 
         thresholds : int or array-like, default=None
             The curve's thresholds, as in :func:`mlcm_threshold_curve`
-            (None: 100).
+            (None: 100). This and the two options below need scores: without
+            them another value than the default is refused (it would be
+            ignored).
 
         metric : {"f1", "precision", "recall", "fbeta", "specificity"}, \
                 default="f1"
