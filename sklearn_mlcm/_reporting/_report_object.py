@@ -21,7 +21,6 @@ from sklearn_mlcm._param_validation import (
 from sklearn_mlcm._plot._confusion_matrix import MLCMDisplay, _check_classifier
 from sklearn_mlcm._plot._threshold_curve import MLCMThresholdCurveDisplay
 from sklearn_mlcm._plot._top_confusions import (
-    most_confused_labels,
     top_confusions,
     top_labelset_confusions,
 )
@@ -59,9 +58,6 @@ from ._tables import latex_table, markdown_table, report_frame, report_rows
 
 __all__ = ["MLCMReport"]
 
-#: ``plot(top_k="auto")`` draws every label up to this many, and the labels
-#: most involved in confusion above.
-AUTO_TOP_K = 40
 #: The names the repr lists before "...".
 _REPR_NAMES = 5
 
@@ -650,33 +646,18 @@ random_state, n_jobs, top_k, thresholds, metric, average
             title says which when they are not all drawn in order.
         """
         cm = self.confusion_matrix
-        n_labels = cm.shape[0] - 1
-        if top_k == "auto":
-            top_k = AUTO_TOP_K if n_labels > AUTO_TOP_K else None
-        shown = most_confused_labels(cm, top_k=top_k, order=order)
-        index = np.append(shown, n_labels)
-        # a drawn row's share of its whole row, not of the drawn block
         drawn = cm if normalize is None else _normalize(cm, normalize)
-        block = drawn[index][:, index]
-        if sparse.issparse(block):
-            block = block.toarray()
-        display = MLCMDisplay(
-            block, display_labels=[self.target_names[i] for i in shown]
+        # the labels drawn and the title: as MLCMDisplay.from_predictions
+        return MLCMDisplay._from_matrix(
+            drawn,
+            self.target_names,
+            top_k=top_k,
+            order=order,
+            ntl_label="NTL",
+            npl_label="NPL",
+            ax=ax,
+            **kwargs,
         )
-        display.shown_labels_ = shown
-        display.plot(ax=ax, **kwargs)
-        in_order = np.array_equal(shown, np.arange(n_labels))
-        if not in_order:
-            title = (
-                f"MLCM: {len(shown):,} of {n_labels:,} labels most involved "
-                "in confusion"
-                if len(shown) < n_labels
-                else f"MLCM: all {n_labels:,} labels"
-            )
-            if order == "cluster":
-                title += ", clustered"
-            display.ax_.set_title(title)
-        return display
 
     @validate_params({"ax": [HasMethods("plot"), None]})
     def plot_threshold_curve(self, *, ax=None, **kwargs):
