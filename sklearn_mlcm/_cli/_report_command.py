@@ -268,8 +268,11 @@ def _matrix_not_shown(n_labels, matrix_out):
 
 
 def _wrap(text):
-    """``text`` as lines of at most TEXT_WIDTH characters."""
-    return textwrap.fill(text, TEXT_WIDTH, break_on_hyphens=False)
+    """``text`` as lines of at most TEXT_WIDTH characters; a word longer
+    than a line (a path) stays whole on its own line, so it can be copied."""
+    return textwrap.fill(
+        text, TEXT_WIDTH, break_on_hyphens=False, break_long_words=False
+    )
 
 
 def _title(n, k, most):

@@ -779,6 +779,21 @@ def test_report_command_matrix_out_hidden_says_where(capsys, tmp_path):
     assert_array_equal([[int(v) for v in row[1:]] for row in rows[1:]], cm)
 
 
+def test_report_command_long_output_path_stays_on_one_line(capsys, tmp_path):
+    """A path longer than a line is printed whole, never cut inside."""
+    y_true, y_pred = _random_labels(50, 35, seed=3)
+    true = write_csv(tmp_path / "true.csv", y_true)
+    pred = write_csv(tmp_path / "pred.csv", y_pred)
+    folder = tmp_path / ("a-long-folder-name-" * 6)
+    folder.mkdir()
+    out_file = folder / "matrix.csv"
+    argv = ["report", true, pred, "--matrix-out", out_file, "--zero-division", "0"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    assert len(str(out_file)) > 120
+    assert any(str(out_file) in line for line in out.split("\n"))
+
+
 def test_report_command_matrix_out_unwritable(capsys, tmp_path):
     """A --matrix-out that cannot be written is one line; - is refused."""
     folder = tmp_path / "folder"
