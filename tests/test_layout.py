@@ -30,6 +30,7 @@ LAYERS = [
         "_uncertainty",
     },
     {"_thresholds", "_plot", "compare"},
+    {"_reporting"},
     {"__init__"},
     {"_cli", "__main__"},
 ]
