@@ -289,4 +289,23 @@ def build_parser():
             "label names and NPL, then one row per true label and NTL"
         ),
     )
+    report.add_argument(
+        "--html",
+        metavar="FILE",
+        help=(
+            "write the report to FILE as one self-contained HTML page (the "
+            "library's MLCMReport.to_html): the summary, the picture of the "
+            "labels most confused, the confusions and every label's scores, "
+            "with the intervals of --confidence-level"
+        ),
+    )
+    report.add_argument(
+        "--markdown",
+        metavar="FILE",
+        help=(
+            "write the classification report to FILE as a markdown table (the "
+            "library's MLCMReport.to_markdown), with --digits decimals and the "
+            "intervals of --confidence-level"
+        ),
+    )
     return parser
