@@ -160,7 +160,9 @@ def build_parser():
             "file (not both) can be - to read standard input. Above "
             f"{MATRIX_MAX_LABELS} labels the matrix is not printed unless asked "
             f"for (--matrix, --matrix-out), and the {TOP_DEFAULT} most confused "
-            "label pairs and label sets are printed instead."
+            "label pairs and label sets are printed instead. --html and "
+            "--markdown write the same report to files, as the library's "
+            "MLCMReport does."
         ),
     )
     report.add_argument(

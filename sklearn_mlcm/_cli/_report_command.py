@@ -308,7 +308,7 @@ def _write_file(path, option, write):
         write_atomically(path, write)
     except OSError as exc:
         raise InputError(
-            f"{option} {path}: cannot write {what} ({exc.strerror or exc})"
+            f"{path}: cannot write {what} ({exc.strerror or exc})"
         ) from None
 
 
