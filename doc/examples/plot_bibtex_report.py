@@ -152,13 +152,13 @@ if available:
 #
 # :meth:`~sklearn_mlcm.MLCMReport.to_markdown` gives a table of every tag and
 # every average (:meth:`~sklearn_mlcm.MLCMReport.to_latex` the same for a
-# paper); here its head, then its last four lines, the averages.
+# paper); here its head. The brackets are escaped (``\[``), so that no
+# markdown reader takes them for a link.
 
 if available:
     lines = report.to_markdown().splitlines()
     print("\n".join(lines[:7]))
-    print("...")
-    print("\n".join(lines[-4:]))
+    print(f"... ({len(lines) - 7} more lines: the other tags, then the averages)")
 
 # %%
 # A frame to analyse
@@ -186,12 +186,18 @@ if available:
 # :meth:`~sklearn_mlcm.MLCMReport.plot` draws the stored matrix, nothing
 # computed again. At 159 tags it draws the 40 most involved in confusion
 # (the title says so), clustered so that tags confused with each other sit
-# side by side; :meth:`~sklearn_mlcm.MLCMReport.plot_threshold_curve` draws
-# the macro F1 across thresholds with the best one marked.
+# side by side.
 
 if available:
     display = report.plot(order="cluster", text_kw={"fontsize": 6})
     display.figure_.set_size_inches(11, 10)
+    plt.show()
+
+# %%
+# :meth:`~sklearn_mlcm.MLCMReport.plot_threshold_curve` draws the macro F1
+# across thresholds, with the best one marked.
+
+if available:
     curve = report.plot_threshold_curve()
     plt.show()
 
