@@ -141,11 +141,13 @@ if available:
     print(report)
 
 # %%
-# The micro F1 and the macro F1 differ a lot: the frequent tags are
-# predicted far better than the rare ones, which the macro average weighs
-# alike. The best threshold of the macro F1 is well below the 0.5 that
-# ``predict`` uses: with 159 rare tags, a logistic regression's
-# probabilities rarely reach 0.5.
+# The micro F1 and the macro F1 differ: the frequent tags are predicted
+# better than the rare ones (a mean F1 of 0.32 over the quarter of the tags
+# with the most positives, 0.20 over the quarter with the fewest), and the
+# macro average weighs every tag alike. The best threshold of the macro F1
+# is well below the 0.5 that ``predict`` uses: at 0.5 the classifier
+# predicts half as many tags as there are (0.7 % of the entry-tag pairs,
+# against 1.5 % in the truth).
 #
 # Tables to paste
 # ---------------
