@@ -10,7 +10,8 @@ indicator matrices, sparse matrices, frames, 1-D class labels), the labels to
 keep, the weights (:func:`check_sample_weight`), square matrices
 (:func:`check_square_matrix`), display names (:func:`check_target_names`),
 and scores with their thresholds (:func:`check_scores`,
-:func:`check_scored_targets`, :func:`check_thresholds`).
+:func:`check_scored_targets`, :func:`check_thresholds`; scores beside targets
+validated already, :func:`check_target_scores`).
 The parameters' own types and options are checked before, by the decorator
 of :mod:`._param_validation`; error messages here name the same public
 function, the public call under way, which the decorator records in a context

@@ -3,10 +3,12 @@
 The layers, lowest first: the two validation modules, the paper data and the
 result helpers; the engine (``_mlcm/``); the public functions on the matrix
 and how sure they are (``_uncertainty/``); the thresholds (``_thresholds/``),
-the displays (``_plot/``) and the classifier comparison (``compare/``); the
-public API (``__init__``); the command line (``_cli/``, ``__main__``), which
-uses the public API as a user would. A module may import from its own layer
-or a lower one only; a folder is one room of one layer.
+the displays (``_plot/``) and the classifier comparison (``compare/``); what
+a person reads and keeps (``_reporting/``: the report object, its tables and
+page), which packages those; the public API (``__init__``); the command
+line (``_cli/``, ``__main__``), which uses the public API as a user would.
+A module may import from its own layer or a lower one only; a folder is one
+room of one layer.
 """
 
 import ast

@@ -7,13 +7,15 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
-from sklearn_mlcm._mlcm._dispatch import compute, normalize
+from sklearn_mlcm._mlcm._dispatch import compute
+from sklearn_mlcm._mlcm._dispatch import normalize as _normalize
 from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     HasMethods,
     Interval,
     Options,
     Sequence,
+    invalid_parameter,
     validate_params,
 )
 from sklearn_mlcm._plot._confusion_matrix import MLCMDisplay, _check_classifier
@@ -85,6 +87,28 @@ _REPORT_CONSTRAINTS = {
     "metric": [Options(*METRICS)],
     "average": [Options(*CURVE_AVERAGES)],
 }
+#: The options of the threshold curve, with their defaults.
+_CURVE_DEFAULTS = {"thresholds": None, "metric": "f1", "average": "macro"}
+
+
+def _curve_needs_scores(arguments):
+    """Rule: a curve option other than its default needs scores: without
+    them there is no curve, and the option would be ignored (as the
+    report's interval options need a ``confidence_level``)."""
+    if arguments["y_score"] is not None:
+        return
+    for name, default in _CURVE_DEFAULTS.items():
+        value = arguments[name]
+        if value is not None if default is None else value != default:
+            raise invalid_parameter(
+                name,
+                f"left at its default ({default!r}) without scores: it shapes "
+                "the threshold curve, which only y_score=... (or an estimator "
+                "with predict_proba or decision_function) gives",
+                value,
+            )
+
+
 _RULES = (_intervals_need_a_level, resamples_resolve_tails)
 
 
@@ -160,6 +184,17 @@ interval_legend, include_no_label
         (:meth:`plot_threshold_curve`).
     sklearn.metrics.classification_report : scikit-learn's one-vs-rest
         report, as text or a dict; there is no frame of it.
+
+    Notes
+    -----
+    Each part is what its public function returns, computed from one
+    validation and one matrix: the report is
+    :func:`mlcm_classification_report`'s (its intervals drawn as it draws
+    them: the same ``random_state`` gives the same numbers), the confusions
+    are :func:`most_confused` of the matrix and :func:`labelset_confusions`
+    of the targets, the curve is :func:`mlcm_threshold_curve`'s. The
+    pictures are drawn from what is stored: :meth:`plot` and
+    :meth:`plot_threshold_curve` compute nothing again.
 
     Examples
     --------
@@ -264,7 +299,7 @@ Confusion(true='C1', predicted='C2', value=3)]
             "y_score": ["array-like", "sparse matrix", None],
             **_REPORT_CONSTRAINTS,
         },
-        rules=_RULES,
+        rules=(*_RULES, _curve_needs_scores),
     )
     def from_predictions(
         cls,
@@ -300,7 +335,8 @@ Confusion(true='C1', predicted='C2', value=3)]
         ----------
         y_true : {array-like, sparse matrix, DataFrame} of shape \
                 (n_samples, n_labels) or (n_samples,)
-            Ground truth 0/1 indicators, or 1-D class labels.
+            Ground truth 0/1 indicators, or 1-D class labels. Dask arrays
+            are read whole (the label-set confusions read every row).
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels.
@@ -312,11 +348,15 @@ Confusion(true='C1', predicted='C2', value=3)]
             ``decision_function``), for the threshold curve
             (:func:`mlcm_threshold_curve`); 2-D indicator targets only. A
             frame is matched to frame targets by column name. None: no curve.
+            With ``method="krstinic"`` the curve takes one matrix per
+            threshold (see :func:`mlcm_threshold_curve`).
 
         target_names : list of str of shape (n_labels,), default=None
-            Display names of the labels, unique. By default the column names
-            of a frame, the class values for 1-D input, and the column
-            indices otherwise.
+            Display names of the labels, unique, none of them an average's
+            row ("micro avg", ...; with ``include_no_label`` neither
+            "no label", "NTL" nor "NPL", the names of the no-label index). By
+            default the column names of a frame, the class values for 1-D
+            input, and the column indices otherwise.
 
         labels : array-like of shape (n_kept,), default=None
             The labels to evaluate, in that order (see
@@ -352,7 +392,9 @@ Confusion(true='C1', predicted='C2', value=3)]
 
         thresholds : int or array-like, default=None
             The curve's thresholds, as in :func:`mlcm_threshold_curve`
-            (None: 100).
+            (None: 100). This and the two options below need scores: without
+            them another value than the default is refused (it would be
+            ignored).
 
         metric : {"f1", "precision", "recall", "fbeta", "specificity"}, \
                 default="f1"
@@ -613,11 +655,11 @@ random_state, n_jobs, top_k, thresholds, metric, average
             top_k = AUTO_TOP_K if n_labels > AUTO_TOP_K else None
         shown = most_confused_labels(cm, top_k=top_k, order=order)
         index = np.append(shown, n_labels)
-        block = cm[index][:, index]
+        # a drawn row's share of its whole row, not of the drawn block
+        drawn = cm if normalize is None else _normalize(cm, normalize)
+        block = drawn[index][:, index]
         if sparse.issparse(block):
             block = block.toarray()
-        if normalize is not None:
-            block = normalize_block(cm, index, normalize)
         display = MLCMDisplay(
             block, display_labels=[self.target_names[i] for i in shown]
         )
@@ -825,11 +867,3 @@ def _checked_names(targets, target_names, include_no_label):
         reserved |= {NO_LABEL_NAME, "NTL", "NPL"}
     names = targets.names if target_names is None else target_names
     return check_target_names(names, targets.n_labels, reserved)
-
-
-def normalize_block(cm, index, how):
-    """The rows and columns ``index`` of ``cm`` normalised as the whole
-    matrix is (a row's share of its whole row, not of the drawn block)."""
-    full = normalize(cm, how)
-    block = full[index][:, index]
-    return block.toarray() if sparse.issparse(block) else np.asarray(block)

@@ -5,6 +5,8 @@ import sys
 import matplotlib
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
 from scipy import sparse
@@ -649,3 +651,123 @@ def test_from_predictions_refuses_a_bad_threshold_grid():
         MLCMReport.from_predictions(
             T, P, y_score=SCORES, thresholds=[0.5, 0.3], zero_division=0.0
         )
+
+
+def test_from_predictions_frame_scores_need_each_label_once():
+    """Frame scores with an extra or a repeated column are refused; with
+    labels, extra columns are left out."""
+    pd = pytest.importorskip("pandas")
+    columns = ["a", "b", "c"]
+    y_true, y_pred = pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns)
+    extra = pd.DataFrame(
+        np.column_stack([SCORES, SCORES[:, 0]]), columns=[*columns, "d"]
+    )
+    with pytest.raises(ValueError, match=r"must name each label of y_true once"):
+        MLCMReport.from_predictions(y_true, y_pred, y_score=extra)
+    repeated = pd.DataFrame(SCORES, columns=["a", "b", "b"])
+    with pytest.raises(ValueError, match=r"repeated: \['b'\]"):
+        MLCMReport.from_predictions(y_true, y_pred, y_score=repeated)
+    report = MLCMReport.from_predictions(
+        y_true,
+        y_pred,
+        y_score=extra,
+        labels=["c", "a"],
+        thresholds=5,
+        zero_division=0.0,
+    )
+    expected = mlcm_threshold_curve(T, SCORES, labels=[2, 0], thresholds=5)
+    assert_allclose(report.threshold_curve.label_scores, expected.label_scores)
+    assert report.target_names == ["c", "a"]
+
+
+def test_from_predictions_array_scores_beside_frames_by_position():
+    """Array scores beside frame targets are in the frames' column order;
+    labels keep the same columns."""
+    pd = pytest.importorskip("pandas")
+    columns = ["a", "b", "c"]
+    y_true, y_pred = pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns)
+    report = MLCMReport.from_predictions(
+        y_true,
+        y_pred,
+        y_score=SCORES,
+        labels=["c", "a"],
+        thresholds=5,
+        zero_division=0.0,
+    )
+    expected = mlcm_threshold_curve(T, SCORES, labels=[2, 0], thresholds=5)
+    assert_allclose(report.threshold_curve.label_scores, expected.label_scores)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_from_predictions_matches_the_public_functions_on_random_cases(
+    mlcm_strategies, data
+):
+    """On random targets, weights and scores, every part of the report equals
+    the public function that computes it alone."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases())
+    method = data.draw(st.sampled_from(["heydarian", "krstinic"]))
+    n, q = y_true.shape
+    seed = data.draw(st.integers(0, 2**16))
+    y_score = np.random.default_rng(seed).random((n, q))
+    options = {"sample_weight": weight, "method": method, "zero_division": 0.0}
+    report = MLCMReport.from_predictions(
+        y_true, y_pred, y_score=y_score, top_k=5, thresholds=4, **options
+    )
+    assert report.report == mlcm_classification_report(
+        y_true, y_pred, output_dict=True, **options
+    )
+    matrix = mlcm_confusion_matrix(y_true, y_pred, sample_weight=weight, method=method)
+    assert_array_equal(report.confusion_matrix, matrix)
+    names = [str(i) for i in range(q)]
+    assert report.most_confused == most_confused(matrix, top_k=5, target_names=names)
+    assert report.labelset_confusions == labelset_confusions(
+        y_true, y_pred, top_k=5, sample_weight=weight, target_names=names
+    )
+    curve = mlcm_threshold_curve(
+        y_true, y_score, thresholds=4, sample_weight=weight, method=method
+    )
+    assert_array_equal(report.threshold_curve.thresholds, curve.thresholds)
+    assert_allclose(report.threshold_curve.scores, curve.scores)
+    assert report.n_samples == n
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"thresholds": 5}, {"metric": "recall"}, {"average": "micro"}],
+    ids=["thresholds", "metric", "average"],
+)
+def test_from_predictions_refuses_curve_options_without_scores(options):
+    """A curve option without scores would be ignored: refused, naming it."""
+    (name,) = options
+    with pytest.raises(
+        ValueError,
+        match=f"'{name}' parameter of MLCMReport.from_predictions must be left "
+        "at its default .* without scores",
+    ):
+        MLCMReport.from_predictions(T, P, zero_division=0.0, **options)
+
+
+def test_from_estimator_refuses_curve_options_without_scores():
+    """An estimator without scores and a curve option: refused, naming the
+    option and from_estimator."""
+    X, Y = _fitted_case()
+    with pytest.raises(
+        ValueError,
+        match="'thresholds' parameter of MLCMReport.from_estimator must be left "
+        "at its default",
+    ):
+        MLCMReport.from_estimator(
+            _PredictOnly().fit(X, Y), X, Y, thresholds=5, zero_division=0.0
+        )
+
+
+def test_from_predictions_same_seed_same_intervals():
+    """The same random_state gives the same intervals; another seed others."""
+    first = MLCMReport.from_predictions(T, P, zero_division=0.0, **INTERVALS)
+    again = MLCMReport.from_predictions(T, P, zero_division=0.0, **INTERVALS)
+    other = MLCMReport.from_predictions(
+        T, P, zero_division=0.0, **{**INTERVALS, "random_state": 1}
+    )
+    assert first.report == again.report
+    assert first.report != other.report
