@@ -33,11 +33,12 @@ import html
 import importlib.util
 import io
 import os
+import sys
 from collections import Counter
 
 import numpy as np
 
-from sklearn_mlcm._param_validation import invalid_parameter
+from sklearn_mlcm._param_validation import InvalidParameterError, current_function
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
 
 from ._files import output_path_problem, write_atomically
@@ -99,6 +100,8 @@ position:sticky;top:0}
 min-width:8em;max-width:32em;overflow-wrap:anywhere}
 .mlcm-report .label{display:inline-block;background:#eef1f4;border-radius:4px;
 padding:0 5px;margin:1px 2px 1px 0}
+.mlcm-report .label.missed{background:#ffebe9;box-shadow:inset 0 0 0 1px #cf222e}
+.mlcm-report .label.extra{background:#fff8c5;box-shadow:inset 0 0 0 1px #9a6700}
 .mlcm-report figure{margin:.6em 0 1.2em}
 .mlcm-report figure img{display:block;max-width:100%;height:auto}
 .mlcm-report figcaption{color:#59636e;margin-top:.3em}
@@ -120,6 +123,12 @@ def _count(value):
     if value == round(value):
         return f"{int(round(value)):,}"
     return f"{value:.3g}" if abs(value) < 1 else f"{value:,.2f}"
+
+
+def _amount(cell):
+    """A weight or support cell of the report's rows: ``277,993`` for an
+    integer (thousands apart), a fraction as it is."""
+    return f"{int(cell):,}" if cell.isdigit() else cell
 
 
 def _score(entry, column):
@@ -202,12 +211,13 @@ def _best_threshold(curve):
     score = float(curve.scores[curve.best_index])
     metric = {"f1": "F1"}.get(curve.metric, curve.metric)
     if np.ndim(best) == 0:
-        where = f"threshold <b>{float(best):.3g}</b>"
+        where, steps = f"threshold <b>{float(best):.3g}</b>", "thresholds"
     else:
         where = f"row <b>{curve.best_index}</b> of the per-label thresholds"
+        steps = "rows"
     return (
         f"Best {where}: {_text(curve.average)} {_text(metric)} "
-        f"{score:.{DIGITS}f} (of {len(curve.scores):,} thresholds)."
+        f"{score:.{DIGITS}f} (of {len(curve.scores):,} {steps})."
     )
 
 
@@ -227,7 +237,7 @@ def _report_table(report):
                 f"<td>{_score(entry, c)}</td>"
                 for c in ("precision", "recall", "f1-score")
             )
-            + "".join(f"<td>{cell}</td>" for cell in cells[4:])
+            + "".join(f"<td>{_amount(cell)}</td>" for cell in cells[4:])
             + "</tr>"
         )
         (averages if name in AVERAGE_ROWS else labels).append(row)
@@ -253,11 +263,18 @@ def _report_table(report):
     )
 
 
-def _label_set(names):
-    """A label set as text: its names, or a word for the empty set."""
+def _label_set(names, others, mark):
+    """A label set as text, a chip per name; the names not in ``others`` (the
+    other side's set) marked with the class ``mark``; a word for the empty
+    set."""
     if len(names) == 0:
         return '<span class="note">(no label)</span>'
-    return " ".join(f'<span class="label">{_text(name)}</span>' for name in names)
+    others = set(others)
+    return " ".join(
+        f'<span class="label{"" if name in others else " " + mark}">'
+        f"{_text(name)}</span>"
+        for name in names
+    )
 
 
 def _confusion_tables(report):
@@ -281,14 +298,18 @@ def _confusion_tables(report):
         out.append("<p>No label was predicted in place of another.</p>")
     if report.labelset_confusions:
         rows = "".join(
-            f'<tr><td>{i}</td><td class="name">{_label_set(c.true)}</td>'
-            f'<td class="name">{_label_set(c.predicted)}</td>'
+            f'<tr><td>{i}</td>'
+            f'<td class="name">{_label_set(c.true, c.predicted, "missed")}</td>'
+            f'<td class="name">{_label_set(c.predicted, c.true, "extra")}</td>'
             f"<td>{_count(c.count)}</td></tr>"
             for i, c in enumerate(report.labelset_confusions, start=1)
         )
         out.append(
             f"<h3>The {len(report.labelset_confusions)} most frequent wrong "
             "label sets</h3>"
+            '<p class="note">Marked: <span class="label missed">missed</span> '
+            'true labels, not predicted; <span class="label extra">extra</span> '
+            "predicted labels, not true.</p>"
             '<div class="scroll"><table><thead><tr><th>#</th>'
             '<th class="name">true label set</th><th class="name">predicted '
             "label set</th><th>instances</th></tr></thead>"
@@ -442,8 +463,9 @@ def render_page(report, *, pictures=True):
             "<code>y_score &gt;= threshold</code> at each threshold.</p>"
             f"{curve}</section>"
         )
-    from sklearn_mlcm import __version__
-
+    # the package's version, read off the package already imported (an
+    # import of sklearn_mlcm here would climb above this layer)
+    version = getattr(sys.modules.get("sklearn_mlcm"), "__version__", "")
     body = "\n".join(
         [
             _summary(report),
@@ -453,7 +475,7 @@ def render_page(report, *, pictures=True):
             "</section>",
             threshold,
             _report_table(report),
-            f"<footer>Written by sklearn-mlcm {_text(__version__)}. Read off "
+            f"<footer>Written by sklearn-mlcm {_text(version)}. Read off "
             "the multi-label confusion matrix (MLCM): rows are true labels, "
             "columns the labels predicted in their place.</footer>",
         ]
@@ -495,7 +517,11 @@ def write_page(report, path):
     """
     problem = output_path_problem(path)
     if problem is not None:
-        raise invalid_parameter("path", f"a file to write ({problem})", os.fspath(path))
+        # the whole path (invalid_parameter would shorten a long one)
+        raise InvalidParameterError(
+            f"The 'path' parameter of {current_function()} must be a file to "
+            f"write ({problem}). Got {os.fspath(path)!r} instead."
+        )
     page = render_page(report)
     write_atomically(path, lambda file: file.write(page))
     return path
