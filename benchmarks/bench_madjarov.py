@@ -494,7 +494,9 @@ def run(parser, args):
         )
     )
     display = MLCMDisplay.from_predictions(y_true, y_pred, display_labels=labels)
-    display.ax_.set_title(f"MLCM of {best} on {where}")
+    shown = display.ax_.get_title()  # "MLCM: 40 of 374 labels ..." above 40
+    title = f"MLCM of {best} on {where}"
+    display.ax_.set_title(f"{title}\n{shown}" if shown else title)
     path = out / f"mlcm_{best}_{where}.png"
     display.figure_.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(display.figure_)

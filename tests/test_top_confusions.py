@@ -735,6 +735,23 @@ def test_most_confused_labels_top_k_by_hand():
         assert shown.dtype == np.int64
 
 
+def test_most_confused_labels_auto():
+    """top_k="auto" keeps every label up to 40 and the 40 of largest mass
+    above: the top_k=40 selection of 41 labels (MLCMDisplay's default)."""
+    assert_array_equal(most_confused_labels(FIVE, top_k="auto"), np.arange(5))
+    rng = np.random.default_rng(0)
+    for n_labels, kept in ((40, 40), (41, 40), (159, 40)):
+        cm = rng.poisson(0.5, (n_labels + 1, n_labels + 1))
+        shown = most_confused_labels(cm, top_k="auto")
+        assert len(shown) == kept
+        expected = most_confused_labels(cm, top_k=40)
+        assert_array_equal(shown, expected)
+        assert_array_equal(
+            most_confused_labels(cm, top_k="auto", order="cluster"),
+            most_confused_labels(cm, top_k=40, order="cluster"),
+        )
+
+
 def test_most_confused_labels_cluster_by_hand():
     """top_k=4 drops label 2; order="cluster" puts 3 after 0 and 4 after 1."""
     # Among the picked labels 0, 1, 3, 4, S = C + C.T off the diagonal has
@@ -848,7 +865,13 @@ def test_most_confused_labels_sparse_beyond_dense_limit():
             {"top_k": 0},
             ValueError,
             r"'top_k' parameter of most_confused_labels must be an int in the range "
-            r"\[1, inf\) or None. Got 0 instead",
+            r"\[1, inf\) or one of \{'auto'\} or None. Got 0 instead",
+        ),
+        (
+            {"top_k": "all"},
+            ValueError,
+            r"'top_k' parameter of most_confused_labels must be an int in the range "
+            r"\[1, inf\) or one of \{'auto'\} or None. Got 'all' instead",
         ),
         (
             {"order": "clustered"},

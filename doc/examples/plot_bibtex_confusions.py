@@ -246,12 +246,14 @@ if available:
 # Drawing the most confused tags
 # ------------------------------
 #
-# A ``160 x 160`` picture is unreadable. ``top_k=20`` draws the 20 tags most
-# involved in confusion with other tags (the largest row plus column sums
-# off the diagonal), and ``order="cluster"`` puts tags confused with each
-# other side by side. The counts are very skewed, a few hundred on the
-# diagonal against a few off it, so a symmetric-log colour scale shows the
-# small cells too. The NTL row and the NPL column stay at the edges.
+# A ``160 x 160`` picture is unreadable: by default the display draws the 40
+# tags most involved in confusion with other tags (the largest row plus
+# column sums off the diagonal). ``top_k=20`` draws 20 of them, large enough
+# to write the counts in the cells, and ``order="cluster"`` puts tags
+# confused with each other side by side. The counts are very skewed, a few
+# hundred on the diagonal against a few off it, so the display's default
+# colour scale is symmetric-logarithmic: the small cells show in colour too.
+# The NTL row and the NPL column stay at the edges.
 
 if available:
     display = MLCMDisplay.from_predictions(
@@ -260,7 +262,6 @@ if available:
         display_labels=names,
         top_k=20,
         order="cluster",
-        im_kw={"norm": "symlog"},
         text_kw={"fontsize": 7},
     )
     print("drawn:", ", ".join(names[i] for i in display.shown_labels_))

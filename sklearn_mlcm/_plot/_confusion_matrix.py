@@ -20,7 +20,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._plot._support import check_matplotlib_support
-from sklearn_mlcm._plot._top_confusions import most_confused_labels
+from sklearn_mlcm._plot._top_confusions import most_confused_labels, resolve_top_k
 from sklearn_mlcm._validation import (
     check_indicator_labels,
     check_square_matrix,
@@ -55,6 +55,13 @@ _THINNED_TICKS = 25  # about as many ticks when thinned
 _CELL_INCHES = 0.45
 _MIN_FIGSIZE = (6.4, 4.8)
 _MAX_FIGSIZE = (12.0, 10.0)
+# The default colour scale (the Notes of MLCMDisplay.plot): linear while the
+# largest cell is at most this many times the smallest non-zero one, else
+# symmetric-logarithmic, linear below that smallest non-zero cell...
+_LINEAR_SPAN = 10.0
+# ... but over at most this many decades below the largest cell (weights of
+# 1e-9 beside counts of 1,000 would spread the colours over 12 decades).
+_MAX_DECADES = 4
 
 
 def _figure_size(n_rows, n_cols):
@@ -93,6 +100,92 @@ def _tick_fontsize(ax, n_rows, n_cols):
     if max(n_rows, n_cols) > _MAX_ROWS_WITH_ALL_TICKS:
         return 8.0
     return float(np.clip(0.8 * _cell_points(ax, n_rows, n_cols), 6, 10))
+
+
+def _default_norm(cm, vmin, vmax):
+    """The colour scale of a matrix drawn without ``im_kw["norm"]``.
+
+    Linear (matplotlib's ``Normalize``) for an all-zero matrix and while the
+    largest cell (or ``vmax``) is at most ``_LINEAR_SPAN`` times the smallest
+    non-zero one; above, ``SymLogNorm`` linear from 0 to the smallest non-zero
+    cell (``linthresh``, 1 for counts; at least ``vmax / 10**_MAX_DECADES``)
+    and logarithmic (base 10) above it (``linscale=1``), from 0 (or ``vmin``)
+    to the largest cell (or ``vmax``). ``vmin`` and ``vmax`` are im_kw's.
+    """
+    from matplotlib import colors
+
+    positive = cm[cm > 0]
+    top = float(cm.max()) if vmax is None else float(vmax)
+    if positive.size == 0 or top <= _LINEAR_SPAN * float(positive.min()):
+        return colors.Normalize(vmin=vmin, vmax=vmax)
+    linthresh = max(float(positive.min()), top * 10.0**-_MAX_DECADES)
+    # from 0, not from the smallest cell: a matrix without zeros would draw
+    # its smallest cell (say 1) in the colour of nothing
+    return colors.SymLogNorm(
+        linthresh=linthresh,
+        linscale=1.0,
+        vmin=0.0 if vmin is None else vmin,
+        vmax=vmax,
+        base=10,
+    )
+
+
+def _log_ticks(norm):
+    """The colour-bar ticks of the default symmetric-log scale: 0, then
+    1, 2 and 5 times the powers of ten (only the powers above three decades)
+    from its ``linthresh`` to its ``vmax``; none in the linear part, where
+    they would crowd near 0."""
+    low, high = norm.linthresh, norm.vmax
+    subs = (1, 2, 5) if high <= 1000 * low else (1,)
+    ticks = [0.0]
+    for power in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1):
+        for sub in subs:
+            tick = float(f"{sub}e{power}")  # exact decimal: 0.1, not 0.1000...2
+            if low * (1 - 1e-9) <= tick <= high * (1 + 1e-9):
+                ticks.append(tick)
+    return ticks
+
+
+def _plain_tick(value, _position=None):
+    """A colour-bar tick as a plain number: ``1,000``, ``10``, ``0.001``
+    (a symmetric-log bar would say ``10^3``)."""
+    if value == int(value):
+        return f"{int(value):,}"
+    return f"{value:.3g}"
+
+
+def _percent_tick(value, _position=None):
+    """A colour-bar tick of a log scale as a percentage: ``0.1%``, ``10%``."""
+    return _plain_tick(round(100 * value, 12)) + "%"
+
+
+def _relative_luminance(rgb):
+    """WCAG 2 relative luminance of sRGB colours (..., 3) in [0, 1]."""
+    rgb = np.asarray(rgb, dtype=np.float64)
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return linear @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def _light_text(image, cm, ax):
+    """Per cell, whether the colour map's high end (rather than its low end)
+    contrasts more with the cell's colour as drawn: through the image's norm
+    and colour map, a masked cell (zero under a log norm) or a transparent
+    one over the axes' background. Contrast is WCAG's ratio of relative
+    luminances, ``(L1 + 0.05) / (L2 + 0.05)``."""
+    from matplotlib import colors
+
+    rgba = np.asarray(image.cmap(image.norm(cm)), dtype=np.float64)
+    alpha = rgba[..., 3:]
+    if isinstance(image.get_alpha(), numbers.Real):
+        alpha = alpha * image.get_alpha()
+    background = np.array(colors.to_rgb(ax.get_facecolor()))
+    cell = _relative_luminance(rgba[..., :3] * alpha + background * (1 - alpha))
+    low, high = (_relative_luminance(image.cmap(end)[:3]) for end in (0.0, 1.0))
+
+    def contrast(text):
+        return (np.maximum(cell, text) + 0.05) / (np.minimum(cell, text) + 0.05)
+
+    return contrast(high) > contrast(low)
 
 
 def _check_mathtext(names, parameter):
@@ -219,8 +312,9 @@ def _dense(cm, n_labels):
 
 
 def _subset_title(n_shown, n_labels, top_k, order):
-    """The axes title saying which labels are shown, in which order (None by
-    default, as in ConfusionMatrixDisplay)."""
+    """The axes title saying which labels are shown, in which order (None
+    when all are drawn in their order, as in ConfusionMatrixDisplay; ``top_k``
+    is resolved: "auto" of at most 40 labels is None)."""
     if top_k is None and order != "cluster":
         return None
     if n_shown < n_labels:
@@ -259,7 +353,7 @@ _PREDICTION_CONSTRAINTS = {
     **_LABEL_CONSTRAINTS,
     **_PLOT_CONSTRAINTS,
     # the selection of the labels drawn, made by the constructors
-    "top_k": [Interval(numbers.Integral, 1, None), None],
+    "top_k": [Interval(numbers.Integral, 1, None), Options("auto"), None],
     "order": [Options("original", "cluster")],
 }
 
@@ -273,8 +367,11 @@ class MLCMDisplay:
     and the predicted axis with "NPL" (no predicted label), so the row and
     column tick labels differ. It is recommended to create it with
     :meth:`from_predictions` or :meth:`from_estimator`, which compute the
-    matrix and, for many labels, pick the labels to draw (``top_k``,
-    ``order``); :meth:`plot` draws the matrix it is given.
+    matrix and pick the labels to draw (``top_k``, ``order``): by default
+    every label up to 40, and the 40 most involved in confusion above, so
+    that the picture stays readable at any label count; :meth:`plot` draws
+    the matrix it is given, on a symmetric-log colour scale when its cells
+    span more than a decade (see :meth:`plot`).
 
     Read more in the :ref:`User Guide <display>`.
 
@@ -343,6 +440,25 @@ class MLCMDisplay:
     ['C0', 'C1', 'C2', 'NTL']
     >>> [t.get_text() for t in disp.ax_.get_xticklabels()]
     ['C0', 'C1', 'C2', 'NPL']
+
+    Its cells (0 to 5) span less than a decade: the colour scale is linear.
+
+    >>> type(disp.im_.norm).__name__
+    'Normalize'
+
+    Sixty labels, with a diagonal of about 90 and confusions of a few: the
+    default draws the 40 most involved in confusion, on a symmetric-log
+    scale from the smallest non-zero cell, 1:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> Y = (rng.random((1000, 60)) < 0.1).astype(int)
+    >>> Y_pred = Y ^ (rng.random(Y.shape) < 0.01)
+    >>> disp = MLCMDisplay.from_predictions(Y, Y_pred)
+    >>> disp.ax_.get_title()
+    'MLCM: 40 of 60 labels most involved in confusion'
+    >>> type(disp.im_.norm).__name__, disp.im_.norm.linthresh
+    ('SymLogNorm', 1.0)
 
     The two labels most confused with other labels (row + column - 2 x
     diagonal of the labels' block ``[[5, 2, 4], [0, 2, 3], [0, 0, 1]]`` of this
@@ -426,9 +542,14 @@ class MLCMDisplay:
             Keywords passed to :func:`matplotlib.pyplot.imshow`. The default
             interpolation is "nearest", and "antialiased" on the counts
             (``interpolation_stage="data"``) above 60 rows: cells smaller than
-            3 pixels are smoothed rather than dropped. With many
-            labels the counts are often very skewed: ``{"norm": "symlog"}``
-            shows the small ones too.
+            3 pixels are smoothed rather than dropped. The default colour
+            scale (``norm``) is chosen from the matrix (see Notes): linear
+            while the largest cell is at most 10 times the smallest non-zero
+            one, symmetric-logarithmic above, so that the confusions show
+            beside a much larger diagonal. A ``"norm"`` of ``im_kw`` takes
+            precedence: ``{"norm": "linear"}`` (or None) draws the linear
+            scale of scikit-learn's display; ``vmin`` and ``vmax`` without a
+            norm bound the default one.
 
         text_kw : dict, default=None
             Keywords passed to :func:`matplotlib.pyplot.text`.
@@ -441,10 +562,60 @@ class MLCMDisplay:
         -------
         display : MLCMDisplay
             Returns ``self`` with ``im_``, ``text_``, ``ax_`` and ``figure_``.
+
+        Notes
+        -----
+        The default colour scale. Let ``m`` be the smallest non-zero cell and
+        ``M`` the largest (or ``vmax``). If the matrix is all zeros or
+        ``M <= 10 * m``, the scale is linear (matplotlib's ``Normalize``).
+        Otherwise it is ``SymLogNorm(linthresh=max(m, M / 10**4),
+        linscale=1, base=10, vmin=0)``: linear from 0 to ``m`` (1 for
+        counts), then logarithmic up to ``M``, so that a cell of 1, a cell
+        of 10 and the diagonal's hundreds each get their own colour, and
+        zeros keep the lowest one.
+        Its colour bar reads plain numbers (0, 1, 2, 5, 10, ... up to three
+        decades, 0, 1, 10, 100, 1,000 above), or percentages with a
+        ``values_format`` such as ".0%".
+
+        Why: on real predictions the diagonal and the NPL column hold 10 to
+        1,000 times the counts of the confusions between labels, which the
+        linear scale draws all in its lowest colours. Drawn both ways with
+        the default ``top_k``:
+
+        - MULAN bibtex (40 of 159 labels, one-vs-rest logistic regression;
+          cells up to 88): linear shows the diagonal and the NPL column
+          only; symmetric-log shows each confusion of one entry or more, and
+          the pairs of related tags (network, networks; semantic,
+          semanticweb).
+        - delicious (40 of 983 labels, 10 nearest neighbours; up to 714):
+          linear shows the diagonal and faint columns; symmetric-log shows
+          the tags predicted in place of many (reference, software, tools,
+          web), and dark zero cells in the rows of another topic (java,
+          linux, mac, osx) where the other rows have a few confusions.
+        - 1,000 synthetic labels, each sometimes predicted as the next one:
+          linear shows the diagonal only; symmetric-log shows that band of
+          confusions beside it, and the scattered single ones.
+        - The 18 movie-poster genres (a weak classifier, cells of tens to
+          thousands, all written in the cells): linear shows one bright cell;
+          symmetric-log shows the genres predicted for most posters (whole
+          columns) and the rows most confused.
+        - The paper's 3 labels (cells 0 to 5, within a decade): linear, as
+          the paper draws it; a log scale would make 4 and 5 look alike.
+
+        :class:`~matplotlib.colors.PowerNorm` (square root) left confusions
+        of one or two instances next to invisible at 159 and 983 labels, and
+        :class:`~matplotlib.colors.LogNorm` cannot draw zeros (masked, drawn
+        as the background, so that 1 is darker than 0).
+
+        The text of a cell is drawn in whichever end of the colour map
+        contrasts more with the cell's colour as drawn (WCAG's contrast
+        ratio of relative luminances), so that it stays readable under any
+        norm.
         """
         check_matplotlib_support()
         import matplotlib.pyplot as plt
-        from matplotlib.ticker import FuncFormatter
+        from matplotlib.colors import SymLogNorm
+        from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
         from mpl_toolkits.axes_grid1 import make_axes_locatable
 
         cm = _check_display_matrix(self.confusion_matrix)
@@ -498,22 +669,29 @@ class MLCMDisplay:
                 interpolation="antialiased", interpolation_stage="data"
             )
         im_kw = {**default_im_kw, **(im_kw or {})}
+        default_norm = "norm" not in im_kw  # a norm of im_kw, even None, wins
+        if default_norm:
+            # vmin/vmax go into the norm: matplotlib refuses them beside one
+            im_kw["norm"] = _default_norm(
+                cm, im_kw.pop("vmin", None), im_kw.pop("vmax", None)
+            )
         self.im_ = ax.imshow(cm, **im_kw)
+        log_scale = default_norm and isinstance(self.im_.norm, SymLogNorm)
         self.text_ = None
         if include_values:
             cmap_min, cmap_max = self.im_.cmap(0.0), self.im_.cmap(1.0)
-            # text colour from the cell's place in the colour scale (as in
-            # scikit-learn, but through the image's norm, so that vmin/vmax
-            # and a log norm count): light text on dark cells, dark on light
+            # text colour from the cell's colour as drawn (through the norm,
+            # so that vmin/vmax and the log scale count): whichever end of the
+            # colour map contrasts more, light text on dark cells
             self.im_.autoscale_None()
-            dark = np.asarray(self.im_.norm(cm)) < 0.5
+            light = _light_text(self.im_, cm, ax)
             fontsize = float(np.clip(180 / n_rows, 6, 10))
             self.text_ = np.empty(cm.shape, dtype=object)
             for i, j in product(range(n_rows), range(n_cols)):
                 kwargs = {
                     "ha": "center",
                     "va": "center",
-                    "color": cmap_max if dark[i, j] else cmap_min,
+                    "color": cmap_max if light[i, j] else cmap_min,
                     "fontsize": fontsize,
                     **(text_kw or {}),
                 }
@@ -524,9 +702,17 @@ class MLCMDisplay:
             # a colour bar as high as the (square) matrix, not as the axes box
             cax = make_axes_locatable(ax).append_axes("right", size="4%", pad=0.15)
             bar = fig.colorbar(self.im_, cax=cax)
-            if values_format is not None and _formats_fractions(values_format):
+            percent = values_format is not None and values_format.endswith("%")
+            if log_scale:
+                # the log scale's ticks as plain numbers (0, 1, 10, 100, 1,000)
+                # or percentages (0%, 0.1%, 1%, 10%, 100%), each its own digits
+                bar.formatter = FuncFormatter(_percent_tick if percent else _plain_tick)
+            elif values_format is not None and _formats_fractions(values_format):
                 # the bar speaks the cells' language: percentages for ".0%"
                 bar.formatter = FuncFormatter(lambda x, _: format(x, values_format))
+            if log_scale:
+                bar.locator = FixedLocator(_log_ticks(self.im_.norm))
+                bar.ax.yaxis.set_minor_formatter(NullFormatter())
 
         xticks, yticks = _tick_positions(n_cols), _tick_positions(n_rows)
         ax.set(
@@ -587,7 +773,7 @@ class MLCMDisplay:
         im_kw=None,
         text_kw=None,
         include_no_label=True,
-        top_k=None,
+        top_k="auto",
         order="original",
     ):
         """Plot the multi-label confusion matrix given true and predicted labels.
@@ -629,29 +815,35 @@ class MLCMDisplay:
 im_kw, text_kw, include_no_label
             As in :meth:`plot`.
 
-        top_k : int, default=None
+        top_k : int, "auto" or None, default="auto"
             Draw only the ``top_k`` labels most involved in confusion with
             other labels, and the NTL row and NPL column: those of largest
             off-diagonal mass ``C[i, :].sum() + C[:, i].sum() - 2 * C[i, i]``
             over the labels' block ``C`` (the NTL row and NPL column, drawn
             anyway, do not count: a label that is only missed is not confused
-            with another). Ties go to the earlier label. None, or a ``top_k``
-            of at least the number of labels, draws every label. Only the
-            drawn block of a sparse matrix is made dense. The selection is
-            :func:`most_confused_labels`'s.
+            with another). Ties go to the earlier label. "auto" draws every
+            label up to 40 labels and the 40 most involved in confusion above
+            (a picture of more labels cannot be read whole). None, or a
+            ``top_k`` of at least the number of labels, draws every label.
+            Only the drawn block of a sparse matrix is made dense. The
+            selection is :func:`most_confused_labels`'s.
+
+            .. versionchanged:: 0.2.0
+               The default is "auto"; it was None (every label).
 
         order : {"original", "cluster"}, default="original"
             Order of the drawn labels. "original": the matrix's order.
             "cluster": labels confused with each other side by side, in the
             leaf order of scipy's average-linkage clustering of the drawn
-            labels (see :func:`most_confused_labels`). Confusions are often
-            small next to the diagonal: with ``im_kw={"norm": "symlog"}`` the
-            blocks of labels confused with each other show in colour too, not
-            only in the cell values.
+            labels (see :func:`most_confused_labels`). The default colour
+            scale (see :meth:`plot`) shows the blocks of labels confused with
+            each other in colour, beside a much larger diagonal.
 
-            With ``top_k`` or ``order="cluster"`` the axes title says what is
-            drawn, such as "MLCM: 20 of 159 labels most involved in
-            confusion, clustered", and ``shown_labels_`` which labels.
+            When fewer labels than all are drawn, or with ``order="cluster"``,
+            or an int ``top_k``, the axes title says what is drawn, such as
+            "MLCM: 40 of 983 labels most involved in confusion" or "MLCM: 20
+            of 159 labels most involved in confusion, clustered", and
+            ``shown_labels_`` which labels.
 
         Returns
         -------
@@ -671,9 +863,36 @@ im_kw, text_kw, include_no_label
         )
         if display_labels is None:
             display_labels = label_values(y_true, y_pred, labels)
+        return cls._from_matrix(
+            cm,
+            display_labels,
+            top_k=top_k,
+            order=order,
+            ntl_label=ntl_label,
+            npl_label=npl_label,
+            include_values=include_values,
+            cmap=cmap,
+            xticks_rotation=xticks_rotation,
+            values_format=values_format,
+            ax=ax,
+            colorbar=colorbar,
+            im_kw=im_kw,
+            text_kw=text_kw,
+            include_no_label=include_no_label,
+        )
+
+    @classmethod
+    def _from_matrix(
+        cls, cm, display_labels, *, top_k, order, ntl_label, npl_label, **plot_kw
+    ):
+        """Pick the labels of a whole matrix (``top_k``, ``order``), draw their
+        block with ``plot(**plot_kw)`` and title it; the display has
+        ``shown_labels_``. For callers that validated their parameters and hold
+        a matrix (dense or CSR) of all the labels and their names."""
         # the labels drawn: chosen here, plot() draws what it is given
         n_labels = cm.shape[0] - 1
         check_target_names(display_labels, n_labels, name="display_labels")
+        top_k = resolve_top_k(top_k, n_labels)
         shown = most_confused_labels(cm, top_k=top_k, order=order)
         if len(shown) == n_labels and np.array_equal(shown, np.arange(n_labels)):
             block = _dense(cm, n_labels)
@@ -689,17 +908,7 @@ im_kw, text_kw, include_no_label
             npl_label=npl_label,
         )
         display.shown_labels_ = shown
-        display.plot(
-            include_values=include_values,
-            cmap=cmap,
-            xticks_rotation=xticks_rotation,
-            values_format=values_format,
-            ax=ax,
-            colorbar=colorbar,
-            im_kw=im_kw,
-            text_kw=text_kw,
-            include_no_label=include_no_label,
-        )
+        display.plot(**plot_kw)
         title = _subset_title(len(shown), n_labels, top_k, order)
         if title is not None:
             display.ax_.set_title(title)
@@ -737,7 +946,7 @@ im_kw, text_kw, include_no_label
         im_kw=None,
         text_kw=None,
         include_no_label=True,
-        top_k=None,
+        top_k="auto",
         order="original",
     ):
         """Plot the multi-label confusion matrix of a fitted classifier.
@@ -781,29 +990,35 @@ im_kw, text_kw, include_no_label
 im_kw, text_kw, include_no_label
             As in :meth:`plot`.
 
-        top_k : int, default=None
+        top_k : int, "auto" or None, default="auto"
             Draw only the ``top_k`` labels most involved in confusion with
             other labels, and the NTL row and NPL column: those of largest
             off-diagonal mass ``C[i, :].sum() + C[:, i].sum() - 2 * C[i, i]``
             over the labels' block ``C`` (the NTL row and NPL column, drawn
             anyway, do not count: a label that is only missed is not confused
-            with another). Ties go to the earlier label. None, or a ``top_k``
-            of at least the number of labels, draws every label. Only the
-            drawn block of a sparse matrix is made dense. The selection is
-            :func:`most_confused_labels`'s.
+            with another). Ties go to the earlier label. "auto" draws every
+            label up to 40 labels and the 40 most involved in confusion above
+            (a picture of more labels cannot be read whole). None, or a
+            ``top_k`` of at least the number of labels, draws every label.
+            Only the drawn block of a sparse matrix is made dense. The
+            selection is :func:`most_confused_labels`'s.
+
+            .. versionchanged:: 0.2.0
+               The default is "auto"; it was None (every label).
 
         order : {"original", "cluster"}, default="original"
             Order of the drawn labels. "original": the matrix's order.
             "cluster": labels confused with each other side by side, in the
             leaf order of scipy's average-linkage clustering of the drawn
-            labels (see :func:`most_confused_labels`). Confusions are often
-            small next to the diagonal: with ``im_kw={"norm": "symlog"}`` the
-            blocks of labels confused with each other show in colour too, not
-            only in the cell values.
+            labels (see :func:`most_confused_labels`). The default colour
+            scale (see :meth:`plot`) shows the blocks of labels confused with
+            each other in colour, beside a much larger diagonal.
 
-            With ``top_k`` or ``order="cluster"`` the axes title says what is
-            drawn, such as "MLCM: 20 of 159 labels most involved in
-            confusion, clustered", and ``shown_labels_`` which labels.
+            When fewer labels than all are drawn, or with ``order="cluster"``,
+            or an int ``top_k``, the axes title says what is drawn, such as
+            "MLCM: 40 of 983 labels most involved in confusion" or "MLCM: 20
+            of 159 labels most involved in confusion, clustered", and
+            ``shown_labels_`` which labels.
 
         Returns
         -------

@@ -46,6 +46,10 @@ __all__ = [
     "top_labelset_confusions",
 ]
 
+#: top_k="auto" draws every label up to this many, and this many (the labels
+#: most involved in confusion) above: 41 rows and columns with the no-label
+#: ones still show each tick label at the display's largest figure.
+AUTO_TOP_K = 40
 #: order="cluster" clusters at most this many labels: the distances of 5,000
 #: labels are 100 MB and their average linkage takes seconds.
 MAX_CLUSTER_LABELS = 5000
@@ -260,7 +264,7 @@ def most_confused(
 @validate_params(
     {
         "cm": ["array-like", "sparse matrix"],
-        "top_k": [Interval(Integral, 1, None), None],
+        "top_k": [Interval(Integral, 1, None), Options("auto"), None],
         "order": [Options("original", "cluster")],
     }
 )
@@ -290,12 +294,14 @@ def most_confused_labels(cm, *, top_k=None, order="original"):
         its row sums, column sums and diagonal; only the block of the picked
         labels is made dense, to cluster them.
 
-    top_k : int, default=None
+    top_k : int, "auto" or None, default=None
         How many labels to pick: those of largest off-diagonal mass
         ``C[i, :].sum() + C[:, i].sum() - 2 * C[i, i]`` over the labels'
         block ``C`` (the NTL row and NPL column do not count: a label that is
         only missed is not confused with another). Ties go to the earlier
         label. None, or at least the number of labels, picks every label.
+        "auto" (the default of :class:`MLCMDisplay`'s constructors) picks
+        every label up to 40 labels, and the 40 of largest mass above.
 
     order : {"original", "cluster"}, default="original"
         "original": the picked labels in the matrix's order. "cluster": labels
@@ -332,6 +338,11 @@ def most_confused_labels(cm, *, top_k=None, order="original"):
     array([0, 2])
     >>> most_confused_labels(cm, order="cluster")
     array([1, 2, 0])
+
+    "auto" keeps every one of these 3 labels (it drops labels above 40):
+
+    >>> most_confused_labels(cm, top_k="auto")
+    array([0, 1, 2])
     """
     cm = check_square_matrix(cm)
     n_labels = cm.shape[0] - 1
@@ -557,11 +568,20 @@ def _confusion_mass(cm):
     return rows + cols - 2 * diagonal
 
 
+def resolve_top_k(top_k, n_labels):
+    """``top_k`` as an int or None: "auto" is ``AUTO_TOP_K`` above that many
+    labels and None (every label) up to it."""
+    if isinstance(top_k, str):  # "auto", the one string validated
+        return AUTO_TOP_K if n_labels > AUTO_TOP_K else None
+    return top_k
+
+
 def _top_labels(cm, top_k):
     """Indices of the ``top_k`` labels of largest confusion mass, in label
     order (ties go to the lower index); every label when ``top_k`` is None or
-    at least the number of labels."""
+    at least the number of labels ("auto": see ``resolve_top_k``)."""
     n_labels = cm.shape[0] - 1
+    top_k = resolve_top_k(top_k, n_labels)
     if top_k is None or top_k >= n_labels:
         return np.arange(n_labels, dtype=np.int64)
     most = np.argsort(-_confusion_mass(cm), kind="stable")[:top_k]

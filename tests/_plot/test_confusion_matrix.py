@@ -803,8 +803,8 @@ def test_mlcm_display_plot_draws_only():
 
 def test_mlcm_display_top_k_sparse_beyond_dense_limit():
     """Sparse targets of 20,000 labels (a dense matrix would be 3.2 GB) draw
-    with top_k: only the picked block is made dense. Without top_k the
-    refusal says to use it."""
+    with top_k, and by default (40 labels): only the picked block is made
+    dense. The refusal of top_k=None (every label) says to use top_k."""
     n_labels = 20_000
     rows = [0, 1, 2, 3, 4, 5]
     true_cols = [10, 10, 19_000, 10, 19_000, 19_000]
@@ -822,12 +822,19 @@ def test_mlcm_display_top_k_sparse_beyond_dense_limit():
     assert disp.ax_.get_title() == (
         "MLCM: 2 of 20,000 labels most involved in confusion, clustered"
     )
+    # the default (top_k="auto") draws 40: the two confused labels and the
+    # first 38 others (of mass 0: ties go to the earlier label)
+    auto = MLCMDisplay.from_predictions(y_true, y_pred)
+    assert_array_equal(auto.shown_labels_, [*range(39), 19_000])
+    assert auto.ax_.get_title() == (
+        "MLCM: 40 of 20,000 labels most involved in confusion"
+    )
     with pytest.raises(
         InvalidInputError,
         match=r"MLCMDisplay.from_predictions draws at most 5000 labels.*Got 20000 "
         r"labels.*top_k=",
     ):
-        MLCMDisplay.from_predictions(y_true, y_pred)
+        MLCMDisplay.from_predictions(y_true, y_pred, top_k=None)
 
 
 def test_mlcm_display_from_estimator_top_k_and_order():
