@@ -196,6 +196,13 @@ if available:
     plt.show()
 
 # %%
+# The blocks are those of the example
+# :ref:`sphx_glr_auto_examples_plot_bibtex_confusions.py`: the semantic-web
+# tags (*web*, *semanticweb*, *semantic*, *annotation*), the sessions of the
+# StatPhys 23 conference (*topic3*, *topic7*, *dynamics*, *model*) and the
+# software-engineering tags each confused among themselves; the brightest
+# column is NPL, the tags missed with nothing in their place.
+#
 # :meth:`~sklearn_mlcm.MLCMReport.plot_threshold_curve` draws the macro F1
 # across thresholds, with the best one marked.
 
