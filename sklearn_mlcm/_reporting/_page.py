@@ -55,6 +55,8 @@ PICTURE_NAME_CHARS = 28
 DIGITS = 2
 #: Above this many labels the report's table scrolls in a box of its own.
 TALL_TABLE_LABELS = 30
+#: Above this many names in all, the wrong label sets scroll in their box.
+TALL_SET_NAMES = 500
 #: What the page says when matplotlib is missing.
 NO_PICTURES = (
     "The pictures need matplotlib: "
@@ -304,13 +306,16 @@ def _confusion_tables(report):
             f"<td>{_count(c.count)}</td></tr>"
             for i, c in enumerate(report.labelset_confusions, start=1)
         )
+        sets = report.labelset_confusions
+        n_names = sum(len(c.true) + len(c.predicted) for c in sets)
+        tall = " tall" if n_names > TALL_SET_NAMES else ""
         out.append(
             f"<h3>The {len(report.labelset_confusions)} most frequent wrong "
             "label sets</h3>"
             '<p class="note">Marked: <span class="label missed">missed</span> '
             'true labels, not predicted; <span class="label extra">extra</span> '
             "predicted labels, not true.</p>"
-            '<div class="scroll"><table><thead><tr><th>#</th>'
+            f'<div class="scroll{tall}"><table><thead><tr><th>#</th>'
             '<th class="name">true label set</th><th class="name">predicted '
             "label set</th><th>instances</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div>"
