@@ -32,6 +32,8 @@ _NEWLINES = re.compile(r"\r\n|\r|\n")
 # CommonMark escapes any ASCII punctuation with a backslash: these would
 # otherwise end a cell (|), start emphasis or code, a link or raw HTML
 _MARKDOWN = re.compile(r"([\\|`*_\[\]<>])")
+# in a cell of numbers ("0.62 [0.36, 0.83]") only what would break the row
+_MARKDOWN_CELL = re.compile(r"([\\|])")
 _LATEX = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -47,11 +49,15 @@ _LATEX = {
 _LATEX_SPECIAL = re.compile("|".join(re.escape(c) for c in _LATEX))
 
 
-def escape_markdown(text):
-    """A cell of a GitHub markdown table: ``|`` as ``\\|``, the other
-    characters markdown reads (backslash, emphasis, code, links, HTML)
-    backslash-escaped, and each line break a space."""
-    return _MARKDOWN.sub(r"\\\1", _NEWLINES.sub(" ", str(text)))
+def escape_markdown(text, *, names=True):
+    """A cell of a GitHub markdown table: ``|`` as ``\\|``, a backslash
+    doubled and each line break a space; for ``names`` (label names and
+    headers, any text) also the other characters markdown reads (emphasis,
+    code, links, HTML) backslash-escaped. A cell of numbers (``names=False``)
+    keeps its brackets, ``0.62 [0.36, 0.83]``: not followed by a link
+    target, they are no link."""
+    pattern = _MARKDOWN if names else _MARKDOWN_CELL
+    return pattern.sub(r"\\\1", _NEWLINES.sub(" ", str(text)))
 
 
 def escape_latex(text):
@@ -94,13 +100,17 @@ def report_rows(report, *, digits):
 
 def markdown_table(headers, rows):
     """A GitHub (pipe) table: the first column left-aligned, the others
-    right-aligned, every cell escaped (:func:`escape_markdown`)."""
+    right-aligned, every cell escaped (:func:`escape_markdown`): the headers
+    and the first column (the names) as text, the other cells as numbers."""
 
-    def line(cells):
-        return "| " + " | ".join(escape_markdown(cell) for cell in cells) + " |"
+    def line(cells, names=False):
+        escaped = [escape_markdown(cells[0])]
+        escaped += [escape_markdown(cell, names=names) for cell in cells[1:]]
+        return "| " + " | ".join(escaped) + " |"
 
     align = "|" + "|".join([":---", *["---:"] * (len(headers) - 1)]) + "|"
-    return "\n".join([line(headers), align, *(line(row) for row in rows)]) + "\n"
+    lines = [line(headers, names=True), align, *(line(row) for row in rows)]
+    return "\n".join(lines) + "\n"
 
 
 def latex_table(headers, rows, *, rules_after=()):

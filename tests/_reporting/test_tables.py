@@ -42,6 +42,7 @@ def test_escape_markdown_escapes_pipes_backslashes_and_line_breaks():
     assert escape_markdown("x_1 *y* `z` [w] <i>") == r"x\_1 \*y\* \`z\` \[w\] \<i\>"
     assert escape_markdown("R&D 50% #1") == "R&D 50% #1"
     assert escape_markdown(3) == "3"
+    assert escape_markdown("0.6 [0.3, 0.8] a|b", names=False) == r"0.6 [0.3, 0.8] a\|b"
 
 
 def test_escape_latex_escapes_every_special_once():
@@ -101,6 +102,27 @@ def test_to_latex_of_table_1_with_intervals():
     assert lines[8].startswith(r"micro avg & 0.42 [0.21, 0.62] & ")
     assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
     assert len(lines) == 4 + 3 + 1 + 4 + 2
+
+
+def test_to_markdown_with_intervals_keeps_the_brackets_of_numbers():
+    """Interval cells read "0.62 [0.36, 0.83]" (their brackets unescaped, as
+    the classification report's docstring prints them); a name's brackets
+    are escaped."""
+    report = MLCMReport.from_predictions(
+        T,
+        P,
+        target_names=["[C0](x)", "C1", "C2"],
+        zero_division=0.0,
+        confidence_level=0.9,
+        n_resamples=999,
+        interval="percentile",
+        random_state=0,
+    )
+    lines = report.to_markdown().splitlines()
+    assert lines[2] == (
+        r"| \[C0\](x) | 1.00 [1.00, 1.00] | 0.45 [0.22, 0.71] "
+        "| 0.62 [0.36, 0.83] | 11 | 7 |"
+    )
 
 
 def test_to_markdown_survives_hostile_names():
