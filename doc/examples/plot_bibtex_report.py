@@ -154,8 +154,7 @@ if available:
 #
 # :meth:`~sklearn_mlcm.MLCMReport.to_markdown` gives a table of every tag and
 # every average (:meth:`~sklearn_mlcm.MLCMReport.to_latex` the same for a
-# paper); here its head. The brackets are escaped (``\[``), so that no
-# markdown reader takes them for a link.
+# paper); here its head.
 
 if available:
     lines = report.to_markdown().splitlines()
