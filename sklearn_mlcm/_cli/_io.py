@@ -735,9 +735,10 @@ def write_matrix_csv(path, cm, names, delimiter=","):
         ) from None
 
 
-def check_output_is_not_an_input(output, inputs, option):
+def check_output_is_not_an_input(output, inputs, option, what="the matrix"):
     """Refuse an output path that is (or links to) one of the input files,
-    before anything is read or written: writing it would destroy the input."""
+    before anything is read or written: writing ``what`` there would destroy
+    the input."""
     if output is None or output == STDIN:
         return
     target = os.path.realpath(output)
@@ -749,6 +750,6 @@ def check_output_is_not_an_input(output, inputs, option):
             same = os.path.samefile(path, output)
         if same:
             raise InputError(
-                f"{option} {output}: that is the input file {path}; writing the "
-                "matrix there would overwrite it. Name another file"
+                f"{option} {output}: that is the input file {path}; writing "
+                f"{what} there would overwrite it. Name another file"
             )

@@ -124,7 +124,7 @@ class MLCMReport:
     Like scikit-learn's displays, it is built with :meth:`from_predictions`
     or :meth:`from_estimator`; ``__init__`` only stores what they computed.
 
-    Read more in the :ref:`User Guide <report>`.
+    Read more in the :ref:`User Guide <reporting>`.
 
     Parameters
     ----------
@@ -325,7 +325,7 @@ Confusion(true='C1', predicted='C2', value=3)]
         The input is validated once and the matrix computed once; the report,
         the confusions and the curve are read from them.
 
-        Read more in the :ref:`User Guide <report>`.
+        Read more in the :ref:`User Guide <reporting>`.
 
         Parameters
         ----------
@@ -538,7 +538,7 @@ Confusion(true='C1', predicted='C2', value=3)]
         as it is), else ``decision_function(X)``. An estimator with neither,
         or 1-D class labels ``y``, gives a report without a curve.
 
-        Read more in the :ref:`User Guide <report>`.
+        Read more in the :ref:`User Guide <reporting>`.
 
         Parameters
         ----------
