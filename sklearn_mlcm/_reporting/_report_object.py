@@ -32,6 +32,7 @@ from sklearn_mlcm._report import (
     _report_bounds,
     build_report,
 )
+from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import (
     CURVE_AVERAGES,
     ThresholdCurveResult,
@@ -58,8 +59,10 @@ from ._tables import latex_table, markdown_table, report_frame, report_rows
 
 __all__ = ["MLCMReport"]
 
-#: The names the repr lists before "...".
+#: The names the repr lists before "...", at most, and the width of its
+#: first line (fewer names when they are long).
 _REPR_NAMES = 5
+_REPR_WIDTH = 79
 
 _REPORT_CONSTRAINTS = {
     "method": TARGET_CONSTRAINTS["method"],
@@ -788,14 +791,20 @@ random_state, n_jobs, top_k, thresholds, metric, average
         return render_page(self)
 
     def __repr__(self):
-        names = [str(name) for name in self.target_names]
-        shown = ", ".join(names[:_REPR_NAMES]) + (
-            ", ..." if len(names) > _REPR_NAMES else ""
-        )
-        lines = [
-            f"MLCMReport: {len(names):,} labels ({shown}), "
-            f"{self.n_samples:,} instances, method={self.method!r}"
-        ]
+        names = [shorten(name) for name in self.target_names]
+        rest = f"), {self.n_samples:,} instances, method={self.method!r}"
+        # the first names that keep the line within one terminal line
+        for k in range(min(_REPR_NAMES, len(names)), 0, -1):
+            shown = ", ".join(names[:k]) + (", ..." if len(names) > k else "")
+            first = f"MLCMReport: {len(names):,} labels ({shown}{rest}"
+            if len(first) <= _REPR_WIDTH:
+                break
+        else:  # not even one whole name: the first one cut to the room left
+            room = _REPR_WIDTH - len(first) + len(names[0]) if names else 0
+            shown = shorten(names[0], max(room, 8)) if names else ""
+            more = ", ..." if len(names) > 1 else ""
+            first = f"MLCMReport: {len(names):,} labels ({shown}{more}{rest}"
+        lines = [first]
         scores = []
         for average in ("micro", "macro"):
             entry = self.report.get(f"{average} avg")

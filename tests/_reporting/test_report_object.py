@@ -397,6 +397,20 @@ def test_repr_of_many_labels_lists_a_few_names():
     assert lines[2] == f"most confused: {top.true} -> {top.predicted} ({top.value:.3g})"
 
 
+def test_repr_first_line_fits_a_terminal_with_long_names():
+    """Long names: fewer of them, each cut, so the first line stays within 79
+    characters (bibtex's 'TAG_...' names gave 104)."""
+    y, pred, _ = _random_case(q=30)
+    names = [f"TAG_a_rather_long_tag_name_number_{j}" for j in range(30)]
+    report = MLCMReport.from_predictions(
+        y, pred, target_names=names, zero_division=0.0
+    )
+    first = repr(report).splitlines()[0]
+    assert len(first) <= 79
+    assert first.startswith("MLCMReport: 30 labels (TAG_a_rather..., ...)")
+    assert first.endswith(", ...), 200 instances, method='heydarian'")
+
+
 def test_plot_draws_the_stored_matrix_without_computing(kernel_calls):
     """plot() draws the stored matrix (no kernel call), all labels up to 40."""
     report = MLCMReport.from_predictions(
