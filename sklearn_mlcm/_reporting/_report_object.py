@@ -722,7 +722,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
             ``f1-score low``, ``f1-score high``. pandas is needed
             (``pip install "sklearn-mlcm[pandas]"``).
         """
-        return report_frame(self.report, caller="MLCMReport.to_frame")
+        return report_frame(self.report, what="MLCMReport.to_frame()")
 
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
     def to_markdown(self, *, digits=2):

@@ -9,10 +9,10 @@ keeps the table's columns. :func:`report_frame` gives the same rows as a
 pandas DataFrame (pandas is optional).
 """
 
-import importlib
 import re
 
 from sklearn_mlcm._report import REPORT_AVERAGES, SAMPLES_AVERAGE, _amount_format
+from sklearn_mlcm._summary import require_pandas
 
 __all__ = [
     "AVERAGE_ROWS",
@@ -136,22 +136,16 @@ def latex_table(headers, rows, *, rules_after=()):
     return "\n".join(lines) + "\n"
 
 
-def report_frame(report, *, caller):
+def report_frame(report, *, what):
     """The report dict as a tidy pandas DataFrame.
 
     One row per label then per average, indexed by name (index ``"label"``),
     with the columns ``kind`` ("label" or "average"), ``precision``,
     ``recall``, ``f1-score``, ``weight``, ``support`` and, when the dict has
     intervals, ``precision low``, ``precision high``, ..., ``f1-score
-    high``. ``caller`` names the method in the ImportError without pandas.
+    high``. ``what`` names the call in the ImportError without pandas.
     """
-    try:
-        pandas = importlib.import_module("pandas")
-    except ImportError:
-        raise ImportError(
-            f"{caller} requires pandas. You can install it with "
-            '`pip install pandas` or `pip install "sklearn-mlcm[pandas]"`.'
-        ) from None
+    pandas = require_pandas(what)
     entries = list(report.items())
     columns = [*_SCORES, *_AMOUNTS]
     if entries and "precision low" in entries[0][1]:

@@ -523,7 +523,7 @@ def test_to_frame_without_pandas_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(
         ImportError,
-        match=r"MLCMReport.to_frame requires pandas.*"
+        match=r"MLCMReport.to_frame\(\) requires pandas.*"
         r'pip install "sklearn-mlcm\[pandas\]"',
     ):
         report.to_frame()
