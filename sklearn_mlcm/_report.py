@@ -232,7 +232,11 @@ def mlcm_classification_report(
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
         for all of them), and a last line says what the brackets are. None:
         the report without intervals; the five options below then keep their
-        defaults (another value is refused: it would be ignored).
+        defaults (another value is refused: it would be ignored). A number
+        left outside its own interval by a shifted bootstrap (a macro average
+        of ratios that rest on a few instances) raises a
+        :class:`~scipy.stats.DegenerateDataWarning` naming it (see the Notes
+        of :func:`mlcm_confidence_intervals`).
 
     n_resamples : int, default=9999
         The number of bootstrap resamples, up to 10**6, and at least
