@@ -95,6 +95,8 @@ html_theme_options = {
 html_title = f"{project} {release}"
 html_static_path = ["_static"]
 html_css_files = ["custom.css"]
+# <wbr> after "_", ".", "=" in the code of narrow table columns
+html_js_files = ["wrap.js"]
 html_show_sourcelink = False
 
 

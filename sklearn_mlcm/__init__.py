@@ -21,6 +21,7 @@ from ._plot._top_confusions import (
     most_confused_labels,
 )
 from ._report import mlcm_classification_report
+from ._reporting._report_object import MLCMReport
 from ._scores import (
     make_mlcm_scorer,
     mlcm_f1_score,
@@ -65,6 +66,7 @@ __all__ = [
     "LabelSetConfusion",
     "MLCMAccumulator",
     "MLCMDisplay",
+    "MLCMReport",
     "MLCMThresholdCurveDisplay",
     "MLCMTunedThresholdClassifierCV",
     "NemenyiResult",

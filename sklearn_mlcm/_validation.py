@@ -10,7 +10,8 @@ indicator matrices, sparse matrices, frames, 1-D class labels), the labels to
 keep, the weights (:func:`check_sample_weight`), square matrices
 (:func:`check_square_matrix`), display names (:func:`check_target_names`),
 and scores with their thresholds (:func:`check_scores`,
-:func:`check_scored_targets`, :func:`check_thresholds`).
+:func:`check_scored_targets`, :func:`check_thresholds`; scores beside targets
+validated already, :func:`check_target_scores`).
 The parameters' own types and options are checked before, by the decorator
 of :mod:`._param_validation`; error messages here name the same public
 function, the public call under way, which the decorator records in a context
@@ -54,6 +55,7 @@ __all__ = [
     "check_sample_weight",
     "check_scored_targets",
     "check_scores",
+    "check_target_scores",
     "check_threshold_grid",
     "check_thresholds",
     "check_weight_sums",
@@ -1757,6 +1759,73 @@ def validate_scores(y_score, *, y_true=None, labels=None, sample_weight=None):
     weight = check_sample_weight(sample_weight, t.shape[0])
     check_weight_sums(weight, t.shape[1])
     return Scores(scores, keys, all_keys, t, weight)
+
+
+def check_target_scores(y_score, targets, y_true, y_pred, *, labels=None):
+    """The scores of the labels of validated ``targets``, in their order.
+
+    For a public call that has validated its targets already
+    (:func:`validate_targets`) and takes scores beside them
+    (:class:`~sklearn_mlcm.MLCMReport`): the targets are not read again, only
+    the column names of ``y_true`` and ``y_pred`` to match the scores'.
+    Scores are read as :func:`check_scores` reads them. A frame of scores is
+    matched by column name to frame targets (extra columns allowed only with
+    ``labels``), or beside array targets needs ``labels`` naming every column
+    (:func:`mixed_frame`); an array of scores has the targets' columns, and
+    ``labels`` keeps the same ones. Returns a dense float array or a CSR
+    array of shape (n_samples, n_labels).
+    """
+    caller = current_function()
+    space = targets.space
+    if space.codes is not None:
+        raise InvalidInputError(
+            f"y_score of {caller} scores the labels of 2-D indicator targets; "
+            "y_true and y_pred are 1-D class labels. Binarize them first "
+            "(sklearn.preprocessing.label_binarize), or leave y_score out."
+        )
+    n, q = space.y_true.shape
+    scores, score_columns = _read_scores(y_score, "y_score")
+    if scores.shape[0] != n:
+        raise InvalidInputError(
+            f"y_score of {caller} must have one row per instance of y_true: "
+            f"{n} expected, got {scores.shape[0]}."
+        )
+    frames = [frame_columns(y) for y in (y_true, y_pred)]
+    columns = frames[0] if frames[0] is not None else frames[1]
+    both = frames[0] is not None and frames[1] is not None
+    if score_columns is not None:
+        if columns is None:  # array targets: the frame's order is labels'
+            scores = mixed_frame(scores, score_columns, "y_score", labels)
+        else:
+            lookup = {str(c): i for i, c in enumerate(score_columns)}
+            repeated = repeated_names([str(c) for c in score_columns])
+            missing = [name for name in targets.names if name not in lookup]
+            extra = len(score_columns) - q if labels is None else 0
+            if repeated or missing or extra:
+                raise InvalidInputError(
+                    f"y_score of {caller} is a frame whose columns must name "
+                    f"each label of y_true once: {targets.names}. Got the "
+                    f"columns {list(score_columns)} (missing: {missing}; "
+                    f"repeated: {repeated})."
+                )
+            scores = scores[:, [lookup[name] for name in targets.names]]
+    elif labels is not None and (columns is None or both):
+        width = len(columns) if columns is not None else np.shape(
+            _raw_values(y_true)
+        )[1]
+        if scores.shape[1] != width:
+            raise InvalidInputError(
+                f"y_score of {caller} must have one column per column of "
+                f"y_true, {width}, before 'labels' keeps some. Got "
+                f"{scores.shape[1]} columns."
+            )
+        scores = scores[:, check_indicator_labels(labels, width, columns)]
+    if scores.shape != (n, q):
+        raise InvalidInputError(
+            f"y_score of {caller} must have the shape of the labels scored, "
+            f"(n_samples, n_labels) = {(n, q)}. Got {scores.shape}."
+        )
+    return _finish_scores(scores)
 
 
 def check_thresholds(threshold, keys, all_keys=None, *, positive=False):

@@ -4,10 +4,11 @@ The layers, lowest first: the two validation modules, the paper data, the
 result helpers and the results' summaries and frames (``_summary``); the
 engine (``_mlcm/``); the public functions on the matrix and how sure they are
 (``_uncertainty/``); the thresholds (``_thresholds/``), the displays
-(``_plot/``) and the classifier comparison (``compare/``); the public API
-(``__init__``); the command line (``_cli/``, ``__main__``), which uses the
-public API as a user would. A module may import from its own layer or a lower
-one only; a folder is one room of one layer.
+(``_plot/``) and the classifier comparison (``compare/``); what a person reads
+and keeps (``_reporting/``: the report object, its tables and page), which
+packages those; the public API (``__init__``); the command line (``_cli/``,
+``__main__``), which uses the public API as a user would. A module may import
+from its own layer or a lower one only; a folder is one room of one layer.
 """
 
 import ast
@@ -31,6 +32,7 @@ LAYERS = [
         "_uncertainty",
     },
     {"_thresholds", "_plot", "compare"},
+    {"_reporting"},
     {"__init__"},
     {"_cli", "__main__"},
 ]

@@ -92,6 +92,9 @@ def _valid_calls():
     tuned = sklearn_mlcm.MLCMTunedThresholdClassifierCV(
         KNeighborsClassifier(n_neighbors=1), cv=3
     )
+    report = sklearn_mlcm.MLCMReport.from_predictions(
+        T, P, y_score=SCORES, thresholds=4, zero_division=0.0
+    )
     curve = sklearn_mlcm.MLCMThresholdCurveDisplay(
         [0.3, 0.6], [0.5, 0.7], label_scores=[[0.5, 0.4, 0.6], [0.7, 0.6, 0.8]]
     )
@@ -205,6 +208,33 @@ def _valid_calls():
             (_estimator(), T, T),
             {"thresholds": 4},
         ),
+        "MLCMReport": (
+            sklearn_mlcm.MLCMReport,
+            (report.confusion_matrix, report.report),
+            {
+                "target_names": report.target_names,
+                "method": "heydarian",
+                "n_samples": report.n_samples,
+                "most_confused": report.most_confused,
+                "labelset_confusions": report.labelset_confusions,
+            },
+        ),
+        "MLCMReport.from_predictions": (
+            sklearn_mlcm.MLCMReport.from_predictions,
+            (T, P),
+            {"y_score": SCORES, "thresholds": 4},
+        ),
+        "MLCMReport.from_estimator": (
+            sklearn_mlcm.MLCMReport.from_estimator,
+            (_estimator(), T, T),
+            {"thresholds": 4},
+        ),
+        "MLCMReport.plot": (report.plot, (), {}),
+        "MLCMReport.plot_threshold_curve": (report.plot_threshold_curve, (), {}),
+        "MLCMReport.to_frame": (report.to_frame, (), {}),
+        "MLCMReport.to_markdown": (report.to_markdown, (), {}),
+        "MLCMReport.to_latex": (report.to_latex, (), {}),
+        "MLCMReport.to_html": (report.to_html, (), {}),
         "CriticalDifferenceDisplay": (
             sklearn_mlcm.CriticalDifferenceDisplay,
             (np.array([1.2, 2.0, 2.8]), 1.0),
@@ -313,6 +343,7 @@ def test_every_public_callable_has_a_valid_call():
     )
     assert parameterless == {
         "MLCMAccumulator.reset",
+        "MLCMReport.to_frame",
         "MLCMTunedThresholdClassifierCV.get_metadata_routing",
     }
 

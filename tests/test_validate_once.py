@@ -200,6 +200,33 @@ CASES = {
         )
     ),
     ("MLCMTunedThresholdClassifierCV.fit", "numpy"): _tuned,
+    ("MLCMReport.from_predictions", "numpy"): lambda: (
+        sklearn_mlcm.MLCMReport.from_predictions(T, P, zero_division=0.0)
+    ),
+    ("MLCMReport.from_predictions", "scores intervals"): lambda: (
+        sklearn_mlcm.MLCMReport.from_predictions(
+            T,
+            P,
+            y_score=SCORES,
+            sample_weight=WEIGHT,
+            thresholds=5,
+            zero_division=0.0,
+            **_INTERVALS,
+        )
+    ),
+    ("MLCMReport.from_predictions", "frame scores"): lambda: (
+        sklearn_mlcm.MLCMReport.from_predictions(
+            *_frames(), y_score=SCORES, thresholds=5, zero_division=0.0
+        )
+    ),
+    ("MLCMReport.from_predictions", "dask"): lambda: (
+        sklearn_mlcm.MLCMReport.from_predictions(*_dask(), zero_division=0.0)
+    ),
+    ("MLCMReport.from_estimator", "numpy"): lambda: (
+        sklearn_mlcm.MLCMReport.from_estimator(
+            _knn(), T, T, thresholds=5, zero_division=0.0
+        )
+    ),
 }
 
 

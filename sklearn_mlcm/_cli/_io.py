@@ -51,6 +51,8 @@ from itertools import islice
 import numpy as np
 from numpy.lib import format as npy_format
 
+from sklearn_mlcm._reporting._files import write_atomically
+
 from ._errors import InputError
 from ._parser import PROG
 
@@ -719,46 +721,24 @@ def write_matrix_csv(path, cm, names, delimiter=","):
         )
     # A temporary file beside the target, renamed over it once complete: an
     # interrupted write never leaves half a matrix (nor half of an old file).
-    folder = os.path.dirname(os.path.abspath(path))
-    temporary = None
     try:
-        mode = _file_mode(path)
-        with tempfile.NamedTemporaryFile(
-            "w",
-            encoding="utf-8",
+        write_atomically(
+            path,
+            lambda file: csv.writer(
+                file, delimiter=delimiter, lineterminator="\n"
+            ).writerows(rows),
             newline="",
-            dir=folder,
-            prefix=".sklearn-mlcm-",
-            suffix=".csv.part",
-            delete=False,
-        ) as file:
-            temporary = file.name
-            csv.writer(file, delimiter=delimiter, lineterminator="\n").writerows(rows)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        )
     except OSError as exc:
-        if temporary is not None and os.path.exists(temporary):
-            os.unlink(temporary)
         raise InputError(
             f"{path}: cannot write the matrix ({exc.strerror or exc})"
         ) from None
 
 
-def _file_mode(path):
-    """The permissions the matrix file gets: those of the file it replaces, or
-    a new file's (``0o666`` less the umask), not the temporary file's private
-    ``0o600``."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)  # read it the only way there is: set and restore
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def check_output_is_not_an_input(output, inputs, option):
+def check_output_is_not_an_input(output, inputs, option, what="the matrix"):
     """Refuse an output path that is (or links to) one of the input files,
-    before anything is read or written: writing it would destroy the input."""
+    before anything is read or written: writing ``what`` there would destroy
+    the input."""
     if output is None or output == STDIN:
         return
     target = os.path.realpath(output)
@@ -770,6 +750,6 @@ def check_output_is_not_an_input(output, inputs, option):
             same = os.path.samefile(path, output)
         if same:
             raise InputError(
-                f"{option} {output}: that is the input file {path}; writing the "
-                "matrix there would overwrite it. Name another file"
+                f"{option} {output}: that is the input file {path}; writing "
+                f"{what} there would overwrite it. Name another file"
             )

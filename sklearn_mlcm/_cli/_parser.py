@@ -160,7 +160,9 @@ def build_parser():
             "file (not both) can be - to read standard input. Above "
             f"{MATRIX_MAX_LABELS} labels the matrix is not printed unless asked "
             f"for (--matrix, --matrix-out), and the {TOP_DEFAULT} most confused "
-            "label pairs and label sets are printed instead."
+            "label pairs and label sets are printed instead. --html and "
+            "--markdown write the same report to files, as the library's "
+            "MLCMReport does."
         ),
     )
     report.add_argument(
@@ -287,6 +289,25 @@ def build_parser():
         help=(
             "write the matrix to FILE as CSV: a header row true\\predicted, the "
             "label names and NPL, then one row per true label and NTL"
+        ),
+    )
+    report.add_argument(
+        "--html",
+        metavar="FILE",
+        help=(
+            "write the report to FILE as one self-contained HTML page (the "
+            "library's MLCMReport.to_html): the summary, the picture of the "
+            "labels most confused, the confusions and every label's scores, "
+            "with the intervals of --confidence-level"
+        ),
+    )
+    report.add_argument(
+        "--markdown",
+        metavar="FILE",
+        help=(
+            "write the classification report to FILE as a markdown table (the "
+            "library's MLCMReport.to_markdown), with --digits decimals and the "
+            "intervals of --confidence-level"
         ),
     )
     return parser

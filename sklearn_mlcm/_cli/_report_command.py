@@ -11,9 +11,20 @@ labels is not printed unless asked for (``--matrix``, or ``--matrix-out FILE``
 for a CSV); the most confused label pairs
 (:func:`~sklearn_mlcm.most_confused`) and the most frequent wrong label sets
 (:func:`~sklearn_mlcm.labelset_confusions`) are printed instead (``--top-k``).
+
+``--html FILE`` and ``--markdown FILE`` write the report as the library's
+:class:`~sklearn_mlcm.MLCMReport` writes it (a self-contained page, a markdown
+table). The report is then built once with
+:meth:`~sklearn_mlcm.MLCMReport.from_predictions` from the two files' values
+and the options read here (as it is for the intervals of
+``--confidence-level``), and everything printed is read off it: the matrix is
+still counted once. Like ``--matrix-out``, the files are written through a
+temporary file beside them, and a path that names an input is refused before
+anything is read.
 """
 
 import contextlib
+import os
 import re
 import textwrap
 
@@ -21,11 +32,13 @@ import numpy as np
 
 from sklearn_mlcm import (
     MLCMAccumulator,
+    MLCMReport,
     labelset_confusions,
-    mlcm_classification_report,
     mlcm_confusion_matrix,
     most_confused,
 )
+from sklearn_mlcm._report import ReportBounds, format_report
+from sklearn_mlcm._reporting._files import output_path_problem, write_atomically
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, min_resamples
 
 from ._errors import InputError, library_refusals
@@ -60,6 +73,17 @@ TEXT_WIDTH = 79
 #: Bootstrap resamples without ``--n-resamples``: the library's default.
 N_RESAMPLES = 9999
 
+#: The label pairs and label sets the written report lists without
+#: ``--top-k`` (or with ``--top-k 0``): :class:`MLCMReport`'s default.
+TOP_WRITTEN = 20
+
+#: The files the report writes: option, attribute of ``args``, what it holds.
+REPORT_FILES = (
+    ("--matrix-out", "matrix_out", "the matrix"),
+    ("--markdown", "markdown", "the markdown table"),
+    ("--html", "html", "the page"),
+)
+
 
 def report_command(args):
     """Print the MLCM and the report of ``args.true`` and ``args.pred``."""
@@ -67,9 +91,7 @@ def report_command(args):
         raise InputError(
             "TRUE and PRED are both -: only one of them can be read from standard input"
         )
-    check_output_is_not_an_input(
-        args.matrix_out, (args.true, args.pred), "--matrix-out"
-    )
+    _check_outputs(args)
     _check_interval_options(args)
     # standard input's copy stays open for the messages that name its lines
     with contextlib.ExitStack() as files:
@@ -82,13 +104,25 @@ def report_command(args):
 
 def _report(args, true, pred):
     """Count the two files read, print the matrix and the report, and write
-    ``--matrix-out``."""
-    with library_refusals(lambda text: _about_data(text, true, pred)):
-        counted = _count(true, pred, args.method)
-    # Counted once: the printed matrix, the confusions and the report all come
-    # from the accumulator's one count (normalised here, not counted again:
-    # the confusions are ranked by the counts).
-    counts = counted.confusion_matrix
+    ``--matrix-out``, ``--markdown`` and ``--html``."""
+    evaluation = None
+    if (
+        args.markdown is not None
+        or args.html is not None
+        or args.confidence_level is not None
+    ):
+        # One MLCMReport: its matrix and report (with the intervals of the
+        # library's one-shot report, for the same seed) are the printed ones,
+        # and the files written hold the same.
+        evaluation = _evaluate(args, true, pred)
+        counts = evaluation.confusion_matrix
+    else:
+        with library_refusals(lambda text: _about_data(text, true, pred)):
+            counted = _count(true, pred, args.method)
+        # Counted once: the printed matrix, the confusions and the report all
+        # come from the accumulator's one count (normalised here, not counted
+        # again: the confusions are ranked by the counts).
+        counts = counted.confusion_matrix
     cm = counts if args.normalize is None else _normalized(counts, args.normalize)
     names = _label_names(true, pred)
     labels = names or [str(j) for j in range(cm.shape[0] - 1)]
@@ -102,27 +136,23 @@ def _report(args, true, pred):
         "output_dict": args.json,
         "zero_division": ZERO_DIVISION[args.zero_division],
     }
-    if args.confidence_level is None:
+    if evaluation is not None:
+        report = (
+            evaluation.report
+            if args.json
+            else _report_text(evaluation, shown, args.digits)
+        )
+    else:
         with library_refusals(lambda text: _about_names(text, func, header)):
             report = counted.classification_report(**report_options)
-    else:
-        # The intervals are the library's one-shot report's, for the same
-        # seed: the resamples, not the count, are this report's cost.
-        func = mlcm_classification_report.__name__
-        with library_refusals(lambda text: _about_names(text, func, header)):
-            report = mlcm_classification_report(
-                true.values,
-                pred.values,
-                method=args.method,
-                confidence_level=args.confidence_level,
-                n_resamples=args.n_resamples or N_RESAMPLES,
-                interval=args.interval or "bca",
-                random_state=0 if args.seed is None else args.seed,
-                n_jobs=args.n_jobs,
-                **report_options,
-            )
     if args.matrix_out is not None:
         write_matrix_csv(args.matrix_out, cm, labels, args.delimiter)
+    if args.markdown is not None:
+        table = evaluation.to_markdown(digits=args.digits)
+        _write_file(args.markdown, "--markdown", lambda file: file.write(table))
+    if args.html is not None:
+        page = evaluation.to_html()
+        _write_file(args.html, "--html", lambda file: file.write(page))
 
     n_rows, n_labels = true.values.shape
     show_matrix = args.matrix or n_labels <= MATRIX_MAX_LABELS
@@ -177,6 +207,111 @@ def _report(args, true, pred):
     print("\n\n".join(sections))
 
 
+def _check_outputs(args):
+    """Refuse, before anything is read, an output file that is an input, that
+    another output also names, that is standard output, or that cannot be
+    written (a directory, a folder that does not exist)."""
+    inputs = (args.true, args.pred)
+    seen = {}
+    for option, name, what in REPORT_FILES:
+        output = getattr(args, name)
+        if output is None:
+            continue
+        check_output_is_not_an_input(output, inputs, option, what)
+        if name == "matrix_out":  # refused in its own words when written
+            continue
+        if output == STDIN:
+            raise InputError(
+                f"{option} -: {what} is written to a file, not to standard "
+                "output; name a file"
+            )
+        problem = output_path_problem(output)
+        if problem is not None:
+            raise InputError(f"{option} {output}: cannot write {what}: {problem}")
+    for option, name, _ in REPORT_FILES:
+        output = getattr(args, name)
+        if output is None or output == STDIN:
+            continue
+        target = os.path.realpath(output)
+        if target in seen:
+            raise InputError(
+                f"{option} {output}: {seen[target]} writes that file too; name "
+                "another file"
+            )
+        seen[target] = option
+
+
+def _evaluate(args, true, pred):
+    """The :class:`MLCMReport` of the two files, with the options read: the
+    report ``--html`` and ``--markdown`` write, from one count."""
+    names = _label_names(true, pred)
+    func = "MLCMReport.from_predictions"
+    header = true if true.names is not None else pred
+
+    def about(text):
+        if text.startswith("target_names"):
+            return _about_names(text, func, header)
+        return _about_data(text, true, pred)
+
+    with library_refusals(about):
+        _refuse_empty(true, pred, args.method)
+        options = {}
+        if args.confidence_level is not None:
+            options = {
+                "confidence_level": args.confidence_level,
+                "n_resamples": args.n_resamples or N_RESAMPLES,
+                "interval": args.interval or "bca",
+                "random_state": 0 if args.seed is None else args.seed,
+                "n_jobs": args.n_jobs,
+            }
+        return MLCMReport.from_predictions(
+            true.values,
+            pred.values,
+            target_names=names,
+            method=args.method,
+            zero_division=ZERO_DIVISION[args.zero_division],
+            top_k=args.top_k or TOP_WRITTEN,
+            **options,
+        )
+
+
+def _report_text(evaluation, names, digits):
+    """The text of the classification report held by ``evaluation``, with the
+    label ``names`` printed: the library's layout, as
+    :func:`~sklearn_mlcm.mlcm_classification_report` prints the same numbers
+    (nothing is computed again)."""
+    entries = list(evaluation.report.items())
+    headers = ("precision", "recall", "f1-score", "weight", "support")
+    n_labels = len(names)
+    rows = [tuple(entry[h] for h in headers) for _, entry in entries[:n_labels]]
+    averages = {
+        heading: tuple(entry[h] for h in headers)
+        for heading, entry in entries[n_labels:]
+    }
+    bounds = None
+    if evaluation.interval_legend is not None:
+        low, high = (
+            np.array([[e[f"{h} {side}"] for h in headers[:3]] for _, e in entries])
+            for side in ("low", "high")
+        )
+        bounds = ReportBounds(low, high, evaluation.interval_legend)
+    return format_report(
+        names, rows, averages, digits=digits, output_dict=False, bounds=bounds
+    )
+
+
+def _write_file(path, option, write):
+    """Write ``path`` whole or not at all (a temporary file beside it, renamed
+    over it once complete), or refuse in one line."""
+    what = next(what for name, _, what in REPORT_FILES if name == option)
+    try:
+        write_atomically(path, write)
+    except OSError as exc:
+        raise InputError(
+            f"{path}: cannot write {what} ({exc.strerror or exc})"
+        ) from None
+
+
 def _check_interval_options(args):
     """``--n-resamples``, ``--interval``, ``--seed`` and ``--n-jobs`` shape the
     intervals that ``--confidence-level`` asks for: alone they would do
@@ -217,13 +352,18 @@ def _check_interval_options(args):
 def _count(true, pred, method):
     """The MLCM of the two files, counted once: an accumulator of one batch,
     whose matrix is printed and whose report is read off the same count (it
-    keeps the supports beside the matrix). Files without rows or label
-    columns count nothing: the library refuses them as it refuses any empty
-    targets."""
+    keeps the supports beside the matrix)."""
+    _refuse_empty(true, pred, method)
+    n_labels = true.values.shape[1]
+    return MLCMAccumulator(n_labels, method=method).update(true.values, pred.values)
+
+
+def _refuse_empty(true, pred, method):
+    """Files without rows or label columns count nothing: the library refuses
+    them as it refuses any empty targets."""
     n_rows, n_labels = true.values.shape
     if n_rows == 0 or n_labels == 0:
         mlcm_confusion_matrix(true.values, pred.values, method=method)  # refuses
-    return MLCMAccumulator(n_labels, method=method).update(true.values, pred.values)
 
 
 def _normalized(counts, normalize):
@@ -268,8 +408,11 @@ def _matrix_not_shown(n_labels, matrix_out):
 
 
 def _wrap(text):
-    """``text`` as lines of at most TEXT_WIDTH characters."""
-    return textwrap.fill(text, TEXT_WIDTH, break_on_hyphens=False)
+    """``text`` as lines of at most TEXT_WIDTH characters; a word longer
+    than a line (a path) stays whole on its own line, so it can be copied."""
+    return textwrap.fill(
+        text, TEXT_WIDTH, break_on_hyphens=False, break_long_words=False
+    )
 
 
 def _title(n, k, most):
@@ -385,8 +528,13 @@ def _first_named_value(values):
     return int(row), int(column)
 
 
-#: The library's functions that read the two files' values (``_count``).
-_COUNTING = ("MLCMAccumulator.update", mlcm_confusion_matrix.__name__)
+#: The library's functions that read the two files' values (``_count``,
+#: ``_evaluate``).
+_COUNTING = (
+    "MLCMAccumulator.update",
+    "MLCMReport.from_predictions",
+    mlcm_confusion_matrix.__name__,
+)
 
 
 def _about_data(message, true, pred):

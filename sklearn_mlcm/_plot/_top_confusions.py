@@ -47,6 +47,8 @@ __all__ = [
     "labelset_confusions",
     "most_confused",
     "most_confused_labels",
+    "top_confusions",
+    "top_labelset_confusions",
 ]
 
 #: top_k="auto" draws every label up to this many, and this many (the labels
@@ -332,22 +334,17 @@ def most_confused(
             target_names, n_labels, reserved, name="target_names"
         )
 
-    rows, columns, values = _largest_off_diagonal(
-        cm, int(top_k), bool(include_no_label)
-    )
-
-    row_names = _index_names(names, n_labels, ntl_label)
-    column_names = _index_names(names, n_labels, npl_label)
-    confusions = ConfusionList(
-        (
-            Confusion(row_names(i), column_names(j), value)
-            for i, j, value in zip(rows.tolist(), columns.tolist(), values.tolist())
-        ),
-        value_dtype=values.dtype,
+    confusions = top_confusions(
+        cm,
+        int(top_k),
+        names,
+        ntl_label=ntl_label,
+        npl_label=npl_label,
+        include_no_label=bool(include_no_label),
     )
     if as_frame:
         what = "most_confused(as_frame=True)"
-        return _to_frame(confusions, Confusion, values.dtype, what)
+        return _to_frame(confusions, Confusion, confusions._value_dtype, what)
     return confusions
 
 
@@ -594,22 +591,54 @@ def labelset_confusions(
     if target_names is not None:
         names = check_target_names(target_names, space.n_labels)
 
-    pairs = _top_labelset_pairs(space.y_true, space.y_pred, weight, int(top_k))
+    confusions = top_labelset_confusions(
+        space.y_true, space.y_pred, weight, int(top_k), names
+    )
+    if as_frame:
+        what = "labelset_confusions(as_frame=True)"
+        return _to_frame(confusions, LabelSetConfusion, confusions._value_dtype, what)
+    return confusions
 
+
+# --------------------------------------------------------------------------
+# The computations on validated input (also MLCMReport's).
+# --------------------------------------------------------------------------
+
+
+def top_confusions(cm, top_k, names, *, ntl_label, npl_label, include_no_label):
+    """The ``top_k`` largest off-diagonal cells of a validated matrix (ndarray
+    or CSR) as :class:`Confusion` tuples, named by ``names`` (checked str
+    names, or None for the indices): :func:`most_confused` without the
+    checks."""
+    n_labels = cm.shape[0] - 1
+    rows, columns, values = _largest_off_diagonal(cm, top_k, include_no_label)
+    row_names = _index_names(names, n_labels, ntl_label)
+    column_names = _index_names(names, n_labels, npl_label)
+    return ConfusionList(
+        (
+            Confusion(row_names(i), column_names(j), value)
+            for i, j, value in zip(rows.tolist(), columns.tolist(), values.tolist())
+        ),
+        value_dtype=values.dtype,
+    )
+
+
+def top_labelset_confusions(y_true, y_pred, weight, top_k, names):
+    """The ``top_k`` most frequent pairs of unequal label sets of validated
+    indicators (:attr:`LabelSpace.y_true` and ``y_pred``, the validated
+    weights or None) as :class:`LabelSetConfusion` tuples, named by
+    ``names`` (checked, or None for the indices): :func:`labelset_confusions`
+    without the checks."""
+    pairs = _top_labelset_pairs(y_true, y_pred, weight, top_k)
     if names is not None:
         pairs = [
             (tuple(names[j] for j in true), tuple(names[j] for j in pred), count)
             for true, pred, count in pairs
         ]
     dtype = np.dtype(np.int64 if weight is None else np.float64)
-    confusions = LabelSetConfusionList(
+    return LabelSetConfusionList(
         (LabelSetConfusion(*pair) for pair in pairs), value_dtype=dtype
     )
-    if as_frame:
-        return _to_frame(
-            confusions, LabelSetConfusion, dtype, "labelset_confusions(as_frame=True)"
-        )
-    return confusions
 
 
 # --------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from sklearn_mlcm._validation import (
 
 from ._sweep import matrix_margins, sweep_margins
 
-__all__ = ["ThresholdCurveResult", "mlcm_threshold_curve"]
+__all__ = ["ThresholdCurveResult", "mlcm_threshold_curve", "threshold_curve"]
 
 #: The averages of the curve; scikit-learn's one-vs-rest counterpart has all
 #: but "micro_all".
@@ -407,19 +407,59 @@ def mlcm_threshold_curve(
     checked = validate_scores(
         y_score, y_true=y_true, labels=labels, sample_weight=sample_weight
     )
-    t, scores, keys = checked.y_true, checked.scores, checked.keys
-    weight = checked.weight
-    n, q = t.shape
+    q = checked.y_true.shape[1]
     names = (
-        [str(k) for k in keys]
+        [str(k) for k in checked.keys]
         if target_names is None
         else check_target_names(target_names, q)
     )
+    return threshold_curve(
+        checked.y_true,
+        checked.scores,
+        names,
+        checked.weight,
+        thresholds=thresholds,
+        metric=metric,
+        average=average,
+        method=method,
+        beta=beta,
+        tn=tn,
+        zero_division=zero_division,
+        one_vs_rest=one_vs_rest,
+    )
+
+
+def threshold_curve(
+    t,
+    scores,
+    names,
+    weight,
+    *,
+    thresholds,
+    metric,
+    average,
+    method,
+    beta,
+    tn,
+    zero_division,
+    one_vs_rest,
+):
+    """The :class:`ThresholdCurveResult` of validated targets and scores.
+
+    The computation of :func:`mlcm_threshold_curve`, for callers that hold
+    validated input (:func:`~sklearn_mlcm._validation.validate_scores`, or
+    an :class:`~sklearn_mlcm.MLCMReport`'s targets): ``t`` the bool
+    indicators, ``scores`` the scores of the same labels (dense or CSR),
+    ``names`` the labels' names, ``weight`` the validated weights or None.
+    Only the thresholds are checked here (they depend on the scores).
+    """
+    n, q = t.shape
     if isinstance(thresholds, Integral):  # before the grid is made
         check_threshold_count(int(thresholds), q)
     grid = check_threshold_grid(thresholds, scores)
     check_threshold_count(grid.shape[0], q)
 
+    weighted = weight is not None
     weight = np.ones(n) if weight is None else weight
     rising = grid.ndim == 1 or bool((grid[1:] >= grid[:-1]).all())
     if method == "heydarian" and rising:
@@ -433,7 +473,7 @@ def mlcm_threshold_curve(
             t,
             scores,
             per_label,
-            None if sample_weight is None else weight,
+            weight if weighted else None,
             method,
             with_predicted=one_vs_rest,
         )
@@ -454,7 +494,7 @@ def mlcm_threshold_curve(
         thresholds=grid,
         scores=score,
         label_scores=label,
-        target_names=names,
+        target_names=list(names),
         metric=metric,
         average=average,
         method=method,

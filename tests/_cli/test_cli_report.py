@@ -2,8 +2,11 @@
 and the library's refusals of the labels as one line naming the file."""
 
 import csv
+import html
 import json
+import os
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +24,7 @@ from paper_data import TABLE_4J
 
 import sklearn_mlcm._uncertainty._intervals
 from sklearn_mlcm import (
+    MLCMReport,
     mlcm_classification_report,
     mlcm_confusion_matrix,
     most_confused,
@@ -779,6 +783,21 @@ def test_report_command_matrix_out_hidden_says_where(capsys, tmp_path):
     assert_array_equal([[int(v) for v in row[1:]] for row in rows[1:]], cm)
 
 
+def test_report_command_long_output_path_stays_on_one_line(capsys, tmp_path):
+    """A path longer than a line is printed whole, never cut inside."""
+    y_true, y_pred = _random_labels(50, 35, seed=3)
+    true = write_csv(tmp_path / "true.csv", y_true)
+    pred = write_csv(tmp_path / "pred.csv", y_pred)
+    folder = tmp_path / ("a-long-folder-name-" * 6)
+    folder.mkdir()
+    out_file = folder / "matrix.csv"
+    argv = ["report", true, pred, "--matrix-out", out_file, "--zero-division", "0"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    assert len(str(out_file)) > 120
+    assert any(str(out_file) in line for line in out.split("\n"))
+
+
 def test_report_command_matrix_out_unwritable(capsys, tmp_path):
     """A --matrix-out that cannot be written is one line; - is refused."""
     folder = tmp_path / "folder"
@@ -863,14 +882,25 @@ def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
         )
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--markdown", "report.md"],
+        ["--html", "report.html", "--markdown", "report.md"],
+        ["--confidence-level", "0.9", "--n-resamples", "99"],
+    ],
+    ids=["printed", "markdown", "html-markdown", "intervals"],
+)
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 @pytest.mark.parametrize("json_output", [False, True])
 def test_report_command_counts_the_matrix_once(
-    capsys, tmp_path, monkeypatch, method, json_output
+    capsys, tmp_path, monkeypatch, method, json_output, extra
 ):
     """One report (the matrix printed normalised, written as CSV, the
-    confusions and the classification report) runs the counting kernel once:
-    it ran up to three times (#19)."""
+    confusions and the classification report, and the markdown table, the
+    page and the intervals when asked for) runs the counting kernel once: it
+    ran up to three times (#19), and twice with --confidence-level (#26)."""
     import sklearn_mlcm._mlcm._dispatch as dispatch
 
     calls = []
@@ -883,9 +913,13 @@ def test_report_command_counts_the_matrix_once(
     monkeypatch.setitem(dispatch.METHODS, method, counted)
     argv = [*table_1_csv(tmp_path), "--method", method, "--normalize", "true"]
     argv += ["--matrix-out", str(tmp_path / "cm.csv"), "--top-k", 3]
+    argv += [tmp_path / arg if arg.startswith("report.") else arg for arg in extra]
     status, out, _ = run(capsys, "report", *argv, *(["--json"] if json_output else []))
     assert status == 0
     assert calls == [method]
+    for arg in extra:
+        if arg.startswith("report."):
+            assert (tmp_path / arg).stat().st_size > 0
     # and the numbers are those of the library's one-shot functions
     monkeypatch.setitem(dispatch.METHODS, method, kernel)
     expected = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED, method=method)
@@ -893,7 +927,7 @@ def test_report_command_counts_the_matrix_once(
         tmp_path / "cm.csv", delimiter=",", skiprows=1, usecols=(1, 2, 3, 4)
     )
     assert_allclose(written, expected / expected.sum(axis=1, keepdims=True))
-    if json_output:
+    if json_output and "--confidence-level" not in extra:
         report = json.loads(out)["report"]
         assert report == mlcm_classification_report(
             TABLE_1_TRUE,
@@ -903,3 +937,197 @@ def test_report_command_counts_the_matrix_once(
             output_dict=True,
             zero_division=0.0,
         )
+
+
+# The report written: --markdown and --html ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options, library",
+    [
+        ([], {}),
+        (["--digits", "3", "--method", "krstinic"], {"method": "krstinic"}),
+        (
+            ["--confidence-level", "0.9", "--n-resamples", "499", "--seed", "7"],
+            {"confidence_level": 0.9, "n_resamples": 499, "random_state": 7},
+        ),
+    ],
+    ids=["default", "krstinic-digits", "intervals"],
+)
+def test_report_command_markdown_is_the_library_report(
+    capsys, tmp_path, options, library
+):
+    """--markdown FILE writes MLCMReport.from_predictions(...).to_markdown() of
+    the same labels, names and options, and what is printed is what the
+    command prints without it (warnings included)."""
+    argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0", *options]
+    expected_status, expected_out, expected_err = run(capsys, *argv)
+    status, out, err = run(capsys, *argv, "--markdown", tmp_path / "report.md")
+    assert (status, out, err) == (expected_status, expected_out, expected_err)
+    assert status == 0
+    digits = int(options[options.index("--digits") + 1]) if "--digits" in options else 2
+    expected = MLCMReport.from_predictions(
+        T, P, target_names=NAMES, zero_division=0.0, **library
+    ).to_markdown(digits=digits)
+    assert (tmp_path / "report.md").read_text(encoding="utf-8") == expected
+    first_row = "| C0 | 1.00 | 0.45 | 0.62 | 11 | 7 |"
+    assert (first_row in expected) == (not options)
+
+
+def test_report_command_html_is_the_library_page(capsys, tmp_path):
+    """--html FILE writes MLCMReport.from_predictions(...).to_html(), the page
+    of the same labels, names and intervals; --json prints the report dict of
+    the same MLCMReport."""
+    options = ["--confidence-level", "0.9", "--n-resamples", "199", "--json"]
+    argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0", *options]
+    status, out, err = run(capsys, *argv, "--html", tmp_path / "report.html")
+    assert (status, err) == (0, "")
+    evaluation = MLCMReport.from_predictions(
+        T,
+        P,
+        target_names=NAMES,
+        zero_division=0.0,
+        confidence_level=0.9,
+        n_resamples=199,
+        random_state=0,
+    )
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page == evaluation.to_html()
+    assert page.startswith("<!DOCTYPE html>")
+    assert json.loads(out)["report"] == evaluation.report
+
+
+def test_report_command_written_files_replace_an_older_file(capsys, tmp_path):
+    """An existing --markdown or --html file is replaced whole, and no
+    temporary file is left beside it."""
+    for name in ("report.md", "report.html"):
+        (tmp_path / name).write_text("an older report, longer than the new one\n" * 9)
+    argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0"]
+    argv += ["--markdown", tmp_path / "report.md", "--html", tmp_path / "report.html"]
+    status, _, _ = run(capsys, *argv)
+    assert status == 0
+    assert (tmp_path / "report.md").read_text().startswith("| label | precision |")
+    assert "an older report" not in (tmp_path / "report.html").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "pred.csv",
+        "report.html",
+        "report.md",
+        "true.csv",
+    ]
+
+
+@pytest.mark.parametrize("link", [False, True])
+@pytest.mark.parametrize("which", ["true", "pred"])
+@pytest.mark.parametrize(
+    "option, what", [("--html", "the page"), ("--markdown", "the markdown table")]
+)
+def test_report_command_written_file_naming_an_input_is_refused(
+    capsys, tmp_path, option, what, which, link
+):
+    """--html or --markdown naming an input file, directly or through a
+    symbolic link, is one line and exit status 2, before anything is read or
+    written; the input is unchanged."""
+    true, pred = table_1_csv(tmp_path)
+    target = {"true": true, "pred": pred}[which]
+    before = Path(target).read_bytes()
+    out = target
+    if link:
+        out = str(tmp_path / "link.txt")
+        os.symlink(target, out)
+    message = (
+        f"{option} {out}: that is the input file {target}; writing {what} there "
+        "would overwrite it. Name another file"
+    )
+    assert_error(capsys, ["report", true, pred, option, out], message)
+    assert Path(target).read_bytes() == before
+
+
+def test_report_command_written_file_refusals(capsys, tmp_path):
+    """A directory, a missing folder, standard output, or one file named by
+    two outputs is refused in one line, and nothing is written."""
+    argv = ["report", *table_1_csv(tmp_path)]
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    assert_error(
+        capsys,
+        [*argv, "--html", folder],
+        f"--html {folder}: cannot write the page: it is a directory",
+    )
+    missing = tmp_path / "missing" / "report.md"
+    assert_error(
+        capsys,
+        [*argv, "--markdown", missing],
+        f"--markdown {missing}: cannot write the markdown table: its folder "
+        f"{missing.parent} does not exist",
+    )
+    assert_error(
+        capsys,
+        [*argv, "--markdown", "-"],
+        "--markdown -: the markdown table is written to a file, not to standard "
+        "output; name a file",
+    )
+    both = tmp_path / "report.txt"
+    assert_error(
+        capsys,
+        [*argv, "--html", both, "--markdown", both],
+        f"--html {both}: --markdown writes that file too; name another file",
+    )
+    assert_error(
+        capsys,
+        [*argv, "--matrix-out", both, "--markdown", both],
+        f"--markdown {both}: --matrix-out writes that file too; name another file",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "folder",
+        "pred.csv",
+        "true.csv",
+    ]
+
+
+def test_report_command_written_file_unwritable(capsys, tmp_path, monkeypatch):
+    """A write that fails midway (a full disk) is one line naming the file,
+    and leaves the older file as it was."""
+    import sklearn_mlcm._reporting._files as files
+
+    out = tmp_path / "report.md"
+    out.write_text("an older table\n")
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", fail)
+    assert_error(
+        capsys,
+        ["report", *table_1_csv(tmp_path), "--zero-division", "0", "--markdown", out],
+        f"{out}: cannot write the markdown table (No space left on device)",
+    )
+    assert out.read_text() == "an older table\n"
+
+
+def test_report_command_written_report_real_bibtex(
+    capsys, tmp_path, monkeypatch, shared_data
+):
+    """MULAN's bibtex test split (2,515 instances, 159 labels, a header of
+    their names) against a copy that drops each instance's last label: the
+    page names all 159 labels, and the markdown table has a row per label and
+    per average, as MLCMReport writes it."""
+    folder = shared_data("mulan", "bibtex/bibtex-test.arff", "bibtex/bibtex.xml")
+    names, y_true = mulan_test_labels(folder / "bibtex", "bibtex")
+    y_pred = y_true.copy()
+    for row in y_pred:
+        row[np.flatnonzero(row)[-1:]] = 0
+    write_csv(tmp_path / "true.csv", y_true, header=names)
+    write_csv(tmp_path / "pred.csv", y_pred, header=names)
+    monkeypatch.chdir(tmp_path)
+    argv = ["report", "true.csv", "pred.csv", "--zero-division", "0"]
+    status, out, err = run(capsys, *argv, "--markdown", "r.md", "--html", "r.html")
+    assert (status, err) == (0, "")
+    assert "2515 instances, 159 labels" in out
+    evaluation = MLCMReport.from_predictions(
+        y_true, y_pred, target_names=names, zero_division=0.0
+    )
+    table = Path("r.md").read_text(encoding="utf-8")
+    assert table == evaluation.to_markdown()
+    assert len(table.splitlines()) == 2 + 159 + 4
+    page = Path("r.html").read_text(encoding="utf-8")
+    assert all(html.escape(name) in page for name in names)

@@ -1,0 +1,19 @@
+"""Turning computed results into things a person reads and keeps.
+
+- ``_report_object``: :class:`~sklearn_mlcm.MLCMReport`, one evaluation
+  (matrix, classification report, confusions, threshold curve) computed
+  once from validated targets, with its tables, pictures and page;
+- ``_tables``: the writers of a table of rows: GitHub markdown and LaTeX
+  (booktabs), each escaping the label names for its format, and the rows of
+  a classification report;
+- ``_page``: the self-contained HTML page of a report;
+- ``_files``: writing a file atomically (a temporary file beside it, then
+  a rename), refusing directories and unwritable paths.
+
+It sits above the public functions it packages: it may import the
+validation layers, the engine (``sklearn_mlcm._mlcm``), the report
+(``_report``), ``_uncertainty``, ``_thresholds`` and the displays
+(``_plot``); only the package's ``__init__`` and the command line
+(``_cli``) import it. matplotlib and pandas are imported inside the methods
+that need them. The public names are exported by :mod:`sklearn_mlcm`.
+"""

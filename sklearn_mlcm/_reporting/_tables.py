@@ -1,0 +1,165 @@
+"""Tables of a classification report: rows, markdown, LaTeX and a frame.
+
+A table here is headers and rows of cells (str); :func:`report_rows` makes
+them from a report dict (:func:`~sklearn_mlcm.mlcm_classification_report`
+with ``output_dict=True``), :func:`markdown_table` and :func:`latex_table`
+write them, each escaping every cell for its format, so that a label name
+such as ``a|b``, ``R&D``, ``50%`` or ``x_1`` (or one holding a newline)
+keeps the table's columns. :func:`report_frame` gives the same rows as a
+pandas DataFrame (pandas is optional).
+"""
+
+import importlib
+import re
+
+from sklearn_mlcm._report import REPORT_AVERAGES, SAMPLES_AVERAGE, _amount_format
+
+__all__ = [
+    "AVERAGE_ROWS",
+    "escape_latex",
+    "escape_markdown",
+    "latex_table",
+    "markdown_table",
+    "report_frame",
+    "report_rows",
+]
+
+#: The keys of a report's averages, in the report's order.
+AVERAGE_ROWS = tuple(f"{a} avg" for a in (*REPORT_AVERAGES, SAMPLES_AVERAGE))
+_SCORES = ("precision", "recall", "f1-score")
+_AMOUNTS = ("weight", "support")
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+# CommonMark escapes any ASCII punctuation with a backslash: these would
+# otherwise end a cell (|), start emphasis or code, a link or raw HTML
+_MARKDOWN = re.compile(r"([\\|`*_\[\]<>])")
+# in a cell of numbers ("0.62 [0.36, 0.83]") only what would break the row
+_MARKDOWN_CELL = re.compile(r"([\\|])")
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_LATEX_SPECIAL = re.compile("|".join(re.escape(c) for c in _LATEX))
+
+
+def escape_markdown(text, *, names=True):
+    """A cell of a GitHub markdown table: ``|`` as ``\\|``, a backslash
+    doubled and each line break a space; for ``names`` (label names and
+    headers, any text) also the other characters markdown reads (emphasis,
+    code, links, HTML) backslash-escaped. A cell of numbers (``names=False``)
+    keeps its brackets, ``0.62 [0.36, 0.83]``: not followed by a link
+    target, they are no link."""
+    pattern = _MARKDOWN if names else _MARKDOWN_CELL
+    return pattern.sub(r"\\\1", _NEWLINES.sub(" ", str(text)))
+
+
+def escape_latex(text):
+    """A cell of a LaTeX tabular: ``& % $ # _ { } ~ ^ \\`` escaped (in one
+    pass, so that an escape is never escaped again), each line break a
+    space."""
+    text = _NEWLINES.sub(" ", str(text))
+    return _LATEX_SPECIAL.sub(lambda match: _LATEX[match.group()], text)
+
+
+def report_rows(report, *, digits):
+    """``(headers, rows, n_label_rows)`` of a report dict.
+
+    ``headers`` are ``"label"`` and the report's columns, ``rows`` one list
+    of str cells per label then per average, in the dict's order: a score as
+    ``"0.62"``, or with its interval ``"0.62 [0.36, 0.83]"`` when the dict
+    holds ``"precision low"`` and the others; weight and support as integers
+    when they all are (as the text report prints them).
+    """
+    entries = list(report.items())
+    with_bounds = bool(entries) and "precision low" in entries[0][1]
+    amounts = {
+        column: _amount_format([entry[column] for _, entry in entries], digits)
+        for column in _AMOUNTS
+    }
+    rows = []
+    for name, entry in entries:
+        cells = [str(name)]
+        for column in _SCORES:
+            cell = f"{entry[column]:.{digits}f}"
+            if with_bounds:
+                low, high = entry[f"{column} low"], entry[f"{column} high"]
+                cell += f" [{low:.{digits}f}, {high:.{digits}f}]"
+            cells.append(cell)
+        cells += [amounts[column](entry[column]) for column in _AMOUNTS]
+        rows.append(cells)
+    n_labels = sum(1 for name, _ in entries if name not in AVERAGE_ROWS)
+    return ["label", *_SCORES, *_AMOUNTS], rows, n_labels
+
+
+def markdown_table(headers, rows):
+    """A GitHub (pipe) table: the first column left-aligned, the others
+    right-aligned, every cell escaped (:func:`escape_markdown`): the headers
+    and the first column (the names) as text, the other cells as numbers."""
+
+    def line(cells, names=False):
+        escaped = [escape_markdown(cells[0])]
+        escaped += [escape_markdown(cell, names=names) for cell in cells[1:]]
+        return "| " + " | ".join(escaped) + " |"
+
+    align = "|" + "|".join([":---", *["---:"] * (len(headers) - 1)]) + "|"
+    lines = [line(headers, names=True), align, *(line(row) for row in rows)]
+    return "\n".join(lines) + "\n"
+
+
+def latex_table(headers, rows, *, rules_after=()):
+    """A booktabs ``tabular``: the first column left-aligned, the others
+    right-aligned, every cell escaped (:func:`escape_latex`), a
+    ``\\midrule`` after the header and after each row index of
+    ``rules_after``. Needs ``\\usepackage{booktabs}``."""
+
+    def line(cells):
+        return " & ".join(escape_latex(cell) for cell in cells) + r" \\"
+
+    lines = [
+        r"\begin{tabular}{l" + "r" * (len(headers) - 1) + "}",
+        r"\toprule",
+        line(headers),
+        r"\midrule",
+    ]
+    for i, row in enumerate(rows):
+        lines.append(line(row))
+        if i in rules_after and i != len(rows) - 1:
+            lines.append(r"\midrule")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def report_frame(report, *, caller):
+    """The report dict as a tidy pandas DataFrame.
+
+    One row per label then per average, indexed by name (index ``"label"``),
+    with the columns ``kind`` ("label" or "average"), ``precision``,
+    ``recall``, ``f1-score``, ``weight``, ``support`` and, when the dict has
+    intervals, ``precision low``, ``precision high``, ..., ``f1-score
+    high``. ``caller`` names the method in the ImportError without pandas.
+    """
+    try:
+        pandas = importlib.import_module("pandas")
+    except ImportError:
+        raise ImportError(
+            f"{caller} requires pandas. You can install it with "
+            '`pip install pandas` or `pip install "sklearn-mlcm[pandas]"`.'
+        ) from None
+    entries = list(report.items())
+    columns = [*_SCORES, *_AMOUNTS]
+    if entries and "precision low" in entries[0][1]:
+        columns += [f"{score} {end}" for score in _SCORES for end in ("low", "high")]
+    data = {
+        "kind": ["average" if name in AVERAGE_ROWS else "label" for name, _ in entries]
+    }
+    for column in columns:
+        data[column] = [float(entry[column]) for _, entry in entries]
+    index = pandas.Index([name for name, _ in entries], name="label", dtype=object)
+    return pandas.DataFrame(data, index=index)

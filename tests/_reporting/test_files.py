@@ -1,0 +1,139 @@
+"""Writing a file whole or not at all (sklearn_mlcm/_reporting/_files.py)."""
+
+import os
+import stat
+
+import pytest
+
+from sklearn_mlcm._reporting import _files
+from sklearn_mlcm._reporting._files import output_path_problem, write_atomically
+
+
+def test_write_atomically_writes_text_and_returns_the_path(tmp_path):
+    """The content is written, the path comes back as str, nothing else is left."""
+    target = tmp_path / "out.txt"
+    assert write_atomically(target, lambda file: file.write("é\n")) == str(target)
+    assert target.read_bytes() == "é\n".encode()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_write_atomically_binary(tmp_path):
+    """binary=True hands the writer a binary file."""
+    target = tmp_path / "out.bin"
+    write_atomically(target, lambda file: file.write(b"\x00\xff"), binary=True)
+    assert target.read_bytes() == b"\x00\xff"
+
+
+def test_write_atomically_failing_writer_keeps_the_old_file(tmp_path):
+    """A writer that fails midway (after part of the content) leaves the old
+    file intact and no temporary file behind; its exception propagates."""
+    target = tmp_path / "page.html"
+    target.write_text("the old page")
+
+    def fail(file):
+        file.write("half of a new ")
+        raise RuntimeError("the writer broke")
+
+    with pytest.raises(RuntimeError, match="^the writer broke$"):
+        write_atomically(target, fail)
+    assert target.read_text() == "the old page"
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+
+def test_write_atomically_failing_rename_names_the_path(tmp_path, monkeypatch):
+    """An OSError on the way (here the rename: a full disk) is raised on the
+    user's path, not the temporary file's, with the system's reason; the old
+    file is intact and the temporary file removed."""
+    target = tmp_path / "page.html"
+    target.write_text("the old page")
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_files.os, "replace", fail)
+    with pytest.raises(OSError, match="No space left on device") as info:
+        write_atomically(target, lambda file: file.write("new"))
+    assert (info.value.errno, info.value.filename) == (28, str(target))
+    assert target.read_text() == "the old page"
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+
+def test_write_atomically_failing_fsync_keeps_the_old_file(tmp_path, monkeypatch):
+    """The content is flushed to disk before the rename: a failing fsync
+    stops the write before the old file is touched."""
+    target = tmp_path / "page.html"
+    target.write_text("the old page")
+
+    def fail(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(_files.os, "fsync", fail)
+    with pytest.raises(OSError, match="Input/output error"):
+        write_atomically(target, lambda file: file.write("new"))
+    assert target.read_text() == "the old page"
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+
+def test_write_atomically_directory_is_refused(tmp_path):
+    """A directory is an IsADirectoryError naming it, and is left alone."""
+    with pytest.raises(IsADirectoryError, match="Is a directory") as info:
+        write_atomically(tmp_path, lambda file: file.write("x"))
+    assert info.value.filename == str(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_atomically_missing_folder_names_the_path(tmp_path):
+    """A folder that does not exist is a FileNotFoundError on the user's path."""
+    target = tmp_path / "missing" / "page.html"
+    with pytest.raises(FileNotFoundError) as info:
+        write_atomically(target, lambda file: file.write("x"))
+    assert info.value.filename == str(target)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_write_atomically_keeps_the_usual_permissions(tmp_path):
+    """A new file gets 0o666 less the umask, a replaced one keeps its own
+    permissions (not the temporary file's private 0o600)."""
+    umask = os.umask(0o022)
+    try:
+        new = tmp_path / "new.html"
+        write_atomically(new, lambda file: file.write("x"))
+        assert stat.S_IMODE(new.stat().st_mode) == 0o644
+        old = tmp_path / "old.html"
+        old.write_text("old")
+        old.chmod(0o640)
+        write_atomically(old, lambda file: file.write("new"))
+        assert stat.S_IMODE(old.stat().st_mode) == 0o640
+        assert old.read_text() == "new"
+    finally:
+        os.umask(umask)
+
+
+def test_output_path_problem_says_why(tmp_path):
+    """A directory, an empty path, a missing folder and a regular file in
+    place of a folder are named; a writable new file is not a problem."""
+    regular = tmp_path / "file.txt"
+    regular.write_text("x")
+    assert output_path_problem(tmp_path) == "it is a directory"
+    assert output_path_problem("") == "it is empty"
+    missing = tmp_path / "missing"
+    assert output_path_problem(missing / "page.html") == (
+        f"its folder {missing} does not exist"
+    )
+    assert output_path_problem(regular / "page.html") == (
+        f"its folder {regular} is not a directory"
+    )
+    assert output_path_problem(regular / "sub" / "page.html") == (
+        f"{regular} in its path is not a directory"
+    )
+    assert output_path_problem(tmp_path / "page.html") is None
+    assert output_path_problem(regular) is None  # an existing file is replaced
+
+
+def test_output_path_problem_unwritable_folder(tmp_path, monkeypatch):
+    """A folder without write permission is named (os.access says so; the
+    tests may run as root, which may write anywhere)."""
+    monkeypatch.setattr(_files.os, "access", lambda path, mode: False)
+    assert output_path_problem(tmp_path / "page.html") == (
+        f"its folder {tmp_path} is not writable"
+    )

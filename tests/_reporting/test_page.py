@@ -1,0 +1,460 @@
+"""The report's HTML page, read as text (sklearn_mlcm/_reporting/_page.py).
+
+The browser's view of the same pages is in test_page_browser.py.
+"""
+
+import base64
+import html
+import re
+import sys
+
+import numpy as np
+import pytest
+from page_data import HOSTILE_NAMES, mulan_test_labels, simulated_scores
+
+from sklearn_mlcm import MLCMReport, __version__
+from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
+from sklearn_mlcm._reporting import _files, _page
+from sklearn_mlcm._reporting._page import (
+    NO_PICTURES,
+    PICTURE_NAME_CHARS,
+    render_page,
+    write_page,
+)
+
+# every src or href: its value (quoted or not)
+_LINKS = re.compile(r"""\b(?:src|href)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+
+
+def _links(page):
+    return [next(v for v in m.groups() if v is not None) for m in _LINKS.finditer(page)]
+
+
+def _table_1(**kwargs):
+    """Heydarian et al. (2022), Table 1, with scores that rank every true
+    label above every wrong one at some instances."""
+    y_true, y_pred = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
+    options = {"target_names": TABLE_1_NAMES, "zero_division": 0.0, **kwargs}
+    return MLCMReport.from_predictions(y_true, y_pred, **options)
+
+
+def _hostile(n=60, seed=0, **kwargs):
+    """Random labels named with HOSTILE_NAMES, with scores."""
+    rng = np.random.default_rng(seed)
+    q = len(HOSTILE_NAMES)
+    y_true, y_pred = rng.random((n, q)) < 0.4, rng.random((n, q)) < 0.4
+    return MLCMReport.from_predictions(
+        y_true,
+        y_pred,
+        y_score=rng.random((n, q)),
+        target_names=HOSTILE_NAMES,
+        zero_division=0.0,
+        **kwargs,
+    )
+
+
+@pytest.fixture(scope="module")
+def table_1_page():
+    """The page of Table 1 with intervals and scores, and its report."""
+    scores = 0.2 + 0.5 * np.array(TABLE_1_TRUE) + 0.2 * np.array(TABLE_1_PRED)
+    report = _table_1(
+        y_score=scores, confidence_level=0.9, n_resamples=200, random_state=0
+    )
+    return render_page(report), report
+
+
+def test_render_page_is_one_self_contained_document(table_1_page):
+    """One HTML5 string that links to nothing outside it: every src is a
+    data: URL, every href an anchor of the page; no script, no stylesheet
+    or font from elsewhere."""
+    page, _ = table_1_page
+    assert isinstance(page, str)
+    assert page.startswith("<!DOCTYPE html>\n<html lang=\"en\">")
+    assert page.rstrip().endswith("</html>")
+    links = _links(page)
+    assert sorted({link.split(",")[0] for link in links}) == [
+        "#confusion",
+        "#report",
+        "#threshold",
+        "data:image/svg+xml;base64",
+    ]
+    for needle in ("http://", "https://", "<script", "<link", "@import", "url("):
+        assert needle not in page.lower()
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?//""", page)
+    assert f"Written by sklearn-mlcm {__version__}." in page
+
+
+def test_render_page_pictures_are_svg_without_links(table_1_page):
+    """The two pictures (matrix and threshold curve) are SVG documents that
+    reference nothing outside themselves (no http, no xlink to a file)."""
+    page, _ = table_1_page
+    images = [
+        base64.b64decode(link.split(",", 1)[1]).decode("utf-8")
+        for link in _links(page)
+        if link.startswith("data:")
+    ]
+    assert len(images) == 2
+    for svg in images:
+        assert svg.lstrip().startswith("<?xml")
+        assert "<svg" in svg
+        assert "<script" not in svg
+        hrefs = re.findall(r'(?:xlink:)?href="([^"]*)"', svg)
+        assert all(h.startswith(("#", "data:image/png;base64,")) for h in hrefs)
+
+
+def test_render_page_summary_numbers(table_1_page):
+    """The headline micro, macro and samples F1 are the report's, with their
+    intervals, and the legend and the best threshold are stated."""
+    page, report = table_1_page
+    for key in ("micro avg", "macro avg", "samples avg"):
+        entry = report.report[key]
+        card = (
+            f'<div class="name">{key.split()[0]} F1</div>'
+            f'<div class="value">{entry["f1-score"]:.2f}</div>'
+            f'<div class="interval">[{entry["f1-score low"]:.2f}, '
+            f'{entry["f1-score high"]:.2f}]</div>'
+        )
+        assert card in page
+    assert '<div class="value">0.43</div>' in page  # micro F1 of Table 1
+    assert html.escape(report.interval_legend) in page
+    curve = report.threshold_curve
+    assert f"Best threshold <b>{float(curve.best_threshold):.3g}</b>" in page
+    assert "3 labels · 9 instances · method heydarian" in page
+
+
+def test_render_page_report_table_rows(table_1_page):
+    """One row per label, in order, then the four averages, each with the
+    report's scores and intervals, weight and support."""
+    page, report = table_1_page
+    rows = re.findall(r'<tr><th scope="row" class="name">([^<]*)</th>', page)
+    assert rows == ["micro avg", "macro avg", "weighted avg", "samples avg"] + [
+        "C0",
+        "C1",
+        "C2",
+    ]
+    c0 = report.report["C0"]
+    expected = (
+        '<tr><th scope="row" class="name">C0</th>'
+        f'<td>{c0["precision"]:.2f} <span class="interval">'
+        f'[{c0["precision low"]:.2f}, {c0["precision high"]:.2f}]</span></td>'
+    )
+    assert expected in page
+    assert "<td>11</td><td>7</td></tr>" in page  # C0's weight and support
+
+
+def test_render_page_confusions_tables(table_1_page):
+    """The most confused pairs and label sets are listed, in order, with
+    their counts; the empty set is named."""
+    page, report = table_1_page
+    pairs = re.findall(
+        r'<tr><td>(\d+)</td><td class="name">([^<]*)</td>'
+        r'<td class="name">([^<]*)</td><td>([^<]*)</td></tr>',
+        page,
+    )
+    assert pairs[:3] == [
+        ("1", "C0", "C2", "4"),
+        ("2", "C1", "C2", "3"),
+        ("3", "C0", "C1", "2"),
+    ]
+    assert len(pairs) == len(report.most_confused)
+    sets = report.labelset_confusions
+    assert sets[:2] == [((), ("C1", "C2"), 1), (("C0",), ("C0", "C1", "C2"), 1)]
+    assert (
+        '<tr><td>1</td><td class="name"><span class="note">(no label)</span></td>'
+        '<td class="name"><span class="label extra">C1</span> '
+        '<span class="label extra">C2</span></td><td>1</td></tr>'
+    ) in page
+    assert (
+        '<tr><td>2</td><td class="name"><span class="label">C0</span></td>'
+        '<td class="name"><span class="label">C0</span> '
+        '<span class="label extra">C1</span> <span class="label extra">C2</span>'
+        "</td><td>1</td></tr>"
+    ) in page
+    # a true label left out of the prediction is marked as missed
+    assert '<span class="label missed">' in page
+
+
+def test_render_page_every_label_escaped():
+    """Every label name is in the page escaped (quote=True), in the report's
+    table and nowhere raw; hostile names run nothing because none of their
+    markup survives."""
+    report = _hostile()
+    page = render_page(report)
+    for name in HOSTILE_NAMES:
+        escaped = html.escape(name, quote=True)
+        assert f'<th scope="row" class="name">{escaped}</th>' in page
+        if escaped != name:
+            assert name not in page
+    assert "window.__pwned" in page  # as text, escaped
+    assert "<script" not in page and "<img src=x" not in page
+    assert "onerror=&quot;window.__pwned=1&quot;" in page
+
+
+def test_render_page_escapes_every_user_text(monkeypatch):
+    """The interval legend, the method and the curve's average come from
+    the report object and are escaped too."""
+    report = _table_1(y_score=np.array(TABLE_1_TRUE) * 0.5 + 0.25)
+    report.interval_legend = "<b>legend</b> & more"
+    report.method = "<i>m</i>"
+    page = render_page(report)
+    assert "&lt;b&gt;legend&lt;/b&gt; &amp; more" in page
+    assert "method &lt;i&gt;m&lt;/i&gt;" in page
+    assert "<b>legend</b>" not in page and "<i>m</i>" not in page
+
+
+def test_render_page_picture_names_shortened_distinct_and_literal():
+    """Names too long for the picture are shortened around an ellipsis and
+    kept distinct; a "$" is drawn as is (an invalid mathtext name such as
+    "$\\foo$" would be refused by matplotlib); the tables keep every name
+    whole."""
+    names = [
+        "a_label_name_that_goes_on_and_on_ending_in_one",
+        "a_label_name_that_runs_on_and_on_ending_in_one",
+        "a_label_name_that_goes_on_and_on_ending_in_two",
+        r"$\foo$",
+    ]
+    rng = np.random.default_rng(1)
+    y_true, y_pred = rng.random((40, 4)) < 0.5, rng.random((40, 4)) < 0.5
+    report = MLCMReport.from_predictions(
+        y_true, y_pred, target_names=names, zero_division=0.0
+    )
+    picture = _page._picture_names(report)
+    assert picture is not report and report.target_names == names
+    assert picture.target_names == [
+        "a_label_name_that_…ng_in_one #0",
+        "a_label_name_that_…ng_in_one #1",
+        "a_label_name_that_…ng_in_two",
+        r"\$\foo\$",
+    ]
+    assert len(picture.target_names[2]) == PICTURE_NAME_CHARS
+    page = render_page(report)
+    for name in names:
+        assert f'<th scope="row" class="name">{html.escape(name)}</th>' in page
+
+
+def test_render_page_short_names_drawn_as_they_are():
+    """Names that fit and hold no "$" are drawn from the report itself."""
+    report = _table_1()
+    assert _page._picture_names(report) is report
+
+
+def test_render_page_without_matplotlib_keeps_the_tables(monkeypatch, table_1_page):
+    """Without matplotlib the page has no picture, says how to install it
+    (for the matrix and for the curve), and keeps every table."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    _, report = table_1_page
+    page = render_page(report)
+    assert "<img" not in page
+    assert page.count(NO_PICTURES) == 2
+    assert 'pip install "sklearn-mlcm[plot]"' in html.unescape(page)
+    assert '<th scope="row" class="name">C2</th>' in page
+    assert '<td class="name">C0</td><td class="name">C2</td><td>4</td>' in page
+
+
+def test_render_page_without_scores_has_no_threshold_section():
+    """A report without scores has no threshold section nor link to it, one
+    picture, and says how to get intervals when it has none."""
+    page = render_page(_table_1())
+    assert 'id="threshold"' not in page and "#threshold" not in page
+    assert page.count("<img") == 1
+    assert "<code>confidence_level=0.95</code> to have them" in page
+    assert '<div class="interval">' not in page
+
+
+def test_render_page_leaves_matplotlib_as_it_was(table_1_page):
+    """Drawing the pictures opens no pyplot figure and changes no setting."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    _, report = table_1_page
+    before = dict(matplotlib.rcParams)
+    figures = plt.get_fignums()
+    render_page(report)
+    assert plt.get_fignums() == figures
+    assert dict(matplotlib.rcParams) == before
+
+
+def test_render_page_same_report_same_page(table_1_page):
+    """The page is a function of the report: no date, no random ids."""
+    page, report = table_1_page
+    assert render_page(report) == page
+
+
+def test_render_page_fractional_counts_krstinic():
+    """Krstinić's fractional counts print with decimals, whole ones as
+    integers."""
+    page = render_page(_table_1(method="krstinic"))
+    assert "method krstinic: Krstinić et al. (2020)" in page
+    counts = re.findall(
+        r'<td class="name">[^<]*</td><td class="name">[^<]*</td><td>([^<]*)</td>',
+        page,
+    )
+    assert counts and any("." in c for c in counts)
+    assert all(re.fullmatch(r"\d+|0\.\d+|\d+\.\d\d", c) for c in counts)
+
+
+def test_render_page_many_labels_scroll_in_their_box():
+    """Above 30 labels the table of every label scrolls in a box of its own;
+    at 30 it does not."""
+    rng = np.random.default_rng(2)
+    for q, tall in ((30, False), (31, True)):
+        y_true, y_pred = rng.random((50, q)) < 0.3, rng.random((50, q)) < 0.3
+        report = MLCMReport.from_predictions(y_true, y_pred, zero_division=0.0)
+        page = render_page(report, pictures=False)
+        assert ('<div class="scroll tall">' in page) is tall
+    # the wrong label sets of these few labels are short: no box of their own
+    assert page.count('<div class="scroll tall">') == 1
+
+
+def test_to_html_and_repr_html_are_the_page(table_1_page, tmp_path):
+    """MLCMReport.to_html() returns the page, to_html(path) writes it and
+    returns the path, and _repr_html_ is the page."""
+    page, report = table_1_page
+    assert report.to_html() == page
+    assert report._repr_html_() == page
+    target = tmp_path / "report.html"
+    assert report.to_html(target) == target
+    assert target.read_text(encoding="utf-8") == page
+    assert report.to_html(str(target)) == str(target)
+
+
+def test_write_page_replaces_a_file_whole(tmp_path):
+    """An existing page is replaced by the new one, nothing else is left."""
+    target = tmp_path / "report.html"
+    target.write_text("an older page")
+    report = _table_1()
+    assert write_page(report, target) == target
+    assert target.read_text(encoding="utf-8") == render_page(report)
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def test_write_page_failing_write_keeps_the_old_file(tmp_path, monkeypatch):
+    """A write that fails midway (the disk fills before the rename) leaves
+    the old page intact and no temporary file; the OSError names the path."""
+    target = tmp_path / "report.html"
+    target.write_text("an older page")
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_files.os, "replace", fail)
+    with pytest.raises(OSError, match="No space left on device") as info:
+        _table_1().to_html(target)
+    assert info.value.filename == str(target)
+    assert target.read_text() == "an older page"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def test_write_page_failing_writer_keeps_the_old_file(tmp_path, monkeypatch):
+    """A writer that raises after writing part of the page leaves the old
+    page intact and no temporary file."""
+    target = tmp_path / "report.html"
+    target.write_text("an older page")
+    real = _page.write_atomically
+
+    def half(path, write, **kwargs):
+        def broken(file):
+            file.write("<!DOCTYPE html>")
+            raise MemoryError("out of memory")
+
+        return real(path, broken, **kwargs)
+
+    monkeypatch.setattr(_page, "write_atomically", half)
+    with pytest.raises(MemoryError, match="out of memory"):
+        write_page(_table_1(), target)
+    assert target.read_text() == "an older page"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+@pytest.mark.parametrize(
+    "where, problem",
+    [
+        ("folder", "it is a directory"),
+        ("missing/report.html", "its folder {tmp}/missing does not exist"),
+        ("file.txt/report.html", "its folder {tmp}/file.txt is not a directory"),
+        ("", "it is empty"),
+    ],
+)
+def test_to_html_refuses_paths_it_cannot_write(tmp_path, monkeypatch, where, problem):
+    """A directory, a missing folder, a regular file in place of a folder (a
+    path that cannot be written, even by root) and an empty path are refused
+    naming the 'path' parameter, before anything is drawn or written."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file.txt").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    path = str(tmp_path / where) if where else ""
+    drawn = []
+    monkeypatch.setattr(_page, "render_page", lambda report: drawn.append(1))
+    expected = (
+        "The 'path' parameter of MLCMReport.to_html must be a file to write "
+        f"({problem.format(tmp=tmp_path)}). Got {path!r} instead."
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        _table_1().to_html(path)
+    assert drawn == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "folder"]
+
+
+def test_to_html_refuses_a_folder_it_cannot_write(tmp_path, monkeypatch):
+    """A folder without write permission is refused naming it (os.access
+    says so; the tests may run as root, who may write anywhere)."""
+    monkeypatch.setattr(_files.os, "access", lambda path, mode: False)
+    message = f"its folder {re.escape(str(tmp_path))} is not writable"
+    with pytest.raises(ValueError, match=message):
+        _table_1().to_html(tmp_path / "report.html")
+
+
+def test_page_of_983_labels_stays_under_5_mb(shared_data):
+    """MULAN delicious (983 labels, real names and truths, simulated scores)
+    with intervals: the page lists every name and stays under 5 MB."""
+    folder = shared_data("mulan/delicious", "delicious-test.arff", "delicious.xml")
+    names, y_true = mulan_test_labels(folder, "delicious")
+    assert y_true.shape == (3185, 983)
+    y_score, y_pred = simulated_scores(y_true)
+    report = MLCMReport.from_predictions(
+        y_true,
+        y_pred,
+        y_score=y_score,
+        target_names=names,
+        zero_division=0.0,
+        confidence_level=0.95,
+        n_resamples=200,
+        random_state=0,
+    )
+    page = render_page(report)
+    assert len(page.encode("utf-8")) < 5 * 2**20
+    rows = re.findall(r'<tr><th scope="row" class="name">([^<]*)</th>', page)
+    assert rows[4:] == [html.escape(n) for n in names]
+    assert page.count("<img") == 2
+    # delicious's wrong label sets (dozens of names each) scroll in their box
+    assert page.count('<div class="scroll tall">') == 2
+    weight = int(report.report["micro avg"]["weight"])
+    assert weight > 1000 and f"<td>{weight:,}</td>" in page  # thousands apart
+
+
+def test_render_page_perfect_predictions_say_so():
+    """Predictions equal to the truth: the page says no label was confused
+    and every label set was predicted, instead of empty tables."""
+    y = np.array(TABLE_1_TRUE)
+    report = MLCMReport.from_predictions(
+        y, y, target_names=TABLE_1_NAMES, zero_division=0.0
+    )
+    page = render_page(report, pictures=False)
+    assert "<p>No label was predicted in place of another.</p>" in page
+    assert "<p>Every instance's label set was predicted exactly.</p>" in page
+
+
+def test_render_page_per_label_thresholds_best_row():
+    """A curve of per-label thresholds (one row per step) names its best
+    row rather than one threshold."""
+    y_true = np.array(TABLE_1_TRUE)
+    y_score = 0.2 + 0.5 * y_true + 0.2 * np.array(TABLE_1_PRED)
+    grid = np.array([[0.1, 0.2, 0.3], [0.5, 0.5, 0.5], [0.8, 0.6, 0.4]])
+    report = _table_1(y_score=y_score, thresholds=grid)
+    page = render_page(report, pictures=False)
+    best = report.threshold_curve.best_index
+    score = report.threshold_curve.scores[best]
+    assert (
+        f"Best row <b>{best}</b> of the per-label thresholds: macro F1 "
+        f"{score:.2f} (of 3 rows)."
+    ) in page

@@ -1,0 +1,223 @@
+"""Markdown and LaTeX tables of a report: exact text, and names that survive."""
+
+import re
+
+import numpy as np
+import pytest
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+
+from sklearn_mlcm import MLCMReport
+from sklearn_mlcm._reporting._tables import (
+    escape_latex,
+    escape_markdown,
+    latex_table,
+    markdown_table,
+    report_rows,
+)
+
+T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
+#: Names that break a naive table: a pipe, an ampersand, underscores, a
+#: percent sign, line breaks, backslashes and the other TeX specials.
+HOSTILE = ["a|b", "R&D_1", "50%\nof it", "back\\slash {x} $#~^", "<b>*x*</b>\r\n`c`"]
+
+
+def _hostile_case():
+    rng = np.random.default_rng(0)
+    y = (rng.random((60, 5)) < 0.4).astype(int)
+    pred = np.where(rng.random((60, 5)) < 0.2, 1 - y, y)
+    return y, pred
+
+
+def _unescaped(line, char):
+    """How many times ``char`` occurs in ``line`` not preceded by a backslash
+    (a doubled backslash escapes itself)."""
+    return len(re.findall(r"(?<!\\)(?:\\\\)*" + re.escape(char), line))
+
+
+def test_escape_markdown_escapes_pipes_backslashes_and_line_breaks():
+    """| -> \\|, backslash doubled, markdown's specials escaped, breaks a space."""
+    assert escape_markdown("a|b") == r"a\|b"
+    assert escape_markdown("a\\b") == r"a\\b"
+    assert escape_markdown("two\nlines\r\nhere\rend") == "two lines here end"
+    assert escape_markdown("x_1 *y* `z` [w] <i>") == r"x\_1 \*y\* \`z\` \[w\] \<i\>"
+    assert escape_markdown("R&D 50% #1") == "R&D 50% #1"
+    assert escape_markdown(3) == "3"
+    assert escape_markdown("0.6 [0.3, 0.8] a|b", names=False) == r"0.6 [0.3, 0.8] a\|b"
+
+
+def test_escape_latex_escapes_every_special_once():
+    """& % $ # _ { } ~ ^ \\ escaped in one pass; line breaks a space."""
+    assert escape_latex("R&D 50% $5 #1 x_1") == r"R\&D 50\% \$5 \#1 x\_1"
+    assert escape_latex("{a} b~c^d") == r"\{a\} b\textasciitilde{}c\textasciicircum{}d"
+    assert escape_latex("a\\b") == r"a\textbackslash{}b"
+    assert escape_latex("two\nlines\r\nend") == "two lines end"
+    assert escape_latex("a|b <c>") == "a|b <c>"
+
+
+def test_to_markdown_of_table_1():
+    """The markdown table of Heydarian et al., Table 1, as the text report
+    prints it."""
+    report = MLCMReport.from_predictions(
+        T, P, target_names=["C0", "C1", "C2"], zero_division=0.0
+    )
+    assert report.to_markdown(digits=3) == (
+        "| label | precision | recall | f1-score | weight | support |\n"
+        "|:---|---:|---:|---:|---:|---:|\n"
+        "| C0 | 1.000 | 0.455 | 0.625 | 11 | 7 |\n"
+        "| C1 | 0.400 | 0.333 | 0.364 | 6 | 5 |\n"
+        "| C2 | 0.111 | 1.000 | 0.200 | 1 | 1 |\n"
+        "| micro avg | 0.421 | 0.444 | 0.432 | 18 | 13 |\n"
+        "| macro avg | 0.504 | 0.596 | 0.396 | 18 | 13 |\n"
+        "| weighted avg | 0.751 | 0.444 | 0.514 | 18 | 13 |\n"
+        "| samples avg | 0.389 | 0.463 | 0.400 | 18 | 13 |\n"
+    )
+
+
+def test_to_latex_of_table_1_with_intervals():
+    """The booktabs table: escaped headers, intervals as "0.62 [0.36, 0.83]",
+    a rule between the labels and the averages."""
+    report = MLCMReport.from_predictions(
+        T,
+        P,
+        target_names=["C_0", "C_1", "C_2"],
+        zero_division=0.0,
+        confidence_level=0.9,
+        n_resamples=999,
+        interval="percentile",
+        random_state=0,
+    )
+    lines = report.to_latex().splitlines()
+    assert lines[:4] == [
+        r"\begin{tabular}{lrrrrr}",
+        r"\toprule",
+        r"label & precision & recall & f1-score & weight & support \\",
+        r"\midrule",
+    ]
+    # the same intervals as the classification report's docstring prints
+    assert lines[4] == (
+        r"C\_0 & 1.00 [1.00, 1.00] & 0.45 [0.22, 0.71] & 0.62 [0.36, 0.83] "
+        r"& 11 & 7 \\"
+    )
+    assert lines[7] == r"\midrule"
+    assert lines[8].startswith(r"micro avg & 0.42 [0.21, 0.62] & ")
+    assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
+    assert len(lines) == 4 + 3 + 1 + 4 + 2
+
+
+def test_to_markdown_with_intervals_keeps_the_brackets_of_numbers():
+    """Interval cells read "0.62 [0.36, 0.83]" (their brackets unescaped, as
+    the classification report's docstring prints them); a name's brackets
+    are escaped."""
+    report = MLCMReport.from_predictions(
+        T,
+        P,
+        target_names=["[C0](x)", "C1", "C2"],
+        zero_division=0.0,
+        confidence_level=0.9,
+        n_resamples=999,
+        interval="percentile",
+        random_state=0,
+    )
+    lines = report.to_markdown().splitlines()
+    assert lines[2] == (
+        r"| \[C0\](x) | 1.00 [1.00, 1.00] | 0.45 [0.22, 0.71] "
+        "| 0.62 [0.36, 0.83] | 11 | 7 |"
+    )
+
+
+def test_to_markdown_survives_hostile_names():
+    """Names with | & _ % newlines and backslashes keep every row's columns:
+    each row has the same number of unescaped pipes, and one line per row."""
+    y, pred = _hostile_case()
+    report = MLCMReport.from_predictions(
+        y, pred, target_names=HOSTILE, zero_division=0.0
+    )
+    lines = report.to_markdown().splitlines()
+    assert len(lines) == 2 + 5 + 4
+    assert {_unescaped(line, "|") for line in lines} == {7}
+    assert lines[2].startswith(r"| a\|b |")
+    assert lines[4].startswith("| 50% of it |")
+    assert lines[5].startswith(r"| back\\slash {x} $#~^ |")
+    assert lines[6].startswith(r"| \<b\>\*x\*\</b\> \`c\` |")
+
+
+def test_to_latex_survives_hostile_names():
+    """The same names in LaTeX: each row has the same number of unescaped &,
+    one line per row, and no unescaped special left in the names."""
+    y, pred = _hostile_case()
+    report = MLCMReport.from_predictions(
+        y, pred, target_names=HOSTILE, zero_division=0.0, **_INTERVALS
+    )
+    lines = report.to_latex().splitlines()
+    rows = [line for line in lines if line.endswith(r"\\")]
+    assert len(rows) == 1 + 5 + 4
+    assert {_unescaped(row, "&") for row in rows} == {5}
+    names = [row.split(" & ")[0] for row in rows[1:6]]
+    assert names == [
+        "a|b",
+        r"R\&D\_1",
+        r"50\% of it",
+        r"back\textbackslash{}slash \{x\} \$\#\textasciitilde{}\textasciicircum{}",
+        "<b>*x*</b> `c`",
+    ]
+    for name in names:
+        for special in "&%$#_{}":
+            assert _unescaped(name.replace("{}", ""), special) == 0, (name, special)
+
+
+_INTERVALS = {"confidence_level": 0.9, "n_resamples": 99, "random_state": 0}
+
+
+def test_report_rows_print_fractional_amounts_with_decimals():
+    """Fractional weights print with digits (the whole column); integers as
+    integers."""
+    weight = [1, 1, 1, 1, 1, 1, 1, 1, 0.5]  # instance 9: true {C0, C1}
+    report = MLCMReport.from_predictions(T, P, sample_weight=weight, zero_division=0.0)
+    headers, rows, n_labels = report_rows(report.report, digits=2)
+    assert headers == ["label", "precision", "recall", "f1-score", "weight", "support"]
+    assert n_labels == 3
+    assert [row[4] for row in rows] == [
+        "10.50",
+        "5.50",
+        "1.00",
+        "17.00",
+        "17.00",
+        "17.00",
+        "17.00",
+    ]
+    assert [row[5] for row in rows] == [
+        "6.50",
+        "4.50",
+        "1.00",
+        "12.00",
+        "12.00",
+        "12.00",
+        "12.00",
+    ]
+    plain = MLCMReport.from_predictions(T, P, zero_division=0.0)
+    assert [row[4] for row in report_rows(plain.report, digits=2)[1]][:3] == [
+        "11",
+        "6",
+        "1",
+    ]
+
+
+def test_tables_of_given_rows():
+    """The writers take any headers and rows: alignment row, rules."""
+    headers, rows = ["name", "value"], [["x", "1"], ["y", "2"], ["total", "3"]]
+    assert markdown_table(headers, rows) == (
+        "| name | value |\n|:---|---:|\n| x | 1 |\n| y | 2 |\n| total | 3 |\n"
+    )
+    assert latex_table(headers, rows, rules_after=(1,)) == (
+        "\\begin{tabular}{lr}\n\\toprule\nname & value \\\\\n\\midrule\n"
+        "x & 1 \\\\\ny & 2 \\\\\n\\midrule\ntotal & 3 \\\\\n\\bottomrule\n"
+        "\\end{tabular}\n"
+    )
+
+
+@pytest.mark.parametrize("method", ["to_markdown", "to_latex"])
+def test_tables_refuse_bad_digits(method):
+    """digits out of [0, 20] is refused, naming the parameter."""
+    report = MLCMReport.from_predictions(T, P, zero_division=0.0)
+    with pytest.raises(ValueError, match=f"'digits' parameter of MLCMReport.{method}"):
+        getattr(report, method)(digits=-1)
