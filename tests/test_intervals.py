@@ -419,6 +419,30 @@ def test_mlcm_confidence_intervals_warn_of_an_estimate_outside_its_interval(
     assert result.n_degenerate == (1 if interval == "bca" else 0)
 
 
+def test_mlcm_confidence_intervals_warn_of_bca_overshooting_the_estimate():
+    """With 988 of 999 resamples above the macro recall (2/13), BCa's bias
+    correction (z0 near -2.3) moves both bounds into the lowest 1% of the
+    resamples, below the estimate: that warns too."""
+    y_true, y_pred = _charged_misses(12)
+    match = (
+        r"^1 estimate outside its own 95% BCa bootstrap interval \(999 "
+        r"resamples\): recall, macro avg = 0\.1538 outside \[0\.06672, "
+        r"0\.09414\] \(988 of 999 resamples above it, their mean 0\.3881\)\. "
+    )
+    with pytest.warns(DegenerateDataWarning, match=match):
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric="recall",
+            n_resamples=999,
+            zero_division=0.0,
+            random_state=0,
+        )
+    estimate, (low, high) = result
+    assert low < high < estimate < np.quantile(result.bootstrap_distribution, 0.02)
+    assert result.n_degenerate == 0
+
+
 def test_mlcm_confidence_intervals_no_warning_for_a_chance_miss():
     """A 50% interval of 3 resamples can miss a centred estimate by chance
     (the micro precision here): too few resamples to say, no warning."""
@@ -441,10 +465,16 @@ def test_warn_outside_names_averages_first_then_labels():
     """The warning names up to three scores, averages before labels (by
     name), and counts the rest."""
     outside = [
-        ("recall", [(1, 0.5, 0.6, 0.9, 0.75, 40, 40), (2, 0.9, 0.1, 0.8, 0.4, 39, 40)]),
+        (
+            "recall",
+            [
+                (1, 0.5, 0.6, 0.9, 0.75, "above", 40, 40),
+                (2, 0.9, 0.1, 0.8, 0.4, "below", 39, 40),
+            ],
+        ),
         (("recall", "macro"), []),
-        (("f1", "weighted"), [(0, 0.2, 0.3, 0.4, 0.35, 40, 40)]),
-        ("f1", [(0, 0.1, 0.2, 0.3, 0.25, 40, 40)]),
+        (("f1", "weighted"), [(0, 0.2, 0.3, 0.4, 0.35, "above", 40, 40)]),
+        ("f1", [(0, 0.1, 0.2, 0.3, 0.25, "above", 40, 40)]),
     ]
     match = (
         r"^4 estimates outside their own 90% BCa bootstrap interval \(40 "

@@ -802,7 +802,7 @@ def bootstrap_intervals(
 
 
 #: An estimate outside its interval is warned of when this share of the
-#: resamples lies beyond it: in the outer 2.5 % of its own bootstrap
+#: resamples lies on one side of it: in the outer 2.5 % of its own bootstrap
 #: distribution, where the resamples of a centred one fall with odds of
 #: 2**-39 or less (with :data:`OUTSIDE_RESAMPLES`).
 OUTSIDE_SHARE = 0.975
@@ -816,37 +816,36 @@ OUTSIDE_NAMED = 3
 
 
 def _outside(distribution, estimate, low, high):
-    """``[(column, estimate, low, high, mean, n_beyond, n_valid)]`` of the
+    """``[(column, estimate, low, high, mean, side, n_side, n_valid)]`` of the
     columns of ``distribution`` (resamples x columns) whose finite
     ``estimate`` lies outside its bounds (beyond rounding, as :func:`_bounds`
     counts ties) with at least :data:`OUTSIDE_SHARE` of at least
-    :data:`OUTSIDE_RESAMPLES` valid resamples strictly on the far side of it
-    (``n_beyond`` of ``n_valid``, of mean ``mean``). A narrow interval (a low
-    level, a few resamples) that misses a centred estimate by chance is not
-    one of them."""
+    :data:`OUTSIDE_RESAMPLES` valid resamples strictly on one ``side`` of it
+    ("above" or "below": ``n_side`` of ``n_valid``, of mean ``mean``). The
+    percentile interval then lies beyond the estimate, and BCa's, whose bias
+    correction is then large, can overshoot to the other side. A narrow
+    interval (a low level, a few resamples) that misses a centred estimate by
+    chance is not one of them."""
     tol = 1e-12 * np.maximum(np.abs(estimate), 1.0)
     with np.errstate(invalid="ignore"):
-        below = estimate < low - tol
-        above = estimate > high + tol
+        outside = (estimate < low - tol) | (estimate > high + tol)
     found = []
-    for j in np.flatnonzero(below | above).tolist():  # NaN is never outside
+    for j in np.flatnonzero(outside).tolist():  # NaN is never outside
         values = distribution[:, j]
         valid = values[~np.isnan(values)]
-        if below[j]:
-            beyond = int((valid > estimate[j] + tol[j]).sum())
-        else:
-            beyond = int((valid < estimate[j] - tol[j]).sum())
-        if valid.size >= OUTSIDE_RESAMPLES and beyond >= OUTSIDE_SHARE * valid.size:
-            found.append(
-                (j, estimate[j], low[j], high[j], valid.mean(), beyond, valid.size)
-            )
+        above = int((valid > estimate[j] + tol[j]).sum())
+        below = int((valid < estimate[j] - tol[j]).sum())
+        side, n_side = ("above", above) if above >= below else ("below", below)
+        if valid.size >= OUTSIDE_RESAMPLES and n_side >= OUTSIDE_SHARE * valid.size:
+            bounds = (estimate[j], low[j], high[j])
+            found.append((j, *bounds, valid.mean(), side, n_side, valid.size))
     return found
 
 
 def _warn_outside(outside, names, *, confidence_level, interval, n_resamples):
     """One :class:`~scipy.stats.DegenerateDataWarning` naming the scores whose
     estimate lies outside its own interval: ``outside`` holds ``(key,
-    [(column, estimate, low, high, mean, n_beyond, n_valid)])`` per score
+    [(column, estimate, low, high, mean, side, n_side, n_valid)])`` per score
     (key a metric, per label, or ``(metric, average)``), averages first.
 
     The bootstrap is then not centred on the estimate (a ratio that rests on
@@ -869,13 +868,13 @@ def _warn_outside(outside, names, *, confidence_level, interval, n_resamples):
     bca = interval == "bca"
     kind = "BCa" if bca else "percentile"
     level = f"{100 * confidence_level:g}%"
+    named = found[:OUTSIDE_NAMED]
     shown = "; ".join(
         f"{what} = {estimate:.4g} outside [{low:.4g}, {high:.4g}] "
-        f"({beyond:,} of {valid:,} resamples {'above' if estimate < low else 'below'}"
-        f" it, their mean {mean:.4g}"
-        + (", BCa undefined: percentile bounds" if bca and beyond == valid else "")
+        f"({n_side:,} of {valid:,} resamples {side} it, their mean {mean:.4g}"
+        + (", BCa undefined: percentile bounds" if bca and n_side == valid else "")
         + ")"
-        for what, estimate, low, high, mean, beyond, valid in found[:OUTSIDE_NAMED]
+        for what, estimate, low, high, mean, side, n_side, valid in named
     )
     more = len(found) - OUTSIDE_NAMED
     warnings.warn(
@@ -1104,8 +1103,8 @@ def mlcm_confidence_intervals(
     -----
     scipy.stats.DegenerateDataWarning
         When a score's estimate lies outside its own interval with at least
-        97.5 % of 39 or more resamples beyond it: the warning names the
-        scores, their bounds and the resamples' mean (see Notes).
+        97.5 % of 39 or more resamples on one side of it: the warning names
+        the scores, their bounds and the resamples' mean (see Notes).
 
     See Also
     --------
@@ -1152,11 +1151,13 @@ def mlcm_confidence_intervals(
     safe statement about the population. BCa is undefined when every
     resample lies on one side of the estimate and falls back to the
     percentile interval (counted in ``n_degenerate``; scipy.stats.bootstrap
-    gives NaN and a :class:`~scipy.stats.DegenerateDataWarning`). Any
-    estimate left outside its interval with at least 97.5 % of the
-    resamples beyond it (from 39 resamples: a centred estimate is that far
-    out with odds below 2**-39) raises that warning, naming the scores. The
-    micro average, one ratio of pooled counts, is far less exposed.
+    gives NaN and a :class:`~scipy.stats.DegenerateDataWarning`); when
+    nearly every resample does, its large bias correction can move both
+    bounds past the estimate to the other side. Any estimate left outside
+    its interval with at least 97.5 % of the resamples on one side of it
+    (from 39 resamples: a centred estimate is that far out with odds below
+    2**-39) raises that warning, naming the scores. The micro average, one
+    ratio of pooled counts, is far less exposed.
 
     References
     ----------
