@@ -232,7 +232,11 @@ def mlcm_classification_report(
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
         for all of them), and a last line says what the brackets are. None:
         the report without intervals; the five options below then keep their
-        defaults (another value is refused: it would be ignored).
+        defaults (another value is refused: it would be ignored). A number
+        left outside its own interval by a shifted bootstrap (a macro average
+        of ratios that rest on a few instances) raises a
+        :class:`~scipy.stats.DegenerateDataWarning` naming it (see the Notes
+        of :func:`mlcm_confidence_intervals`).
 
     n_resamples : int, default=9999
         The number of bootstrap resamples, up to 10**6, and at least
@@ -395,6 +399,7 @@ def mlcm_classification_report(
             zero_division=zero_division,
             random_state=random_state,
             n_jobs=n_jobs,
+            target_names=target_names,
         )
     return build_report(
         computed.matrix,
@@ -423,12 +428,17 @@ def _report_bounds(
     zero_division,
     random_state,
     n_jobs,
+    target_names=None,
 ):
     """The :class:`ReportBounds` of the report's numbers: one set of
     resamples (as :func:`mlcm_confidence_intervals` draws them) for every
     precision, recall and F1, per row and averaged (the samples average
-    too with ``samples``)."""
-    units, _ = unit_table(targets, method=method)
+    too with ``samples``). ``target_names`` (checked by :func:`build_report`)
+    names the rows in the warning of an estimate outside its interval."""
+    units, names = unit_table(targets, method=method)
+    if target_names is not None and len(target_names) == len(names):
+        names = target_names
+    names = [*names, NO_LABEL_NAME] if include_no_label else list(names)
     shown = units.n_labels + include_no_label
     metrics = ("precision", "recall", "f1")
     averages = REPORT_AVERAGES + ((SAMPLES_AVERAGE,) if samples else ())
@@ -445,6 +455,7 @@ def _report_bounds(
         tn="complement",
         zero_division=zero_division,  # the report's own values have warned
         n_jobs=n_jobs,
+        names=names,
     )
     low, high = report_bounds(scores, metrics, averages, shown)
     units_name = "groups" if targets.groups is not None else "instances"

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from scipy import stats
+from scipy.stats import DegenerateDataWarning
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_mlcm._uncertainty._intervals
@@ -39,6 +40,7 @@ from sklearn_mlcm import (
 from sklearn_mlcm._uncertainty._intervals import (
     _acceleration,
     _sum_acceleration,
+    _warn_outside,
     unit_table,
 )
 from sklearn_mlcm._uncertainty._margins import heydarian_margins, min_resamples
@@ -289,6 +291,217 @@ def test_mlcm_confidence_intervals_undefined_scores_are_counted():
         random_state=0,
     )
     assert (zero.label_bootstrap_distribution[:, 1] == 0).sum() == undefined
+
+
+def _charged_misses(n_labels, hits=2):
+    """Each label found alone in ``hits`` instances and missed once in an
+    instance that predicts every other label: Heydarian's category 3 charges
+    that miss to the label's row once per extra label (n_labels - 1 times),
+    so the label's recall rests on that one instance."""
+    eye = np.eye(n_labels, dtype=int)
+    y_true = np.concatenate([np.repeat(eye, hits, axis=0), eye])
+    y_pred = np.concatenate([np.repeat(eye, hits, axis=0), 1 - eye])
+    return y_true, y_pred
+
+
+def test_mlcm_confidence_intervals_shifted_resamples_are_the_resampled_rows():
+    """Where the macro recall's resamples sit far above it (2/13 from two hits
+    and a miss charged 11 times per label), each resample is the public
+    mlcm_recall_score of the rows it draws, and each label's recall is 1.0
+    exactly in the resamples that draw its hits but not its miss."""
+    y_true, y_pred = _charged_misses(12)
+    result = mlcm_confidence_intervals(
+        y_true,
+        y_pred,
+        metric="recall",
+        n_resamples=400,
+        interval="percentile",
+        zero_division=0.0,
+        return_distributions=True,
+        random_state=3,
+    )
+    assert result.estimate == pytest.approx(2 / 13)
+    assert_allclose(result.label_estimates, np.full(12, 2 / 13))
+    units, _ = unit_table(validate_targets(y_true, y_pred), method="heydarian")
+    counts = resample_counts(np.random.RandomState(3).randint(2**31 - 1), 0, 400, units)
+    kind = _instance_kinds(units, y_true, y_pred, np.ones(len(y_true)))
+    first = np.array([np.flatnonzero(kind == k)[0] for k in range(units.n_kinds)])
+    labels = result.label_bootstrap_distribution
+    for b in range(400):
+        rows = np.repeat(first, counts[b].astype(int))
+        expected = mlcm_recall_score(
+            y_true[rows], y_pred[rows], average=None, zero_division=0.0
+        )
+        assert_allclose(labels[b], expected, rtol=1e-12)
+        assert result.bootstrap_distribution[b] == pytest.approx(expected.mean())
+        hit = (y_true[rows] & y_pred[rows]).sum(axis=0)
+        miss = (y_true[rows] & (1 - y_pred[rows])).sum(axis=0)
+        assert_array_equal(labels[b][(hit > 0) & (miss == 0)], 1.0)
+    # over a third of the resamples miss a given label's miss: the mean rises
+    assert result.bootstrap_distribution.mean() > result.estimate + 0.2
+
+
+def test_mlcm_confidence_intervals_shifted_resamples_have_the_law_of_a_naive_loop():
+    """A naive bootstrap (rows drawn with numpy, the public macro recall of
+    each resample) sits as far above the estimate as the package's: both
+    have more than 97.5% of their resamples above 2/13 (the package warns),
+    and the same law (two-sample Kolmogorov-Smirnov)."""
+    y_true, y_pred = _charged_misses(12)
+    match = (
+        r"recall, macro avg = 0\.1538 outside \[0\.1656, 0\.629\] \(1,476 of "
+        r"1,500 resamples above it, their mean 0\.387\)"
+    )
+    with pytest.warns(DegenerateDataWarning, match=match):
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric="recall",
+            n_resamples=1500,
+            interval="percentile",
+            zero_division=0.0,
+            random_state=0,
+        )
+    rng = np.random.default_rng(1)
+    naive = np.array(
+        [
+            mlcm_recall_score(
+                y_true[rows], y_pred[rows], average="macro", zero_division=0.0
+            )
+            for rows in (rng.integers(0, 36, 36) for _ in range(1500))
+        ]
+    )
+    ours = result.bootstrap_distribution
+    for values in (ours, naive):
+        assert np.mean(values > 2 / 13) > 0.975
+        assert values.mean() == pytest.approx(0.39, abs=0.02)
+    assert stats.ks_2samp(ours, naive).pvalue > 0.01
+
+
+@pytest.mark.parametrize(
+    "interval, kind, fallback",
+    [
+        ("bca", "BCa", ", BCa undefined: percentile bounds"),
+        ("percentile", "percentile", ""),
+    ],
+)
+def test_mlcm_confidence_intervals_warn_of_an_estimate_outside_its_interval(
+    interval, kind, fallback
+):
+    """Every resample above the macro recall (1/15.5 from 30 labels charged
+    29 times each): one DegenerateDataWarning names the score, its bounds,
+    the resamples beyond it and their mean; BCa, undefined there, counts the
+    fallback and gives the percentile bounds."""
+    y_true, y_pred = _charged_misses(30)
+    match = (
+        rf"^1 estimate outside its own 95% {kind} bootstrap interval \(999 "
+        r"resamples\): recall, macro avg = 0\.06452 outside \[0\.2002, "
+        r"0\.4972\] \(999 of 999 resamples above it, their mean 0\.3468"
+        rf"{re.escape(fallback)}\)\. The bootstrap distribution of such a score "
+        r"is shifted from its estimate .* the interval says little about the "
+        r"population's value \(see the Notes of mlcm_confidence_intervals\)\.$"
+    )
+    with pytest.warns(DegenerateDataWarning, match=match) as record:
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric="recall",
+            n_resamples=999,
+            interval=interval,
+            zero_division=0.0,
+            random_state=0,
+        )
+    assert len(record) == 1
+    assert record[0].filename == __file__
+    estimate, (low, high) = result
+    assert estimate == pytest.approx(2 / 31)
+    assert (low, high) == pytest.approx((0.20017059331501955, 0.49715287492032845))
+    assert result.bootstrap_distribution.min() > estimate
+    assert result.n_degenerate == (1 if interval == "bca" else 0)
+
+
+def test_mlcm_confidence_intervals_warn_of_bca_overshooting_the_estimate():
+    """With 988 of 999 resamples above the macro recall (2/13), BCa's bias
+    correction (z0 near -2.3) moves both bounds into the lowest 1% of the
+    resamples, below the estimate: that warns too."""
+    y_true, y_pred = _charged_misses(12)
+    match = (
+        r"^1 estimate outside its own 95% BCa bootstrap interval \(999 "
+        r"resamples\): recall, macro avg = 0\.1538 outside \[0\.06672, "
+        r"0\.09414\] \(988 of 999 resamples above it, their mean 0\.3881\)\. "
+    )
+    with pytest.warns(DegenerateDataWarning, match=match):
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric="recall",
+            n_resamples=999,
+            zero_division=0.0,
+            random_state=0,
+        )
+    estimate, (low, high) = result
+    assert low < high < estimate < np.quantile(result.bootstrap_distribution, 0.02)
+    assert result.n_degenerate == 0
+
+
+def test_mlcm_confidence_intervals_no_warning_for_a_chance_miss():
+    """A 50% interval of 3 resamples can miss a centred estimate by chance
+    (the micro precision here): too few resamples to say, no warning."""
+    y_true, y_pred = _noisy(np.random.default_rng(0), 200, 3, 0.2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            n_resamples=3,
+            confidence_level=0.5,
+            interval="percentile",
+            random_state=0,
+        )
+    estimate, (low, high) = result.scores["precision_micro"]
+    assert not low <= estimate <= high
+
+
+def test_warn_outside_names_averages_first_then_labels():
+    """The warning names up to three scores, averages before labels (by
+    name), and counts the rest."""
+    outside = [
+        (
+            "recall",
+            [
+                (1, 0.5, 0.6, 0.9, 0.75, "above", 40, 40),
+                (2, 0.9, 0.1, 0.8, 0.4, "below", 39, 40),
+            ],
+        ),
+        (("recall", "macro"), []),
+        (("f1", "weighted"), [(0, 0.2, 0.3, 0.4, 0.35, "above", 40, 40)]),
+        ("f1", [(0, 0.1, 0.2, 0.3, 0.25, "above", 40, 40)]),
+    ]
+    match = (
+        r"^4 estimates outside their own 90% BCa bootstrap interval \(40 "
+        r"resamples\): f1, weighted avg = 0\.2 outside \[0\.3, 0\.4\] \(40 of 40 "
+        r"resamples above it, their mean 0\.35, BCa undefined: percentile "
+        r"bounds\); recall of label 'owl' = 0\.5 outside \[0\.6, 0\.9\] \(40 of "
+        r"40 resamples above it, their mean 0\.75, BCa undefined: percentile "
+        r"bounds\); recall of label 'fox' = 0\.9 outside \[0\.1, 0\.8\] \(39 of "
+        r"40 resamples below it, their mean 0\.4\); and 1 more\. "
+    )
+    with pytest.warns(DegenerateDataWarning, match=match):
+        _warn_outside(
+            outside,
+            ["cat", "owl", "fox"],
+            confidence_level=0.9,
+            interval="bca",
+            n_resamples=40,
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _warn_outside(
+            [("recall", [])],
+            None,
+            confidence_level=0.9,
+            interval="bca",
+            n_resamples=40,
+        )
 
 
 def test_mlcm_confidence_intervals_result_and_seed():

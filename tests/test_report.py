@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+from scipy.stats import DegenerateDataWarning
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_mlcm._uncertainty._intervals
@@ -271,6 +272,44 @@ def test_mlcm_classification_report_with_intervals_n_jobs(monkeypatch):
         ValueError, match="'n_jobs' parameter of mlcm_classification_report must be"
     ):
         mlcm_classification_report(y_true, y_pred, n_jobs=0, **options)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_mlcm_classification_report_warns_of_an_estimate_outside_its_interval(
+    monkeypatch, n_jobs
+):
+    """30 labels, each found twice and missed once in an instance predicting
+    the 29 others: every resample's macro recall lies above the report's
+    (the resamples without a label's miss give it 1.0). The report prints
+    the bounds as read and warns once, from the caller's line, in threads
+    too."""
+    monkeypatch.setattr(sklearn_mlcm._uncertainty._intervals, "THREADED_UNITS", 10)
+    eye = np.eye(30, dtype=int)
+    y_true = np.concatenate([eye, eye, eye])
+    y_pred = np.concatenate([eye, eye, 1 - eye])
+    match = (
+        r"^1 estimate outside its own 95% BCa bootstrap interval \(999 "
+        r"resamples\): recall, macro avg = 0\.06452 outside \[0\.2002, "
+        r"0\.4972\] \(999 of 999 resamples above it, their mean 0\.3468, BCa "
+        r"undefined: percentile bounds\)\. "
+    )
+    with pytest.warns(DegenerateDataWarning, match=match) as record:
+        text = mlcm_classification_report(
+            y_true,
+            y_pred,
+            confidence_level=0.95,
+            n_resamples=999,
+            zero_division=0.0,
+            random_state=0,
+            n_jobs=n_jobs,
+        )
+    assert len(record) == 1
+    assert record[0].filename == __file__
+    assert re.search(
+        r"^   macro avg   0\.06 \[0\.05, 0\.10\]  0\.06 \[0\.20, 0\.50\]  ",
+        text,
+        re.M,
+    )
 
 
 def test_mlcm_classification_report_with_intervals_groups_legend():

@@ -9,11 +9,13 @@ kinds' margins, and every score of the report is read off the same margins:
 one set of resamples for all of them.
 """
 
+import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import ndtr, ndtri
+from scipy.stats import DegenerateDataWarning
 from sklearn.utils import check_random_state
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
@@ -26,7 +28,11 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._results import ConfidenceInterval, unpackable
-from sklearn_mlcm._statistics import samples_average, samples_values
+from sklearn_mlcm._statistics import (
+    caller_stacklevel,
+    samples_average,
+    samples_values,
+)
 from sklearn_mlcm._summary import (
     format_number,
     format_table,
@@ -549,6 +555,7 @@ def bootstrap_intervals(
     matrix=False,
     return_distributions=False,
     n_jobs=None,
+    names=None,
 ):
     """Every score's :class:`ScoreInterval` from one set of resamples.
 
@@ -563,6 +570,12 @@ def bootstrap_intervals(
     (:meth:`UnitTable.samples_sums`), drawn with the same counts. Its
     ``n_undefined`` counts the resamples that drew an instance of undefined
     ratio.
+
+    A score whose estimate lies outside its own interval (its bootstrap
+    distribution is shifted from it) raises one
+    :class:`~scipy.stats.DegenerateDataWarning` naming them
+    (:func:`_warn_outside`); ``names`` names the shown labels (their indices
+    by default).
     """
     q1 = units.n_labels + 1
     with_samples = "samples" in averages
@@ -709,12 +722,13 @@ def bootstrap_intervals(
         low, high, degenerate = _bounds(
             two_d, est, acceleration, confidence_level, interval
         )
+        outside = _outside(two_d, est, low, high)
         if np.ndim(estimate) == 0:
             bounds = ConfidenceInterval(float(low[0]), float(high[0]))
             estimate = float(estimate)
         else:
             bounds = ConfidenceInterval(low, high)
-        return ScoreInterval(
+        return outside, ScoreInterval(
             estimate=estimate,
             confidence_interval=bounds,
             n_undefined=n_undefined,
@@ -747,14 +761,22 @@ def bootstrap_intervals(
                     n_any,
                 )
             )
-    results = {}
+    results, outside = {}, {}
 
     def bound_range(start, stop):
         for key, *arguments in tasks[start:stop]:
-            results[key] = interval_of(*arguments)
+            outside[key], results[key] = interval_of(*arguments)
 
     run_ranges(bound_range, len(tasks), n_jobs)
     results = {task[0]: results[task[0]] for task in tasks}  # in the tasks' order
+    # warned here, in the calling thread, once for every score
+    _warn_outside(
+        [(task[0], outside[task[0]]) for task in tasks],
+        names,
+        confidence_level=confidence_level,
+        interval=interval,
+        n_resamples=n_resamples,
+    )
 
     cell_interval = None
     if matrix:
@@ -777,6 +799,97 @@ def bootstrap_intervals(
             ),
         )
     return results, cell_interval
+
+
+#: An estimate outside its interval is warned of when this share of the
+#: resamples lies on one side of it: in the outer 2.5 % of its own bootstrap
+#: distribution, where the resamples of a centred one fall with odds of
+#: 2**-39 or less (with :data:`OUTSIDE_RESAMPLES`).
+OUTSIDE_SHARE = 0.975
+
+#: ... and from this many valid resamples: the fewest that resolve a 95 %
+#: interval's tails (:func:`min_resamples`).
+OUTSIDE_RESAMPLES = 39
+
+#: How many of the scores outside their intervals the warning names.
+OUTSIDE_NAMED = 3
+
+
+def _outside(distribution, estimate, low, high):
+    """``[(column, estimate, low, high, mean, side, n_side, n_valid)]`` of the
+    columns of ``distribution`` (resamples x columns) whose finite
+    ``estimate`` lies outside its bounds (beyond rounding, as :func:`_bounds`
+    counts ties) with at least :data:`OUTSIDE_SHARE` of at least
+    :data:`OUTSIDE_RESAMPLES` valid resamples strictly on one ``side`` of it
+    ("above" or "below": ``n_side`` of ``n_valid``, of mean ``mean``). The
+    percentile interval then lies beyond the estimate, and BCa's, whose bias
+    correction is then large, can overshoot to the other side. A narrow
+    interval (a low level, a few resamples) that misses a centred estimate by
+    chance is not one of them."""
+    tol = 1e-12 * np.maximum(np.abs(estimate), 1.0)
+    with np.errstate(invalid="ignore"):
+        outside = (estimate < low - tol) | (estimate > high + tol)
+    found = []
+    for j in np.flatnonzero(outside).tolist():  # NaN is never outside
+        values = distribution[:, j]
+        valid = values[~np.isnan(values)]
+        above = int((valid > estimate[j] + tol[j]).sum())
+        below = int((valid < estimate[j] - tol[j]).sum())
+        side, n_side = ("above", above) if above >= below else ("below", below)
+        if valid.size >= OUTSIDE_RESAMPLES and n_side >= OUTSIDE_SHARE * valid.size:
+            bounds = (estimate[j], low[j], high[j])
+            found.append((j, *bounds, valid.mean(), side, n_side, valid.size))
+    return found
+
+
+def _warn_outside(outside, names, *, confidence_level, interval, n_resamples):
+    """One :class:`~scipy.stats.DegenerateDataWarning` naming the scores whose
+    estimate lies outside its own interval: ``outside`` holds ``(key,
+    [(column, estimate, low, high, mean, side, n_side, n_valid)])`` per score
+    (key a metric, per label, or ``(metric, average)``), averages first.
+
+    The bootstrap is then not centred on the estimate (a ratio that rests on
+    few units: the resamples that miss them move it one way). The bounds are
+    kept as read (scipy.stats.bootstrap keeps its percentile bounds too, and
+    gives NaN and this warning where BCa is undefined); this says so rather
+    than leaving it silent.
+    """
+    averaged, per_label = [], []
+    for key, found in outside:
+        for column, *values in found:
+            if isinstance(key, tuple):
+                averaged.append((f"{key[0]}, {key[1]} avg", *values))
+            else:
+                label = names[column] if names is not None else column
+                per_label.append((f"{key} of label {label!r}", *values))
+    found = averaged + per_label
+    if not found:
+        return
+    bca = interval == "bca"
+    kind = "BCa" if bca else "percentile"
+    level = f"{100 * confidence_level:g}%"
+    named = found[:OUTSIDE_NAMED]
+    shown = "; ".join(
+        f"{what} = {estimate:.4g} outside [{low:.4g}, {high:.4g}] "
+        f"({n_side:,} of {valid:,} resamples {side} it, their mean {mean:.4g}"
+        + (", BCa undefined: percentile bounds" if bca and n_side == valid else "")
+        + ")"
+        for what, estimate, low, high, mean, side, n_side, valid in named
+    )
+    more = len(found) - OUTSIDE_NAMED
+    warnings.warn(
+        f"{len(found):,} estimate{'s' if len(found) > 1 else ''} outside "
+        f"{'their' if len(found) > 1 else 'its'} own {level} {kind} bootstrap "
+        f"interval ({n_resamples:,} resamples): {shown}"
+        + (f"; and {more:,} more" if more > 0 else "")
+        + ". The bootstrap distribution of such a score is shifted from its "
+        "estimate (a ratio resting on a few instances, which many resamples "
+        "miss); the estimate is then likely biased too, and the interval "
+        "says little about the population's value (see the Notes of "
+        "mlcm_confidence_intervals).",
+        DegenerateDataWarning,
+        stacklevel=caller_stacklevel(),
+    )
 
 
 def _samples_sums(units, metrics, *, beta, include_no_label):
@@ -986,6 +1099,13 @@ def mlcm_confidence_intervals(
         ``result.label_estimates`` and ``result.label_confidence_interval``;
         every score in ``result.scores``.
 
+    Warns
+    -----
+    scipy.stats.DegenerateDataWarning
+        When a score's estimate lies outside its own interval with at least
+        97.5 % of 39 or more resamples on one side of it: the warning names
+        the scores, their bounds and the resamples' mean (see Notes).
+
     See Also
     --------
     mlcm_classification_report : The report, with these intervals when given
@@ -1017,6 +1137,27 @@ def mlcm_confidence_intervals(
     be read at the most extreme resamples whatever the level (2 resamples
     gave a zero-width "95% interval"). The level is taken as written, 0.9
     needing 19 resamples. The default, 9999, serves levels up to 99.98%.
+
+    The bootstrap distribution of a ratio of sums need not be centred on the
+    test set's ratio. A label whose recall rests on one instance (a miss
+    that Heydarian's rules charge once per extra predicted label, 25 times,
+    say) has a recall of 1.0 in the 37 % of resamples that do not draw that
+    instance; averaged over hundreds of such labels, every resample of the
+    macro average can lie above its estimate (MULAN delicious, 983 labels,
+    a simulated classifier: macro recall 0.236, resamples' mean 0.287, 95 %
+    interval [0.275, 0.299]). The resampled values are the score's own, of
+    the resampled rows; the shift is the bootstrap's estimate of the
+    estimate's bias, and neither the estimate nor the interval is then a
+    safe statement about the population. BCa is undefined when every
+    resample lies on one side of the estimate and falls back to the
+    percentile interval (counted in ``n_degenerate``; scipy.stats.bootstrap
+    gives NaN and a :class:`~scipy.stats.DegenerateDataWarning`); when
+    nearly every resample does, its large bias correction can move both
+    bounds past the estimate to the other side. Any estimate left outside
+    its interval with at least 97.5 % of the resamples on one side of it
+    (from 39 resamples: a centred estimate is that far out with odds below
+    2**-39) raises that warning, naming the scores. The micro average, one
+    ratio of pooled counts, is far less exposed.
 
     References
     ----------
@@ -1098,6 +1239,7 @@ def mlcm_confidence_intervals(
         matrix=bool(matrix),
         return_distributions=True,
         n_jobs=n_jobs,
+        names=names,
     )
     return package_result(
         scores,
