@@ -46,7 +46,11 @@ reason; against a baseline it counts as "only in new" (or "only in old").
 of an older commit) in a subprocess (``PYTHONPATH=DIR``), then on this one,
 and prints both digests side by side with "identical" or "DIFFERENT" per call,
 the first differing lines of each different call, and a count; the exit
-status is 1 when a call differs or runs only in the old version.
+status is 1 when a call differs or runs only in the old version. A call whose
+new record keeps every leaf of the old one unchanged and only adds leaves (a
+result's new fields) or makes a list a list subclass of the same length (a
+result list that prints a table) is "same, fields added": every number of the
+old version is still there, bit for bit.
 ``--against FILE`` compares with a file saved by ``--save`` instead, and
 ``--only REGEX`` keeps the calls whose id matches. A run takes about 12 s
 here (most of it the tuned classifiers), 30 s with ``--baseline``.
@@ -983,7 +987,15 @@ def compare(old, new, shown=3):
         )
     print(f"{'call':<{width}}  {'old':<16}  {'new':<16}")
     counts = dict.fromkeys(
-        ["identical", "different", "only in new", "only in old", "skipped in both"], 0
+        [
+            "identical",
+            "same, fields added",
+            "different",
+            "only in new",
+            "only in old",
+            "skipped in both",
+        ],
+        0,
     )
     differing = []
     for call_id in ids:
@@ -991,11 +1003,14 @@ def compare(old, new, shown=3):
         ran_before = before is not None and before["status"] == "ok"
         ran_after = after is not None and after["status"] == "ok"
         if ran_before and ran_after:
-            same = before["digest"] == after["digest"]
-            verdict = "identical" if same else "DIFFERENT"
-            counts["identical" if same else "different"] += 1
-            if not same:
+            if before["digest"] == after["digest"]:
+                verdict = "identical"
+            elif _only_added(before, after):
+                verdict = "same, fields added"
+            else:
+                verdict = "DIFFERENT"
                 differing.append((call_id, before, after))
+            counts["different" if verdict == "DIFFERENT" else verdict] += 1
         elif ran_after:
             verdict = "only in new"
             counts[verdict] += 1
@@ -1016,6 +1031,27 @@ def compare(old, new, shown=3):
     summary = ", ".join(f"{count} {name}" for name, count in counts.items() if count)
     print(f"\n{len(ids)} calls: {summary}")
     return counts["different"] + counts["only in old"]
+
+
+#: a sequence's leaf: its type and length
+_SEQUENCE_LEAF = re.compile(r"^(\w+) len=(\d+)$")
+
+
+def _only_added(before, after):
+    """Whether ``after`` holds every leaf of ``before`` unchanged and differs
+    only by leaves it adds (a result's new fields), or by a list now being a
+    list subclass of the same length (a result list that prints a table):
+    every number the old version gave is still there, bit for bit."""
+    new = dict(after["leaves"])
+    for path, text in before["leaves"]:
+        if path not in new:
+            return False
+        if new[path] == text:
+            continue
+        was, now = _SEQUENCE_LEAF.match(text), _SEQUENCE_LEAF.match(new[path])
+        if not (was and now and was[1] == "list" and was[2] == now[2]):
+            return False
+    return True
 
 
 def _differences(before, after):
