@@ -30,8 +30,9 @@ _SCORES = ("precision", "recall", "f1-score")
 _AMOUNTS = ("weight", "support")
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 # CommonMark escapes any ASCII punctuation with a backslash: these would
-# otherwise end a cell (|), start emphasis or code, a link or raw HTML
-_MARKDOWN = re.compile(r"([\\|`*_\[\]<>])")
+# otherwise end a cell (|), start emphasis, strikethrough (~) or code, a link
+# or an image (!), raw HTML (<>) or an entity (&lt; reads as "<")
+_MARKDOWN = re.compile(r"([\\|`*_\[\]<>&~!])")
 # in a cell of numbers ("0.62 [0.36, 0.83]") only what would break the row
 _MARKDOWN_CELL = re.compile(r"([\\|])")
 _LATEX = {
@@ -45,27 +46,42 @@ _LATEX = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # with the OT1 font encoding these print as other glyphs (an em dash, an
+    # inverted ! and ?)
+    "|": r"\textbar{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
 }
 _LATEX_SPECIAL = re.compile("|".join(re.escape(c) for c in _LATEX))
+# a row follows \\ or \midrule, which look ahead (across spaces and the line
+# break) for an optional [...] argument, and \\ for a *: braced, a leading [
+# or * is text
+_LATEX_LEADING = re.compile(r"^(\s*)([\[*])")
 
 
 def escape_markdown(text, *, names=True):
     """A cell of a GitHub markdown table: ``|`` as ``\\|``, a backslash
     doubled and each line break a space; for ``names`` (label names and
     headers, any text) also the other characters markdown reads (emphasis,
-    code, links, HTML) backslash-escaped. A cell of numbers (``names=False``)
-    keeps its brackets, ``0.62 [0.36, 0.83]``: not followed by a link
-    target, they are no link."""
-    pattern = _MARKDOWN if names else _MARKDOWN_CELL
-    return pattern.sub(r"\\\1", _NEWLINES.sub(" ", str(text)))
+    strikethrough, code, links, images, HTML and entities such as
+    ``&lt;``) backslash-escaped (a ``#`` stays: in a cell it starts no
+    heading). A cell of numbers
+    (``names=False``) keeps its brackets, ``0.62 [0.36, 0.83]``: not
+    followed by a link target, they are no link."""
+    text = _NEWLINES.sub(" ", str(text))
+    if not names:
+        return _MARKDOWN_CELL.sub(r"\\\1", text)
+    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def escape_latex(text):
-    """A cell of a LaTeX tabular: ``& % $ # _ { } ~ ^ \\`` escaped (in one
-    pass, so that an escape is never escaped again), each line break a
-    space."""
+    """A cell of a LaTeX tabular: ``& % $ # _ { } ~ ^ \\ | < >`` escaped (in
+    one pass, so that an escape is never escaped again), a leading ``[`` or
+    ``*`` braced (``{[}``: after ``\\\\`` or ``\\midrule`` it would open an
+    optional argument), each line break a space."""
     text = _NEWLINES.sub(" ", str(text))
-    return _LATEX_SPECIAL.sub(lambda match: _LATEX[match.group()], text)
+    text = _LATEX_SPECIAL.sub(lambda match: _LATEX[match.group()], text)
+    return _LATEX_LEADING.sub(r"\1{\2}", text)
 
 
 def report_rows(report, *, digits):

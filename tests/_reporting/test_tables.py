@@ -18,13 +18,20 @@ from sklearn_mlcm._reporting._tables import (
 T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
 #: Names that break a naive table: a pipe, an ampersand, underscores, a
 #: percent sign, line breaks, backslashes and the other TeX specials.
-HOSTILE = ["a|b", "R&D_1", "50%\nof it", "back\\slash {x} $#~^", "<b>*x*</b>\r\n`c`"]
+HOSTILE = [
+    "a|b",
+    "R&D_1",
+    "50%\nof it",
+    "back\\slash {x} $#~^",
+    "<b>*x*</b>\r\n`c`",
+    "[x] &lt;i&gt; a~~b~~",
+]
 
 
 def _hostile_case():
     rng = np.random.default_rng(0)
-    y = (rng.random((60, 5)) < 0.4).astype(int)
-    pred = np.where(rng.random((60, 5)) < 0.2, 1 - y, y)
+    y = (rng.random((60, 6)) < 0.4).astype(int)
+    pred = np.where(rng.random((60, 6)) < 0.2, 1 - y, y)
     return y, pred
 
 
@@ -40,18 +47,26 @@ def test_escape_markdown_escapes_pipes_backslashes_and_line_breaks():
     assert escape_markdown("a\\b") == r"a\\b"
     assert escape_markdown("two\nlines\r\nhere\rend") == "two lines here end"
     assert escape_markdown("x_1 *y* `z` [w] <i>") == r"x\_1 \*y\* \`z\` \[w\] \<i\>"
-    assert escape_markdown("R&D 50% #1") == "R&D 50% #1"
+    assert escape_markdown("R&D 50% #1") == r"R\&D 50% #1"
+    # an entity would print as its character, ~~ strike through, ! an image
+    assert escape_markdown("&lt;b&gt; a~~b~~ ![i](x)") == (
+        r"\&lt;b\&gt; a\~\~b\~\~ \!\[i\](x)"
+    )
     assert escape_markdown(3) == "3"
     assert escape_markdown("0.6 [0.3, 0.8] a|b", names=False) == r"0.6 [0.3, 0.8] a\|b"
 
 
 def test_escape_latex_escapes_every_special_once():
-    """& % $ # _ { } ~ ^ \\ escaped in one pass; line breaks a space."""
+    """& % $ # _ { } ~ ^ \\ | < > escaped in one pass, a leading [ or * braced;
+    line breaks a space."""
     assert escape_latex("R&D 50% $5 #1 x_1") == r"R\&D 50\% \$5 \#1 x\_1"
     assert escape_latex("{a} b~c^d") == r"\{a\} b\textasciitilde{}c\textasciicircum{}d"
     assert escape_latex("a\\b") == r"a\textbackslash{}b"
     assert escape_latex("two\nlines\r\nend") == "two lines end"
-    assert escape_latex("a|b <c>") == "a|b <c>"
+    assert escape_latex("a|b <c>") == r"a\textbar{}b \textless{}c\textgreater{}"
+    # after \\ or \midrule a leading [ opens an optional argument, * a star
+    assert escape_latex("[x] a[1]") == "{[}x] a[1]"
+    assert escape_latex(" *y*") == " {*}y*"
 
 
 def test_to_markdown_of_table_1():
@@ -133,12 +148,13 @@ def test_to_markdown_survives_hostile_names():
         y, pred, target_names=HOSTILE, zero_division=0.0
     )
     lines = report.to_markdown().splitlines()
-    assert len(lines) == 2 + 5 + 4
+    assert len(lines) == 2 + 6 + 4
     assert {_unescaped(line, "|") for line in lines} == {7}
     assert lines[2].startswith(r"| a\|b |")
     assert lines[4].startswith("| 50% of it |")
-    assert lines[5].startswith(r"| back\\slash {x} $#~^ |")
+    assert lines[5].startswith(r"| back\\slash {x} $#\~^ |")
     assert lines[6].startswith(r"| \<b\>\*x\*\</b\> \`c\` |")
+    assert lines[7].startswith(r"| \[x\] \&lt;i\&gt; a\~\~b\~\~ |")
 
 
 def test_to_latex_survives_hostile_names():
@@ -150,19 +166,24 @@ def test_to_latex_survives_hostile_names():
     )
     lines = report.to_latex().splitlines()
     rows = [line for line in lines if line.endswith(r"\\")]
-    assert len(rows) == 1 + 5 + 4
+    assert len(rows) == 1 + 6 + 4
     assert {_unescaped(row, "&") for row in rows} == {5}
-    names = [row.split(" & ")[0] for row in rows[1:6]]
+    names = [row.split(" & ")[0] for row in rows[1:7]]
     assert names == [
-        "a|b",
+        r"a\textbar{}b",
         r"R\&D\_1",
         r"50\% of it",
         r"back\textbackslash{}slash \{x\} \$\#\textasciitilde{}\textasciicircum{}",
-        "<b>*x*</b> `c`",
+        r"\textless{}b\textgreater{}*x*\textless{}/b\textgreater{} `c`",
+        r"{[}x] \&lt;i\&gt; a\textasciitilde{}\textasciitilde{}b"
+        r"\textasciitilde{}\textasciitilde{}",
     ]
+    # \\ and \midrule would read a row's leading [ as an optional argument
+    assert not any(line.lstrip().startswith(("[", "*")) for line in lines)
     for name in names:
-        for special in "&%$#_{}":
-            assert _unescaped(name.replace("{}", ""), special) == 0, (name, special)
+        for special in "&%$#_{}|<>":
+            bare = name.replace("{}", "").replace("{[}", "")
+            assert _unescaped(bare, special) == 0, (name, special)
 
 
 _INTERVALS = {"confidence_level": 0.9, "n_resamples": 99, "random_state": 0}
