@@ -13,11 +13,16 @@ import errno
 import os
 import stat
 import tempfile
+import threading
 
 __all__ = ["output_path_problem", "write_atomically"]
 
 #: The temporary file's name starts with this, in the target's folder.
 TEMPORARY_PREFIX = ".sklearn-mlcm-"
+#: Where Linux tells a process its umask without changing it.
+_PROC_STATUS = "/proc/self/status"
+# held while the umask is read the only portable way, set and restored
+_UMASK_LOCK = threading.Lock()
 
 
 def output_path_problem(path):
@@ -31,10 +36,13 @@ def output_path_problem(path):
     Returns
     -------
     problem : str or None
-        ``"it is a directory"``, ``"its folder ... does not exist"``,
-        ``"its folder ... is not a directory"`` or ``"its folder ... is not
+        ``"it is a directory"``, ``"it is not writable"`` (an existing file
+        without write permission, for anyone: also refused to root, who
+        could replace it), ``"its folder ... does not exist"``, ``"its
+        folder ... is not a directory"`` or ``"its folder ... is not
         writable"``; None otherwise (the write may still fail, on a full disk
-        for instance, with an OSError).
+        for instance, with an OSError). A symbolic link is judged by the file
+        it points to, which is the one written.
 
     Examples
     --------
@@ -48,7 +56,10 @@ def output_path_problem(path):
         return "it is empty"
     if os.path.isdir(path):
         return "it is a directory"
-    folder = os.path.dirname(os.path.abspath(path))
+    path = os.path.realpath(path)
+    if _read_only(path):
+        return "it is not writable"
+    folder = os.path.dirname(path)
     if not os.path.exists(folder):
         # a parent that is a regular file: "not a directory" is the real reason
         parent = folder
@@ -73,6 +84,8 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
     private ``0o600``) and renamed over ``path`` with :func:`os.replace`. If
     anything fails (``write`` raises, the disk is full, the folder cannot be
     written), the temporary file is removed and ``path`` is left as it was.
+    A symbolic link stays a link: the file it points to is the one replaced.
+    An existing file without write permission is refused, also to root.
 
     Parameters
     ----------
@@ -98,7 +111,8 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
         When the file cannot be written: its ``filename`` is ``path`` (never
         the temporary file's name), its ``strerror`` the system's reason.
         ``path`` naming a directory is an :class:`IsADirectoryError`, a
-        folder that does not exist a :class:`FileNotFoundError`.
+        folder that does not exist a :class:`FileNotFoundError`, a file
+        without write permission a :class:`PermissionError`.
 
     Examples
     --------
@@ -115,10 +129,15 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
     path = os.fspath(path)
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
-    folder = os.path.dirname(os.path.abspath(path))
+    # through a link, to the file it names: replacing the link itself would
+    # leave that file old
+    target = os.path.realpath(path)
+    if _read_only(target):
+        raise PermissionError(errno.EACCES, "Permission denied", path)
+    folder = os.path.dirname(target)
     temporary = None
     try:
-        mode = _file_mode(path)
+        mode = _file_mode(target)
         text = {} if binary else {"encoding": encoding, "newline": newline}
         with tempfile.NamedTemporaryFile(
             "wb" if binary else "w",
@@ -133,7 +152,7 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except BaseException as exc:
         if temporary is not None:
             try:
@@ -149,15 +168,42 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
     return path
 
 
+def _read_only(path):
+    """Whether ``path`` is an existing file that may not be written: denied
+    to this process, or without a write bit for anyone (which root, allowed
+    everything, would otherwise replace without a word)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (mode & 0o222 and os.access(path, os.W_OK))
+
+
 def _file_mode(path):
     """The permissions the written file gets: those of the file it replaces,
     or a new file's (``0o666`` less the umask)."""
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        umask = os.umask(0)  # read it the only way there is: set and restore
+        return 0o666 & ~_umask()
+
+
+def _umask():
+    """The process's umask, read without changing it where the system says
+    it (Linux's ``/proc/self/status``); elsewhere set and restored under a
+    lock, so that no two writes here race (another thread creating a file
+    in that instant would still get the umask 0)."""
+    try:
+        with open(_PROC_STATUS, encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:
+        umask = os.umask(0)
         os.umask(umask)
-        return 0o666 & ~umask
+    return umask
 
 
 def _sync_folder(folder):

@@ -137,3 +137,71 @@ def test_output_path_problem_unwritable_folder(tmp_path, monkeypatch):
     assert output_path_problem(tmp_path / "page.html") == (
         f"its folder {tmp_path} is not writable"
     )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX symbolic links")
+def test_write_atomically_writes_through_a_symbolic_link(tmp_path):
+    """A link stays a link and the file it points to gets the content (a
+    rename over the link would replace it, leaving that file old)."""
+    real = tmp_path / "real.html"
+    real.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(real)
+    assert write_atomically(link, lambda file: file.write("new")) == str(link)
+    assert link.is_symlink()
+    assert real.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "real.html"]
+    assert output_path_problem(link) is None
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_write_atomically_refuses_a_read_only_file(tmp_path):
+    """A file without any write bit is refused (PermissionError on the user's
+    path) and left as it was, also when root runs the tests;
+    output_path_problem says so."""
+    target = tmp_path / "kept.html"
+    target.write_text("old")
+    target.chmod(0o444)
+    assert output_path_problem(target) == "it is not writable"
+    with pytest.raises(PermissionError, match="Permission denied") as info:
+        write_atomically(target, lambda file: file.write("new"))
+    assert info.value.filename == str(target)
+    assert target.read_text() == "old"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o444
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.html"]
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/status"), reason="Linux's /proc/self/status"
+)
+def test_write_atomically_reads_the_umask_without_changing_it(tmp_path, monkeypatch):
+    """On Linux the umask of a new file is read from /proc/self/status: the
+    process's umask is never set (setting it races with other threads)."""
+    umask = os.umask(0o027)
+    try:
+
+        def refuse(mask):
+            raise AssertionError("the umask was set")
+
+        monkeypatch.setattr(_files.os, "umask", refuse)
+        new = tmp_path / "new.html"
+        write_atomically(new, lambda file: file.write("x"))
+        assert stat.S_IMODE(new.stat().st_mode) == 0o640
+    finally:
+        monkeypatch.undo()
+        os.umask(umask)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_write_atomically_umask_without_proc(tmp_path, monkeypatch):
+    """Without /proc/self/status the umask is set and restored (under a
+    lock): the new file gets 0o666 less it, and the umask is unchanged."""
+    monkeypatch.setattr(_files, "_PROC_STATUS", str(tmp_path / "no-such-file"))
+    umask = os.umask(0o077)
+    try:
+        new = tmp_path / "new.html"
+        write_atomically(new, lambda file: file.write("x"))
+        assert stat.S_IMODE(new.stat().st_mode) == 0o600
+        assert os.umask(0o077) == 0o077
+    finally:
+        os.umask(umask)
