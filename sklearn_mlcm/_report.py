@@ -102,10 +102,17 @@ def _amount_format(values, digits):
     of Krstinic's matrix sums fractions such as 1/3 + 2/3 to its support, which
     float64 may leave a few units in the last place away from the integer.
     """
-    values = np.asarray(values, dtype=np.float64)
-    if np.allclose(values, np.round(values), rtol=1e-12, atol=1e-9):
+    if all_integral(values):
         return lambda x: f"{int(round(float(x)))}"
     return lambda x: f"{float(x):.{digits}f}"
+
+
+def all_integral(values):
+    """Whether every amount is an integer, within floating-point rounding (see
+    :func:`_amount_format`): then the report prints, and a frame keeps, them
+    as integers."""
+    values = np.asarray(values, dtype=np.float64)
+    return bool(np.allclose(values, np.round(values), rtol=1e-12, atol=1e-9))
 
 
 #: The options that shape the report's intervals, with their defaults.

@@ -258,7 +258,8 @@ def _report_table(report):
         "<h3>Averages</h3>"
         f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(averages)}</tbody></table></div>"
-        f"<h3>Every label ({len(labels):,}), in the order of the matrix</h3>"
+        f"<h3>Every label ({len(report.target_names):,}), "
+        "in the order of the matrix</h3>"
         f'<div class="scroll{tall}"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(labels)}</tbody></table></div>"
         "</section>"

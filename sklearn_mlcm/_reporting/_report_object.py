@@ -715,14 +715,22 @@ random_state, n_jobs, top_k, thresholds, metric, average
         frame : DataFrame
             One row per label, then per average ("micro avg", "macro avg",
             "weighted avg" and, for 2-D input, "samples avg"), indexed by
-            name (index name "label"); the columns ``kind`` ("label" or
-            "average"), ``precision``, ``recall``, ``f1-score``, ``weight``,
-            ``support`` and, with intervals, ``precision low``,
+            name (index name "label"); the columns ``kind`` ("label",
+            "average", or "no label" for the row of the no-label index with
+            ``include_no_label``), ``precision``, ``recall``, ``f1-score``,
+            ``weight``, ``support`` and, with intervals, ``precision low``,
             ``precision high``, ``recall low``, ``recall high``,
-            ``f1-score low``, ``f1-score high``. pandas is needed
+            ``f1-score low``, ``f1-score high``. The scores and bounds are
+            float64; ``weight`` and ``support`` int64 when all of a
+            column's values are integers, else float64 (fractional sample
+            weights, ``method="krstinic"``). pandas is needed
             (``pip install "sklearn-mlcm[pandas]"``).
         """
-        return report_frame(self.report, what="MLCMReport.to_frame()")
+        return report_frame(
+            self.report,
+            what="MLCMReport.to_frame()",
+            include_no_label=self.include_no_label,
+        )
 
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
     def to_markdown(self, *, digits=2):

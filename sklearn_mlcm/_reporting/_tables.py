@@ -11,8 +11,16 @@ pandas DataFrame (pandas is optional).
 
 import re
 
-from sklearn_mlcm._report import REPORT_AVERAGES, SAMPLES_AVERAGE, _amount_format
-from sklearn_mlcm._summary import require_pandas
+import numpy as np
+
+from sklearn_mlcm._report import (
+    NO_LABEL_NAME,
+    REPORT_AVERAGES,
+    SAMPLES_AVERAGE,
+    _amount_format,
+    all_integral,
+)
+from sklearn_mlcm._summary import label_frame
 
 __all__ = [
     "AVERAGE_ROWS",
@@ -152,24 +160,33 @@ def latex_table(headers, rows, *, rules_after=()):
     return "\n".join(lines) + "\n"
 
 
-def report_frame(report, *, what):
+def report_frame(report, *, what, include_no_label=False):
     """The report dict as a tidy pandas DataFrame.
 
-    One row per label then per average, indexed by name (index ``"label"``),
-    with the columns ``kind`` ("label" or "average"), ``precision``,
-    ``recall``, ``f1-score``, ``weight``, ``support`` and, when the dict has
-    intervals, ``precision low``, ``precision high``, ..., ``f1-score
-    high``. ``what`` names the call in the ImportError without pandas.
+    One row per label then per average, indexed by name (index ``"label"``,
+    :func:`~sklearn_mlcm._summary.label_frame`), with the columns ``kind``
+    ("label", "average", or "no label" for the row of the no-label index
+    when ``include_no_label``), ``precision``, ``recall``, ``f1-score``,
+    ``weight``, ``support`` and, when the dict has intervals, ``precision
+    low``, ``precision high``, ..., ``f1-score high``. The scores are
+    float64; ``weight`` and ``support`` int64 when every value of the
+    column is an integer (as the text report prints them), else float64
+    (Krstinic's matrix, fractional sample weights). ``what`` names the call
+    in the ImportError without pandas.
     """
-    pandas = require_pandas(what)
-    entries = list(report.items())
+    names = [name for name in report if name not in AVERAGE_ROWS]
+    averages = [name for name in report if name in AVERAGE_ROWS]
+    entries = [report[name] for name in [*names, *averages]]
     columns = [*_SCORES, *_AMOUNTS]
-    if entries and "precision low" in entries[0][1]:
+    if entries and "precision low" in entries[0]:
         columns += [f"{score} {end}" for score in _SCORES for end in ("low", "high")]
-    data = {
-        "kind": ["average" if name in AVERAGE_ROWS else "label" for name, _ in entries]
-    }
+    data = {}
     for column in columns:
-        data[column] = [float(entry[column]) for _, entry in entries]
-    index = pandas.Index([name for name, _ in entries], name="label", dtype=object)
-    return pandas.DataFrame(data, index=index)
+        values = np.array([entry[column] for entry in entries], dtype=np.float64)
+        if column in _AMOUNTS and all_integral(values):
+            values = np.round(values).astype(np.int64)
+        data[column] = values
+    frame = label_frame(what, names, averages, data)
+    if include_no_label and names and names[-1] == NO_LABEL_NAME:
+        frame.iloc[len(names) - 1, frame.columns.get_loc("kind")] = NO_LABEL_NAME
+    return frame

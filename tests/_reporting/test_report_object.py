@@ -517,6 +517,45 @@ def test_to_frame_rows_equal_the_report_dict():
     ]
 
 
+def test_to_frame_keeps_integral_amounts_as_integers():
+    """weight and support are int64 when every value is an integer (as the
+    text prints them), float64 with fractional weights; scores float64."""
+    pytest.importorskip("pandas")
+    frame = MLCMReport.from_predictions(T, P, zero_division=0.0).to_frame()
+    assert frame["weight"].dtype == np.int64
+    assert frame["support"].dtype == np.int64
+    assert list(frame["weight"]) == [11, 6, 1, 18, 18, 18, 18]
+    assert list(frame["support"]) == [7, 5, 1, 13, 13, 13, 13]
+    assert frame["precision"].dtype == np.float64
+    weighted = MLCMReport.from_predictions(
+        T, P, sample_weight=WEIGHT, zero_division=0.0
+    ).to_frame()
+    assert weighted["weight"].dtype == np.float64
+    assert weighted["support"].dtype == np.float64
+    assert list(weighted["weight"]) == [15.5, 10.5, 2.0, 28.0, 28.0, 28.0, 28.0]
+    assert list(weighted["support"]) == [9.5, 7.5, 2.0, 19.0, 19.0, 19.0, 19.0]
+
+
+def test_to_frame_and_page_count_the_no_label_row_apart():
+    """With include_no_label the "no label" row is of kind "no label", not a
+    label, and the page's heading counts the real labels only."""
+    pytest.importorskip("pandas")
+    report = MLCMReport.from_predictions(
+        T, P, target_names=TABLE_1_NAMES, include_no_label=True, zero_division=0.0
+    )
+    frame = report.to_frame()
+    assert list(frame.index[:4]) == [*TABLE_1_NAMES, "no label"]
+    assert list(frame["kind"]) == ["label"] * 3 + ["no label"] + ["average"] * 4
+    assert "<h3>Every label (3), in the order of the matrix</h3>" in (
+        report.to_html()
+    )
+    # without include_no_label a label may be named "no label": it is a label
+    named = MLCMReport.from_predictions(
+        T, P, target_names=["a", "b", "no label"], zero_division=0.0
+    ).to_frame()
+    assert list(named["kind"]) == ["label"] * 3 + ["average"] * 4
+
+
 def test_to_frame_without_pandas_says_how_to_install(monkeypatch):
     """Without pandas, an ImportError naming the extra to install."""
     report = MLCMReport.from_predictions(T, P, zero_division=0.0)
@@ -527,13 +566,6 @@ def test_to_frame_without_pandas_says_how_to_install(monkeypatch):
         r'pip install "sklearn-mlcm\[pandas\]"',
     ):
         report.to_frame()
-
-
-def test_to_html_and_repr_html_exist():
-    """The page's two entries are methods of the report (the page's own tests
-    check what they write)."""
-    assert callable(MLCMReport.to_html)
-    assert callable(MLCMReport._repr_html_)
 
 
 # -- bad input ---------------------------------------------------------------------
