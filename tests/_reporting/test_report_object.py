@@ -556,6 +556,18 @@ def test_to_frame_and_page_count_the_no_label_row_apart():
     assert list(named["kind"]) == ["label"] * 3 + ["average"] * 4
 
 
+def test_repr_shortens_the_most_confused_names():
+    """A long name, or one with a line break, in the most confused pair is
+    cut to one short line: the repr keeps its lines."""
+    long = "a" * 60 + "\nsecond line"
+    report = MLCMReport.from_predictions(
+        T, P, target_names=[long, "C1", "C2"], zero_division=0.0
+    )
+    lines = repr(report).splitlines()
+    assert len(lines) == 3
+    assert lines[2] == "most confused: " + "a" * 25 + "... -> C2 (4)"
+
+
 def test_to_frame_without_pandas_says_how_to_install(monkeypatch):
     """Without pandas, an ImportError naming the extra to install."""
     report = MLCMReport.from_predictions(T, P, zero_division=0.0)
