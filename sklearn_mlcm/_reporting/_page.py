@@ -32,16 +32,14 @@ import copy
 import html
 import importlib.util
 import io
-import os
 import sys
 from collections import Counter
 
 import numpy as np
 
-from sklearn_mlcm._param_validation import InvalidParameterError, current_function
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
 
-from ._files import output_path_problem, write_atomically
+from ._files import write_atomically
 from ._tables import AVERAGE_ROWS, report_rows
 
 __all__ = ["render_page", "write_page"]
@@ -505,8 +503,9 @@ def write_page(report, path):
     report : MLCMReport
         The evaluation to show.
     path : str or path-like
-        The file. A directory, or a path whose folder does not exist or
-        cannot be written, is refused before the page is drawn.
+        The file, checked by the caller (:meth:`MLCMReport.to_html`'s
+        validation refuses a directory, a read-only file, or a folder that
+        does not exist or cannot be written, before the page is drawn).
 
     Returns
     -------
@@ -515,19 +514,10 @@ def write_page(report, path):
 
     Raises
     ------
-    ValueError
-        When ``path`` cannot name a file to write (see above).
     OSError
         When writing fails (a full disk, no permission), naming ``path``; an
         existing file is then left as it was.
     """
-    problem = output_path_problem(path)
-    if problem is not None:
-        # the whole path (invalid_parameter would shorten a long one)
-        raise InvalidParameterError(
-            f"The 'path' parameter of {current_function()} must be a file to "
-            f"write ({problem}). Got {os.fspath(path)!r} instead."
-        )
     page = render_page(report)
     write_atomically(path, lambda file: file.write(page))
     return path

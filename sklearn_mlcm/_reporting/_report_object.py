@@ -13,8 +13,10 @@ from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     HasMethods,
     Interval,
+    InvalidParameterError,
     Options,
     Sequence,
+    current_function,
     invalid_parameter,
     validate_params,
 )
@@ -55,6 +57,7 @@ from sklearn_mlcm._validation import (
     validate_targets,
 )
 
+from ._files import output_path_problem
 from ._tables import latex_table, markdown_table, report_frame, report_rows
 
 __all__ = ["MLCMReport"]
@@ -109,6 +112,22 @@ def _curve_needs_scores(arguments):
 
 
 _RULES = (_intervals_need_a_level, resamples_resolve_tails)
+
+
+def _path_is_a_file_to_write(arguments):
+    """Rule: a ``path`` names a file that can be written (see
+    :func:`~sklearn_mlcm._reporting._files.output_path_problem`): refused
+    before anything is drawn or written."""
+    path = arguments["path"]
+    if path is None:
+        return
+    problem = output_path_problem(path)
+    if problem is not None:
+        # the whole path (invalid_parameter would shorten a long one)
+        raise InvalidParameterError(
+            f"The 'path' parameter of {current_function()} must be a file to "
+            f"write ({problem}). Got {os.fspath(path)!r} instead."
+        )
 
 
 class MLCMReport:
@@ -771,7 +790,9 @@ random_state, n_jobs, top_k, thresholds, metric, average
         headers, rows, n_labels = report_rows(self.report, digits=int(digits))
         return latex_table(headers, rows, rules_after=(n_labels - 1,))
 
-    @validate_params({"path": [str, os.PathLike, None]})
+    @validate_params(
+        {"path": [str, os.PathLike, None]}, rules=(_path_is_a_file_to_write,)
+    )
     def to_html(self, path=None):
         """The report as one self-contained HTML page.
 

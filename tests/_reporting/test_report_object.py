@@ -1,5 +1,6 @@
 """MLCMReport: the one evaluation object, against the public functions it packages."""
 
+import re
 import sys
 
 import matplotlib
@@ -566,6 +567,24 @@ def test_repr_shortens_the_most_confused_names():
     lines = repr(report).splitlines()
     assert len(lines) == 3
     assert lines[2] == "most confused: " + "a" * 25 + "... -> C2 (4)"
+
+
+def test_to_html_refuses_a_path_in_its_declared_validation(tmp_path, monkeypatch):
+    """The path check is a rule of to_html's @validate_params: the refusal
+    comes before the page module is reached at all, with the whole path."""
+    from sklearn_mlcm._reporting import _page
+
+    reached = []
+    monkeypatch.setattr(_page, "write_page", lambda *args: reached.append(args))
+    monkeypatch.setattr(_page, "render_page", lambda *args: reached.append(args))
+    report = MLCMReport.from_predictions(T, P, zero_division=0.0)
+    expected = (
+        "The 'path' parameter of MLCMReport.to_html must be a file to write "
+        f"(it is a directory). Got {str(tmp_path)!r} instead."
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        report.to_html(tmp_path)
+    assert reached == []
 
 
 def test_to_frame_without_pandas_says_how_to_install(monkeypatch):
