@@ -144,24 +144,33 @@ def _intervals_need_a_level(arguments):
             )
 
 
+#: The constraints of the report's options (names, zero division, the
+#: no-label row and the intervals), declared once for every public call that
+#: builds a report: :func:`mlcm_classification_report` and
+#: :class:`~sklearn_mlcm.MLCMReport`'s constructors.
+REPORT_CONSTRAINTS = {
+    "target_names": [Sequence(), None],
+    "zero_division": ZERO_DIVISION,
+    "include_no_label": ["boolean"],
+    "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
+    "n_resamples": [Interval(Integral, 1, MAX_RESAMPLES)],
+    "interval": [Options("bca", "percentile")],
+    "groups": ["array-like", None],
+    "random_state": [
+        Interval(Integral, 0, 2**32 - 1),
+        np.random.RandomState,
+        None,
+    ],
+    "n_jobs": N_JOBS,
+}
+
+
 @validate_params(
     {
         **TARGET_CONSTRAINTS,
-        "target_names": [Sequence(), None],
         "digits": [Interval(Integral, 0, MAX_DIGITS)],
         "output_dict": ["boolean"],
-        "zero_division": ZERO_DIVISION,
-        "include_no_label": ["boolean"],
-        "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
-        "n_resamples": [Interval(Integral, 1, MAX_RESAMPLES)],
-        "interval": [Options("bca", "percentile")],
-        "groups": ["array-like", None],
-        "random_state": [
-            Interval(Integral, 0, 2**32 - 1),
-            np.random.RandomState,
-            None,
-        ],
-        "n_jobs": N_JOBS,
+        **REPORT_CONSTRAINTS,
     },
     rules=(_intervals_need_a_level, resamples_resolve_tails),
 )

@@ -10,7 +10,6 @@ from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
 from sklearn_mlcm._mlcm._dispatch import compute
 from sklearn_mlcm._mlcm._dispatch import normalize as _normalize
 from sklearn_mlcm._param_validation import (
-    ZERO_DIVISION,
     HasMethods,
     Interval,
     InvalidParameterError,
@@ -29,6 +28,7 @@ from sklearn_mlcm._plot._top_confusions import (
 from sklearn_mlcm._report import (
     NO_LABEL_NAME,
     REPORT_AVERAGES,
+    REPORT_CONSTRAINTS,
     SAMPLES_AVERAGE,
     _intervals_need_a_level,
     _report_bounds,
@@ -42,11 +42,9 @@ from sklearn_mlcm._thresholds._curve import (
 )
 from sklearn_mlcm._thresholds._decision import response_scores
 from sklearn_mlcm._uncertainty._margins import (
-    MAX_RESAMPLES,
     METRICS,
     resamples_resolve_tails,
 )
-from sklearn_mlcm._uncertainty._parallel import N_JOBS
 from sklearn_mlcm._validation import (
     check_indicator_labels,
     check_target_names,
@@ -71,19 +69,7 @@ _REPORT_CONSTRAINTS = {
     "method": TARGET_CONSTRAINTS["method"],
     "labels": TARGET_CONSTRAINTS["labels"],
     "sample_weight": TARGET_CONSTRAINTS["sample_weight"],
-    "target_names": [Sequence(), None],
-    "include_no_label": ["boolean"],
-    "zero_division": ZERO_DIVISION,
-    "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
-    "n_resamples": [Interval(Integral, 1, MAX_RESAMPLES)],
-    "interval": [Options("bca", "percentile")],
-    "groups": ["array-like", None],
-    "random_state": [
-        Interval(Integral, 0, 2**32 - 1),
-        np.random.RandomState,
-        None,
-    ],
-    "n_jobs": N_JOBS,
+    **REPORT_CONSTRAINTS,
     "top_k": [Interval(Integral, 1, None)],
     "thresholds": [Interval(Integral, 1, None), "array-like", None],
     "metric": [Options(*METRICS)],

@@ -587,6 +587,23 @@ def test_to_html_refuses_a_path_in_its_declared_validation(tmp_path, monkeypatch
     assert reached == []
 
 
+def test_report_options_share_the_classification_reports_constraints():
+    """The report's options are declared once (_report.REPORT_CONSTRAINTS):
+    both constructors and mlcm_classification_report hold those very
+    constraints, so that they cannot drift apart."""
+    from sklearn_mlcm._report import REPORT_CONSTRAINTS
+
+    assert "confidence_level" in REPORT_CONSTRAINTS
+    for function in (
+        MLCMReport.from_predictions,
+        MLCMReport.from_estimator,
+        mlcm_classification_report,
+    ):
+        declared = function.__mlcm_constraints__
+        for name, constraints in REPORT_CONSTRAINTS.items():
+            assert declared[name] is constraints, (function, name)
+
+
 def test_to_frame_without_pandas_says_how_to_install(monkeypatch):
     """Without pandas, an ImportError naming the extra to install."""
     report = MLCMReport.from_predictions(T, P, zero_division=0.0)
