@@ -16,8 +16,7 @@ machine's load falls on all of them alike):
 - the parts it adds, timed alone through the public functions (each
   validating its own input): ``mlcm_threshold_curve``, ``most_confused``,
   ``labelset_confusions``;
-- the page (``report.to_html()``, and written to a file), when
-  ``sklearn_mlcm._reporting._page`` exists (:func:`time_page`).
+- the page (``report.to_html()``, and written to a file; :func:`time_page`).
 
 The table prints the best of ``--repeat`` runs and each row's ratio to the
 report alone. Training the classifier takes minutes (8 on two busy cores);
@@ -30,7 +29,6 @@ report alone. Training the classifier takes minutes (8 on two busy cores);
 """
 
 import argparse
-import importlib.util
 import os
 import sys
 import tempfile
@@ -79,9 +77,7 @@ def bibtex_seeded(folder, seed=0):
 
 def time_page(report):
     """The page's rows ``[(label, function)]``: rendering the page and
-    writing it to a file, or none when the page module is not there."""
-    if importlib.util.find_spec("sklearn_mlcm._reporting._page") is None:
-        return []
+    writing it to a file."""
     folder = tempfile.mkdtemp(prefix="bench_report_")
     path = os.path.join(folder, "report.html")
     return [
@@ -165,8 +161,6 @@ def main(argv=None):
     print(f"{'':<{width}}  {'seconds':>8}  {'ratio':>6}")
     for (label, _), seconds in zip(rows, times):
         print(f"{label:<{width}}  {seconds:8.3f}  {seconds / times[0]:5.2f}x")
-    if importlib.util.find_spec("sklearn_mlcm._reporting._page") is None:
-        print("(the page: sklearn_mlcm._reporting._page is not there yet)")
     print()
     print(repr(report))
 
