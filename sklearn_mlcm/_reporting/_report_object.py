@@ -411,6 +411,23 @@ Confusion(true='C1', predicted='C2', value=3)]
         Returns
         -------
         report : MLCMReport
+
+        Examples
+        --------
+        Heydarian et al. (2022), Table 1:
+
+        >>> from sklearn_mlcm import MLCMReport
+        >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+        ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+        >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+        ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+        >>> report = MLCMReport.from_predictions(
+        ...     y_true, y_pred, target_names=["C0", "C1", "C2"], zero_division=0.0)
+        >>> report.report["C0"]
+        {'precision': 1.0, 'recall': 0.45454545454545453, 'f1-score': 0.625, \
+'weight': 11.0, 'support': 7.0}
+        >>> report.most_confused[0]
+        Confusion(true='C0', predicted='C2', value=4)
         """
         targets = validate_targets(
             y_true,
@@ -569,6 +586,24 @@ random_state, n_jobs, top_k, thresholds, metric, average
         Returns
         -------
         report : MLCMReport
+
+        Examples
+        --------
+        >>> from sklearn.datasets import make_multilabel_classification
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.multioutput import MultiOutputClassifier
+        >>> from sklearn_mlcm import MLCMReport
+        >>> X, Y = make_multilabel_classification(
+        ...     n_samples=200, n_classes=3, random_state=0)
+        >>> clf = MultiOutputClassifier(LogisticRegression()).fit(X[:150], Y[:150])
+        >>> report = MLCMReport.from_estimator(
+        ...     clf, X[150:], Y[150:], target_names=["a", "b", "c"],
+        ...     zero_division=0.0)
+        >>> report
+        MLCMReport: 3 labels (a, b, c), 50 instances, method='heydarian'
+        micro F1 0.72, macro F1 0.72
+        most confused: b -> a (5)
+        best threshold: 0.475 (macro F1 0.72)
         """
         y_pred = estimator.predict(X)
         y_score = None
@@ -730,6 +765,24 @@ random_state, n_jobs, top_k, thresholds, metric, average
             column's values are integers, else float64 (fractional sample
             weights, ``method="krstinic"``). pandas is needed
             (``pip install "sklearn-mlcm[pandas]"``).
+
+        Examples
+        --------
+        >>> from sklearn_mlcm import MLCMReport
+        >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+        ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+        >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+        ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+        >>> report = MLCMReport.from_predictions(
+        ...     y_true, y_pred, target_names=["C0", "C1", "C2"], zero_division=0.0)
+        >>> frame = report.to_frame()
+        >>> frame.loc[["C0", "macro avg"], ["kind", "f1-score", "support"]]
+                      kind  f1-score  support
+        label
+        C0           label  0.625000        7
+        macro avg  average  0.396212       13
+        >>> frame["support"].dtype
+        dtype('int64')
         """
         return report_frame(
             self.report,
@@ -741,8 +794,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
     def to_markdown(self, *, digits=2):
         """The report as a GitHub markdown (pipe) table.
 
-        Label names are escaped (``|`` as ``\\|``, line breaks as spaces), so
-        that every row keeps its columns.
+        Label names are escaped (``|`` as ``\\|``, markdown's other marks
+        such as ``* _ ` [ ] < > & ~ !`` backslash-escaped, line breaks as
+        spaces), so that every row keeps its columns and a name prints as
+        written.
 
         Parameters
         ----------
@@ -752,6 +807,27 @@ random_state, n_jobs, top_k, thresholds, metric, average
         Returns
         -------
         table : str
+
+        Examples
+        --------
+        >>> from sklearn_mlcm import MLCMReport
+        >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+        ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+        >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+        ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+        >>> report = MLCMReport.from_predictions(
+        ...     y_true, y_pred, target_names=["C0", "C1", "C2"], zero_division=0.0)
+        >>> print(report.to_markdown(digits=3))
+        | label | precision | recall | f1-score | weight | support |
+        |:---|---:|---:|---:|---:|---:|
+        | C0 | 1.000 | 0.455 | 0.625 | 11 | 7 |
+        | C1 | 0.400 | 0.333 | 0.364 | 6 | 5 |
+        | C2 | 0.111 | 1.000 | 0.200 | 1 | 1 |
+        | micro avg | 0.421 | 0.444 | 0.432 | 18 | 13 |
+        | macro avg | 0.504 | 0.596 | 0.396 | 18 | 13 |
+        | weighted avg | 0.751 | 0.444 | 0.514 | 18 | 13 |
+        | samples avg | 0.389 | 0.463 | 0.400 | 18 | 13 |
+        <BLANKLINE>
         """
         headers, rows, _ = report_rows(self.report, digits=int(digits))
         return markdown_table(headers, rows)
@@ -760,8 +836,9 @@ random_state, n_jobs, top_k, thresholds, metric, average
     def to_latex(self, *, digits=2):
         """The report as a LaTeX ``tabular`` (booktabs rules).
 
-        Label names are escaped (``& % $ # _ { } ~ ^ \\``, line breaks as
-        spaces); a rule separates the labels from the averages. Needs
+        Label names are escaped (``& % $ # _ { } ~ ^ \\ | < >``, a leading
+        ``[`` as ``{[}``, line breaks as spaces); a rule separates the labels
+        from the averages. Needs
         ``\\usepackage{booktabs}``.
 
         Parameters
@@ -772,6 +849,32 @@ random_state, n_jobs, top_k, thresholds, metric, average
         Returns
         -------
         table : str
+
+        Examples
+        --------
+        >>> from sklearn_mlcm import MLCMReport
+        >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+        ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+        >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+        ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+        >>> report = MLCMReport.from_predictions(
+        ...     y_true, y_pred, target_names=["C0", "C1", "C2"], zero_division=0.0)
+        >>> print(report.to_latex())
+        \\begin{tabular}{lrrrrr}
+        \\toprule
+        label & precision & recall & f1-score & weight & support \\\\
+        \\midrule
+        C0 & 1.00 & 0.45 & 0.62 & 11 & 7 \\\\
+        C1 & 0.40 & 0.33 & 0.36 & 6 & 5 \\\\
+        C2 & 0.11 & 1.00 & 0.20 & 1 & 1 \\\\
+        \\midrule
+        micro avg & 0.42 & 0.44 & 0.43 & 18 & 13 \\\\
+        macro avg & 0.50 & 0.60 & 0.40 & 18 & 13 \\\\
+        weighted avg & 0.75 & 0.44 & 0.51 & 18 & 13 \\\\
+        samples avg & 0.39 & 0.46 & 0.40 & 18 & 13 \\\\
+        \\bottomrule
+        \\end{tabular}
+        <BLANKLINE>
         """
         headers, rows, n_labels = report_rows(self.report, digits=int(digits))
         return latex_table(headers, rows, rules_after=(n_labels - 1,))
@@ -792,6 +895,25 @@ random_state, n_jobs, top_k, thresholds, metric, average
         -------
         page : str or path
             The page when ``path`` is None, else the path written.
+
+        Examples
+        --------
+        >>> from sklearn_mlcm import MLCMReport
+        >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+        ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+        >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+        ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+        >>> report = MLCMReport.from_predictions(
+        ...     y_true, y_pred, target_names=["C0", "C1", "C2"], zero_division=0.0)
+        >>> page = report.to_html()
+        >>> page.startswith("<!DOCTYPE html>")
+        True
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = report.to_html(Path(folder, "report.html"))
+        ...     print(path.name, path.read_text(encoding="utf-8") == page)
+        report.html True
         """
         from ._page import render_page, write_page
 
