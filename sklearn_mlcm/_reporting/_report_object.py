@@ -820,7 +820,8 @@ random_state, n_jobs, top_k, thresholds, metric, average
         if self.most_confused:
             top = self.most_confused[0]
             value = top.value if isinstance(top.value, int) else f"{top.value:.3g}"
-            lines.append(f"most confused: {top.true} -> {top.predicted} ({value})")
+            true, predicted = shorten(top.true), shorten(top.predicted)
+            lines.append(f"most confused: {true} -> {predicted} ({value})")
         curve = self.threshold_curve
         if curve is not None:
             best = curve.best_threshold

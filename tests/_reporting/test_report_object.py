@@ -411,6 +411,24 @@ def test_repr_first_line_fits_a_terminal_with_long_names():
     assert first.endswith(", ...), 200 instances, method='heydarian'")
 
 
+def test_repr_most_confused_line_shortens_its_names():
+    """The "most confused" line cuts its names as the first line does: a
+    1,000-character name or one holding a newline keeps the repr short (it
+    printed both whole: 1,000 characters wide, or a line break inside)."""
+    names = ["x" * 1000, "a\nb", "c"]
+    report = MLCMReport.from_predictions(
+        T, P, target_names=names, zero_division=0.0
+    )
+    lines = repr(report).splitlines()
+    assert len(lines) == 3
+    assert lines[2] == "most confused: xxxxxxxxxxxxxxxxxxxxxxxxx... -> c (4)"
+    assert max(len(line) for line in lines) <= 79
+    report = MLCMReport.from_predictions(
+        T, P, target_names=["a\nb", "c", "d"], zero_division=0.0
+    )
+    assert repr(report).splitlines()[2] == "most confused: a b -> d (4)"
+
+
 def test_plot_draws_the_stored_matrix_without_computing(kernel_calls):
     """plot() draws the stored matrix (no kernel call), all labels up to 40."""
     report = MLCMReport.from_predictions(
