@@ -48,7 +48,7 @@ def output_path_problem(path):
         return "it is empty"
     if os.path.isdir(path):
         return "it is a directory"
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(_written_path(path))
     if not os.path.exists(folder):
         # a parent that is a regular file: "not a directory" is the real reason
         parent = folder
@@ -98,7 +98,9 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
         When the file cannot be written: its ``filename`` is ``path`` (never
         the temporary file's name), its ``strerror`` the system's reason.
         ``path`` naming a directory is an :class:`IsADirectoryError`, a
-        folder that does not exist a :class:`FileNotFoundError`.
+        folder that does not exist a :class:`FileNotFoundError`. A symbolic
+        link is written through: its target gets the content, the link
+        stays.
 
     Examples
     --------
@@ -115,10 +117,11 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
     path = os.fspath(path)
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
-    folder = os.path.dirname(os.path.abspath(path))
+    written = _written_path(path)
+    folder = os.path.dirname(written)
     temporary = None
     try:
-        mode = _file_mode(path)
+        mode = _file_mode(written)
         text = {} if binary else {"encoding": encoding, "newline": newline}
         with tempfile.NamedTemporaryFile(
             "wb" if binary else "w",
@@ -133,7 +136,7 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        os.replace(temporary, written)
     except BaseException as exc:
         if temporary is not None:
             try:
@@ -147,6 +150,15 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
         raise
     _sync_folder(folder)
     return path
+
+
+def _written_path(path):
+    """The file a write of ``path`` replaces, as an absolute path: a symbolic
+    link's target (renaming over the link would replace the link by a file
+    and leave its target as it was), else ``path`` itself."""
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    return os.path.abspath(path)
 
 
 def _file_mode(path):

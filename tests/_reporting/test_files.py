@@ -90,6 +90,31 @@ def test_write_atomically_missing_folder_names_the_path(tmp_path):
     assert info.value.filename == str(target)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX symbolic links")
+def test_write_atomically_writes_through_a_symlink(tmp_path):
+    """A symbolic link stays a link and its target gets the content (the
+    rename replaced the link by a file and left the target as it was)."""
+    target = tmp_path / "real.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    assert write_atomically(link, lambda file: file.write("new")) == str(link)
+    assert link.is_symlink()
+    assert target.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "real.html"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX symbolic links")
+def test_output_path_problem_dangling_symlink_names_the_target_folder(tmp_path):
+    """A link to a file in a folder that does not exist is refused as that
+    folder (it would have been replaced by a file)."""
+    link = tmp_path / "link.html"
+    link.symlink_to(tmp_path / "missing" / "page.html")
+    assert output_path_problem(link) == (
+        f"its folder {tmp_path / 'missing'} does not exist"
+    )
+
+
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 def test_write_atomically_keeps_the_usual_permissions(tmp_path):
     """A new file gets 0o666 less the umask, a replaced one keeps its own

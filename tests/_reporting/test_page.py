@@ -329,6 +329,30 @@ def test_write_page_replaces_a_file_whole(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symbolic links")
+def test_to_html_onto_a_symlink_writes_its_target(tmp_path):
+    """to_html onto a symbolic link writes the page to the link's target and
+    keeps the link (the link was replaced by a file, the target left old)."""
+    target = tmp_path / "published.html"
+    target.write_text("an older page")
+    link = tmp_path / "report.html"
+    link.symlink_to(target)
+    report = _table_1()
+    assert report.to_html(link) == link
+    assert link.is_symlink()
+    assert target.read_text(encoding="utf-8") == render_page(report)
+
+
+def test_to_html_dangling_symlink_is_refused(tmp_path):
+    """A link to a file in a missing folder is refused, naming that folder;
+    the link is left as it was."""
+    link = tmp_path / "report.html"
+    link.symlink_to(tmp_path / "missing" / "report.html")
+    with pytest.raises(ValueError, match="its folder .*missing does not exist"):
+        _table_1().to_html(link)
+    assert link.is_symlink()
+
+
 def test_write_page_failing_write_keeps_the_old_file(tmp_path, monkeypatch):
     """A write that fails midway (the disk fills before the rename) leaves
     the old page intact and no temporary file; the OSError names the path."""
