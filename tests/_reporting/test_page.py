@@ -275,6 +275,45 @@ def test_render_page_leaves_matplotlib_as_it_was(table_1_page):
     assert dict(matplotlib.rcParams) == before
 
 
+def test_render_page_from_threads_draws_one_page_at_a_time(table_1_page, monkeypatch):
+    """Pages rendered from two threads draw their pictures one at a time, give
+    the same page and leave matplotlib's settings as they were (each thread's
+    rc_context restored what the other had set: svg.hashsalt stayed
+    "sklearn-mlcm" and some pages got random ids)."""
+    import threading
+    import time
+
+    import matplotlib
+
+    page, report = table_1_page
+    before = dict(matplotlib.rcParams)
+    drawing, most = [], []
+    draw = _page._matrix_picture
+
+    def slow_draw(report):
+        drawing.append(None)
+        most.append(len(drawing))
+        time.sleep(0.2)  # long enough for the other thread to start drawing
+        try:
+            return draw(report)
+        finally:
+            drawing.pop()
+
+    monkeypatch.setattr(_page, "_matrix_picture", slow_draw)
+    pages = []
+    threads = [
+        threading.Thread(target=lambda: pages.append(render_page(report)))
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert max(most) == 1
+    assert pages == [page, page]
+    assert dict(matplotlib.rcParams) == before
+
+
 def test_render_page_same_report_same_page(table_1_page):
     """The page is a function of the report: no date, no random ids."""
     page, report = table_1_page
