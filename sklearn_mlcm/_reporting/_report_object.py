@@ -537,8 +537,10 @@ Confusion(true='C1', predicted='C2', value=3)]
         The predictions are ``estimator.predict(X)``; the scores of the
         threshold curve ``predict_proba(X)`` (a list of (n_samples, 2)
         arrays, one per label, as :class:`~sklearn.multioutput.MultiOutputClassifier`
-        gives, is read through its column 1; an (n_samples, n_labels) array
-        as it is), else ``decision_function(X)``. An estimator with neither,
+        gives, is read through its column 1, and a label that had one class
+        only in training, with one column, through the estimator's
+        ``classes_``: 0 for class 0; an (n_samples, n_labels) array as it
+        is), else ``decision_function(X)``. An estimator with neither,
         or 1-D class labels ``y``, gives a report without a curve.
 
         Read more in the :ref:`User Guide <reporting>`.

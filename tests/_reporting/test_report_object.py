@@ -15,6 +15,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression, RidgeClassifier
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.multioutput import MultiOutputClassifier
+from sklearn.tree import DecisionTreeClassifier
 
 import sklearn_mlcm._mlcm._dispatch as dispatch
 from sklearn_mlcm import (
@@ -288,6 +289,26 @@ def test_from_estimator_multioutput_classifier_scores_column_one():
     assert report.report == mlcm_classification_report(
         Y, model.predict(X), output_dict=True, zero_division=0.0
     )
+
+
+@pytest.mark.parametrize("multioutput", [False, True])
+def test_from_estimator_label_of_one_class_in_training(multioutput):
+    """A label with one class in training has one probability column: its
+    class (estimator.classes_) says whether it is the probability of class 1
+    (the report was refused, with advice from_estimator cannot follow)."""
+    X, Y = _fitted_case()
+    Y = Y.copy()
+    Y[:, 0], Y[:, 2] = 0, 1
+    tree = DecisionTreeClassifier(random_state=0)
+    model = (MultiOutputClassifier(tree) if multioutput else tree).fit(X, Y)
+    assert [p.shape[1] for p in model.predict_proba(X)] == [1, 2, 1]
+    report = MLCMReport.from_estimator(model, X, Y, thresholds=9, zero_division=0.0)
+    scores = np.column_stack(
+        [np.zeros(len(X)), model.predict_proba(X)[1][:, 1], np.ones(len(X))]
+    )
+    expected = mlcm_threshold_curve(Y, scores, thresholds=9)
+    assert_array_equal(report.threshold_curve.scores, expected.scores)
+    assert_array_equal(report.threshold_curve.thresholds, expected.thresholds)
 
 
 def test_from_estimator_decision_function_scores():
