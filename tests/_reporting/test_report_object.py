@@ -706,6 +706,21 @@ def test_from_predictions_refuses_a_bad_threshold_grid():
         )
 
 
+def test_from_predictions_frame_scores_name_their_extra_columns():
+    """Frame scores with a column that is no label say which column and how to
+    keep the labels (the message listed 'missing: []; repeated: []' only)."""
+    pd = pytest.importorskip("pandas")
+    columns = ["a", "b", "c"]
+    y_true, y_pred = pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns)
+    extra = pd.DataFrame(SCORES, columns=["b", "c", "a"]).assign(id=1.0)
+    with pytest.raises(
+        ValueError,
+        match=r"\(missing: \[\]; repeated: \[\]; not a label: \['id'\]\)\. "
+        r"Drop the other columns, or pass labels=",
+    ):
+        MLCMReport.from_predictions(y_true, y_pred, y_score=extra)
+
+
 def test_from_predictions_frame_scores_need_each_label_once():
     """Frame scores with an extra or a repeated column are refused; with
     labels, extra columns are left out."""
