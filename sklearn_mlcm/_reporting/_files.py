@@ -48,7 +48,9 @@ def output_path_problem(path):
         return "it is empty"
     if os.path.isdir(path):
         return "it is a directory"
-    folder = os.path.dirname(_written_path(path))
+    if path.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
+        return f"it ends with {path[-1]!r}, as a folder does"
+    folder = os.path.dirname(os.path.abspath(_written_path(path)))
     if not os.path.exists(folder):
         # a parent that is a regular file: "not a directory" is the real reason
         parent = folder
@@ -118,7 +120,7 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
     written = _written_path(path)
-    folder = os.path.dirname(written)
+    folder = os.path.dirname(os.path.abspath(written))
     temporary = None
     try:
         mode = _file_mode(written)
@@ -153,12 +155,12 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
 
 
 def _written_path(path):
-    """The file a write of ``path`` replaces, as an absolute path: a symbolic
-    link's target (renaming over the link would replace the link by a file
-    and leave its target as it was), else ``path`` itself."""
+    """The file a write of ``path`` replaces: a symbolic link's target, as
+    an absolute path (renaming over the link would replace the link by a
+    file and leave its target as it was), else ``path`` itself."""
     if os.path.islink(path):
         return os.path.realpath(path)
-    return os.path.abspath(path)
+    return path  # as given: abspath would drop a trailing "/"
 
 
 def _file_mode(path):

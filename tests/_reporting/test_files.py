@@ -155,6 +155,18 @@ def test_output_path_problem_says_why(tmp_path):
     assert output_path_problem(regular) is None  # an existing file is replaced
 
 
+def test_output_path_problem_trailing_separator_is_a_folder(tmp_path):
+    """A path ending with the separator names a folder, even one that does not
+    exist; write_atomically fails on it and writes nothing (neither writes a
+    file named after the folder)."""
+    folder = f"{tmp_path / 'new'}{os.sep}"
+    assert output_path_problem(folder) == f"it ends with {os.sep!r}, as a folder does"
+    with pytest.raises(OSError) as info:
+        write_atomically(folder, lambda file: file.write("x"))
+    assert info.value.filename == folder
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_output_path_problem_unwritable_folder(tmp_path, monkeypatch):
     """A folder without write permission is named (os.access says so; the
     tests may run as root, which may write anywhere)."""
