@@ -794,18 +794,20 @@ random_state, n_jobs, top_k, thresholds, metric, average
 
     def __repr__(self):
         names = [shorten(name) for name in self.target_names]
-        rest = f"), {self.n_samples:,} instances, method={self.method!r}"
+        instances = "instance" if self.n_samples == 1 else "instances"
+        labels = "label" if len(names) == 1 else "labels"
+        rest = f"), {self.n_samples:,} {instances}, method={self.method!r}"
         # the first names that keep the line within one terminal line
         for k in range(min(_REPR_NAMES, len(names)), 0, -1):
             shown = ", ".join(names[:k]) + (", ..." if len(names) > k else "")
-            first = f"MLCMReport: {len(names):,} labels ({shown}{rest}"
+            first = f"MLCMReport: {len(names):,} {labels} ({shown}{rest}"
             if len(first) <= _REPR_WIDTH:
                 break
         else:  # not even one whole name: the first one cut to the room left
             room = _REPR_WIDTH - len(first) + len(names[0]) if names else 0
             shown = shorten(names[0], max(room, 8)) if names else ""
             more = ", ..." if len(names) > 1 else ""
-            first = f"MLCMReport: {len(names):,} labels ({shown}{more}{rest}"
+            first = f"MLCMReport: {len(names):,} {labels} ({shown}{more}{rest}"
         lines = [first]
         scores = []
         for average in ("micro", "macro"):

@@ -432,6 +432,16 @@ def test_repr_first_line_fits_a_terminal_with_long_names():
     assert first.endswith(", ...), 200 instances, method='heydarian'")
 
 
+def test_repr_one_label_one_instance_in_the_singular():
+    """One label and one instance read '1 label', '1 instance' (not '1
+    labels', '1 instances')."""
+    report = MLCMReport.from_predictions([[1]], [[1]])
+    assert repr(report).splitlines() == [
+        "MLCMReport: 1 label (0), 1 instance, method='heydarian'",
+        "micro F1 1.00, macro F1 1.00",
+    ]
+
+
 def test_repr_most_confused_line_shortens_its_names():
     """The "most confused" line cuts its names as the first line does: a
     1,000-character name or one holding a newline keeps the repr short (it
