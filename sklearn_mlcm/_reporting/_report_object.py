@@ -18,7 +18,11 @@ from sklearn_mlcm._param_validation import (
     invalid_parameter,
     validate_params,
 )
-from sklearn_mlcm._plot._confusion_matrix import MLCMDisplay, _check_classifier
+from sklearn_mlcm._plot._confusion_matrix import (
+    MLCMDisplay,
+    _check_classifier,
+    _check_mathtext,
+)
 from sklearn_mlcm._plot._threshold_curve import MLCMThresholdCurveDisplay
 from sklearn_mlcm._plot._top_confusions import (
     top_confusions,
@@ -649,7 +653,16 @@ random_state, n_jobs, top_k, thresholds, metric, average
         display : MLCMDisplay
             With ``shown_labels_``, the indices of the drawn labels; the axes
             title says which when they are not all drawn in order.
+
+        Raises
+        ------
+        ValueError
+            When a target name is text matplotlib cannot draw: wrong mathtext
+            between two "$" signs (escape each "$" as ``"\\$"``).
         """
+        # the names drawn are the report's: refused as target_names, not as
+        # the display's display_labels, which this method has not
+        _check_mathtext(self.target_names, "target_names")
         cm = self.confusion_matrix
         drawn = cm if normalize is None else _normalize(cm, normalize)
         # the labels drawn and the title: as MLCMDisplay.from_predictions

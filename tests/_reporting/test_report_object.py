@@ -460,6 +460,22 @@ def test_repr_most_confused_line_shortens_its_names():
     assert repr(report).splitlines()[2] == "most confused: a b -> d (4)"
 
 
+def test_plot_refuses_names_matplotlib_cannot_draw_as_target_names():
+    """A target name that is wrong mathtext is refused by plot() as the
+    report's target_names (the message named 'display_labels', which
+    MLCMReport.plot has not); the page draws it, escaped."""
+    report = MLCMReport.from_predictions(
+        T, P, target_names=["$\\frac{$", "b", "c"], zero_division=0.0
+    )
+    with pytest.raises(
+        ValueError,
+        match=r"The 'target_names' parameter of MLCMReport.plot must be names "
+        r"matplotlib can draw",
+    ):
+        report.plot()
+    assert "$\\frac{$" in report.to_html()
+
+
 def test_plot_draws_the_stored_matrix_without_computing(kernel_calls):
     """plot() draws the stored matrix (no kernel call), all labels up to 40."""
     report = MLCMReport.from_predictions(
