@@ -13,11 +13,14 @@ import errno
 import os
 import stat
 import tempfile
+import threading
 
 __all__ = ["output_path_problem", "write_atomically"]
 
 #: The temporary file's name starts with this, in the target's folder.
 TEMPORARY_PREFIX = ".sklearn-mlcm-"
+#: Held while the umask is read (set to 0 and restored).
+_UMASK = threading.Lock()
 
 
 def output_path_problem(path):
@@ -169,8 +172,11 @@ def _file_mode(path):
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        umask = os.umask(0)  # read it the only way there is: set and restore
-        os.umask(umask)
+        # read it the only way there is: set and restore, one thread at a
+        # time (interleaved, a thread would restore another's 0)
+        with _UMASK:
+            umask = os.umask(0)
+            os.umask(umask)
         return 0o666 & ~umask
 
 

@@ -134,6 +134,42 @@ def test_write_atomically_keeps_the_usual_permissions(tmp_path):
         os.umask(umask)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_write_atomically_new_files_from_threads_keep_the_umask(tmp_path, monkeypatch):
+    """Two threads writing new files leave the process umask as it was (each
+    read it by setting 0 and restoring it: interleaved, the second restored
+    the first's 0, and later files were world-writable)."""
+    import threading
+    import time
+
+    umask = os.umask
+
+    def slow_umask(mask):
+        old = umask(mask)
+        time.sleep(0.1)  # long enough for the other thread to read it
+        return old
+
+    monkeypatch.setattr(_files.os, "umask", slow_umask)
+    before = umask(0o022)
+    try:
+        threads = [
+            threading.Thread(
+                target=write_atomically,
+                args=(tmp_path / f"page{j}.html", lambda file: file.write("x")),
+            )
+            for j in range(2)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert umask(0o022) == 0o022
+        modes = [stat.S_IMODE(p.stat().st_mode) for p in sorted(tmp_path.iterdir())]
+        assert modes == [0o644, 0o644]
+    finally:
+        umask(before)
+
+
 def test_output_path_problem_says_why(tmp_path):
     """A directory, an empty path, a missing folder and a regular file in
     place of a folder are named; a writable new file is not a problem."""
