@@ -1802,11 +1802,19 @@ def check_target_scores(y_score, targets, y_true, y_pred, *, labels=None):
             missing = [name for name in targets.names if name not in lookup]
             extra = len(score_columns) - q if labels is None else 0
             if repeated or missing or extra:
+                known = set(targets.names)
+                other = [c for c in score_columns if str(c) not in known]
+                hint = (
+                    " Drop the other columns, or pass labels=... naming the "
+                    "scored ones."
+                    if other and labels is None
+                    else ""
+                )
                 raise InvalidInputError(
                     f"y_score of {caller} is a frame whose columns must name "
                     f"each label of y_true once: {targets.names}. Got the "
                     f"columns {list(score_columns)} (missing: {missing}; "
-                    f"repeated: {repeated})."
+                    f"repeated: {repeated}; not a label: {other}).{hint}"
                 )
             scores = scores[:, [lookup[name] for name in targets.names]]
     elif labels is not None and (columns is None or both):

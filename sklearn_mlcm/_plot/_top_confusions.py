@@ -748,8 +748,9 @@ def _to_frame(records, record_type, value_dtype, what):
 
 
 def _set_cell(labels):
-    """A label set as ``{a, b}`` (``{}`` when empty), cut to MAX_CELL."""
-    text = "{" + ", ".join(str(label) for label in labels) + "}"
+    """A label set as ``{a, b}`` (``{}`` when empty), each name on one line
+    (:func:`shorten`), cut to MAX_CELL."""
+    text = "{" + ", ".join(shorten(label, MAX_CELL) for label in labels) + "}"
     if len(text) <= MAX_CELL:
         return text
     return text[: MAX_CELL - 2] + "\N{HORIZONTAL ELLIPSIS}}"

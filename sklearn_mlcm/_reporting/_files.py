@@ -56,10 +56,12 @@ def output_path_problem(path):
         return "it is empty"
     if os.path.isdir(path):
         return "it is a directory"
-    path = os.path.realpath(path)
-    if _read_only(path):
+    if path.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
+        return f"it ends with {path[-1]!r}, as a folder does"
+    written = _written_path(path)
+    if _read_only(written):
         return "it is not writable"
-    folder = os.path.dirname(path)
+    folder = os.path.dirname(os.path.abspath(written))
     if not os.path.exists(folder):
         # a parent that is a regular file: "not a directory" is the real reason
         parent = folder
@@ -112,7 +114,9 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
         the temporary file's name), its ``strerror`` the system's reason.
         ``path`` naming a directory is an :class:`IsADirectoryError`, a
         folder that does not exist a :class:`FileNotFoundError`, a file
-        without write permission a :class:`PermissionError`.
+        without write permission a :class:`PermissionError`. A symbolic
+        link is written through: its target gets the content, the link
+        stays.
 
     Examples
     --------
@@ -129,15 +133,13 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
     path = os.fspath(path)
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
-    # through a link, to the file it names: replacing the link itself would
-    # leave that file old
-    target = os.path.realpath(path)
-    if _read_only(target):
+    written = _written_path(path)
+    if _read_only(written):
         raise PermissionError(errno.EACCES, "Permission denied", path)
-    folder = os.path.dirname(target)
+    folder = os.path.dirname(os.path.abspath(written))
     temporary = None
     try:
-        mode = _file_mode(target)
+        mode = _file_mode(written)
         text = {} if binary else {"encoding": encoding, "newline": newline}
         with tempfile.NamedTemporaryFile(
             "wb" if binary else "w",
@@ -152,7 +154,7 @@ def write_atomically(path, write, *, binary=False, encoding="utf-8", newline=Non
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, mode)
-        os.replace(temporary, target)
+        os.replace(temporary, written)
     except BaseException as exc:
         if temporary is not None:
             try:
@@ -177,6 +179,15 @@ def _read_only(path):
     except OSError:
         return False
     return not (mode & 0o222 and os.access(path, os.W_OK))
+
+
+def _written_path(path):
+    """The file a write of ``path`` replaces: a symbolic link's target, as
+    an absolute path (renaming over the link would replace the link by a
+    file and leave its target as it was), else ``path`` itself."""
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    return path  # as given: abspath would drop a trailing "/"
 
 
 def _file_mode(path):

@@ -33,6 +33,7 @@ import html
 import importlib.util
 import io
 import sys
+import threading
 from collections import Counter
 
 import numpy as np
@@ -55,6 +56,8 @@ DIGITS = 2
 TALL_TABLE_LABELS = 30
 #: Above this many names in all, the wrong label sets scroll in their box.
 TALL_SET_NAMES = 500
+#: Held while a page draws its pictures (matplotlib's settings are global).
+_DRAWING = threading.Lock()
 #: What the page says when matplotlib is missing.
 NO_PICTURES = (
     "The pictures need matplotlib: "
@@ -428,9 +431,11 @@ def _pictures(report):
         return hint, hint if report.threshold_curve is not None else ""
     import matplotlib
 
-    # text drawn as paths (the same in every browser); ids fixed by the salt
+    # text drawn as paths (the same in every browser); ids fixed by the salt.
+    # One page draws at a time: rc_context sets and restores the global
+    # rcParams, so two threads inside it would restore each other's settings
     rc = {"svg.fonttype": "path", "svg.hashsalt": "sklearn-mlcm"}
-    with matplotlib.rc_context(rc):
+    with _DRAWING, matplotlib.rc_context(rc):
         matrix = _matrix_picture(report)
         curve = "" if report.threshold_curve is None else _curve_picture(report)
     return matrix, curve

@@ -19,7 +19,11 @@ from sklearn_mlcm._param_validation import (
     invalid_parameter,
     validate_params,
 )
-from sklearn_mlcm._plot._confusion_matrix import MLCMDisplay, _check_classifier
+from sklearn_mlcm._plot._confusion_matrix import (
+    MLCMDisplay,
+    _check_classifier,
+    _check_mathtext,
+)
 from sklearn_mlcm._plot._threshold_curve import MLCMThresholdCurveDisplay
 from sklearn_mlcm._plot._top_confusions import (
     top_confusions,
@@ -559,8 +563,10 @@ Confusion(true='C1', predicted='C2', value=3)]
         The predictions are ``estimator.predict(X)``; the scores of the
         threshold curve ``predict_proba(X)`` (a list of (n_samples, 2)
         arrays, one per label, as :class:`~sklearn.multioutput.MultiOutputClassifier`
-        gives, is read through its column 1; an (n_samples, n_labels) array
-        as it is), else ``decision_function(X)``. An estimator with neither,
+        gives, is read through its column 1, and a label that had one class
+        only in training, with one column, through the estimator's
+        ``classes_``: 0 for class 0; an (n_samples, n_labels) array as it
+        is), else ``decision_function(X)``. An estimator with neither,
         or 1-D class labels ``y``, gives a report without a curve.
 
         Read more in the :ref:`User Guide <reporting>`.
@@ -687,7 +693,16 @@ random_state, n_jobs, top_k, thresholds, metric, average
         display : MLCMDisplay
             With ``shown_labels_``, the indices of the drawn labels; the axes
             title says which when they are not all drawn in order.
+
+        Raises
+        ------
+        ValueError
+            When a target name is text matplotlib cannot draw: wrong mathtext
+            between two "$" signs (escape each "$" as ``"\\$"``).
         """
+        # the names drawn are the report's: refused as target_names, not as
+        # the display's display_labels, which this method has not
+        _check_mathtext(self.target_names, "target_names")
         cm = self.confusion_matrix
         drawn = cm if normalize is None else _normalize(cm, normalize)
         # the labels drawn and the title: as MLCMDisplay.from_predictions
@@ -929,18 +944,20 @@ random_state, n_jobs, top_k, thresholds, metric, average
 
     def __repr__(self):
         names = [shorten(name) for name in self.target_names]
-        rest = f"), {self.n_samples:,} instances, method={self.method!r}"
+        instances = "instance" if self.n_samples == 1 else "instances"
+        labels = "label" if len(names) == 1 else "labels"
+        rest = f"), {self.n_samples:,} {instances}, method={self.method!r}"
         # the first names that keep the line within one terminal line
         for k in range(min(_REPR_NAMES, len(names)), 0, -1):
             shown = ", ".join(names[:k]) + (", ..." if len(names) > k else "")
-            first = f"MLCMReport: {len(names):,} labels ({shown}{rest}"
+            first = f"MLCMReport: {len(names):,} {labels} ({shown}{rest}"
             if len(first) <= _REPR_WIDTH:
                 break
         else:  # not even one whole name: the first one cut to the room left
             room = _REPR_WIDTH - len(first) + len(names[0]) if names else 0
             shown = shorten(names[0], max(room, 8)) if names else ""
             more = ", ..." if len(names) > 1 else ""
-            first = f"MLCMReport: {len(names):,} labels ({shown}{more}{rest}"
+            first = f"MLCMReport: {len(names):,} {labels} ({shown}{more}{rest}"
         lines = [first]
         scores = []
         for average in ("micro", "macro"):

@@ -353,6 +353,27 @@ def _best_label_sparse(scores, empty):
 # -- scores of a fitted classifier -------------------------------------------------
 
 
+def _one_class_outputs(probas, classes):
+    """A per-label list of ``predict_proba`` arrays with each label that had
+    one class only in training (one column, its class's probability, 1)
+    made the (n_samples, 2) pair ``[P(0), P(1)]``, as the estimator's
+    ``classes_`` of that output say: the probability of class 1 is then that
+    column for class 1 and 0 for class 0. Labels of other classes, or
+    without ``classes_`` per output, are left as they are."""
+    if not isinstance(classes, (list, tuple)) or len(classes) != len(probas):
+        return probas
+    completed = []
+    for proba, seen in zip(probas, classes):
+        seen = np.asarray(seen)
+        if np.ndim(proba) == 2 and np.shape(proba)[1] == 1 and seen.shape == (1,):
+            if seen[0] in (0, 1):
+                column = np.asarray(proba, dtype=np.float64)[:, 0]
+                one = column if seen[0] == 1 else 1.0 - column
+                proba = np.column_stack([1.0 - one, one])
+        completed.append(proba)
+    return completed
+
+
 def response_scores(estimator, X, response_method):
     """The scores of a fitted classifier on X, as scikit-learn's displays
     get them: ``predict_proba`` or ``decision_function`` ("auto" tries them
@@ -376,6 +397,8 @@ def response_scores(estimator, X, response_method):
         )
     scores = func(X)
     if method == "predict_proba":
+        if isinstance(scores, (list, tuple)):
+            scores = _one_class_outputs(scores, getattr(estimator, "classes_", None))
         parts = scores if isinstance(scores, (list, tuple)) else [scores]
         low = min(float(np.min(part)) for part in parts)
         high = max(float(np.max(part)) for part in parts)

@@ -90,6 +90,31 @@ def test_write_atomically_missing_folder_names_the_path(tmp_path):
     assert info.value.filename == str(target)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX symbolic links")
+def test_write_atomically_writes_through_a_symlink(tmp_path):
+    """A symbolic link stays a link and its target gets the content (the
+    rename replaced the link by a file and left the target as it was)."""
+    target = tmp_path / "real.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    assert write_atomically(link, lambda file: file.write("new")) == str(link)
+    assert link.is_symlink()
+    assert target.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "real.html"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX symbolic links")
+def test_output_path_problem_dangling_symlink_names_the_target_folder(tmp_path):
+    """A link to a file in a folder that does not exist is refused as that
+    folder (it would have been replaced by a file)."""
+    link = tmp_path / "link.html"
+    link.symlink_to(tmp_path / "missing" / "page.html")
+    assert output_path_problem(link) == (
+        f"its folder {tmp_path / 'missing'} does not exist"
+    )
+
+
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 def test_write_atomically_keeps_the_usual_permissions(tmp_path):
     """A new file gets 0o666 less the umask, a replaced one keeps its own
@@ -107,6 +132,42 @@ def test_write_atomically_keeps_the_usual_permissions(tmp_path):
         assert old.read_text() == "new"
     finally:
         os.umask(umask)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_write_atomically_new_files_from_threads_keep_the_umask(tmp_path, monkeypatch):
+    """Two threads writing new files leave the process umask as it was (each
+    read it by setting 0 and restoring it: interleaved, the second restored
+    the first's 0, and later files were world-writable)."""
+    import threading
+    import time
+
+    umask = os.umask
+
+    def slow_umask(mask):
+        old = umask(mask)
+        time.sleep(0.1)  # long enough for the other thread to read it
+        return old
+
+    monkeypatch.setattr(_files.os, "umask", slow_umask)
+    before = umask(0o022)
+    try:
+        threads = [
+            threading.Thread(
+                target=write_atomically,
+                args=(tmp_path / f"page{j}.html", lambda file: file.write("x")),
+            )
+            for j in range(2)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert umask(0o022) == 0o022
+        modes = [stat.S_IMODE(p.stat().st_mode) for p in sorted(tmp_path.iterdir())]
+        assert modes == [0o644, 0o644]
+    finally:
+        umask(before)
 
 
 def test_output_path_problem_says_why(tmp_path):
@@ -128,6 +189,18 @@ def test_output_path_problem_says_why(tmp_path):
     )
     assert output_path_problem(tmp_path / "page.html") is None
     assert output_path_problem(regular) is None  # an existing file is replaced
+
+
+def test_output_path_problem_trailing_separator_is_a_folder(tmp_path):
+    """A path ending with the separator names a folder, even one that does not
+    exist; write_atomically fails on it and writes nothing (neither writes a
+    file named after the folder)."""
+    folder = f"{tmp_path / 'new'}{os.sep}"
+    assert output_path_problem(folder) == f"it ends with {os.sep!r}, as a folder does"
+    with pytest.raises(OSError) as info:
+        write_atomically(folder, lambda file: file.write("x"))
+    assert info.value.filename == folder
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_output_path_problem_unwritable_folder(tmp_path, monkeypatch):

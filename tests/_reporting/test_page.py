@@ -275,6 +275,45 @@ def test_render_page_leaves_matplotlib_as_it_was(table_1_page):
     assert dict(matplotlib.rcParams) == before
 
 
+def test_render_page_from_threads_draws_one_page_at_a_time(table_1_page, monkeypatch):
+    """Pages rendered from two threads draw their pictures one at a time, give
+    the same page and leave matplotlib's settings as they were (each thread's
+    rc_context restored what the other had set: svg.hashsalt stayed
+    "sklearn-mlcm" and some pages got random ids)."""
+    import threading
+    import time
+
+    import matplotlib
+
+    page, report = table_1_page
+    before = dict(matplotlib.rcParams)
+    drawing, most = [], []
+    draw = _page._matrix_picture
+
+    def slow_draw(report):
+        drawing.append(None)
+        most.append(len(drawing))
+        time.sleep(0.2)  # long enough for the other thread to start drawing
+        try:
+            return draw(report)
+        finally:
+            drawing.pop()
+
+    monkeypatch.setattr(_page, "_matrix_picture", slow_draw)
+    pages = []
+    threads = [
+        threading.Thread(target=lambda: pages.append(render_page(report)))
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert max(most) == 1
+    assert pages == [page, page]
+    assert dict(matplotlib.rcParams) == before
+
+
 def test_render_page_same_report_same_page(table_1_page):
     """The page is a function of the report: no date, no random ids."""
     page, report = table_1_page
@@ -327,6 +366,30 @@ def test_write_page_replaces_a_file_whole(tmp_path):
     assert write_page(report, target) == target
     assert target.read_text(encoding="utf-8") == render_page(report)
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symbolic links")
+def test_to_html_onto_a_symlink_writes_its_target(tmp_path):
+    """to_html onto a symbolic link writes the page to the link's target and
+    keeps the link (the link was replaced by a file, the target left old)."""
+    target = tmp_path / "published.html"
+    target.write_text("an older page")
+    link = tmp_path / "report.html"
+    link.symlink_to(target)
+    report = _table_1()
+    assert report.to_html(link) == link
+    assert link.is_symlink()
+    assert target.read_text(encoding="utf-8") == render_page(report)
+
+
+def test_to_html_dangling_symlink_is_refused(tmp_path):
+    """A link to a file in a missing folder is refused, naming that folder;
+    the link is left as it was."""
+    link = tmp_path / "report.html"
+    link.symlink_to(tmp_path / "missing" / "report.html")
+    with pytest.raises(ValueError, match="its folder .*missing does not exist"):
+        _table_1().to_html(link)
+    assert link.is_symlink()
 
 
 def test_write_page_failing_write_keeps_the_old_file(tmp_path, monkeypatch):

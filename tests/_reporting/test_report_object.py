@@ -16,6 +16,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression, RidgeClassifier
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.multioutput import MultiOutputClassifier
+from sklearn.tree import DecisionTreeClassifier
 
 import sklearn_mlcm._mlcm._dispatch as dispatch
 from sklearn_mlcm import (
@@ -291,6 +292,26 @@ def test_from_estimator_multioutput_classifier_scores_column_one():
     )
 
 
+@pytest.mark.parametrize("multioutput", [False, True])
+def test_from_estimator_label_of_one_class_in_training(multioutput):
+    """A label with one class in training has one probability column: its
+    class (estimator.classes_) says whether it is the probability of class 1
+    (the report was refused, with advice from_estimator cannot follow)."""
+    X, Y = _fitted_case()
+    Y = Y.copy()
+    Y[:, 0], Y[:, 2] = 0, 1
+    tree = DecisionTreeClassifier(random_state=0)
+    model = (MultiOutputClassifier(tree) if multioutput else tree).fit(X, Y)
+    assert [p.shape[1] for p in model.predict_proba(X)] == [1, 2, 1]
+    report = MLCMReport.from_estimator(model, X, Y, thresholds=9, zero_division=0.0)
+    scores = np.column_stack(
+        [np.zeros(len(X)), model.predict_proba(X)[1][:, 1], np.ones(len(X))]
+    )
+    expected = mlcm_threshold_curve(Y, scores, thresholds=9)
+    assert_array_equal(report.threshold_curve.scores, expected.scores)
+    assert_array_equal(report.threshold_curve.thresholds, expected.thresholds)
+
+
 def test_from_estimator_decision_function_scores():
     """Without predict_proba the curve reads decision_function."""
     X, Y = _fitted_case()
@@ -410,6 +431,50 @@ def test_repr_first_line_fits_a_terminal_with_long_names():
     assert len(first) <= 79
     assert first.startswith("MLCMReport: 30 labels (TAG_a_rather..., ...)")
     assert first.endswith(", ...), 200 instances, method='heydarian'")
+
+
+def test_repr_one_label_one_instance_in_the_singular():
+    """One label and one instance read '1 label', '1 instance' (not '1
+    labels', '1 instances')."""
+    report = MLCMReport.from_predictions([[1]], [[1]])
+    assert repr(report).splitlines() == [
+        "MLCMReport: 1 label (0), 1 instance, method='heydarian'",
+        "micro F1 1.00, macro F1 1.00",
+    ]
+
+
+def test_repr_most_confused_line_shortens_its_names():
+    """The "most confused" line cuts its names as the first line does: a
+    1,000-character name or one holding a newline keeps the repr short (it
+    printed both whole: 1,000 characters wide, or a line break inside)."""
+    names = ["x" * 1000, "a\nb", "c"]
+    report = MLCMReport.from_predictions(
+        T, P, target_names=names, zero_division=0.0
+    )
+    lines = repr(report).splitlines()
+    assert len(lines) == 3
+    assert lines[2] == "most confused: xxxxxxxxxxxxxxxxxxxxxxxxx... -> c (4)"
+    assert max(len(line) for line in lines) <= 79
+    report = MLCMReport.from_predictions(
+        T, P, target_names=["a\nb", "c", "d"], zero_division=0.0
+    )
+    assert repr(report).splitlines()[2] == "most confused: a b -> d (4)"
+
+
+def test_plot_refuses_names_matplotlib_cannot_draw_as_target_names():
+    """A target name that is wrong mathtext is refused by plot() as the
+    report's target_names (the message named 'display_labels', which
+    MLCMReport.plot has not); the page draws it, escaped."""
+    report = MLCMReport.from_predictions(
+        T, P, target_names=["$\\frac{$", "b", "c"], zero_division=0.0
+    )
+    with pytest.raises(
+        ValueError,
+        match=r"The 'target_names' parameter of MLCMReport.plot must be names "
+        r"matplotlib can draw",
+    ):
+        report.plot()
+    assert "$\\frac{$" in report.to_html()
 
 
 def test_plot_draws_the_stored_matrix_without_computing(kernel_calls):
@@ -745,6 +810,21 @@ def test_from_predictions_refuses_a_bad_threshold_grid():
         MLCMReport.from_predictions(
             T, P, y_score=SCORES, thresholds=[0.5, 0.3], zero_division=0.0
         )
+
+
+def test_from_predictions_frame_scores_name_their_extra_columns():
+    """Frame scores with a column that is no label say which column and how to
+    keep the labels (the message listed 'missing: []; repeated: []' only)."""
+    pd = pytest.importorskip("pandas")
+    columns = ["a", "b", "c"]
+    y_true, y_pred = pd.DataFrame(T, columns=columns), pd.DataFrame(P, columns=columns)
+    extra = pd.DataFrame(SCORES, columns=["b", "c", "a"]).assign(id=1.0)
+    with pytest.raises(
+        ValueError,
+        match=r"\(missing: \[\]; repeated: \[\]; not a label: \['id'\]\)\. "
+        r"Drop the other columns, or pass labels=",
+    ):
+        MLCMReport.from_predictions(y_true, y_pred, y_score=extra)
 
 
 def test_from_predictions_frame_scores_need_each_label_once():
