@@ -338,7 +338,7 @@ def _interval_summary(result):
             "at least one label"
         )
     if result.n_degenerate:
-        overall = f"the {result.average} avg" if result.average else "the overall"
+        overall = f"the {result.average} avg" if result.average else "the overall score"
         lines += [
             f"{result.n_degenerate:,} of the {1 + len(result.target_names):,} BCa "
             f"intervals of {metric} ({len(result.target_names):,} labels and "
