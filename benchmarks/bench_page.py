@@ -39,6 +39,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "_reporting"))
+sys.path.insert(0, str(ROOT / "tests"))  # mulan_data, which page_data imports
 
 from page_data import (  # noqa: E402
     BROWSER,

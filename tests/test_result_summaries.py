@@ -88,8 +88,11 @@ def test_mlcm_confidence_intervals_summary_headline_is_the_fields():
         f"[{format_number(low)}, {format_number(high)}]"
     )
     assert second == (
-        f"39 bootstrap resamples of 300 instances "
-        f"({result.n_distinct_units} distinct), heydarian matrix, 30 labels"
+        "39 bootstrap resamples of 300 instances, heydarian matrix, 30 labels"
+    )
+    assert repr(result).splitlines()[2] == (
+        f"{result.n_distinct_units} distinct instances (true set, predicted set, "
+        "weight), each resampled as one kind"
     )
     for average in ("micro", "macro", "weighted"):
         value = result.scores[f"recall_{average}"]
@@ -153,8 +156,10 @@ def test_mlcm_confidence_intervals_summary_counts_undefined_and_degenerate():
     text = repr(result)
     assert result.n_degenerate > 0
     assert (
-        f"{result.n_degenerate} of the 4 BCa intervals of the chosen score fell "
-        "back to the percentile interval"
+        f"{result.n_degenerate} of the 4 BCa intervals of f1 (3 labels and the "
+        "macro avg) fell back to the percentile interval:\n  BCa is undefined "
+        "there (every resample on one side of the estimate, or no jackknife "
+        "spread), so their bounds are percentile bounds"
     ) in text
     assert re.search(r"^label +f1 +low +high +width +undefined$", text, re.M)
 
@@ -311,7 +316,10 @@ def test_mlcm_confidence_intervals_groups_and_percentile_in_summary():
     assert result.units == "groups"
     first, second = repr(result).splitlines()[:2]
     assert "90% percentile interval" in first
-    assert second.startswith("39 bootstrap resamples of 20 groups (")
+    assert second.startswith("39 bootstrap resamples of 20 groups, ")
+    assert repr(result).splitlines()[2] == (
+        f"{result.n_distinct_units} distinct groups, each resampled as one kind"
+    )
 
 
 def test_accumulator_confidence_intervals_summary():
@@ -391,8 +399,7 @@ def test_mlcm_paired_comparison_summary_headline_is_the_fields():
         + format_number(result.difference),
         f"95% percentile interval [{format_number(low)}, {format_number(high)}] "
         "(39 paired bootstrap resamples)",
-        f"p-value {format_number(result.pvalue)}, corrected across the pairs "
-        f"{format_number(result.pvalue_corrected)} (two-sided permutation test)",
+        f"p-value {format_number(result.pvalue)} (two-sided permutation test)",
         "300 instances, 39 random swaps; heydarian matrix",
         f"precision, micro avg: a {format_number(result.score_a)}, "
         f"b {format_number(result.score_b)}",
@@ -621,3 +628,33 @@ def test_paired_comparison_result_builds_as_before():
         "\n".join(lines),
         re.M,
     )
+
+
+@pytest.mark.parametrize(
+    "correction, said",
+    [("holm", "Holm-corrected across the 2 pairs"), (None, "uncorrected across")],
+)
+def test_mlcm_paired_comparison_summary_names_the_pairs_corrected(correction, said):
+    """Several pairs: the p-value line says the correction and how many pairs
+    (one pair says nothing of a correction, above)."""
+    y_true, y_a, y_b = _data(6)
+    results = mlcm_paired_comparison(
+        y_true,
+        {"a": y_a, "b": y_b, "c": y_a},
+        reference="a",
+        correction=correction,
+        **FAST,
+    )
+    result = results[("b", "a")]
+    assert result.n_pairs == 2
+    line = repr(result).splitlines()[2]
+    if correction is None:
+        assert line == (
+            f"p-value {format_number(result.pvalue)}, {said} the 2 pairs "
+            "(two-sided permutation test)"
+        )
+    else:
+        assert line == (
+            f"p-value {format_number(result.pvalue)}, {said} "
+            f"{format_number(result.pvalue_corrected)} (two-sided permutation test)"
+        )

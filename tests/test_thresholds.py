@@ -730,14 +730,14 @@ def test_threshold_curve_result_summary_small():
     assert repr(result).splitlines() == [
         "ThresholdCurveResult: metric='f1', average='macro', method='heydarian', "
         "3 labels",
-        "best_threshold=0.5: score 0.7222 (one-vs-rest 0.7778)",
-        "3 thresholds, from 0.25 to 0.75",
+        "best_threshold=0.5000: score 0.7222 (one-vs-rest 0.7778)",
+        "3 thresholds, from 0.2500 to 0.7500",
         "Per label: its own best threshold and score, and its score at the best "
         "threshold",
         "label  own best threshold  own best score  at best threshold",
-        "cat                   0.5          1.0000             1.0000",
-        "dog                  0.25          0.6667             0.5000",
-        "bird                 0.75          1.0000             0.6667",
+        "cat                0.5000          1.0000             1.0000",
+        "dog                0.2500          0.6667             0.5000",
+        "bird               0.7500          1.0000             0.6667",
     ]
     # the label scores by threshold (rows) and label (columns)
     assert_allclose(
@@ -761,13 +761,14 @@ def test_threshold_curve_result_summary_many_labels_fits_40_lines():
     assert len(lines) <= 40
     best = result.best_index
     assert lines[1] == (
-        f"best_threshold={result.best_threshold:.4g}: score "
+        f"best_threshold={result.best_threshold:.4f}: score "
         f"{result.scores[best]:.4f}"
     )
     assert lines[2] == (
-        f"50 thresholds, from {result.thresholds[0]:.4g} to "
-        f"{result.thresholds[-1]:.4g}"
+        f"50 thresholds, from {result.thresholds[0]:.3e} to "
+        f"{result.thresholds[-1]:.4f}"
     )
+    assert lines[2] == "50 thresholds, from 2.444e-06 to 1.0000"
     assert lines[-1] == "... and 180 more labels (see .to_frame())"
     gap = result.label_scores.max(axis=0) - result.label_scores[best]
     worst = np.argsort(-gap, kind="stable")[:20]
@@ -782,12 +783,29 @@ def test_threshold_curve_result_summary_two_dimensional():
     result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=grid)
     lines = repr(result).splitlines()
     assert lines[1] == "best_index=1 (a row of per-label thresholds): score 0.7222"
-    assert lines[2] == "2 rows of per-label thresholds, from 0.2 to 0.5"
+    assert lines[2] == "2 rows of per-label thresholds, from 0.2000 to 0.5000"
     assert lines[5:] == [
-        "0                     0.5          1.0000       1.0000",
-        "1                     0.3          0.5714       0.5000",
-        "2                     0.4          0.6667       0.6667",
+        "0                  0.5000          1.0000       1.0000",
+        "1                  0.3000          0.5714       0.5000",
+        "2                  0.4000          0.6667       0.6667",
     ]
+
+
+def test_threshold_curve_result_summary_formats_thresholds_alike():
+    """Every threshold of a summary has 4 decimals (0.0707, 0.1313, not
+    0.07071, 0.1313), and a tiny nonzero one 4 significant digits."""
+    result = mlcm_threshold_curve(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=[2.897e-11, 0.07071, 0.1313, 0.5758, 1.0],
+        target_names=["cat", "dog", "bird"],
+    )
+    lines = repr(result).splitlines()
+    assert lines[2] == "5 thresholds, from 2.897e-11 to 1.0000"
+    best = float(result.best_threshold)
+    assert lines[1].startswith(f"best_threshold={best:.4f}: score ")
+    column = [line.split()[1] for line in lines[5:]]
+    assert all(len(cell.split(".")[1]) == 4 for cell in column), column
 
 
 def test_threshold_curve_result_to_frame_equals_the_fields():

@@ -3,6 +3,10 @@
 Reporting an evaluation on a real data set
 ==========================================
 
+Needs the ``study`` extra, ``pip install "sklearn-mlcm[study]"`` (liac-arff
+reads MULAN's ARFF files; pandas and matplotlib), and the MULAN *bibtex*
+files (below).
+
 A multi-label evaluation is more than one number: the matrix, the scores of
 every label and how sure they are, which labels are confused with which, and
 at which threshold the scores should be cut. :class:`~sklearn_mlcm.MLCMReport`
@@ -19,8 +23,8 @@ The data set is not part of the repository: the example reads
 ``bibtex-train.arff``, ``bibtex-test.arff`` and ``bibtex.xml`` from the
 folder ``mulan/bibtex`` of ``SKLEARN_MLCM_DATA`` (default ``../shared/data``,
 a relative path being taken from the repository root), as the example
-:ref:`sphx_glr_auto_examples_plot_bibtex_confusions.py` does. Reading it
-needs ``liac-arff`` (``pip install liac-arff``).
+:ref:`sphx_glr_auto_examples_plot_bibtex_confusions.py` does. Reading them
+needs ``liac-arff`` (in the ``study`` extra, or ``pip install liac-arff``).
 """
 
 # %%
@@ -190,7 +194,7 @@ if available:
 # side by side.
 
 if available:
-    display = report.plot(order="cluster", text_kw={"fontsize": 6})
+    display = report.plot(order="cluster")
     display.figure_.set_size_inches(11, 10)
     plt.show()
 

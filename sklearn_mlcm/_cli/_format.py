@@ -83,10 +83,18 @@ def format_table(rows, row_names, col_names, align=None):
 
 
 def format_value(value, digits=2):
-    """A matrix cell: an integer as it is, anything else with ``digits``."""
+    """A matrix cell or count: an integer as it is, anything else with
+    ``digits`` decimals, both with thousands separators as the rest of the
+    output (``4,778``).
+
+    Examples
+    --------
+    >>> format_value(4778), format_value(1234.5)
+    ('4,778', '1,234.50')
+    """
     if isinstance(value, (int, np.integer)):
-        return str(value)
-    return f"{value:.{digits}f}"
+        return f"{value:,}"
+    return f"{value:,.{digits}f}"
 
 
 def short_names(names, width=MAX_NAME_CHARS):

@@ -5,7 +5,8 @@ A label file has one row per instance and one column per label. A CSV may
 start with a header row of label names (its values are separated by commas,
 or by the ``--delimiter`` given), told from data as real files have it: a
 first row that is not all 0/1 above rows that are names the labels, even
-when some names are numbers (bibtex's ``2005``, delicious's ``2.0``); a
+when some names are numbers (bibtex's ``2005``, delicious's ``2.0``), and
+without the ``"# "`` that :func:`numpy.savetxt` writes before its header; a
 ``.npy`` file holds a 2-D array. The path
 ``-`` reads standard input, a CSV or a ``.npy`` array (told by its first
 bytes).
@@ -164,7 +165,8 @@ def read_labels(path, header="auto", delimiter=","):
         a row of data) and, in a one-column file, a number other than 0 and 1
         above 0/1 values (a name, or a wrong value). A first row that can be
         neither (a value other than 0 and 1, and a name repeated or empty) is
-        refused too.
+        refused too. With "auto" and "yes", a first row starting with
+        ``"# "`` is numpy.savetxt's header: the names are read without it.
     delimiter : str, default=","
         The one character between the values of a CSV row.
 
@@ -543,6 +545,8 @@ def _check_not_a_typo(path, line, row):
     for j, name in enumerate(names):
         if not name:
             problem = f"a header names every label, but column {j + 1} is empty"
+            if j == 0:
+                problem += _PANDAS_INDEX_HINT
         elif name in seen:
             problem = (
                 f"a header names each label once, but column {j + 1} repeats "
@@ -565,9 +569,10 @@ def _names(path, line, row):
     """The label names of a header row; each column must have one."""
     names = [field.strip() for field in row]
     if "" in names:
+        j = names.index("")
         raise InputError(
             f"{path}, line {line}: the header has no label name in column "
-            f"{names.index('') + 1}"
+            f"{j + 1}" + (_PANDAS_INDEX_HINT if j == 0 else "")
         )
     return names
 
@@ -629,6 +634,8 @@ def _read_csv(path, records, header, delimiter=",", copy=None):
             f"{MAX_LABELS} labels this command handles"
         )
     names = names_line = undecided = None
+    if first is not None and header != "no":
+        first = _uncomment(first)
     if first is not None:
         names = _header(path, *first, header, delimiter)
         if names is _ASK_THE_ROWS_BELOW:
@@ -679,6 +686,26 @@ def _read_csv(path, records, header, delimiter=",", copy=None):
         delimiter=delimiter,
         copy=copy,
     )
+
+
+#: What numpy.savetxt writes before its header (its ``comments`` default).
+NUMPY_COMMENT = "# "
+
+
+def _uncomment(record):
+    """The first row without numpy.savetxt's ``"# "`` before its first name:
+    ``np.savetxt(path, y, header=",".join(names), delimiter=",")`` writes
+    ``# 2005,2006,...``, whose first label is ``2005``, not ``# 2005``."""
+    line, row = record
+    if row and row[0].startswith(NUMPY_COMMENT):
+        row = [row[0][len(NUMPY_COMMENT) :], *row[1:]]
+    return line, row
+
+
+#: Said when a header's first column is empty: how pandas writes its index.
+_PANDAS_INDEX_HINT = (
+    " (written by pandas with its index? write it with to_csv(index=False))"
+)
 
 
 def _chain_first(first, rest):

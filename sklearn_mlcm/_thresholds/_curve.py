@@ -396,13 +396,13 @@ def mlcm_threshold_curve(
     >>> mlcm_threshold_curve(y_true, y_score, thresholds=[0.25, 0.5, 0.75],
     ...                      target_names=["cat", "dog", "bird"])
     ThresholdCurveResult: metric='f1', average='macro', method='heydarian', 3 labels
-    best_threshold=0.5: score 0.7222
-    3 thresholds, from 0.25 to 0.75
+    best_threshold=0.5000: score 0.7222
+    3 thresholds, from 0.2500 to 0.7500
     Per label: its own best threshold and score, and its score at the best threshold
     label  own best threshold  own best score  at best threshold
-    cat                   0.5          1.0000             1.0000
-    dog                  0.25          0.6667             0.5000
-    bird                 0.75          1.0000             0.6667
+    cat                0.5000          1.0000             1.0000
+    dog                0.2500          0.6667             0.5000
+    bird               0.7500          1.0000             0.6667
     """
     checked = validate_scores(
         y_score, y_true=y_true, labels=labels, sample_weight=sample_weight
@@ -553,6 +553,17 @@ def _label_bests(result):
     return own, defined, gap
 
 
+def _format_threshold(value):
+    """A threshold as a summary prints it: 4 decimals, the same for every
+    threshold of a column (probabilities and decision values alike), and 4
+    significant digits for a nonzero one that 4 decimals would print as
+    zero (``2.897e-11``, not ``0.0000``)."""
+    value = float(value)
+    if value != 0 and abs(value) < 0.00005:
+        return f"{value:.3e}"
+    return format_number(value)
+
+
 def summarize_curve(result):
     """The summary of a ThresholdCurveResult: at most 4 + 2 + MAX_LABEL_ROWS
     lines."""
@@ -573,14 +584,17 @@ def summarize_curve(result):
         lines += [
             f"best_index={best} (a row of per-label thresholds): score {score}",
             f"{thresholds.shape[0]:,} rows of per-label thresholds, from "
-            f"{thresholds.min():.4g} to {thresholds.max():.4g}",
+            f"{_format_threshold(thresholds.min())} to "
+            f"{_format_threshold(thresholds.max())}",
         ]
     else:
         at = "threshold"
         lines += [
-            f"best_threshold={result.best_threshold:.4g}: score {score}",
-            f"{thresholds.shape[0]:,} thresholds, from {thresholds[0]:.4g} to "
-            f"{thresholds[-1]:.4g}",
+            f"best_threshold={_format_threshold(result.best_threshold)}: "
+            f"score {score}",
+            f"{thresholds.shape[0]:,} thresholds, from "
+            f"{_format_threshold(thresholds[0])} to "
+            f"{_format_threshold(thresholds[-1])}",
         ]
     own, defined, gap = _label_bests(result)
     if q <= MAX_LABEL_ROWS:
@@ -597,7 +611,9 @@ def summarize_curve(result):
     for k in range(q):
         where = "nan"
         if defined[k]:
-            where = f"{thresholds[own[k], k] if per_label else thresholds[own[k]]:.4g}"
+            where = _format_threshold(
+                thresholds[own[k], k] if per_label else thresholds[own[k]]
+            )
         cells.append(
             [
                 shorten(result.target_names[k]),

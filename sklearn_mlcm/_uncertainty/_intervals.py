@@ -318,13 +318,19 @@ def _interval_summary(result):
     level = f"{100 * result.confidence_level:g}%"
     low, high = result.confidence_interval
     chosen = metric if result.average is None else f"{metric}, {result.average} avg"
+    # units are drawn by kind: equal (true set, predicted set, weight)
+    # instances are one kind
+    distinct = result.units
+    if result.units == "instances":
+        distinct = "instances (true set, predicted set, weight)"
     lines = [
         f"ConfidenceIntervalResult: {chosen} = {format_number(result.estimate)}, "
         f"{level} {kind} interval [{format_number(low)}, {format_number(high)}]",
         f"{result.n_resamples:,} bootstrap resamples of {result.n_units:,} "
-        f"{result.units} ({result.n_distinct_units:,} distinct), "
+        f"{result.units}, "
         + (f"{result.method} matrix, " if result.method else "")
         + f"{len(result.target_names):,} labels",
+        f"{result.n_distinct_units:,} distinct {distinct}, each resampled as one kind",
     ]
     if result.n_undefined:
         lines.append(
@@ -332,10 +338,14 @@ def _interval_summary(result):
             "at least one label"
         )
     if result.n_degenerate:
-        lines.append(
+        overall = f"the {result.average} avg" if result.average else "the overall score"
+        lines += [
             f"{result.n_degenerate:,} of the {1 + len(result.target_names):,} BCa "
-            "intervals of the chosen score fell back to the percentile interval"
-        )
+            f"intervals of {metric} ({len(result.target_names):,} labels and "
+            f"{overall}) fell back to the percentile interval:",
+            "  BCa is undefined there (every resample on one side of the estimate, "
+            "or no jackknife spread), so their bounds are percentile bounds",
+        ]
     averages = [
         (a, result.scores[f"{result.metric}_{a}"])
         for a in _interval_averages(result)
@@ -1192,7 +1202,8 @@ def mlcm_confidence_intervals(
     ...                                 target_names=["cat", "dog", "owl", "fox"],
     ...                                 random_state=0))
     ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% BCa interval [0.6748, 0.7561]
-    999 bootstrap resamples of 300 instances (77 distinct), heydarian matrix, 4 labels
+    999 bootstrap resamples of 300 instances, heydarian matrix, 4 labels
+    77 distinct instances (true set, predicted set, weight), each resampled as one kind
     <BLANKLINE>
     average           f1     low    high
     micro avg     0.7179  0.6758  0.7576

@@ -152,6 +152,10 @@ class PairedComparisonResult:
 
     units : str
         What a unit is: ``"instances"``, or ``"groups"`` with ``groups``.
+
+    n_pairs : int or None
+        How many pairs the call compared, across which ``pvalue_corrected``
+        is corrected.
     """
 
     difference: float
@@ -181,6 +185,7 @@ class PairedComparisonResult:
     correction: str = None
     n_units: int = None
     units: str = "instances"
+    n_pairs: int = None
 
     def __repr__(self):
         return _paired_summary(self)
@@ -232,6 +237,20 @@ class PairedComparisonResult:
         )
 
 
+def _pair_correction(result):
+    """What the summary says of ``pvalue_corrected``: nothing for one pair
+    (it equals ``pvalue``), else the correction and the number of pairs."""
+    if result.n_pairs == 1:
+        return ""
+    pairs = "the pairs" if result.n_pairs is None else f"the {result.n_pairs:,} pairs"
+    if result.correction is None:
+        return f", uncorrected across {pairs}"
+    return (
+        f", {result.correction.capitalize()}-corrected across {pairs} "
+        f"{format_number(result.pvalue_corrected)}"
+    )
+
+
 def _paired_summary(result):
     """:class:`PairedComparisonResult`'s summary (at most 40 lines)."""
     a, b = (shorten(name, 16) for name in result.names)
@@ -257,9 +276,8 @@ def _paired_summary(result):
         f"{format_number(result.difference)}",
         f"{interval} [{format_number(low)}, {format_number(high)}] "
         f"({result.n_resamples:,} paired bootstrap resamples)",
-        f"p-value {format_number(result.pvalue)}, corrected across the pairs "
-        f"{format_number(result.pvalue_corrected)} ({result.alternative} "
-        "permutation test)",
+        f"p-value {format_number(result.pvalue)}{_pair_correction(result)} "
+        f"({result.alternative} permutation test)",
         f"{units}, {test}" + (f"; {result.method} matrix" if result.method else ""),
         f"{chosen}: {a} {format_number(result.score_a)}, {b} "
         f"{format_number(result.score_b)}",
@@ -772,7 +790,7 @@ def mlcm_paired_comparison(
     ...                              target_names=["C0", "C1", "C2"]))
     PairedComparisonResult: f1, macro avg, a minus b = 0.0447
     95% percentile interval [0.0000, 0.1304] (9,999 paired bootstrap resamples)
-    p-value 0.5000, corrected across the pairs 0.5000 (two-sided permutation test)
+    p-value 0.5000 (two-sided permutation test)
     9 instances, exact test: all 512 swaps; heydarian matrix
     f1, macro avg: a 0.4409, b 0.3962
     0 of 3 labels have Holm-corrected p-values <= 0.05
@@ -884,6 +902,7 @@ def mlcm_paired_comparison(
         "correction": correction,
         "n_units": int(n_units),
         "units": "instances" if groups is None else "groups",
+        "n_pairs": len(results),
     }
     packaged = {
         pair: PairedComparisonResult(pvalue_corrected=float(p), **fields, **settings)

@@ -4,10 +4,7 @@ A module, not a ``conftest.py``: a second ``conftest`` module beside
 ``tests/conftest.py`` would clash with it in pytest's ``prepend`` import mode.
 """
 
-import html
-import re
-
-import numpy as np
+from mulan_data import mulan_test_labels as mulan_test_labels
 
 from sklearn_mlcm._cli import main
 from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
@@ -68,22 +65,3 @@ def table_1_csv(folder):
     pred = write_csv(folder / "pred.csv", TABLE_1_PRED)
     return true, pred
 
-
-def mulan_test_labels(folder, name):
-    """The labels of a MULAN data set's test split, ``(names, y)``: the names
-    from ``NAME.xml``, the 0/1 rows (uint8) from the sparse ARFF
-    ``NAME-test.arff``, whose last attributes are the labels."""
-    xml = (folder / f"{name}.xml").read_text(encoding="utf-8")
-    names = [html.unescape(n) for n in re.findall(r'<label name="([^"]+)"', xml)]
-    n_attributes, rows = 0, []
-    with open(folder / f"{name}-test.arff", encoding="utf-8") as file:
-        for line in file:
-            if line.lower().startswith("@attribute"):
-                n_attributes += 1
-            elif line.startswith("{"):
-                rows.append([int(p.split()[0]) for p in line.strip("{}\n").split(",")])
-    first = n_attributes - len(names)
-    y = np.zeros((len(rows), len(names)), dtype=np.uint8)
-    for i, indices in enumerate(rows):
-        y[i, [j - first for j in indices if j >= first]] = 1
-    return names, y

@@ -12,6 +12,7 @@ from sklearn_mlcm._cli._format import (
     format_labelset,
     format_mlcm,
     format_table,
+    format_value,
     indent,
     short_names,
 )
@@ -106,3 +107,15 @@ def test_format_labelset_empty_short_and_long():
     shown = text[1:].split(", ")
     assert shown[:-1] == labels[: len(shown) - 1]
     assert shown[-1] == f"... +{30 - len(shown) + 1}}}"
+
+
+def test_format_value_separates_thousands():
+    """Counts and fractions print with thousands separators, as the rest of
+    the output ("Of the 4,778 counts", not "4778")."""
+    assert format_value(4778) == "4,778"
+    assert format_value(np.int64(1234567)) == "1,234,567"
+    assert format_value(999) == "999"
+    assert format_value(4778.25, 1) == "4,778.2"
+    assert format_mlcm(np.array([[1200, 3], [4, 5]]), ["a"]) == (
+        "         a  NPL\n  a  1,200    3\nNTL      4    5"
+    )

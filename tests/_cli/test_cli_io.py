@@ -526,6 +526,47 @@ def test_report_bounded_normal_run(bounded_runs):
     assert json.loads(out)["confusion_matrix"] == TABLE_4J
 
 
+@pytest.mark.parametrize("header", ["auto", "yes"])
+def test_read_labels_numpy_savetxt_header(tmp_path, header):
+    """np.savetxt's header line ("# 2005,2006,...") names the labels without
+    numpy's "# " (bibtex's first label is 2005, not "# 2005")."""
+    names = ["2005", "2006", "2007"]
+    path = tmp_path / "y.csv"
+    np.savetxt(path, T, header=",".join(names), delimiter=",")
+    assert path.read_text().startswith("# 2005,2006,2007\n")
+    labels = read_labels(str(path), header=header)
+    assert (labels.names, labels.names_line) == (names, 1)
+    assert_array_equal(labels.values, T)
+
+
+def test_read_labels_numpy_savetxt_header_with_header_no(tmp_path):
+    """--header no keeps the first row as data: numpy's header line is then
+    refused, naming its value."""
+    path = tmp_path / "y.csv"
+    np.savetxt(path, T, header="a,b,c", delimiter=",", fmt="%d")
+    with pytest.raises(
+        InputError,
+        match=r"line 1, column 1: expected 0 or 1, "
+        r"found '# a'",
+    ):
+        read_labels(str(path), header="no")
+
+
+@pytest.mark.parametrize("names", [["a", "b", "c"], ["0", "1", "2"]])
+def test_read_labels_pandas_index_column_hint(tmp_path, names):
+    """A CSV written by pandas' to_csv with its index (an empty first header
+    cell) is refused with the hint to write it with index=False."""
+    pandas = pytest.importorskip("pandas")
+    path = tmp_path / "y.csv"
+    pandas.DataFrame(T, columns=names).to_csv(path)
+    with pytest.raises(
+        InputError,
+        match=r"column 1 (is empty|)?.*\(written by pandas with its index\? "
+        r"write it with to_csv\(index=False\)\)",
+    ):
+        read_labels(str(path))
+
+
 def test_read_labels_refusal_is_an_input_error(tmp_path):
     """read_labels raises InputError, the command line's one-line error."""
     with pytest.raises(InputError, match="no such file"):
@@ -920,9 +961,9 @@ def test_report_csv_header_of_mulan_label_names(
     names, y_true = mulan_test_labels(folder, name)
     assert y_true.shape == {"bibtex": (2515, 159), "delicious": (3185, 983)}[name]
     names = [n.removeprefix("TAG_") for n in names]
-    assert {"bibtex": {"2005", "2006", "2007"}, "delicious": {"2.0", "2007"}}[
-        name
-    ] == {n for n in names if re.fullmatch(r"[0-9.]+", n)}
+    assert {"bibtex": {"2005", "2006", "2007"}, "delicious": {"2.0", "2007"}}[name] == {
+        n for n in names if re.fullmatch(r"[0-9.]+", n)
+    }
     y_pred = y_true.copy()
     for row in y_pred:
         row[np.flatnonzero(row)[-1:]] = 0

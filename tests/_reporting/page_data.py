@@ -4,10 +4,8 @@ A module, not a ``conftest.py`` (a second ``conftest`` beside
 ``tests/conftest.py`` would clash with it in pytest's import mode).
 """
 
-import html
-import re
-
 import numpy as np
+from mulan_data import mulan_test_labels as mulan_test_labels
 
 #: The launch options of Debian's chromium-headless-shell in the tests.
 BROWSER = "/usr/bin/chromium-headless-shell"
@@ -27,25 +25,6 @@ HOSTILE_NAMES = [
     "it's $5 & 'single'",
 ]
 
-
-def mulan_test_labels(folder, name):
-    """The labels of a MULAN data set's test split, ``(names, y)``: the names
-    from ``NAME.xml``, the 0/1 rows (uint8) from the sparse ARFF
-    ``NAME-test.arff``, whose last attributes are the labels."""
-    xml = (folder / f"{name}.xml").read_text(encoding="utf-8")
-    names = [html.unescape(n) for n in re.findall(r'<label name="([^"]+)"', xml)]
-    n_attributes, rows = 0, []
-    with open(folder / f"{name}-test.arff", encoding="utf-8") as file:
-        for line in file:
-            if line.lower().startswith("@attribute"):
-                n_attributes += 1
-            elif line.startswith("{"):
-                rows.append([int(p.split()[0]) for p in line.strip("{}\n").split(",")])
-    first = n_attributes - len(names)
-    y = np.zeros((len(rows), len(names)), dtype=np.uint8)
-    for i, indices in enumerate(rows):
-        y[i, [j - first for j in indices if j >= first]] = 1
-    return names, y
 
 
 def simulated_scores(y_true, seed=0):
