@@ -360,7 +360,7 @@ class MLCMThresholdCurveDisplay:
             ``ax_`` and ``figure_``.
         """
         check_matplotlib_support()
-        import matplotlib.pyplot as plt
+        import matplotlib
 
         thresholds, arrays, names = self._checked()
         scores = arrays["scores"]
@@ -370,6 +370,9 @@ class MLCMThresholdCurveDisplay:
         name = None if name is None else _shortened(name)
         made = ax is None
         if made:  # widened below when the legend goes beside the axes
+            # pyplot only for a figure of its own (not on the page's axes)
+            import matplotlib.pyplot as plt
+
             fig, ax = plt.subplots(figsize=FIGURE_SIZE)
         else:
             fig = ax.figure
@@ -404,7 +407,7 @@ class MLCMThresholdCurveDisplay:
             )[0]
         self.label_lines_, self.ovr_label_lines_ = {}, {}
         for number, j in enumerate(shown):
-            color = plt.get_cmap("tab10")(number % 10)
+            color = matplotlib.colormaps["tab10"](number % 10)
             label = names[j]
             self.label_lines_[label] = ax.plot(
                 x,
