@@ -16,6 +16,7 @@ from sklearn_mlcm._param_validation import (
 )
 from sklearn_mlcm._plot._confusion_matrix import _check_classifier
 from sklearn_mlcm._plot._support import check_matplotlib_support
+from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import CURVE_AVERAGES, mlcm_threshold_curve
 from sklearn_mlcm._thresholds._decision import response_scores
 from sklearn_mlcm._uncertainty._margins import METRICS
@@ -774,10 +775,9 @@ def _chosen_labels(label_lines, label_scores, names, index):
 
 
 def _shortened(text):
-    """``text``, cut to :data:`MAX_LEGEND_NAME` characters with an ellipsis."""
-    if len(text) <= MAX_LEGEND_NAME:
-        return text
-    return text[: MAX_LEGEND_NAME - 1] + "\N{HORIZONTAL ELLIPSIS}"
+    """``text``, on one line, cut to :data:`MAX_LEGEND_NAME` characters with
+    an ellipsis."""
+    return shorten(text, MAX_LEGEND_NAME, mark="\N{HORIZONTAL ELLIPSIS}")
 
 
 def _legend_name(label):

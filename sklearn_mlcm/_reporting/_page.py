@@ -44,6 +44,7 @@ import numpy as np
 
 from sklearn_mlcm._param_validation import InvalidParameterError, current_function
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
+from sklearn_mlcm._summary import shorten
 
 from ._files import output_path_problem, write_atomically
 from ._tables import AVERAGE_ROWS, report_rows
@@ -374,16 +375,6 @@ def _svg_image(figure, alt):
     )
 
 
-def _short_name(name):
-    """A name of at most PICTURE_NAME_CHARS characters: a longer one keeps its
-    start and end around "…" (``label_name_of_many_wo…many_words``)."""
-    if len(name) <= PICTURE_NAME_CHARS:
-        return name
-    head = (PICTURE_NAME_CHARS - 1) * 2 // 3
-    tail = PICTURE_NAME_CHARS - 1 - head
-    return f"{name[:head]}\N{HORIZONTAL ELLIPSIS}{name[-tail:]}"
-
-
 def _picture_names(report):
     """The report, or a copy with names the picture can draw: at most
     PICTURE_NAME_CHARS characters (the tables have each name whole), each
@@ -391,7 +382,14 @@ def _picture_names(report):
     one as wrong mathtext), and still distinct (a shortened name that meets
     another gets its label's number)."""
     names = [str(name) for name in report.target_names]
-    drawn = [_short_name(name).replace("$", r"\$") for name in names]
+    # a longer name keeps its start and end around "…"
+    # (``label_name_of_many_wo…many_words``), on one line
+    drawn = [
+        shorten(
+            name, PICTURE_NAME_CHARS, keep="both", mark="\N{HORIZONTAL ELLIPSIS}"
+        ).replace("$", r"\$")
+        for name in names
+    ]
     if drawn == names:
         return report
     counts = Counter(drawn)
