@@ -9,7 +9,8 @@ NumPy (pandas when a frame is asked for):
 
 - :func:`format_number` -- a number as a table cell (``"0.2276"``,
   ``"1,234"``, ``"nan"``, ``"-inf"``);
-- :func:`shorten` -- a label name cut to a table's width;
+- :func:`shorten` -- a label name cut to a table's width (the one cutter of
+  names: the summaries', the page picture's, the legends');
 - :func:`format_table` -- fixed-width lines of a header and rows of cells,
   the first column and text left-aligned, numbers right-aligned
   (:func:`column_alignment`, which tells numbers by :func:`is_number`), or
@@ -71,13 +72,22 @@ def format_number(value, digits=4):
     return f"{value:.{digits}f}"
 
 
-def shorten(name, width=NAME_WIDTH):
-    """``name`` as str, on one line, cut to ``width`` characters with
-    ``"..."`` at its end when longer."""
+def shorten(name, width=NAME_WIDTH, *, keep="start", mark="..."):
+    """``name`` as str, on one line, cut to ``width`` characters when longer.
+
+    ``keep="start"`` keeps its start and ends it with ``mark``
+    (``"a_long_na..."``); ``keep="both"`` keeps two thirds of the room for
+    its start and the rest for its end, around ``mark``
+    (``"a_long_n…e_end"``), for names that differ at their end.
+    """
     text = " ".join(str(name).split())
     if len(text) <= width:
         return text
-    return text[: width - 3] + "..."
+    room = width - len(mark)
+    if keep == "start":
+        return text[:room] + mark
+    head = room * 2 // 3
+    return f"{text[:head]}{mark}{text[len(text) - (room - head):]}"
 
 
 def is_number(cell):

@@ -39,6 +39,33 @@ def test_shorten_cuts_long_names_and_newlines():
     assert shorten(7) == "7"
 
 
+def test_shorten_keeps_both_ends_around_any_mark():
+    """keep="both" keeps two thirds of the room for the start and the rest
+    for the end; the mark may be one character; names that fit are left
+    whole (on one line)."""
+    name = "a_label_name_that_goes_on_and_on_ending_in_two"
+    ellipsis = "\N{HORIZONTAL ELLIPSIS}"
+    assert shorten(name, 28, keep="both", mark=ellipsis) == (
+        "a_label_name_that_" + ellipsis + "ng_in_two"
+    )
+    assert shorten(name, 10, keep="both") == "a_la...two"
+    assert shorten("x" * 31, 30, mark=ellipsis) == "x" * 29 + ellipsis
+    assert shorten("a\n b", 28, keep="both", mark=ellipsis) == "a b"
+    assert shorten("x" * 30, 30, keep="both") == "x" * 30
+
+
+@given(st.text(min_size=1, max_size=80), st.integers(5, 40))
+def test_shorten_fits_the_width(name, width):
+    """Whatever the name, the result has at most ``width`` characters, on
+    one line, and starts as the name's one-line text does."""
+    for keep in ("start", "both"):
+        short = shorten(name, width, keep=keep, mark="\N{HORIZONTAL ELLIPSIS}")
+        text = " ".join(name.split())
+        assert len(short) <= width and "\n" not in short
+        head = (width - 1) * 2 // 3
+        assert short == text or short[:head] == text[:head]
+
+
 def test_format_table_aligns_columns():
     """The first column is left-aligned, a column of numbers right-aligned."""
     lines = format_table(["label", "f1"], [["a", "0.5000"], ["long name", "1.0"]])

@@ -69,8 +69,10 @@ TN, tn="diagonal").
 
 The classification report read off the MLCM. "weight" is the MLCM row sum
 (Table 12), "support" the number of instances with the label. "micro avg"
-pools the three labels, as scikit-learn's does; the paper's micro average
-also pools NTL and NPL (average="micro_all" of the scores). "samples avg"
+pools the three labels' MLCM counts the way scikit-learn pools its
+one-vs-rest counts (the counts differ, and so can the scores); the paper's
+micro average also pools NTL and NPL (average="micro_all" of the scores).
+"samples avg"
 is scikit-learn's mean of each instance's own precision, recall and F1;
 an undefined ratio counts 0 there: all three for instance 3 (no true and
 no predicted label), the recall of instance 6 (no true label).

@@ -26,6 +26,7 @@ anything is read.
 import contextlib
 import os
 import re
+import sys
 import textwrap
 
 import numpy as np
@@ -147,11 +148,12 @@ def _report(args, true, pred):
             report = counted.classification_report(**report_options)
     if args.matrix_out is not None:
         write_matrix_csv(args.matrix_out, cm, labels, args.delimiter)
+        _say_written(args.matrix_out)
     if args.markdown is not None:
         table = evaluation.to_markdown(digits=args.digits)
         _write_file(args.markdown, "--markdown", lambda file: file.write(table))
     if args.html is not None:
-        page = evaluation.to_html()
+        page = evaluation.to_html(title=f"{true.path} vs {pred.path}")
         _write_file(args.html, "--html", lambda file: file.write(page))
 
     n_rows, n_labels = true.values.shape
@@ -199,9 +201,10 @@ def _report(args, true, pred):
         "Classification report, computed from the MLCM:",
         report.rstrip(),
         _wrap(
-            f"micro avg pools the counts of the {n_labels} labels, as "
-            "scikit-learn's does; Heydarian et al.'s Table 12 pools NTL and NPL "
-            "too (average='micro_all' in the library)."
+            f"micro avg pools the MLCM's counts of the {n_labels} labels, the "
+            "way scikit-learn pools its one-vs-rest counts; the counts differ, "
+            "and so can the scores. Heydarian et al.'s Table 12 pools NTL and "
+            "NPL too (average='micro_all' in the library)."
         ),
     ]
     print("\n\n".join(sections))
@@ -310,6 +313,15 @@ def _write_file(path, option, write):
         raise InputError(
             f"{path}: cannot write {what} ({exc.strerror or exc})"
         ) from None
+    _say_written(path)
+
+
+def _say_written(path):
+    """One line on standard error (standard output holds the report):
+    ``wrote report.html (231 KB)``."""
+    size = os.path.getsize(path)
+    amount = f"{size:,} bytes" if size < 1024 else f"{round(size / 1024):,} KB"
+    print(f"wrote {path} ({amount})", file=sys.stderr)
 
 
 def _check_interval_options(args):

@@ -613,7 +613,6 @@ class MLCMDisplay:
         norm.
         """
         check_matplotlib_support()
-        import matplotlib.pyplot as plt
         from matplotlib.colors import SymLogNorm
         from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
         from mpl_toolkits.axes_grid1 import make_axes_locatable
@@ -655,6 +654,10 @@ class MLCMDisplay:
             values, fmt = _values_formatter(cm, values_format)
 
         if ax is None:
+            # pyplot only for a figure of its own: drawn on a given axes (the
+            # page's), the display leaves pyplot unimported and untouched
+            import matplotlib.pyplot as plt
+
             fig, ax = plt.subplots(figsize=_figure_size(n_rows, n_cols))
             new_figure = True
         else:
@@ -734,7 +737,8 @@ class MLCMDisplay:
             # a character is about 0.6 em wide
             fits = 0.6 * tick_size * longest <= 0.9 * spacing
             xticks_rotation = "horizontal" if fits else "vertical"
-        plt.setp(ax.get_xticklabels(), rotation=xticks_rotation)
+        for tick_label in ax.get_xticklabels():
+            tick_label.set_rotation(xticks_rotation)
         if new_figure:
             # laid out at each draw: a title added afterwards still fits
             fig.set_layout_engine("tight")

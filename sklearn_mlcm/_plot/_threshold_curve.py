@@ -16,6 +16,7 @@ from sklearn_mlcm._param_validation import (
 )
 from sklearn_mlcm._plot._confusion_matrix import _check_classifier
 from sklearn_mlcm._plot._support import check_matplotlib_support
+from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import CURVE_AVERAGES, mlcm_threshold_curve
 from sklearn_mlcm._thresholds._decision import response_scores
 from sklearn_mlcm._uncertainty._margins import METRICS
@@ -360,7 +361,7 @@ class MLCMThresholdCurveDisplay:
             ``ax_`` and ``figure_``.
         """
         check_matplotlib_support()
-        import matplotlib.pyplot as plt
+        import matplotlib
 
         thresholds, arrays, names = self._checked()
         scores = arrays["scores"]
@@ -370,6 +371,9 @@ class MLCMThresholdCurveDisplay:
         name = None if name is None else _shortened(name)
         made = ax is None
         if made:  # widened below when the legend goes beside the axes
+            # pyplot only for a figure of its own (not on the page's axes)
+            import matplotlib.pyplot as plt
+
             fig, ax = plt.subplots(figsize=FIGURE_SIZE)
         else:
             fig = ax.figure
@@ -404,7 +408,7 @@ class MLCMThresholdCurveDisplay:
             )[0]
         self.label_lines_, self.ovr_label_lines_ = {}, {}
         for number, j in enumerate(shown):
-            color = plt.get_cmap("tab10")(number % 10)
+            color = matplotlib.colormaps["tab10"](number % 10)
             label = names[j]
             self.label_lines_[label] = ax.plot(
                 x,
@@ -771,10 +775,9 @@ def _chosen_labels(label_lines, label_scores, names, index):
 
 
 def _shortened(text):
-    """``text``, cut to :data:`MAX_LEGEND_NAME` characters with an ellipsis."""
-    if len(text) <= MAX_LEGEND_NAME:
-        return text
-    return text[: MAX_LEGEND_NAME - 1] + "\N{HORIZONTAL ELLIPSIS}"
+    """``text``, on one line, cut to :data:`MAX_LEGEND_NAME` characters with
+    an ellipsis."""
+    return shorten(text, MAX_LEGEND_NAME, mark="\N{HORIZONTAL ELLIPSIS}")
 
 
 def _legend_name(label):

@@ -16,15 +16,18 @@ What the page promises, and the tests check in a browser:
   escaped (:func:`html.escape` with ``quote=True``): a name such as
   ``<img src=x onerror=...>`` shows as text and runs nothing;
 - it reads at 1,280 px without scrolling sideways: the content is at most
-  1,180 px wide, long names wrap anywhere, and the wide tables scroll
-  inside their own box;
+  1,180 px wide, long names wrap anywhere, and a table wider than the page
+  scrolls sideways inside its own box (as wide as the table); a long table
+  is as long as it is, read by scrolling the page;
 - its style is scoped to the page's ``div.mlcm-report``, so that the same
   string shown in Jupyter (``_repr_html_``) leaves the notebook's look alone.
 
 The pictures need matplotlib; without it the page says how to install it and
 keeps its tables. They are drawn on :class:`matplotlib.figure.Figure`
-objects (no pyplot figure is left open) inside :func:`matplotlib.rc_context`
-(no global setting changes).
+objects (pyplot is not used) inside :func:`matplotlib.rc_context`, which
+sets matplotlib's global settings for its duration: a lock (:data:`_DRAWING`)
+keeps pages drawn in threads from changing each other's settings, so that
+every page of a report is the same and the settings are left as they were.
 """
 
 import base64
@@ -39,6 +42,7 @@ from collections import Counter
 import numpy as np
 
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
+from sklearn_mlcm._summary import shorten
 
 from ._files import write_atomically
 from ._tables import AVERAGE_ROWS, report_rows
@@ -52,12 +56,12 @@ PICTURE_LABELS = 40
 PICTURE_NAME_CHARS = 28
 #: Digits of the scores on the page, as the printed report has them.
 DIGITS = 2
-#: Above this many labels the report's table scrolls in a box of its own.
-TALL_TABLE_LABELS = 30
 #: Above this many names in all, the wrong label sets scroll in their box.
 TALL_SET_NAMES = 500
 #: Held while a page draws its pictures (matplotlib's settings are global).
 _DRAWING = threading.Lock()
+#: The page's title when none is given.
+TITLE = "Multi-label confusion report"
 #: What the page says when matplotlib is missing.
 NO_PICTURES = (
     "The pictures need matplotlib: "
@@ -92,13 +96,14 @@ font-variant-numeric:tabular-nums}
 .mlcm-report .card .name{color:#59636e}
 .mlcm-report .legend,.mlcm-report .note,.mlcm-report .interval{color:#59636e}
 .mlcm-report .interval{font-size:.9em}
-.mlcm-report .scroll{max-width:100%;overflow-x:auto;margin:.4em 0 1em}
+.mlcm-report .scroll{width:max-content;max-width:100%;overflow-x:auto;
+margin:.4em 0 1em}
 .mlcm-report .scroll.tall{max-height:40em;overflow-y:auto;border:1px solid #d8dee4}
+.mlcm-report .scroll.tall thead th{position:sticky;top:0}
 .mlcm-report table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 .mlcm-report th,.mlcm-report td{padding:3px 10px;text-align:right;
 vertical-align:top;border-bottom:1px solid #eaeef2;white-space:nowrap}
-.mlcm-report thead th{background:#f6f8fa;border-bottom:1px solid #d8dee4;
-position:sticky;top:0}
+.mlcm-report thead th{background:#f6f8fa;border-bottom:1px solid #d8dee4}
 .mlcm-report th.name,.mlcm-report td.name{text-align:left;white-space:normal;
 min-width:8em;max-width:32em;overflow-wrap:anywhere}
 .mlcm-report .label{display:inline-block;background:#eef1f4;border-radius:4px;
@@ -151,7 +156,7 @@ def _score(entry, column):
 # Sections ---------------------------------------------------------------
 
 
-def _summary(report):
+def _summary(report, title):
     """The title, the size of the evaluation and the headline scores."""
     q = len(report.target_names)
     method = _METHODS.get(report.method, report.method)
@@ -179,24 +184,39 @@ def _summary(report):
             f"{interval}</div>"
         )
     lines = [
-        "<h1>Multi-label confusion report</h1>",
+        f"<h1>{_text(title)}</h1>",
         f'<p class="subtitle">{" · ".join(parts)}</p>',
         _navigation(report),
         '<section id="summary"><h2>Summary</h2>',
         f'<div class="cards">{"".join(cards)}</div>',
     ]
+    if report.method == "heydarian":
+        lines.append(_NOT_ONE_VS_REST)
     if report.interval_legend:
         lines.append(f'<p class="legend">{_text(report.interval_legend)}</p>')
     else:
         lines.append(
             '<p class="legend">No intervals: build the report with '
-            "<code>confidence_level=0.95</code> to have them.</p>"
+            "<code>confidence_level=0.95</code> (on the command line "
+            "<code>--confidence-level 0.95</code>) to have them.</p>"
         )
     curve = report.threshold_curve
     if curve is not None:
         lines.append(f"<p>{_best_threshold(curve)}</p>")
     lines.append("</section>")
     return "\n".join(lines)
+
+
+# what the MLCM's scores are, for a reader who knows scikit-learn's
+_NOT_ONE_VS_REST = (
+    '<p class="note">These scores are read off the MLCM, not one label at a '
+    "time as scikit-learn's are: Heydarian's MLCM charges a missed label to "
+    "each wrongly predicted label of its instance, so a label's recall is "
+    "TP / weight (its row of the MLCM), not TP / support, and the averages "
+    "are lower than scikit-learn's one-vs-rest ones when instances carry "
+    "many wrong labels (the user guide's statistics page, "
+    '"Classification report", has the formulas).</p>'
+)
 
 
 def _navigation(report):
@@ -225,8 +245,8 @@ def _best_threshold(curve):
 
 
 def _report_table(report):
-    """The classification report: the averages, then every label (in a box
-    of its own that scrolls, above TALL_TABLE_LABELS labels)."""
+    """The classification report: the averages, then every label (as long
+    as it is: the page scrolls, not a box)."""
     headers, rows, _ = report_rows(report.report, digits=DIGITS)
     head = "".join(
         f'<th scope="col"{" class=name" * (i == 0)}>{_text(h)}</th>'
@@ -244,7 +264,6 @@ def _report_table(report):
             + "</tr>"
         )
         (averages if name in AVERAGE_ROWS else labels).append(row)
-    tall = " tall" if len(labels) > TALL_TABLE_LABELS else ""
     legend = (
         f'<p class="legend">{_text(report.interval_legend)}</p>'
         if report.interval_legend
@@ -261,7 +280,7 @@ def _report_table(report):
         f"<tbody>{''.join(averages)}</tbody></table></div>"
         f"<h3>Every label ({len(report.target_names):,}), "
         "in the order of the matrix</h3>"
-        f'<div class="scroll{tall}"><table><thead><tr>{head}</tr></thead>'
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(labels)}</tbody></table></div>"
         "</section>"
     )
@@ -353,16 +372,6 @@ def _svg_image(figure, alt):
     )
 
 
-def _short_name(name):
-    """A name of at most PICTURE_NAME_CHARS characters: a longer one keeps its
-    start and end around "…" (``label_name_of_many_wo…many_words``)."""
-    if len(name) <= PICTURE_NAME_CHARS:
-        return name
-    head = (PICTURE_NAME_CHARS - 1) * 2 // 3
-    tail = PICTURE_NAME_CHARS - 1 - head
-    return f"{name[:head]}\N{HORIZONTAL ELLIPSIS}{name[-tail:]}"
-
-
 def _picture_names(report):
     """The report, or a copy with names the picture can draw: at most
     PICTURE_NAME_CHARS characters (the tables have each name whole), each
@@ -370,7 +379,14 @@ def _picture_names(report):
     one as wrong mathtext), and still distinct (a shortened name that meets
     another gets its label's number)."""
     names = [str(name) for name in report.target_names]
-    drawn = [_short_name(name).replace("$", r"\$") for name in names]
+    # a longer name keeps its start and end around "…"
+    # (``label_name_of_many_wo…many_words``), on one line
+    drawn = [
+        shorten(
+            name, PICTURE_NAME_CHARS, keep="both", mark="\N{HORIZONTAL ELLIPSIS}"
+        ).replace("$", r"\$")
+        for name in names
+    ]
     if drawn == names:
         return report
     counts = Counter(drawn)
@@ -394,9 +410,11 @@ def _matrix_picture(report):
     shown = len(display.shown_labels_)
     if shown < q:
         caption = (
-            f"The {shown} of {q:,} labels most involved in confusion (largest "
-            "row + column off the diagonal), with the NTL row (no true label) "
-            "and the NPL column (no predicted label). Every label is in the "
+            f"The {shown} of {q:,} labels most involved in confusion, ranked "
+            "by the total of each label's confusions with the other labels "
+            "(its row and column off the diagonal), with the NTL row (no true "
+            "label) and the NPL column (no predicted label). A pair below "
+            "may involve a label outside the picture; every label is in the "
             "tables."
         )
     else:
@@ -444,7 +462,7 @@ def _pictures(report):
 # The page -----------------------------------------------------------------
 
 
-def render_page(report, *, pictures=True):
+def render_page(report, *, pictures=True, title=None):
     """The report as one self-contained HTML5 page.
 
     Parameters
@@ -453,6 +471,8 @@ def render_page(report, *, pictures=True):
         The evaluation to show.
     pictures : bool, default=True
         Draw the pictures (False: the tables only, as without matplotlib).
+    title : str or None, default=None
+        The page's title and heading (escaped); None for :data:`TITLE`.
 
     Returns
     -------
@@ -460,6 +480,7 @@ def render_page(report, *, pictures=True):
         The page: inline style, SVG pictures inside it, no script, nothing
         loaded from elsewhere; every label name escaped.
     """
+    title = TITLE if title is None else title
     if pictures:
         matrix, curve = _pictures(report)
     else:
@@ -477,7 +498,7 @@ def render_page(report, *, pictures=True):
     version = getattr(sys.modules.get("sklearn_mlcm"), "__version__", "")
     body = "\n".join(
         [
-            _summary(report),
+            _summary(report, title),
             '<section id="confusion"><h2>Labels most involved in confusion</h2>',
             matrix,
             _confusion_tables(report),
@@ -493,13 +514,13 @@ def render_page(report, *, pictures=True):
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        "<title>Multi-label confusion report</title>"
+        f"<title>{_text(title)}</title>"
         f"<style>{_STYLE}</style></head>\n"
         f'<body><div class="mlcm-report">\n{body}\n</div></body></html>\n'
     )
 
 
-def write_page(report, path):
+def write_page(report, path, *, title=None):
     """Write the page of ``report`` to ``path``, replacing a file whole or
     not at all.
 
@@ -511,6 +532,8 @@ def write_page(report, path):
         The file, checked by the caller (:meth:`MLCMReport.to_html`'s
         validation refuses a directory, a read-only file, or a folder that
         does not exist or cannot be written, before the page is drawn).
+    title : str or None, default=None
+        The page's title and heading (escaped); None for :data:`TITLE`.
 
     Returns
     -------
@@ -523,6 +546,6 @@ def write_page(report, path):
         When writing fails (a full disk, no permission), naming ``path``; an
         existing file is then left as it was.
     """
-    page = render_page(report)
+    page = render_page(report, title=title)
     write_atomically(path, lambda file: file.write(page))
     return path

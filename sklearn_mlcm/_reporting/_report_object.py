@@ -895,9 +895,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         return latex_table(headers, rows, rules_after=(n_labels - 1,))
 
     @validate_params(
-        {"path": [str, os.PathLike, None]}, rules=(_path_is_a_file_to_write,)
+        {"path": [str, os.PathLike, None], "title": [str, None]},
+        rules=(_path_is_a_file_to_write,),
     )
-    def to_html(self, path=None):
+    def to_html(self, path=None, *, title=None):
         """The report as one self-contained HTML page.
 
         Parameters
@@ -905,6 +906,9 @@ random_state, n_jobs, top_k, thresholds, metric, average
         path : str or path-like, default=None
             Where to write the page (atomically: the file is replaced whole
             or not at all). None: return it.
+        title : str or None, default=None
+            The page's title and heading (escaped, as every name on the
+            page); None for "Multi-label confusion report".
 
         Returns
         -------
@@ -933,8 +937,8 @@ random_state, n_jobs, top_k, thresholds, metric, average
         from ._page import render_page, write_page
 
         if path is None:
-            return render_page(self)
-        return write_page(self, path)
+            return render_page(self, title=title)
+        return write_page(self, path, title=title)
 
     def _repr_html_(self):
         """The page, for Jupyter."""

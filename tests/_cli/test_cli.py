@@ -280,3 +280,15 @@ def test_main_example_output_is_unchanged_by_the_report_options(capsys):
     """The worked example prints no legend or --top-k tables of ``report``."""
     _, out, _ = run(capsys)
     assert "micro avg pools" not in out and "confused" not in out
+
+
+def test_main_example_does_not_equate_micro_avg_with_scikit_learn(capsys):
+    """The example says how its micro avg relates to scikit-learn's (the same
+    pooling of different counts), not that it is scikit-learn's."""
+    _, out, _ = run(capsys)
+    text = " ".join(out.split())
+    assert "as scikit-learn's does" not in text
+    assert (
+        "\"micro avg\" pools the three labels' MLCM counts the way scikit-learn "
+        "pools its one-vs-rest counts (the counts differ, and so can the scores)"
+    ) in text

@@ -72,9 +72,11 @@ def test_report_command_csv_with_header(capsys, tmp_path):
         "\n"
         f"{report.rstrip()}\n"
         "\n"
-        "micro avg pools the counts of the 3 labels, as scikit-learn's does; "
-        "Heydarian\n"
-        "et al.'s Table 12 pools NTL and NPL too (average='micro_all' in the "
+        "micro avg pools the MLCM's counts of the 3 labels, the way scikit-learn "
+        "pools\n"
+        "its one-vs-rest counts; the counts differ, and so can the scores. "
+        "Heydarian et\n"
+        "al.'s Table 12 pools NTL and NPL too (average='micro_all' in the "
         "library).\n"
     )
 
@@ -963,7 +965,10 @@ def test_report_command_markdown_is_the_library_report(
     argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0", *options]
     expected_status, expected_out, expected_err = run(capsys, *argv)
     status, out, err = run(capsys, *argv, "--markdown", tmp_path / "report.md")
-    assert (status, out, err) == (expected_status, expected_out, expected_err)
+    size = os.path.getsize(tmp_path / "report.md")
+    assert size < 1024
+    wrote = f"wrote {tmp_path / 'report.md'} ({size} bytes)\n"
+    assert (status, out, err) == (expected_status, expected_out, expected_err + wrote)
     assert status == 0
     digits = int(options[options.index("--digits") + 1]) if "--digits" in options else 2
     expected = MLCMReport.from_predictions(
@@ -981,7 +986,9 @@ def test_report_command_html_is_the_library_page(capsys, tmp_path):
     options = ["--confidence-level", "0.9", "--n-resamples", "199", "--json"]
     argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0", *options]
     status, out, err = run(capsys, *argv, "--html", tmp_path / "report.html")
-    assert (status, err) == (0, "")
+    size = round(os.path.getsize(tmp_path / "report.html") / 1024)
+    assert (status, err) == (0, f"wrote {tmp_path / 'report.html'} ({size} KB)\n")
+    true, pred = table_1_csv(tmp_path)
     evaluation = MLCMReport.from_predictions(
         T,
         P,
@@ -992,7 +999,8 @@ def test_report_command_html_is_the_library_page(capsys, tmp_path):
         random_state=0,
     )
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
-    assert page == evaluation.to_html()
+    assert page == evaluation.to_html(title=f"{true} vs {pred}")
+    assert f"<h1>{html.escape(str(true))} vs {html.escape(str(pred))}</h1>" in page
     assert page.startswith("<!DOCTYPE html>")
     assert json.loads(out)["report"] == evaluation.report
 
@@ -1121,7 +1129,8 @@ def test_report_command_written_report_real_bibtex(
     monkeypatch.chdir(tmp_path)
     argv = ["report", "true.csv", "pred.csv", "--zero-division", "0"]
     status, out, err = run(capsys, *argv, "--markdown", "r.md", "--html", "r.html")
-    assert (status, err) == (0, "")
+    assert status == 0
+    assert re.fullmatch(r"wrote r\.md \(\d KB\)\nwrote r\.html \(\d{3} KB\)\n", err)
     assert "2515 instances, 159 labels" in out
     evaluation = MLCMReport.from_predictions(
         y_true, y_pred, target_names=names, zero_division=0.0
@@ -1130,4 +1139,20 @@ def test_report_command_written_report_real_bibtex(
     assert table == evaluation.to_markdown()
     assert len(table.splitlines()) == 2 + 159 + 4
     page = Path("r.html").read_text(encoding="utf-8")
+    assert page == evaluation.to_html(title="true.csv vs pred.csv")
+    assert "<title>true.csv vs pred.csv</title>" in page
     assert all(html.escape(name) in page for name in names)
+
+
+def test_report_command_says_which_files_it_wrote(capsys, tmp_path):
+    """One line per file written on standard error, with its size; standard
+    output is the report printed without them."""
+    argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0"]
+    expected_status, expected_out, expected_err = run(capsys, *argv)
+    outputs = ["--matrix-out", tmp_path / "m.csv", "--markdown", tmp_path / "r.md"]
+    status, out, err = run(capsys, *argv, *outputs)
+    assert (status, out) == (expected_status, expected_out)
+    assert err == (
+        f"{expected_err}wrote {tmp_path / 'm.csv'} (73 bytes)\n"
+        f"wrote {tmp_path / 'r.md'} (387 bytes)\n"
+    )

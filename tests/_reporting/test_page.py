@@ -6,7 +6,9 @@ The browser's view of the same pages is in test_page_browser.py.
 import base64
 import html
 import re
+import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -258,7 +260,10 @@ def test_render_page_without_scores_has_no_threshold_section():
     page = render_page(_table_1())
     assert 'id="threshold"' not in page and "#threshold" not in page
     assert page.count("<img") == 1
-    assert "<code>confidence_level=0.95</code> to have them" in page
+    assert (
+        "build the report with <code>confidence_level=0.95</code> (on the "
+        "command line <code>--confidence-level 0.95</code>) to have them"
+    ) in page
     assert '<div class="interval">' not in page
 
 
@@ -333,17 +338,143 @@ def test_render_page_fractional_counts_krstinic():
     assert all(re.fullmatch(r"\d+|0\.\d+|\d+\.\d\d", c) for c in counts)
 
 
-def test_render_page_many_labels_scroll_in_their_box():
-    """Above 30 labels the table of every label scrolls in a box of its own;
-    at 30 it does not."""
+def test_render_page_many_labels_are_not_boxed_in():
+    """The table of every label is as long as it is, at 30 labels as at 200:
+    the page scrolls, no box of fixed height (the boxes only scroll a table
+    wider than the page, and are as wide as their table)."""
     rng = np.random.default_rng(2)
-    for q, tall in ((30, False), (31, True)):
+    for q in (30, 200):
         y_true, y_pred = rng.random((50, q)) < 0.3, rng.random((50, q)) < 0.3
         report = MLCMReport.from_predictions(y_true, y_pred, zero_division=0.0)
         page = render_page(report, pictures=False)
-        assert ('<div class="scroll tall">' in page) is tall
-    # the wrong label sets of these few labels are short: no box of their own
-    assert page.count('<div class="scroll tall">') == 1
+        assert f"<h3>Every label ({q:,}), in the order of the matrix</h3>" in page
+        after = page.split(f"<h3>Every label ({q:,})")[1]
+        assert after.split("<table>")[0].endswith('<div class="scroll">')
+    assert (
+        ".mlcm-report .scroll{width:max-content;max-width:100%;overflow-x:auto;"
+        in page
+    )
+
+
+def test_render_page_title_is_given_and_escaped(table_1_page):
+    """title= names the page (its <title> and heading), escaped; the default
+    is "Multi-label confusion report"."""
+    page, report = table_1_page
+    assert "<title>Multi-label confusion report</title>" in page
+    assert "<h1>Multi-label confusion report</h1>" in page
+    titled = render_page(report, pictures=False, title="<b>a</b> & b.csv")
+    assert "<title>&lt;b&gt;a&lt;/b&gt; &amp; b.csv</title>" in titled
+    assert "<h1>&lt;b&gt;a&lt;/b&gt; &amp; b.csv</h1>" in titled
+    assert "<b>a</b>" not in titled
+    assert report.to_html(title="Run 7").count("Run 7") == 2
+
+
+def test_to_html_title_must_be_text(table_1_page, tmp_path):
+    """to_html refuses a title that is not a string, naming the parameter,
+    and writes nothing."""
+    _, report = table_1_page
+    target = tmp_path / "report.html"
+    message = (
+        r"The 'title' parameter of MLCMReport.to_html must be a str or None\. "
+        r"Got 7 instead\."
+    )
+    with pytest.raises(TypeError, match=message):
+        report.to_html(target, title=7)
+    assert not target.exists()
+
+
+def test_write_page_titles_the_file(table_1_page, tmp_path):
+    """to_html(path, title=...) writes the titled page."""
+    _, report = table_1_page
+    target = report.to_html(tmp_path / "report.html", title="true.csv vs pred.csv")
+    text = target.read_text(encoding="utf-8")
+    assert "<title>true.csv vs pred.csv</title>" in text
+    assert "<h1>true.csv vs pred.csv</h1>" in text
+
+
+def test_render_page_says_scores_are_not_one_vs_rest(table_1_page):
+    """Heydarian's page says in one note how its scores differ from
+    scikit-learn's one-vs-rest ones; Krstinić's, whose recall is TP /
+    support, does not."""
+    page, _ = table_1_page
+    note = (
+        "Heydarian's MLCM charges a missed label to each wrongly predicted "
+        "label of its instance, so a label's recall is TP / weight (its row "
+        "of the MLCM), not TP / support, and the averages are lower than "
+        "scikit-learn's one-vs-rest ones when instances carry many wrong labels"
+    )
+    assert page.count(note) == 1
+    assert note not in render_page(_table_1(method="krstinic"), pictures=False)
+
+
+def test_render_page_caption_says_how_labels_are_chosen():
+    """Above 40 labels the picture's caption says how its labels are ranked
+    and that a pair in the table may involve a label outside it."""
+    rng = np.random.default_rng(3)
+    y_true, y_pred = rng.random((80, 45)) < 0.2, rng.random((80, 45)) < 0.2
+    page = render_page(
+        MLCMReport.from_predictions(y_true, y_pred, zero_division=0.0)
+    )
+    assert (
+        "The 40 of 45 labels most involved in confusion, ranked by the total "
+        "of each label's confusions with the other labels (its row and column "
+        "off the diagonal), with the NTL row (no true label) and the NPL "
+        "column (no predicted label). A pair below may involve a label outside "
+        "the picture; every label is in the tables."
+    ) in page
+
+
+def test_render_page_in_threads_same_page_same_settings(table_1_page):
+    """Pages of one report drawn in 6 threads at once are all the page drawn
+    alone, and matplotlib's settings are left as they were (rc_context is
+    global: the drawing holds a lock)."""
+    import matplotlib
+
+    page, report = table_1_page
+    before = dict(matplotlib.rcParams)
+    pages, errors = [], []
+
+    def draw():
+        try:
+            for _ in range(3):
+                pages.append(render_page(report))
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        threads = [threading.Thread(target=draw) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    assert len(pages) == 18
+    assert all(other == page for other in pages)
+    assert dict(matplotlib.rcParams) == before
+
+
+def test_render_page_does_not_import_pyplot():
+    """The page draws on Figure objects: pyplot is never imported (its
+    global figure registry and backend stay untouched)."""
+    script = (
+        "import sys, numpy as np\n"
+        "from sklearn_mlcm import MLCMReport\n"
+        "rng = np.random.default_rng(0)\n"
+        "t, p, s = rng.random((3, 40, 5))\n"
+        "report = MLCMReport.from_predictions(t < 0.4, p < 0.4, y_score=s,\n"
+        "                                     zero_division=0.0)\n"
+        "page = report.to_html()\n"
+        "assert page.count('<img') == 2, page.count('<img')\n"
+        "print('matplotlib.pyplot' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "False\n"
 
 
 def test_to_html_and_repr_html_are_the_page(table_1_page, tmp_path):
@@ -497,8 +628,9 @@ def test_page_of_983_labels_stays_under_5_mb(shared_data):
     rows = re.findall(r'<tr><th scope="row" class="name">([^<]*)</th>', page)
     assert rows[4:] == [html.escape(n) for n in names]
     assert page.count("<img") == 2
-    # delicious's wrong label sets (dozens of names each) scroll in their box
-    assert page.count('<div class="scroll tall">') == 2
+    # delicious's wrong label sets (dozens of names each) scroll in their
+    # box; the table of every label is as long as it is
+    assert page.count('<div class="scroll tall">') == 1
     weight = int(report.report["micro avg"]["weight"])
     assert weight > 1000 and f"<td>{weight:,}</td>" in page  # thousands apart
 

@@ -151,8 +151,7 @@ def test_bibtex_page_pictures_are_drawn(bibtex):
 
 
 def test_bibtex_page_lists_every_label(bibtex):
-    """All 159 label names are in the page's text (the report's table
-    scrolls in its own box; its text is still the page's)."""
+    """All 159 label names are in the page's text and the report's table."""
     loaded, names = bibtex
     text = loaded.evaluate("document.body.innerText")
     missing = [name for name in names if name not in text]
@@ -164,14 +163,37 @@ def test_bibtex_page_lists_every_label(bibtex):
 
 
 def test_bibtex_page_does_not_scroll_sideways(bibtex):
-    """At 1,280 px the page is no wider than the window; the table of every
-    label scrolls inside its own box."""
+    """At 1,280 px the page is no wider than the window; every table's box
+    would scroll a wider table sideways inside it."""
     loaded, _ = bibtex
     assert loaded.evaluate("document.documentElement.scrollWidth") <= WIDTH
     overflow = loaded.evaluate(
-        "getComputedStyle(document.querySelector('#report .scroll.tall')).overflowX"
+        "[...document.querySelectorAll('.scroll')].map(b => "
+        "getComputedStyle(b).overflowX)"
     )
-    assert overflow == "auto"
+    assert len(overflow) == 4 and set(overflow) == {"auto"}
+
+
+def test_bibtex_page_label_table_is_read_on_the_page(bibtex):
+    """The table of the 159 labels is not boxed in: its box is as tall as
+    the table (the page scrolls, not the box) and as wide (no border or
+    empty space beside it); the table is narrower than the page."""
+    loaded, _ = bibtex
+    box, table, page = loaded.evaluate(
+        "(() => {const b = document.querySelectorAll('#report .scroll')[1];"
+        "const t = b.querySelector('table').getBoundingClientRect();"
+        "const r = b.getBoundingClientRect();"
+        "return [[r.width, r.height, b.clientHeight, b.scrollHeight],"
+        "[t.width, t.height, b.querySelectorAll('tbody tr').length],"
+        "document.querySelector('.mlcm-report').clientWidth]})()"
+    )
+    box_width, box_height, inner_height, scroll_height = box
+    table_width, table_height, n_rows = table
+    assert n_rows == 159
+    assert scroll_height <= inner_height  # nothing hidden below
+    assert abs(box_height - table_height) <= 1
+    assert abs(box_width - table_width) <= 1
+    assert table_width < page - 100
 
 
 def test_bibtex_page_requests_nothing_but_itself(bibtex):
