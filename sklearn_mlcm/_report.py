@@ -125,23 +125,40 @@ _INTERVAL_DEFAULTS = {
 }
 
 
-def _intervals_need_a_level(arguments):
-    """Rule: an interval option other than its default needs a
-    ``confidence_level``: without one there is no interval, and the option
-    would be ignored (the command line refuses ``--n-resamples`` and the
-    others without ``--confidence-level`` alike)."""
-    if arguments["confidence_level"] is not None:
-        return
-    for name, default in _INTERVAL_DEFAULTS.items():
-        value = arguments[name]
-        if value is not None if default is None else value != default:
-            raise invalid_parameter(
-                name,
-                f"left at its default ({default!r}) without a confidence_level: "
-                "it shapes the confidence intervals, which only a "
-                "confidence_level (such as 0.95) asks for",
-                value,
-            )
+def options_need(trigger, defaults, without, shapes):
+    """A validation rule: the options ``defaults`` (name to default) must keep
+    their defaults while the argument ``trigger`` is None, for without it they
+    would be ignored; ``without`` and ``shapes`` finish the message ("left at
+    its default (...) without {without}: it shapes {shapes}")."""
+
+    def rule(arguments):
+        if arguments[trigger] is not None:
+            return
+        for name, default in defaults.items():
+            value = arguments[name]
+            if value is not None if default is None else value != default:
+                raise invalid_parameter(
+                    name,
+                    f"left at its default ({default!r}) without {without}: it "
+                    f"shapes {shapes}",
+                    value,
+                )
+
+    rule.__name__ = f"_{trigger}_needed"
+    return rule
+
+
+#: Rule: an interval option other than its default needs a
+#: ``confidence_level``: without one there is no interval, and the option
+#: would be ignored (the command line refuses ``--n-resamples`` and the
+#: others without ``--confidence-level`` alike).
+_intervals_need_a_level = options_need(
+    "confidence_level",
+    _INTERVAL_DEFAULTS,
+    "a confidence_level",
+    "the confidence intervals, which only a confidence_level (such as 0.95) "
+    "asks for",
+)
 
 
 #: The constraints of the report's options (names, zero division, the

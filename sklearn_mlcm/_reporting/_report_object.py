@@ -16,7 +16,6 @@ from sklearn_mlcm._param_validation import (
     Options,
     Sequence,
     current_function,
-    invalid_parameter,
     validate_params,
 )
 from sklearn_mlcm._plot._confusion_matrix import (
@@ -37,6 +36,7 @@ from sklearn_mlcm._report import (
     _intervals_need_a_level,
     _report_bounds,
     build_report,
+    options_need,
 )
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import (
@@ -83,22 +83,16 @@ _REPORT_CONSTRAINTS = {
 _CURVE_DEFAULTS = {"thresholds": None, "metric": "f1", "average": "macro"}
 
 
-def _curve_needs_scores(arguments):
-    """Rule: a curve option other than its default needs scores: without
-    them there is no curve, and the option would be ignored (as the
-    report's interval options need a ``confidence_level``)."""
-    if arguments["y_score"] is not None:
-        return
-    for name, default in _CURVE_DEFAULTS.items():
-        value = arguments[name]
-        if value is not None if default is None else value != default:
-            raise invalid_parameter(
-                name,
-                f"left at its default ({default!r}) without scores: it shapes "
-                "the threshold curve, which only y_score=... (or an estimator "
-                "with predict_proba or decision_function) gives",
-                value,
-            )
+#: Rule: a curve option other than its default needs scores: without them
+#: there is no curve, and the option would be ignored (as the report's
+#: interval options need a ``confidence_level``).
+_curve_needs_scores = options_need(
+    "y_score",
+    _CURVE_DEFAULTS,
+    "scores",
+    "the threshold curve, which only y_score=... (or an estimator with "
+    "predict_proba or decision_function) gives",
+)
 
 
 _RULES = (_intervals_need_a_level, resamples_resolve_tails)
