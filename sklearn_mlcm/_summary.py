@@ -178,6 +178,30 @@ def label_table(header, cells, shown, n_labels, *, noun="label", align=None):
     return lines
 
 
+def label_section(names, header, columns, shown, undefined, chosen):
+    """The lines of a result's table of labels: a caption (``"The 20 of 159
+    labels with {chosen}:"``, or ``"Each label:"`` when all are shown), then
+    :func:`label_table` of the ``header`` and, per label, its shortened name
+    and its value in each of ``columns`` (arrays indexed by label), with an
+    ``"undefined"`` column of ``undefined`` (counts per label) when any is
+    not 0."""
+    header = list(header)
+    cells = [
+        [shorten(names[i])] + [format_number(column[i]) for column in columns]
+        for i in range(len(names))
+    ]
+    undefined = np.asarray(undefined)
+    if undefined.any():
+        header.append("undefined")
+        for i, row in enumerate(cells):
+            row.append(format_number(undefined[i]))
+    if len(shown) < len(names):
+        caption = f"The {len(shown)} of {len(names):,} labels with {chosen}:"
+    else:
+        caption = "Each label:"
+    return ["", caption, *label_table(header, cells, shown, len(names))]
+
+
 def require_pandas(what):
     """The pandas module, or an ImportError saying that ``what`` (a call such
     as ``"ConfidenceIntervalResult.to_frame()"``) needs it and how to install

@@ -38,8 +38,7 @@ from sklearn_mlcm._summary import (
     format_table,
     label_frame,
     label_rows,
-    label_table,
-    shorten,
+    label_section,
 )
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
@@ -366,24 +365,14 @@ def _interval_summary(result):
     )
     width = label_high - label_low
     shown = label_rows(len(names), -width)
-    undefined = np.asarray(result.label_n_undefined)
-    header = ["label", metric, "low", "high", "width"]
-    cells = [
-        [shorten(names[i])]
-        + [format_number(v[i]) for v in (estimate, label_low, label_high, width)]
-        for i in range(len(names))
-    ]
-    if undefined.any():
-        header.append("undefined")
-        for i, row in enumerate(cells):
-            row.append(format_number(undefined[i]))
-    if len(shown) < len(names):
-        caption = (
-            f"The {len(shown)} of {len(names):,} labels with the widest intervals:"
-        )
-    else:
-        caption = "Each label:"
-    lines += ["", caption, *label_table(header, cells, shown, len(names))]
+    lines += label_section(
+        names,
+        ["label", metric, "low", "high", "width"],
+        (estimate, label_low, label_high, width),
+        shown,
+        result.label_n_undefined,
+        "the widest intervals",
+    )
     every = ", ".join(key for key in result.scores if "_" not in key)
     lines.append(f"{every} of each label and average: .to_frame()")
     return "\n".join(lines)

@@ -35,7 +35,7 @@ from sklearn_mlcm._summary import (
     format_number,
     label_frame,
     label_rows,
-    label_table,
+    label_section,
     shorten,
 )
 from sklearn_mlcm._validation import (
@@ -321,23 +321,14 @@ def _paired_summary(result):
         pvalues,
         corrected,
     )
-    header = ["label", a, b, "difference", "low", "high", "p-value", "corrected"]
-    cells = [
-        [shorten(names[i])] + [format_number(column[i]) for column in columns]
-        for i in range(len(names))
-    ]
-    undefined = np.asarray(result.label_n_undefined)
-    if undefined.any():
-        header.append("undefined")
-        for i, row in enumerate(cells):
-            row.append(format_number(undefined[i]))
-    if len(shown) < len(names):
-        caption = (
-            f"The {len(shown)} of {len(names):,} labels with the smallest p-values:"
-        )
-    else:
-        caption = "Each label:"
-    lines += ["", caption, *label_table(header, cells, shown, len(names))]
+    lines += label_section(
+        names,
+        ["label", a, b, "difference", "low", "high", "p-value", "corrected"],
+        columns,
+        shown,
+        result.label_n_undefined,
+        "the smallest p-values",
+    )
     lines.append("Every label and the average: .to_frame()")
     return "\n".join(lines)
 
