@@ -417,6 +417,44 @@ def mlcm_classification_report(
     targets = validate_targets(
         y_true, y_pred, labels=labels, sample_weight=sample_weight, groups=groups
     )
+    _, report, _ = report_of(
+        targets,
+        method=method,
+        target_names=target_names,
+        digits=int(digits),
+        output_dict=bool(output_dict),
+        zero_division=zero_division,
+        include_no_label=bool(include_no_label),
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        interval=interval,
+        random_state=random_state,
+        n_jobs=n_jobs,
+    )
+    return report
+
+
+def report_of(
+    targets,
+    *,
+    method,
+    target_names,
+    digits,
+    output_dict,
+    zero_division,
+    include_no_label,
+    confidence_level,
+    n_resamples,
+    interval,
+    random_state,
+    n_jobs,
+):
+    """``(computed, report, bounds)`` of validated targets: the one kernel
+    call (:func:`~sklearn_mlcm._mlcm._dispatch.compute`), the report (str or
+    dict, with the intervals of ``confidence_level`` when it is not None)
+    and its :class:`ReportBounds` (None without a level). Shared by
+    :func:`mlcm_classification_report` and :class:`~sklearn_mlcm.MLCMReport`,
+    so that both read one report off one matrix."""
     computed = compute(targets, method=method, with_supports=True, samples=True)
     samples = computed.samples if computed.multilabel else None
     bounds = None
@@ -425,7 +463,7 @@ def mlcm_classification_report(
             targets,
             method=method,
             samples=samples is not None,
-            include_no_label=bool(include_no_label),
+            include_no_label=include_no_label,
             confidence_level=float(confidence_level),
             n_resamples=int(n_resamples),
             interval=interval,
@@ -434,19 +472,20 @@ def mlcm_classification_report(
             n_jobs=n_jobs,
             target_names=target_names,
         )
-    return build_report(
+    report = build_report(
         computed.matrix,
         computed.names,
         computed.supports,
         computed.no_label_support,
         target_names=target_names,
-        digits=int(digits),
-        output_dict=bool(output_dict),
+        digits=digits,
+        output_dict=output_dict,
         zero_division=zero_division,
-        include_no_label=bool(include_no_label),
+        include_no_label=include_no_label,
         bounds=bounds,
         samples=samples,
     )
+    return computed, report, bounds
 
 
 def _report_bounds(

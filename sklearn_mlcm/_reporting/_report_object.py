@@ -7,7 +7,6 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
-from sklearn_mlcm._mlcm._dispatch import compute
 from sklearn_mlcm._mlcm._dispatch import normalize as _normalize
 from sklearn_mlcm._param_validation import (
     HasMethods,
@@ -34,9 +33,8 @@ from sklearn_mlcm._report import (
     REPORT_CONSTRAINTS,
     SAMPLES_AVERAGE,
     _intervals_need_a_level,
-    _report_bounds,
-    build_report,
     options_need,
+    report_of,
 )
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import (
@@ -443,34 +441,19 @@ Confusion(true='C1', predicted='C2', value=3)]
         include_no_label = bool(include_no_label)
         names = _checked_names(targets, target_names, include_no_label)
 
-        computed = compute(targets, method=method, with_supports=True, samples=True)
-        samples = computed.samples if computed.multilabel else None
-        bounds = None
-        if confidence_level is not None:
-            bounds = _report_bounds(
-                targets,
-                method=method,
-                samples=samples is not None,
-                include_no_label=include_no_label,
-                confidence_level=float(confidence_level),
-                n_resamples=int(n_resamples),
-                interval=interval,
-                zero_division=zero_division,
-                random_state=random_state,
-                n_jobs=n_jobs,
-            )
-        report = build_report(
-            computed.matrix,
-            computed.names,
-            computed.supports,
-            computed.no_label_support,
+        computed, report, bounds = report_of(
+            targets,
+            method=method,
             target_names=names,
             digits=2,
             output_dict=True,
             zero_division=zero_division,
             include_no_label=include_no_label,
-            bounds=bounds,
-            samples=samples,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            interval=interval,
+            random_state=random_state,
+            n_jobs=n_jobs,
         )
         cm = computed.matrix
         if sparse.issparse(cm) and fits_dense(cm.shape[0] - 1):

@@ -945,3 +945,30 @@ def test_from_predictions_same_seed_same_intervals():
     )
     assert first.report == again.report
     assert first.report != other.report
+
+
+def test_from_predictions_intervals_take_the_names(monkeypatch):
+    """The report's intervals are read with the report's names, as
+    mlcm_classification_report reads them (so that a warning about an
+    interval names the label, not its index)."""
+    import sklearn_mlcm._report as report_module
+
+    seen = []
+    bounds = report_module._report_bounds
+
+    def spy(targets, **options):
+        seen.append(options["target_names"])
+        return bounds(targets, **options)
+
+    monkeypatch.setattr(report_module, "_report_bounds", spy)
+    options = {"confidence_level": 0.9, "n_resamples": 99, "random_state": 0}
+    report = MLCMReport.from_predictions(
+        TABLE_1_TRUE, TABLE_1_PRED, target_names=TABLE_1_NAMES,
+        zero_division=0.0, **options
+    )
+    expected = mlcm_classification_report(
+        TABLE_1_TRUE, TABLE_1_PRED, target_names=TABLE_1_NAMES,
+        zero_division=0.0, output_dict=True, **options
+    )
+    assert seen == [list(TABLE_1_NAMES), list(TABLE_1_NAMES)]
+    assert report.report == expected
