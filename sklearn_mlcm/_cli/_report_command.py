@@ -180,7 +180,7 @@ def _report(args, true, pred):
     lines = [
         f"MLCM of {true.path} (rows: true labels) and {pred.path} (columns: "
         "predicted labels)",
-        f"{n_rows} instances, {n_labels} labels; method "
+        f"{n_rows:,} instances, {n_labels:,} labels; method "
         f"{args.method} ({METHOD_NAMES[args.method]}).",
         "NTL = no true label, NPL = no predicted label.",
     ]

@@ -980,7 +980,7 @@ def test_report_csv_header_of_mulan_label_names(
     status, out, err = run(capsys, *argv)
     assert (status, err) == (0, "")
     n, q = y_true.shape
-    assert f"{n} instances, {q} labels; method heydarian" in out
+    assert f"{n:,} instances, {q:,} labels; method heydarian" in out
     # the prediction only misses labels: the pairs are all in the NPL column
     assert "None: no label was predicted in place of another." in out
 

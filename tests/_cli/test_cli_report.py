@@ -251,7 +251,7 @@ def test_report_command_real_posters(capsys, shared_data):
     status, out, _ = run(capsys, "report", true, pred)
     assert status == 0
     assert out.splitlines()[1] == (
-        "7209 instances, 18 labels; method heydarian (Heydarian et al. 2022, counts)."
+        "7,209 instances, 18 labels; method heydarian (Heydarian et al. 2022, counts)."
     )
 
 
@@ -863,7 +863,7 @@ def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
     status, out, _ = run(capsys, "report", "true.csv", "pred.csv", "--top-k", 5)
     assert status == 0
     assert max(len(line) for line in out.splitlines()) < 200
-    assert "2515 instances, 159 labels" in out
+    assert "2,515 instances, 159 labels" in out
     assert "The 160 x 160 matrix is not shown above 30 labels" in out
     wrong = (y_true != y_pred).any(axis=1)
     n_empty = np.count_nonzero(wrong & (y_pred.sum(axis=1) == 0))
@@ -1131,7 +1131,7 @@ def test_report_command_written_report_real_bibtex(
     status, out, err = run(capsys, *argv, "--markdown", "r.md", "--html", "r.html")
     assert status == 0
     assert re.fullmatch(r"wrote r\.md \(\d KB\)\nwrote r\.html \(\d{3} KB\)\n", err)
-    assert "2515 instances, 159 labels" in out
+    assert "2,515 instances, 159 labels" in out
     evaluation = MLCMReport.from_predictions(
         y_true, y_pred, target_names=names, zero_division=0.0
     )
