@@ -196,7 +196,7 @@ def label_section(names, header, columns, shown, undefined, chosen):
         for i, row in enumerate(cells):
             row.append(format_number(undefined[i]))
     if len(shown) < len(names):
-        caption = f"The {len(shown)} of {len(names):,} labels with {chosen}:"
+        caption = f"The {len(shown):,} of {len(names):,} labels with {chosen}:"
     else:
         caption = "Each label:"
     return ["", caption, *label_table(header, cells, shown, len(names))]

@@ -768,6 +768,23 @@ def test_labelset_confusions_prints_names_with_line_breaks_on_one_line():
     ]
 
 
+def test_confusion_lists_headline_counts_have_thousands_separators():
+    """A list of 1,000 or more confusions says so with a separator, as the
+    '... and 1,170 more' line below it does (the headline said '1200')."""
+    rng = np.random.default_rng(0)
+    q = 60
+    cm = rng.integers(1, 50, size=(q + 1, q + 1))
+    lines = repr(most_confused(cm, top_k=1200)).splitlines()
+    assert lines[0] == "1,200 most confused label pairs, largest first"
+    assert lines[-1] == "... and 1,170 more pairs (see .to_frame())"
+    y_true = rng.random((1500, q)) < 0.3
+    y_pred = rng.random((1500, q)) < 0.3
+    sets = labelset_confusions(y_true, y_pred, top_k=1000)
+    assert repr(sets).splitlines()[0] == (
+        "1,000 most frequent (true set, predicted set) pairs, largest count first"
+    )
+
+
 def test_confusion_lists_print_at_most_40_lines():
     """Long lists print 30 rows and say how many more; long names and sets
     are cut."""

@@ -72,10 +72,10 @@ The classification report read off the MLCM. "weight" is the MLCM row sum
 pools the three labels' MLCM counts the way scikit-learn pools its
 one-vs-rest counts (the counts differ, and so can the scores); the paper's
 micro average also pools NTL and NPL (average="micro_all" of the scores).
-"samples avg"
-is scikit-learn's mean of each instance's own precision, recall and F1;
-an undefined ratio counts 0 there: all three for instance 3 (no true and
-no predicted label), the recall of instance 6 (no true label).
+"samples avg" is scikit-learn's mean of each instance's own precision,
+recall and F1; an undefined ratio counts 0 there: all three for
+instance 3 (no true and no predicted label), the recall of instance 6
+(no true label).
 
 {indent(report.rstrip())}
 

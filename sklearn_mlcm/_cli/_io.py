@@ -216,7 +216,7 @@ def _check_stat(path, status):
         )
     if status.st_size > MAX_FILE_BYTES:
         raise InputError(
-            f"{path}: {status.st_size} bytes, more than the {MAX_FILE_BYTES} "
+            f"{path}: {status.st_size:,} bytes, more than the {MAX_FILE_BYTES:,} "
             f"bytes ({MAX_FILE_BYTES / 2**30:g} GiB) this command reads"
         )
 
@@ -265,7 +265,7 @@ class _Bounded(io.RawIOBase):
         n = self._raw.readinto(buffer)
         if n and self._raw.tell() > MAX_FILE_BYTES:
             raise InputError(
-                f"{self._path}: grew past the {MAX_FILE_BYTES} bytes "
+                f"{self._path}: grew past the {MAX_FILE_BYTES:,} bytes "
                 f"({MAX_FILE_BYTES / 2**30:g} GiB) this command reads while it "
                 "was read"
             )
@@ -296,7 +296,7 @@ def _copy_stdin():
             size += len(chunk)
             if size > MAX_FILE_BYTES:
                 raise InputError(
-                    f"{STDIN_NAME}: more than the {MAX_FILE_BYTES} bytes "
+                    f"{STDIN_NAME}: more than the {MAX_FILE_BYTES:,} bytes "
                     f"({MAX_FILE_BYTES / 2**30:g} GiB) this command reads"
                 )
             if isinstance(copy, io.BytesIO) and size > STDIN_MEMORY_BYTES:
@@ -354,8 +354,8 @@ def _read_npy(path, file, size):
     if data_bytes > size - file.tell():
         raise InputError(
             f"{path}: the header announces an array of shape {shape} and dtype "
-            f"{dtype}, {data_bytes} bytes, but the file holds "
-            f"{size - file.tell()} bytes of data"
+            f"{dtype}, {data_bytes:,} bytes, but the file holds "
+            f"{size - file.tell():,} bytes of data"
         )
     # the data read here, not by numpy.lib.format.read_array: NumPy 1.x reads
     # a buffered file with numpy.fromfile, which needs a file descriptor and
@@ -385,7 +385,7 @@ def _lines(path, text):
         number += 1
         if len(line) > MAX_LINE_CHARS:
             raise InputError(
-                f"{path}, line {number}: longer than {MAX_LINE_CHARS} characters; "
+                f"{path}, line {number}: longer than {MAX_LINE_CHARS:,} characters; "
                 "expected a CSV file of 0/1 values"
             )
         if _NOT_UTF8.search(line):
@@ -428,7 +428,7 @@ def _csv_records(path, delimiter=",", copy=None):
             if "field limit" in str(exc):
                 raise InputError(
                     f"{path}, line {reader.line_num}: a value longer than "
-                    f"{MAX_FIELD_CHARS} characters; expected 0/1 values and label "
+                    f"{MAX_FIELD_CHARS:,} characters; expected 0/1 values and label "
                     f"names{_delimiter_hint(last[0], delimiter)}"
                 ) from None
             raise InputError(f"{path}, line {reader.line_num}: {exc}") from None
@@ -630,8 +630,8 @@ def _read_csv(path, records, header, delimiter=",", copy=None):
     first = next(records, None)
     if first is not None and len(first[1]) > MAX_LABELS:
         raise InputError(
-            f"{path}, line {first[0]}: {len(first[1])} columns, more than the "
-            f"{MAX_LABELS} labels this command handles"
+            f"{path}, line {first[0]}: {len(first[1]):,} columns, more than the "
+            f"{MAX_LABELS:,} labels this command handles"
         )
     names = names_line = undecided = None
     if first is not None and header != "no":
@@ -651,7 +651,7 @@ def _read_csv(path, records, header, delimiter=",", copy=None):
         n_values = n_values or len(row)
         if len(row) != n_values:
             raise InputError(
-                f"{path}, line {line}: expected {n_values} values, found {len(row)}"
+                f"{path}, line {line}: expected {n_values:,} values, found {len(row):,}"
             )
         joined = "".join(row)
         if (

@@ -201,7 +201,7 @@ def _report(args, true, pred):
         "Classification report, computed from the MLCM:",
         report.rstrip(),
         _wrap(
-            f"micro avg pools the MLCM's counts of the {n_labels} labels, the "
+            f"micro avg pools the MLCM's counts of the {n_labels:,} labels, the "
             "way scikit-learn pools its one-vs-rest counts; the counts differ, "
             "and so can the scores. Heydarian et al.'s Table 12 pools NTL and "
             "NPL too (average='micro_all' in the library)."
@@ -338,16 +338,16 @@ def _check_interval_options(args):
             given = (
                 f"--n-resamples {count}"
                 if args.n_resamples is not None
-                else f"the default {count} resamples"
+                else f"the default {count:,} resamples"
             )
             advice = (
                 "pass more with --n-resamples"
                 if minimum <= MAX_RESAMPLES
-                else f"more than the {MAX_RESAMPLES} allowed: pass a lower "
+                else f"more than the {MAX_RESAMPLES:,} allowed: pass a lower "
                 "--confidence-level"
             )
             raise InputError(
-                f"--confidence-level {level} needs at least {minimum} resamples "
+                f"--confidence-level {level} needs at least {minimum:,} resamples "
                 f"(each bound leaves {tail:.4g} of them beyond it: (N + 1) x "
                 f"{tail:.4g} >= 1), got {given}; {advice}"
             )
@@ -407,7 +407,7 @@ def _confusions(true, pred, counts, names, k):
 
 def _matrix_not_shown(n_labels, matrix_out):
     """The line that stands for a matrix of more than MATRIX_MAX_LABELS labels."""
-    size = f"{n_labels + 1} x {n_labels + 1}"
+    size = f"{n_labels + 1:,} x {n_labels + 1:,}"
     if matrix_out is not None:
         return _wrap(
             f"The {size} matrix is not shown above {MATRIX_MAX_LABELS} labels "
@@ -431,7 +431,7 @@ def _title(n, k, most):
     """ "The 10 most", "All 3" (fewer than k: every one) or "The most" (none)."""
     if n == 0:
         return f"The {most}"
-    return f"The {k} {most}" if n == k else f"All {n}"
+    return f"The {k:,} {most}" if n == k else f"All {n:,}"
 
 
 def _top_pairs(counts, k, names):
@@ -493,9 +493,10 @@ def _sets_text(sets, k, y_true, y_pred):
     n_empty = int(np.count_nonzero(wrong & ~(y_pred != 0).any(axis=1)))
     title = _title(len(sets), k, "most frequent")
     head = _wrap(
-        f"{title} label-set confusions: {n_wrong} of the {n_rows} "
+        f"{title} label-set confusions: {n_wrong:,} of the {n_rows:,} "
         f"instances ({n_wrong / n_rows:.0%}) have a predicted label set other "
-        f"than their true one; {{}} (no label) is predicted for {n_empty} of them."
+        f"than their true one; {{}} (no label) is predicted for {n_empty:,} of "
+        "them."
     )
     if not sets:
         return f"{head}\n\nNone: every predicted label set is the true one."

@@ -233,6 +233,22 @@ class MLCMThresholdCurveDisplay:
         self.average = average
         self.estimator_name = estimator_name
 
+    #: Whether the label names are only the column indices of the labels
+    #: (set by ``from_predictions`` and ``from_estimator`` when nothing named
+    #: them), so that the legend says "column 7".
+    _unnamed_labels = False
+
+    def _legend_entries(self, ax):
+        """The handles and texts of the axes' legend, each label's one-vs-rest
+        line beside its MLCM line in the label's entry."""
+        handles, texts = ax.get_legend_handles_labels()
+        pairs = {
+            line: (line, self.ovr_label_lines_[label])
+            for label, line in self.label_lines_.items()
+            if label in self.ovr_label_lines_
+        }
+        return [pairs.get(handle, handle) for handle in handles], texts
+
     def _checked(self):
         """The stored arrays, with their shapes checked against each other."""
         thresholds = np.asarray(self.thresholds, dtype=np.float64)
@@ -332,8 +348,12 @@ class MLCMThresholdCurveDisplay:
             label names (``target_names``). At most 10, so that the lines and
             the legend (then beside the axes) stay readable with hundreds of
             labels. Needs ``label_scores``. The legend names each label by its
-            name, cut to 30 characters with an ellipsis ("label 7" for a
-            label named by its index), so that it does not squeeze the axes.
+            name, cut to 30 characters with an ellipsis so that it does not
+            squeeze the axes, or by its column ("column 7") when the labels
+            have no names (no ``target_names``, no frame columns), whose
+            default names elsewhere are the column indices. With the
+            one-vs-rest lines, a label's entry shows both of its lines and
+            says which is which ("bird: MLCM, one-vs-rest").
 
         operating_point : "best", float or None, default="best"
             The threshold to mark: "best" is the first of highest averaged
@@ -362,6 +382,7 @@ class MLCMThresholdCurveDisplay:
         """
         check_matplotlib_support()
         import matplotlib
+        from matplotlib.legend_handler import HandlerTuple
 
         thresholds, arrays, names = self._checked()
         scores = arrays["scores"]
@@ -407,14 +428,17 @@ class MLCMThresholdCurveDisplay:
                 },
             )[0]
         self.label_lines_, self.ovr_label_lines_ = {}, {}
+        by_column = self.target_names is None or self._unnamed_labels
+        both = arrays["ovr_label_scores"] is not None
         for number, j in enumerate(shown):
             color = matplotlib.colormaps["tab10"](number % 10)
             label = names[j]
+            entry = f"column {label}" if by_column else _shortened(label)
             self.label_lines_[label] = ax.plot(
                 x,
                 arrays["label_scores"][:, j],
                 **{
-                    "label": _legend_name(label),
+                    "label": f"{entry}: MLCM, one-vs-rest" if both else entry,
                     "color": color,
                     "linewidth": 1.0,
                     **(label_kw or {}),
@@ -458,7 +482,12 @@ class MLCMThresholdCurveDisplay:
         )
         if shown:  # beside the axes: many lines leave no free corner
             legend = ax.legend(
-                loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small"
+                *self._legend_entries(ax),
+                handler_map={tuple: HandlerTuple(ndivide=None, pad=0.6)},
+                handlelength=4.0 if self.ovr_label_lines_ else None,
+                loc="upper left",
+                bbox_to_anchor=(1.02, 1.0),
+                fontsize="small",
             )
             if made:  # the figure grows by the legend, not the axes shrink
                 width = legend.get_window_extent().width / fig.dpi
@@ -597,6 +626,12 @@ one_vs_rest_kw, operating_point_kw
             metric=options["metric"],
             average=options["average"],
             estimator_name=plot_options["name"],
+        )
+        display._unnamed_labels = (
+            target_names is None
+            and options["target_names"] is None
+            and frame_columns(y_true) is None
+            and frame_columns(y_score) is None
         )
         return display.plot(
             **{key: value for key, value in plot_options.items() if key != "name"}
@@ -778,11 +813,3 @@ def _shortened(text):
     """``text``, on one line, cut to :data:`MAX_LEGEND_NAME` characters with
     an ellipsis."""
     return shorten(text, MAX_LEGEND_NAME, mark="\N{HORIZONTAL ELLIPSIS}")
-
-
-def _legend_name(label):
-    """A label's legend entry: its name (shortened), or "label 7" for a
-    label named by its index."""
-    if label.lstrip("-").isdigit():
-        return f"label {label}"
-    return _shortened(label)

@@ -133,7 +133,7 @@ class ConfusionList(list):
 
     def _headline(self):
         n = len(self)
-        return f"{n} most confused label pair{'s' if n != 1 else ''}, largest first"
+        return f"{n:,} most confused label pair{'s' if n != 1 else ''}, largest first"
 
     def _cells(self, record):
         true, predicted = shorten(record.true), shorten(record.predicted)
@@ -170,7 +170,7 @@ class LabelSetConfusionList(ConfusionList):
     def _headline(self):
         n = len(self)
         return (
-            f"{n} most frequent (true set, predicted set) pair"
+            f"{n:,} most frequent (true set, predicted set) pair"
             f"{'s' if n != 1 else ''}, largest count first"
         )
 

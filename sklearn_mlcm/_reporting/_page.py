@@ -311,7 +311,7 @@ def _confusion_tables(report):
             for i, c in enumerate(report.most_confused, start=1)
         )
         out.append(
-            f"<h3>The {len(report.most_confused)} most confused label pairs</h3>"
+            f"<h3>The {len(report.most_confused):,} most confused label pairs</h3>"
             '<div class="scroll"><table><thead><tr><th>#</th>'
             '<th class="name">true label</th><th class="name">predicted in its '
             "place</th><th>count</th></tr></thead>"
@@ -331,7 +331,7 @@ def _confusion_tables(report):
         n_names = sum(len(c.true) + len(c.predicted) for c in sets)
         tall = " tall" if n_names > TALL_SET_NAMES else ""
         out.append(
-            f"<h3>The {len(report.labelset_confusions)} most frequent wrong "
+            f"<h3>The {len(report.labelset_confusions):,} most frequent wrong "
             "label sets</h3>"
             '<p class="note">Marked: <span class="label missed">missed</span> '
             'true labels, not predicted; <span class="label extra">extra</span> '

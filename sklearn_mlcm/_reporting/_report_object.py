@@ -63,9 +63,12 @@ from ._tables import latex_table, markdown_table, report_frame, report_rows
 __all__ = ["MLCMReport"]
 
 #: The names the repr lists before "...", at most, and the width of its
-#: first line (fewer names when they are long).
+#: lines (fewer names when they are long). Names too long to stand beside the
+#: counts on the first line go on a second line, after ``_REPR_NAMES_LEAD``:
+#: whole, as many as fit, then how many are left ("... and 978 more").
 _REPR_NAMES = 5
 _REPR_WIDTH = 79
+_REPR_NAMES_LEAD = "labels: "
 
 _REPORT_CONSTRAINTS = {
     "method": TARGET_CONSTRAINTS["method"],
@@ -924,22 +927,26 @@ random_state, n_jobs, top_k, thresholds, metric, average
         return render_page(self)
 
     def __repr__(self):
-        names = [shorten(name) for name in self.target_names]
+        # whole names: only a name wider than the line of names is cut
+        room = _REPR_WIDTH - len(_REPR_NAMES_LEAD)
+        cut = room - len(f", ... and {len(self.target_names):,} more")
+        names = [shorten(name, cut) for name in self.target_names]
         instances = "instance" if self.n_samples == 1 else "instances"
         labels = "label" if len(names) == 1 else "labels"
-        rest = f"), {self.n_samples:,} {instances}, method={self.method!r}"
+        head = f"MLCMReport: {len(names):,} {labels}"
+        rest = f", {self.n_samples:,} {instances}, method={self.method!r}"
         # the first names that keep the line within one terminal line
         for k in range(min(_REPR_NAMES, len(names)), 0, -1):
             shown = ", ".join(names[:k]) + (", ..." if len(names) > k else "")
-            first = f"MLCMReport: {len(names):,} {labels} ({shown}{rest}"
+            first = f"{head} ({shown}){rest}"
             if len(first) <= _REPR_WIDTH:
+                lines = [first]
                 break
-        else:  # not even one whole name: the first one cut to the room left
-            room = _REPR_WIDTH - len(first) + len(names[0]) if names else 0
-            shown = shorten(names[0], max(room, 8)) if names else ""
-            more = ", ..." if len(names) > 1 else ""
-            first = f"MLCMReport: {len(names):,} {labels} ({shown}{more}{rest}"
-        lines = [first]
+        else:  # not one whole name beside the counts: the names on a line
+            lines = [
+                head + rest,
+                _REPR_NAMES_LEAD + _names_within(names, room),
+            ]
         scores = []
         for average in ("micro", "macro"):
             entry = self.report.get(f"{average} avg")
@@ -971,6 +978,22 @@ random_state, n_jobs, top_k, thresholds, metric, average
                 f"{curve.scores[curve.best_index]:.2f})"
             )
         return "\n".join(lines)
+
+
+def _names_within(names, width):
+    """As many of ``names`` as fit ``width`` characters, comma-separated,
+    then how many are left (``"a, b, ... and 980 more"``); the first always."""
+    shown, used = [], 0
+    for k, name in enumerate(names):
+        left = len(names) - k - 1
+        more = len(f", ... and {left:,} more") if left else 0
+        extra = len(name) + (2 if shown else 0)
+        if shown and used + extra + more > width:
+            break
+        shown.append(name)
+        used += extra
+    left = len(names) - len(shown)
+    return ", ".join(shown) + (f", ... and {left:,} more" if left else "")
 
 
 def _shape_only(y):

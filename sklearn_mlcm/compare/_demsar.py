@@ -83,7 +83,7 @@ class FriedmanResult:
     def __repr__(self):
         k = len(self.names)
         lines = [
-            f"FriedmanResult: {k} methods on n_datasets={self.n_datasets}",
+            f"FriedmanResult: {k:,} methods on n_datasets={self.n_datasets}",
             f"statistic={format_number(self.statistic)}, "
             f"pvalue={format_pvalue(self.pvalue)} (chi-square, {k - 1} df)",
             f"iman_davenport_statistic={format_number(self.iman_davenport_statistic)}"
@@ -175,17 +175,17 @@ class NemenyiResult:
         n_pairs = k * (k - 1) // 2
         n_significant = len(self.significant_pairs)
         lines = [
-            f"NemenyiResult: {k} methods, alpha={self.alpha:g}",
+            f"NemenyiResult: {k:,} methods, alpha={self.alpha:g}",
             f"critical_difference={format_number(self.critical_difference)} "
             f"(q_alpha={format_number(self.q_alpha)})",
             "Average ranks, best first:",
             *_rank_lines(self.names, self.average_ranks),
         ]
         if not n_significant:
-            lines.append(f"No pair of the {n_pairs} differs significantly.")
+            lines.append(f"No pair of the {n_pairs:,} differs significantly.")
             return "\n".join(lines)
         lines.append(
-            f"{n_significant} of {n_pairs} pairs differ significantly, the "
+            f"{n_significant:,} of {n_pairs:,} pairs differ significantly, the "
             "largest difference first:"
         )
         position = {name: i for i, name in enumerate(self.names)}

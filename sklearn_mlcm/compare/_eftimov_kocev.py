@@ -122,7 +122,7 @@ class PrometheeResult:
         if self.names is not None:
             method = f"{shorten(self.names[best])} (row {best})"
         lines = [
-            f"PrometheeResult: {m} methods (rows), {n} measures (columns)",
+            f"PrometheeResult: {m:,} methods (rows), {n:,} measures (columns)",
             f"best: method {method}, ranks[{best}]="
             f"{format_number(self.ranks[best])}, "
             f"net_flow[{best}]={format_number(self.net_flow[best])}",

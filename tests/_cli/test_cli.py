@@ -3,6 +3,7 @@ the worked example it prints without them (sklearn_mlcm._cli._main,
 ._parser and ._example)."""
 
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from paper_data import TABLE_4J
 from sklearn_mlcm import mlcm_classification_report
 from sklearn_mlcm._cli import main
 from sklearn_mlcm._cli._parser import METHOD_NAMES
+from sklearn_mlcm._cli._report_command import TEXT_WIDTH
 from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
 from sklearn_mlcm._report import MAX_DIGITS
@@ -280,6 +282,23 @@ def test_main_example_output_is_unchanged_by_the_report_options(capsys):
     """The worked example prints no legend or --top-k tables of ``report``."""
     _, out, _ = run(capsys)
     assert "micro avg pools" not in out and "confused" not in out
+
+
+def test_main_example_prose_wraps_without_lone_fragments(capsys):
+    """The example's paragraphs fill their lines: no line holds a quoted term
+    alone (it printed '"samples avg"' on a line of its own), none splits a
+    quoted term, none is wider than the command's text, and every line of a
+    paragraph but its last is at least half that width."""
+    _, out, _ = run(capsys)
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= TEXT_WIDTH
+    for line, after in zip(lines, [*lines[1:], ""]):
+        if not line or line.startswith(" "):  # a blank line or a table
+            continue
+        assert not re.fullmatch(r'"[^"]*"[.,;:]?', line.strip()), line
+        assert line.count('"') % 2 == 0, line
+        if after and not after.startswith(" "):
+            assert len(line) >= TEXT_WIDTH // 2, line
 
 
 def test_main_example_does_not_equate_micro_avg_with_scikit_learn(capsys):

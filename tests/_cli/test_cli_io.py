@@ -173,7 +173,7 @@ def test_report_file_larger_than_the_limit(capsys, tmp_path):
     with open(pred, "wb") as file:
         file.truncate(MAX_FILE_BYTES + 1)
     message = (
-        f"{pred}: {MAX_FILE_BYTES + 1} bytes, more than the {MAX_FILE_BYTES} "
+        f"{pred}: {MAX_FILE_BYTES + 1:,} bytes, more than the {MAX_FILE_BYTES:,} "
         "bytes (2 GiB) this command reads"
     )
     assert_error(capsys, ["report", true, pred], message)
@@ -301,7 +301,7 @@ def test_report_csv_line_too_long(capsys, tmp_path):
     pred = tmp_path / "pred.csv"
     pred.write_text("1,0,1\n" + "0" * (MAX_LINE_CHARS + 1))
     message = (
-        f"{pred}, line 2: longer than {MAX_LINE_CHARS} characters; expected a "
+        f"{pred}, line 2: longer than {MAX_LINE_CHARS:,} characters; expected a "
         "CSV file of 0/1 values"
     )
     assert_error(capsys, ["report", true, pred], message)
@@ -313,7 +313,7 @@ def test_report_csv_too_many_labels(capsys, tmp_path):
     pred = tmp_path / "pred.csv"
     pred.write_text(",".join(["0"] * (MAX_LABELS + 1)) + "\n")
     message = (
-        f"{pred}, line 1: {MAX_LABELS + 1} columns, more than the {MAX_LABELS} "
+        f"{pred}, line 1: {MAX_LABELS + 1:,} columns, more than the {MAX_LABELS:,} "
         "labels this command handles"
     )
     assert_error(capsys, ["report", true, pred], message)
@@ -325,7 +325,7 @@ def test_report_csv_value_too_long(capsys, tmp_path):
     pred = tmp_path / "pred.csv"
     pred.write_text("1,0,1\n1," + " " * MAX_FIELD_CHARS + "1,0\n")
     message = (
-        f"{pred}, line 2: a value longer than {MAX_FIELD_CHARS} characters; "
+        f"{pred}, line 2: a value longer than {MAX_FIELD_CHARS:,} characters; "
         "expected 0/1 values and label names"
     )
     assert_error(capsys, ["report", true, pred], message)
@@ -490,11 +490,11 @@ def bounded_runs(tmp_path_factory):
         (
             "npy-header-1e11-rows",
             ": the header announces an array of shape (100000000000, 3) and dtype "
-            "uint8, 300000000000 bytes, but the file holds 2 bytes of data",
+            "uint8, 300,000,000,000 bytes, but the file holds 2 bytes of data",
         ),
         (
             "padded-csv-cell",
-            f", line 10001: a value longer than {MAX_FIELD_CHARS} characters; "
+            f", line 10001: a value longer than {MAX_FIELD_CHARS:,} characters; "
             "expected "
             "0/1 values and label names",
         ),
@@ -1061,7 +1061,7 @@ def test_report_file_growing_past_the_limit_is_refused(capsys, tmp_path, monkeyp
 
     monkeypatch.setattr(cli_io, "_check_stat", check_then_grow)
     message = error_line(capsys, ["report", true, pred])
-    assert message.startswith(f"{pred}: grew past the {limit} bytes")
+    assert message.startswith(f"{pred}: grew past the {limit:,} bytes")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")

@@ -367,15 +367,15 @@ def test_report_interval_options_need_a_confidence_level(
         ),
         (
             ["--confidence-level", "0.9999"],
-            "--confidence-level 0.9999 needs at least 19999 resamples (each bound "
+            "--confidence-level 0.9999 needs at least 19,999 resamples (each bound "
             "leaves 5e-05 of them beyond it: (N + 1) x 5e-05 >= 1), got the "
-            "default 9999 resamples; pass more with --n-resamples",
+            "default 9,999 resamples; pass more with --n-resamples",
         ),
         (
             ["--confidence-level", "0.9999999", "--n-resamples", "1000000"],
-            "--confidence-level 0.9999999 needs at least 19999999 resamples (each "
+            "--confidence-level 0.9999999 needs at least 19,999,999 resamples (each "
             "bound leaves 5e-08 of them beyond it: (N + 1) x 5e-08 >= 1), got "
-            "--n-resamples 1000000; more than the 1000000 allowed: pass a lower "
+            "--n-resamples 1000000; more than the 1,000,000 allowed: pass a lower "
             "--confidence-level",
         ),
     ],
@@ -846,6 +846,32 @@ def test_report_command_159_labels_lines_stay_short(capsys, tmp_path, monkeypatc
     assert max(len(line) for line in out.splitlines()) > 600  # what was asked
 
 
+def test_report_command_counts_have_thousands_separators(capsys, tmp_path):
+    """Every count of the text has thousands separators, as the first line's:
+    the label-set line ('1,200 of the 1,200 instances', was '1200 of the
+    1200'), its --top-k, the hidden matrix's size and the micro avg's number
+    of labels."""
+    n_rows, n_labels = 1200, 1001
+    y_true = np.zeros((n_rows, n_labels), dtype=np.uint8)
+    y_true[np.arange(n_rows), np.arange(n_rows) % n_labels] = 1
+    true = write_csv(tmp_path / "true.csv", y_true)
+    pred = write_csv(tmp_path / "pred.csv", np.zeros_like(y_true))
+    status, out, _ = run(
+        capsys, "report", true, pred, "--top-k", 1000, "--zero-division", "0"
+    )
+    assert status == 0
+    text = " ".join(out.split())
+    assert "1,200 instances, 1,001 labels" in text
+    assert (
+        "The 1,000 most frequent label-set confusions: 1,200 of the 1,200 "
+        "instances "
+        "(100%) have a predicted label set other than their true one; {} (no "
+        "label) is predicted for 1,200 of them."
+    ) in text
+    assert "The 1,002 x 1,002 matrix is not shown above 30 labels" in text
+    assert "micro avg pools the MLCM's counts of the 1,001 labels" in text
+
+
 def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
     """MULAN's bibtex test split (2,515 instances, 159 labels) against a copy
     that drops each instance's last label and adds label 0 to every fifth: the
@@ -868,7 +894,7 @@ def test_report_command_real_bibtex(capsys, tmp_path, monkeypatch, shared_data):
     wrong = (y_true != y_pred).any(axis=1)
     n_empty = np.count_nonzero(wrong & (y_pred.sum(axis=1) == 0))
     assert (
-        f"The 5 most frequent label-set confusions: {wrong.sum()} of the 2515 "
+        f"The 5 most frequent label-set confusions: {wrong.sum():,} of the 2,515 "
         f"instances ({wrong.mean():.0%}) have a predicted label set other than "
         f"their true one; {{}} (no label) is predicted for {n_empty} of them."
     ) in " ".join(out.split())

@@ -92,9 +92,7 @@ def test_threshold_curve_display_sparse_scores_refuse_an_operating_point_at_zero
 
     scores = sparse.csr_matrix(Y_SCORE * (Y_SCORE > 0.25))
     with pytest.raises(InvalidInputError, match="'operating_point' parameter .* 0.0"):
-        MLCMThresholdCurveDisplay.from_predictions(
-            Y_TRUE, scores, operating_point=0.0
-        )
+        MLCMThresholdCurveDisplay.from_predictions(Y_TRUE, scores, operating_point=0.0)
     display = MLCMThresholdCurveDisplay.from_predictions(
         Y_TRUE, scores, thresholds=4, operating_point=0.5
     )
@@ -119,7 +117,7 @@ def test_threshold_curve_display_label_lines_by_name_and_by_regret():
     assert_allclose(
         display.ovr_label_lines_["cat"].get_ydata(), result.ovr_label_scores[:, 0]
     )
-    assert "bird" in _legend(display)
+    assert "bird: MLCM, one-vs-rest" in _legend(display)
     # at the best threshold 0.5: label scores [1, 0.5, 2/3], best over the
     # curve [1, 0.667, 1]: the gaps are 0, 1/6 and 1/3
     assert_allclose(result.label_scores[1], [1.0, 0.5, 2 / 3])
@@ -351,7 +349,7 @@ def _axes_width(display):
 
 def test_threshold_curve_display_target_names_name_the_legend():
     """target_names name the label lines and their legend entries, and
-    label_lines may pick labels by them; by default "label j"."""
+    label_lines may pick labels by them; by default "column j"."""
     display = MLCMThresholdCurveDisplay.from_predictions(
         Y_TRUE,
         Y_SCORE,
@@ -370,7 +368,79 @@ def test_threshold_curve_display_target_names_name_the_legend():
     plain = MLCMThresholdCurveDisplay.from_predictions(
         Y_TRUE, Y_SCORE, thresholds=GRID, label_lines=2
     )
-    assert _legend(plain)[1:3] == ["label 2", "label 1"]
+    assert _legend(plain)[1:3] == ["column 2", "column 1"]
+
+
+def test_threshold_curve_display_legend_names_unnamed_labels_by_column():
+    """Labels without names are their columns in the legend ('column 2', the
+    index the other outputs print as the name; it said 'label 2'), also when
+    ``labels`` keeps some; names that are numbers print as given (bibtex's
+    '2005' read 'label 2005')."""
+    kept = MLCMThresholdCurveDisplay.from_predictions(
+        Y_TRUE, Y_SCORE, thresholds=GRID, labels=[2, 0], label_lines=["2", "0"]
+    )
+    assert _legend(kept)[1:3] == ["column 2", "column 0"]
+    assert_allclose(
+        kept.label_lines_["2"].get_ydata(),
+        mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=GRID).label_scores[:, 2],
+    )
+    years = ["2005", "2006", "2007"]
+    named = MLCMThresholdCurveDisplay.from_predictions(
+        Y_TRUE, Y_SCORE, thresholds=GRID, target_names=years, label_lines=["2007"]
+    )
+    assert _legend(named)[1] == "2007"
+    frame = MLCMThresholdCurveDisplay.from_predictions(
+        pd.DataFrame(Y_TRUE, columns=years),
+        pd.DataFrame(Y_SCORE, columns=years),
+        thresholds=GRID,
+        label_lines=["2006"],
+    )
+    assert _legend(frame)[1] == "2006"
+    made = MLCMThresholdCurveDisplay(
+        GRID, [0.5, 0.6, 0.4], label_scores=np.ones((3, 2)), ovr_label_scores=None
+    ).plot(label_lines=["1"])
+    assert _legend(made)[1] == "column 1"
+
+
+def test_threshold_curve_display_legend_explains_every_line_style():
+    """With the one-vs-rest lines, a label's legend entry draws both of its
+    lines, solid and dashed in its colour, and says which is which (only the
+    averages' dashed line was explained)."""
+    display = MLCMThresholdCurveDisplay.from_predictions(
+        Y_TRUE,
+        Y_SCORE,
+        thresholds=GRID,
+        target_names=["cat", "dog", "bird"],
+        one_vs_rest=True,
+        label_lines=["bird", "cat"],
+    )
+    assert _legend(display) == [
+        "MLCM, macro",
+        "one-vs-rest, macro (scikit-learn)",
+        "bird: MLCM, one-vs-rest",
+        "cat: MLCM, one-vs-rest",
+        "best: threshold 0.5, 0.722",
+    ]
+    legend = display.ax_.get_legend()
+    for label in ["bird", "cat"]:
+        color = display.label_lines_[label].get_color()
+        assert display.ovr_label_lines_[label].get_color() == color
+        drawn = [
+            line.get_linestyle()
+            for line in legend.findobj(matplotlib.lines.Line2D)
+            if line.get_color() == color
+        ]
+        assert sorted(drawn) == ["-", "--"]
+    black = [
+        line.get_linestyle()
+        for line in legend.findobj(matplotlib.lines.Line2D)
+        if line.get_color() == "black"
+    ]
+    assert sorted(black) == ["-", "--"]
+    alone = MLCMThresholdCurveDisplay.from_predictions(
+        Y_TRUE, Y_SCORE, thresholds=GRID, label_lines=["1"]
+    )
+    assert _legend(alone) == ["MLCM, macro", "column 1", "best: threshold 0.5, 0.722"]
 
 
 def test_threshold_curve_display_from_estimator_target_names_over_columns():
@@ -426,8 +496,13 @@ def test_threshold_curve_display_long_names_do_not_squeeze_the_axes():
     )
     legend = _legend(display)
     assert legend[0] == "x" * 29 + "\N{HORIZONTAL ELLIPSIS}: MLCM, macro"
-    assert set(legend[2:5]) == {"a" * 29 + "…", "b" * 29 + "…", "c" * 30}
-    assert all(len(text) <= 30 for text in legend[2:5])
+    both = ": MLCM, one-vs-rest"
+    assert set(legend[2:5]) == {
+        "a" * 29 + "…" + both,
+        "b" * 29 + "…" + both,
+        "c" * 30 + both,
+    }
+    assert all(len(text) <= 30 + len(both) for text in legend[2:5])
     assert display.figure_.get_size_inches()[0] > 6.4 + 2.0
     assert bare.figure_.get_size_inches()[0] == 6.4
     assert _axes_width(display) >= _axes_width(bare)

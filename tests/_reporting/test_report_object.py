@@ -420,17 +420,44 @@ def test_repr_of_many_labels_lists_a_few_names():
 
 
 def test_repr_first_line_fits_a_terminal_with_long_names():
-    """Long names: fewer of them, each cut, so the first line stays within 79
-    characters (bibtex's 'TAG_...' names gave 104)."""
+    """Names too long to stand beside the counts go on a line of their own,
+    whole, as many as fit 79 characters, then how many are left (bibtex's
+    'TAG_...' names gave 104 characters, then one name cut short)."""
     y, pred, _ = _random_case(q=30)
     names = [f"TAG_a_rather_long_tag_name_number_{j}" for j in range(30)]
     report = MLCMReport.from_predictions(
         y, pred, target_names=names, zero_division=0.0
     )
-    first = repr(report).splitlines()[0]
-    assert len(first) <= 79
-    assert first.startswith("MLCMReport: 30 labels (TAG_a_rather..., ...)")
-    assert first.endswith(", ...), 200 instances, method='heydarian'")
+    lines = repr(report).splitlines()
+    assert lines[:2] == [
+        "MLCMReport: 30 labels, 200 instances, method='heydarian'",
+        "labels: TAG_a_rather_long_tag_name_number_0, ... and 29 more",
+    ]
+
+
+def test_repr_names_many_labels_whole_and_counts_the_rest():
+    """983 labels named as delicious's: the repr lists whole names, as many as
+    fit one line, and how many more there are (it printed one name cut to
+    'TAG_.impo...'); a name longer than a line is cut, within 79 characters."""
+    names = ["TAG_.imported", "TAG_.net", "TAG_2.0", "TAG_2007", "TAG_3d"]
+    names += [f"TAG_{j}" for j in range(983 - len(names))]
+    rng = np.random.default_rng(0)
+    y = (rng.random((1000, 983)) < 0.01).astype(int)
+    report = MLCMReport.from_predictions(
+        y, 1 - y, target_names=names, zero_division=0.0
+    )
+    lines = repr(report).splitlines()
+    assert lines[:2] == [
+        "MLCMReport: 983 labels, 1,000 instances, method='heydarian'",
+        "labels: TAG_.imported, TAG_.net, TAG_2.0, TAG_2007, TAG_3d, ... and 978 more",
+    ]
+    assert all(len(line) <= 79 for line in lines)
+    long = MLCMReport.from_predictions(
+        y[:, :3], y[:, :3], target_names=["x" * 200, "b", "c"], zero_division=0.0
+    )
+    second = repr(long).splitlines()[1]
+    assert second.startswith("labels: xxxx") and second.endswith("..., ... and 2 more")
+    assert len(second) <= 79
 
 
 def test_repr_one_label_one_instance_in_the_singular():
@@ -452,8 +479,8 @@ def test_repr_most_confused_line_shortens_its_names():
         T, P, target_names=names, zero_division=0.0
     )
     lines = repr(report).splitlines()
-    assert len(lines) == 3
-    assert lines[2] == "most confused: xxxxxxxxxxxxxxxxxxxxxxxxx... -> c (4)"
+    assert len(lines) == 4  # the names on a line of their own: one is long
+    assert lines[3] == "most confused: xxxxxxxxxxxxxxxxxxxxxxxxx... -> c (4)"
     assert max(len(line) for line in lines) <= 79
     report = MLCMReport.from_predictions(
         T, P, target_names=["a\nb", "c", "d"], zero_division=0.0
@@ -630,8 +657,8 @@ def test_repr_shortens_the_most_confused_names():
         T, P, target_names=[long, "C1", "C2"], zero_division=0.0
     )
     lines = repr(report).splitlines()
-    assert len(lines) == 3
-    assert lines[2] == "most confused: " + "a" * 25 + "... -> C2 (4)"
+    assert len(lines) == 4  # the names on a line of their own: one is long
+    assert lines[3] == "most confused: " + "a" * 25 + "... -> C2 (4)"
 
 
 def test_to_html_refuses_a_path_in_its_declared_validation(tmp_path, monkeypatch):

@@ -421,6 +421,18 @@ def test_compare_summaries_fit_40_lines_with_many_methods():
     )
 
 
+def test_compare_summaries_counts_have_thousands_separators():
+    """46 methods make 1,035 pairs: the Nemenyi summary says '1,035', as the
+    rest of the library writes counts (it said '1035')."""
+    ordered = np.tile(np.arange(1.0, 47.0), (30, 1))
+    result = nemenyi_test(ordered)
+    lines = repr(result).splitlines()
+    assert (
+        f"{len(result.significant_pairs)} of 1,035 pairs differ significantly, "
+        "the largest difference first:"
+    ) in lines
+
+
 def test_friedman_result_to_frame_equals_the_fields():
     """One row per method, in the table's order, the average ranks exactly."""
     result = friedman_test(rank_frame(TABLE_2))
