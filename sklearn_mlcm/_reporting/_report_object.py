@@ -754,8 +754,9 @@ random_state, n_jobs, top_k, thresholds, metric, average
             ``precision high``, ``recall low``, ``recall high``,
             ``f1-score low``, ``f1-score high``. The scores and bounds are
             float64; ``weight`` and ``support`` int64 when all of a
-            column's values are integers, else float64 (fractional sample
-            weights, ``method="krstinic"``). pandas is needed
+            column's values are integers that int64 holds, else float64
+            (fractional sample weights, ``method="krstinic"``, amounts of
+            2**63 or more). pandas is needed
             (``pip install "sklearn-mlcm[pandas]"``).
 
         Examples

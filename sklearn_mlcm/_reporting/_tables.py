@@ -160,6 +160,22 @@ def latex_table(headers, rows, *, rules_after=()):
     return "\n".join(lines) + "\n"
 
 
+def _int64_holds(values):
+    """Whether the float64 ``values`` are all integers (within rounding, see
+    :func:`~sklearn_mlcm._report.all_integral`) that int64 holds exactly: a
+    cast of 2**63 or more (weights of 1e19) would give -9223372036854775808.
+
+    Examples
+    --------
+    >>> _int64_holds(np.array([1.0, 2.0**62])), _int64_holds(np.array([2.0**63]))
+    (True, False)
+    """
+    if not all_integral(values):
+        return False
+    rounded = np.round(values)
+    return bool(np.all((rounded >= -(2.0**63)) & (rounded < 2.0**63)))
+
+
 def report_frame(report, *, what, include_no_label=False):
     """The report dict as a tidy pandas DataFrame.
 
@@ -170,9 +186,10 @@ def report_frame(report, *, what, include_no_label=False):
     ``weight``, ``support`` and, when the dict has intervals, ``precision
     low``, ``precision high``, ..., ``f1-score high``. The scores are
     float64; ``weight`` and ``support`` int64 when every value of the
-    column is an integer (as the text report prints them), else float64
-    (Krstinic's matrix, fractional sample weights). ``what`` names the call
-    in the ImportError without pandas.
+    column is an integer (as the text report prints them) that int64 holds,
+    else float64 (Krstinic's matrix, fractional sample weights, whole
+    amounts of 2**63 or more, which int64 would wrap to negative numbers).
+    ``what`` names the call in the ImportError without pandas.
     """
     names = [name for name in report if name not in AVERAGE_ROWS]
     averages = [name for name in report if name in AVERAGE_ROWS]
@@ -183,7 +200,7 @@ def report_frame(report, *, what, include_no_label=False):
     data = {}
     for column in columns:
         values = np.array([entry[column] for entry in entries], dtype=np.float64)
-        if column in _AMOUNTS and all_integral(values):
+        if column in _AMOUNTS and _int64_holds(values):
             values = np.round(values).astype(np.int64)
         data[column] = values
     frame = label_frame(what, names, averages, data)
