@@ -830,7 +830,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         """The report as a LaTeX ``tabular`` (booktabs rules).
 
         Label names are escaped (``& % $ # _ { } ~ ^ \\ | < >``, a leading
-        ``[`` as ``{[}``, line breaks as spaces); a rule separates the labels
+        ``[`` as ``{[}``, line breaks as spaces) and TeX's input ligatures
+        broken (``--`` as ``-\\/-``, and the pairs of quotes, commas and
+        ``?``/``!`` before a backquote alike), so that a name prints as
+        written; a rule separates the labels
         from the averages. Needs
         ``\\usepackage{booktabs}``.
 

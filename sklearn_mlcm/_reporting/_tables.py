@@ -61,6 +61,14 @@ _LATEX = {
     ">": r"\textgreater{}",
 }
 _LATEX_SPECIAL = re.compile("|".join(re.escape(c) for c in _LATEX))
+# TeX's input ligatures: "--" and "---" print dashes, "``" and "''" curly
+# double quotes, "?`" and "!`" an inverted ? and !, ",," (T1) a low double
+# quote. An italic correction between the two characters (pandoc's "-\/-")
+# keeps them apart in every engine, LuaTeX included, where an empty group
+# ("-{}-") no longer breaks a ligature. "<<" and ">>" are already commands.
+_LATEX_LIGATURES = re.compile(
+    r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=,)(?=,)|(?<=[?!])(?=`)"
+)
 # a row follows \\ or \midrule, which look ahead (across spaces and the line
 # break) for an optional [...] argument, and \\ for a *: braced, a leading [
 # or * is text
@@ -84,11 +92,21 @@ def escape_markdown(text, *, names=True):
 
 def escape_latex(text):
     """A cell of a LaTeX tabular: ``& % $ # _ { } ~ ^ \\ | < >`` escaped (in
-    one pass, so that an escape is never escaped again), a leading ``[`` or
+    one pass, so that an escape is never escaped again), TeX's input
+    ligatures broken by an italic correction (``--`` as ``-\\/-``; two
+    backquotes, two quotes, two commas, ``?`` or ``!`` before a backquote
+    alike: each pair would print another character), a leading ``[`` or
     ``*`` braced (``{[}``: after ``\\\\`` or ``\\midrule`` it would open an
-    optional argument), each line break a space."""
+    optional argument), each line break a space.
+
+    Examples
+    --------
+    >>> print(escape_latex("long--term R&D"))
+    long-\\/-term R\\&D
+    """
     text = _NEWLINES.sub(" ", str(text))
     text = _LATEX_SPECIAL.sub(lambda match: _LATEX[match.group()], text)
+    text = _LATEX_LIGATURES.sub(r"\\/", text)
     return _LATEX_LEADING.sub(r"\1{\2}", text)
 
 
