@@ -885,8 +885,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         Parameters
         ----------
         path : str or path-like, default=None
-            Where to write the page (atomically: the file is replaced whole
-            or not at all). None: return it.
+            Where to write the page (atomically: a file is replaced whole
+            or not at all; a pipe, ``/dev/stdout`` or another character
+            device is written directly, never replaced; a directory, a
+            socket or a block device is refused). None: return it.
         title : str or None, default=None
             The page's title and heading (escaped, as every name on the
             page); None for "Multi-label confusion report".
