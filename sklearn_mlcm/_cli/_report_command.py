@@ -19,8 +19,9 @@ table). The report is then built once with
 and the options read here (as it is for the intervals of
 ``--confidence-level``), and everything printed is read off it: the matrix is
 still counted once. Like ``--matrix-out``, the files are written through a
-temporary file beside them, and a path that names an input is refused before
-anything is read.
+temporary file beside them (a pipe or ``/dev/stdout`` directly, never
+replaced: :func:`~sklearn_mlcm._reporting._files.write_file`), and a path
+that names an input is refused before anything is read.
 """
 
 import contextlib
