@@ -82,10 +82,12 @@ def output_path_problem(path):
     if path.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
         return f"it ends with {path[-1]!r}, as a folder does"
     status = _status(path)
-    if status is not None and not stat.S_ISREG(status.st_mode):
-        return _special_problem(path, status)
-    if status is not None and _descriptor(path, status) is not None:
-        return _descriptor_problem(_descriptor(path, status))
+    if status is not None:
+        descriptor = _descriptor(path, status)
+        if descriptor is not None:
+            return _descriptor_problem(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            return _special_problem(path, status)
     written = _written_path(path)
     if _read_only(written):
         return "it is not writable"
@@ -216,13 +218,11 @@ def write_file(path, write, *, binary=False, encoding="utf-8", newline=None):
     """
     path = os.fspath(path)
     status = _status(path)
-    if status is None or (
-        stat.S_ISREG(status.st_mode) and _descriptor(path, status) is None
-    ):
+    descriptor = None if status is None else _descriptor(path, status)
+    if descriptor is None and (status is None or stat.S_ISREG(status.st_mode)):
         return _replace(path, write, binary, encoding, newline)
     if stat.S_ISDIR(status.st_mode):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
-    descriptor = _descriptor(path, status)
     problem = (
         _descriptor_problem(descriptor)
         if descriptor is not None
@@ -360,13 +360,12 @@ def _descriptor_problem(fd):
 
 
 def _special_problem(path, status):
-    """Why the special file ``path`` (``status``: not a regular file) cannot
-    be written, or None for a pipe or a character device that can."""
+    """Why the special file ``path`` (``status``: not a regular file, nor a
+    descriptor of this process) cannot be written, or None for a pipe or a
+    character device that can."""
     kind = stat.S_IFMT(status.st_mode)
     if kind == stat.S_IFDIR:
         return "it is a directory"
-    if _descriptor(path, status) is not None:
-        return _descriptor_problem(_descriptor(path, status))
     if kind in _REFUSED:
         return _REFUSED[kind]
     if kind not in (stat.S_IFIFO, stat.S_IFCHR):
