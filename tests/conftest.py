@@ -2,12 +2,14 @@
 
 Test modules do not import this file: they take the ``mlcm_strategies`` fixture
 and draw from it inside ``@given(data=st.data())``, and the ``shared_data``
-fixture for the real data sets of ``SKLEARN_MLCM_DATA``. Every test closes the
+fixture for the real data sets of ``SKLEARN_MLCM_DATA``; ``device_node`` makes
+a character device to write to (as root). Every test closes the
 matplotlib figures it leaves open (``close_figures``, autouse).
 """
 
 import functools
 import os
+import stat
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -169,6 +171,24 @@ def mlcm_strategies():
         cases=multilabel_cases,
         multiclass=multiclass_cases,
     )
+
+
+@pytest.fixture
+def device_node(tmp_path):
+    """A character device of its own in ``tmp_path``, a copy of
+    ``/dev/null``'s numbers (writes to it are discarded): a file a write
+    must not replace. Only root may create one (CI runs the tests as root),
+    and a container may refuse even root (no CAP_MKNOD): skipped then."""
+    if not hasattr(os, "mknod") or not os.path.exists("/dev/null"):
+        pytest.skip("device nodes are a POSIX thing: no os.mknod or /dev/null here")
+    if os.geteuid() != 0:
+        pytest.skip("creating a device node needs root (CI runs the tests as root)")
+    node = tmp_path / "null"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.stat("/dev/null").st_rdev)
+    except PermissionError:
+        pytest.skip("this root may not create device nodes (no CAP_MKNOD)")
+    return node
 
 
 def pytest_report_header(config):

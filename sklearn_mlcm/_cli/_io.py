@@ -52,7 +52,7 @@ from itertools import islice
 import numpy as np
 from numpy.lib import format as npy_format
 
-from sklearn_mlcm._reporting._files import write_atomically
+from sklearn_mlcm._reporting._files import real_path, write_file
 
 from ._errors import InputError
 from ._parser import PROG
@@ -722,6 +722,9 @@ def write_matrix_csv(path, cm, names, delimiter=","):
     The header row is ``true\\predicted``, the ``names`` and ``NPL``; each row
     starts with its label name, the NTL row last. Counts are written as
     integers, fractions as the shortest decimals that read back exactly.
+    A file is replaced whole or not at all; a pipe or ``/dev/stdout`` is
+    written directly (:func:`~sklearn_mlcm._reporting._files.write_file`).
+    Returns the number of bytes written to a file, None for a text stream.
 
     Examples
     --------
@@ -748,8 +751,9 @@ def write_matrix_csv(path, cm, names, delimiter=","):
         )
     # A temporary file beside the target, renamed over it once complete: an
     # interrupted write never leaves half a matrix (nor half of an old file).
+    # A pipe or /dev/stdout is written directly, never replaced.
     try:
-        write_atomically(
+        return write_file(
             path,
             lambda file: csv.writer(
                 file, delimiter=delimiter, lineterminator="\n"
@@ -768,11 +772,11 @@ def check_output_is_not_an_input(output, inputs, option, what="the matrix"):
     the input."""
     if output is None or output == STDIN:
         return
-    target = os.path.realpath(output)
+    target = real_path(output)
     for path in inputs:
         if path == STDIN:
             continue
-        same = os.path.realpath(path) == target
+        same = real_path(path) == target
         if not same and os.path.exists(path) and os.path.exists(output):
             same = os.path.samefile(path, output)
         if same:

@@ -19,12 +19,12 @@ table). The report is then built once with
 and the options read here (as it is for the intervals of
 ``--confidence-level``), and everything printed is read off it: the matrix is
 still counted once. Like ``--matrix-out``, the files are written through a
-temporary file beside them, and a path that names an input is refused before
-anything is read.
+temporary file beside them (a pipe or ``/dev/stdout`` directly, never
+replaced: :func:`~sklearn_mlcm._reporting._files.write_file`), and a path
+that names an input is refused before anything is read.
 """
 
 import contextlib
-import os
 import re
 import sys
 import textwrap
@@ -39,7 +39,11 @@ from sklearn_mlcm import (
     most_confused,
 )
 from sklearn_mlcm._report import ReportBounds, format_report
-from sklearn_mlcm._reporting._files import output_path_problem, write_atomically
+from sklearn_mlcm._reporting._files import (
+    output_path_problem,
+    real_path,
+    write_file,
+)
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, min_resamples
 
 from ._errors import InputError, library_refusals
@@ -147,8 +151,8 @@ def _report(args, true, pred):
         with library_refusals(lambda text: _about_names(text, func, header)):
             report = counted.classification_report(**report_options)
     if args.matrix_out is not None:
-        write_matrix_csv(args.matrix_out, cm, labels, args.delimiter)
-        _say_written(args.matrix_out)
+        size = write_matrix_csv(args.matrix_out, cm, labels, args.delimiter)
+        _say_written(args.matrix_out, size)
     if args.markdown is not None:
         table = evaluation.to_markdown(digits=args.digits)
         _write_file(args.markdown, "--markdown", lambda file: file.write(table))
@@ -235,7 +239,7 @@ def _check_outputs(args):
         output = getattr(args, name)
         if output is None or output == STDIN:
             continue
-        target = os.path.realpath(output)
+        target = real_path(output)
         if target in seen:
             raise InputError(
                 f"{option} {output}: {seen[target]} writes that file too; name "
@@ -305,21 +309,21 @@ def _report_text(evaluation, names, digits):
 
 def _write_file(path, option, write):
     """Write ``path`` whole or not at all (a temporary file beside it, renamed
-    over it once complete), or refuse in one line."""
+    over it once complete; a pipe, a terminal or ``/dev/stdout`` directly),
+    or refuse in one line."""
     what = next(what for name, _, what in REPORT_FILES if name == option)
     try:
-        write_atomically(path, write)
+        size = write_file(path, write)
     except OSError as exc:
         raise InputError(
             f"{path}: cannot write {what} ({exc.strerror or exc})"
         ) from None
-    _say_written(path)
+    _say_written(path, size)
 
 
-def _say_written(path):
-    """One line on standard error (standard output holds the report):
-    ``wrote report.html (231 KB)``."""
-    size = os.path.getsize(path)
+def _say_written(path, size):
+    """One line on standard error (standard output holds the report), with
+    the ``size`` in bytes written: ``wrote report.html (231 KB)``."""
     amount = f"{size:,} bytes" if size < 1024 else f"{round(size / 1024):,} KB"
     print(f"wrote {path} ({amount})", file=sys.stderr)
 

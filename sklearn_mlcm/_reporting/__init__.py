@@ -8,7 +8,8 @@
   a classification report;
 - ``_page``: the self-contained HTML page of a report;
 - ``_files``: writing a file atomically (a temporary file beside it, then
-  a rename), refusing directories and unwritable paths.
+  a rename), a pipe or a character device directly (never replaced),
+  refusing directories, sockets, block devices and unwritable paths.
 
 It sits above the public functions it packages: it may import the
 validation layers, the engine (``sklearn_mlcm._mlcm``), the report

@@ -44,7 +44,7 @@ import numpy as np
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
 from sklearn_mlcm._summary import shorten
 
-from ._files import write_atomically
+from ._files import write_file
 from ._tables import AVERAGE_ROWS, report_rows
 
 __all__ = ["render_page", "write_page"]
@@ -522,7 +522,8 @@ def render_page(report, *, pictures=True, title=None):
 
 def write_page(report, path, *, title=None):
     """Write the page of ``report`` to ``path``, replacing a file whole or
-    not at all.
+    not at all (a pipe or a character device written directly, never
+    replaced: :func:`~._files.write_file`).
 
     Parameters
     ----------
@@ -547,5 +548,5 @@ def write_page(report, path, *, title=None):
         existing file is then left as it was.
     """
     page = render_page(report, title=title)
-    write_atomically(path, lambda file: file.write(page))
+    write_file(path, lambda file: file.write(page))
     return path

@@ -757,8 +757,9 @@ random_state, n_jobs, top_k, thresholds, metric, average
             ``precision high``, ``recall low``, ``recall high``,
             ``f1-score low``, ``f1-score high``. The scores and bounds are
             float64; ``weight`` and ``support`` int64 when all of a
-            column's values are integers, else float64 (fractional sample
-            weights, ``method="krstinic"``). pandas is needed
+            column's values are integers that int64 holds, else float64
+            (fractional sample weights, ``method="krstinic"``, amounts of
+            2**63 or more). pandas is needed
             (``pip install "sklearn-mlcm[pandas]"``).
 
         Examples
@@ -832,7 +833,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         """The report as a LaTeX ``tabular`` (booktabs rules).
 
         Label names are escaped (``& % $ # _ { } ~ ^ \\ | < >``, a leading
-        ``[`` as ``{[}``, line breaks as spaces); a rule separates the labels
+        ``[`` as ``{[}``, line breaks as spaces) and TeX's input ligatures
+        broken (``--`` as ``-\\/-``, and the pairs of quotes, commas and
+        ``?``/``!`` before a backquote alike), so that a name prints as
+        written; a rule separates the labels
         from the averages. Needs
         ``\\usepackage{booktabs}``.
 
@@ -884,8 +888,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         Parameters
         ----------
         path : str or path-like, default=None
-            Where to write the page (atomically: the file is replaced whole
-            or not at all). None: return it.
+            Where to write the page (atomically: a file is replaced whole
+            or not at all; a pipe, ``/dev/stdout`` or another character
+            device is written directly, never replaced; a directory, a
+            socket or a block device is refused). None: return it.
         title : str or None, default=None
             The page's title and heading (escaped, as every name on the
             page); None for "Multi-label confusion report".

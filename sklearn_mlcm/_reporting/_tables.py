@@ -61,6 +61,14 @@ _LATEX = {
     ">": r"\textgreater{}",
 }
 _LATEX_SPECIAL = re.compile("|".join(re.escape(c) for c in _LATEX))
+# TeX's input ligatures: "--" and "---" print dashes, "``" and "''" curly
+# double quotes, "?`" and "!`" an inverted ? and !, ",," (T1) a low double
+# quote. An italic correction between the two characters (pandoc's "-\/-")
+# keeps them apart in every engine, LuaTeX included, where an empty group
+# ("-{}-") no longer breaks a ligature. "<<" and ">>" are already commands.
+_LATEX_LIGATURES = re.compile(
+    r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=,)(?=,)|(?<=[?!])(?=`)"
+)
 # a row follows \\ or \midrule, which look ahead (across spaces and the line
 # break) for an optional [...] argument, and \\ for a *: braced, a leading [
 # or * is text
@@ -84,11 +92,21 @@ def escape_markdown(text, *, names=True):
 
 def escape_latex(text):
     """A cell of a LaTeX tabular: ``& % $ # _ { } ~ ^ \\ | < >`` escaped (in
-    one pass, so that an escape is never escaped again), a leading ``[`` or
+    one pass, so that an escape is never escaped again), TeX's input
+    ligatures broken by an italic correction (``--`` as ``-\\/-``; two
+    backquotes, two quotes, two commas, ``?`` or ``!`` before a backquote
+    alike: each pair would print another character), a leading ``[`` or
     ``*`` braced (``{[}``: after ``\\\\`` or ``\\midrule`` it would open an
-    optional argument), each line break a space."""
+    optional argument), each line break a space.
+
+    Examples
+    --------
+    >>> print(escape_latex("long--term R&D"))
+    long-\\/-term R\\&D
+    """
     text = _NEWLINES.sub(" ", str(text))
     text = _LATEX_SPECIAL.sub(lambda match: _LATEX[match.group()], text)
+    text = _LATEX_LIGATURES.sub(r"\\/", text)
     return _LATEX_LEADING.sub(r"\1{\2}", text)
 
 
@@ -160,6 +178,22 @@ def latex_table(headers, rows, *, rules_after=()):
     return "\n".join(lines) + "\n"
 
 
+def _int64_holds(values):
+    """Whether the float64 ``values`` are all integers (within rounding, see
+    :func:`~sklearn_mlcm._report.all_integral`) that int64 holds exactly: a
+    cast of 2**63 or more (weights of 1e19) would give -9223372036854775808.
+
+    Examples
+    --------
+    >>> _int64_holds(np.array([1.0, 2.0**62])), _int64_holds(np.array([2.0**63]))
+    (True, False)
+    """
+    if not all_integral(values):
+        return False
+    rounded = np.round(values)
+    return bool(np.all((rounded >= -(2.0**63)) & (rounded < 2.0**63)))
+
+
 def report_frame(report, *, what, include_no_label=False):
     """The report dict as a tidy pandas DataFrame.
 
@@ -170,9 +204,10 @@ def report_frame(report, *, what, include_no_label=False):
     ``weight``, ``support`` and, when the dict has intervals, ``precision
     low``, ``precision high``, ..., ``f1-score high``. The scores are
     float64; ``weight`` and ``support`` int64 when every value of the
-    column is an integer (as the text report prints them), else float64
-    (Krstinic's matrix, fractional sample weights). ``what`` names the call
-    in the ImportError without pandas.
+    column is an integer (as the text report prints them) that int64 holds,
+    else float64 (Krstinic's matrix, fractional sample weights, whole
+    amounts of 2**63 or more, which int64 would wrap to negative numbers).
+    ``what`` names the call in the ImportError without pandas.
     """
     names = [name for name in report if name not in AVERAGE_ROWS]
     averages = [name for name in report if name in AVERAGE_ROWS]
@@ -183,7 +218,7 @@ def report_frame(report, *, what, include_no_label=False):
     data = {}
     for column in columns:
         values = np.array([entry[column] for entry in entries], dtype=np.float64)
-        if column in _AMOUNTS and all_integral(values):
+        if column in _AMOUNTS and _int64_holds(values):
             values = np.round(values).astype(np.int64)
         data[column] = values
     frame = label_frame(what, names, averages, data)

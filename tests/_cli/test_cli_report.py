@@ -6,6 +6,10 @@ import html
 import json
 import os
 import re
+import socket
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +26,7 @@ from cli_helpers import (
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_4J
 
+import sklearn_mlcm
 import sklearn_mlcm._uncertainty._intervals
 from sklearn_mlcm import (
     MLCMReport,
@@ -1136,6 +1141,146 @@ def test_report_command_written_file_unwritable(capsys, tmp_path, monkeypatch):
         f"{out}: cannot write the markdown table (No space left on device)",
     )
     assert out.read_text() == "an older table\n"
+
+
+# Special files: pipes, /dev/stdout, devices ----------------------------------
+
+#: The folder holding the sklearn_mlcm under test, first on a subprocess's path.
+PACKAGE_ROOT = Path(sklearn_mlcm.__file__).resolve().parents[1]
+
+
+def _run_command(argv, **kwargs):
+    """``python -m sklearn_mlcm argv`` in a subprocess, for what only a real
+    standard output shows (a redirection to a file, a pipe)."""
+    path = os.pathsep.join(
+        p for p in (str(PACKAGE_ROOT), os.environ.get("PYTHONPATH")) if p
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "sklearn_mlcm", *map(str, argv)],
+        env={**os.environ, "PYTHONPATH": path},
+        check=False,
+        **kwargs,
+    )
+
+
+def _table_1_markdown():
+    """The markdown table --markdown writes for Table 1."""
+    return MLCMReport.from_predictions(
+        T, P, target_names=NAMES, zero_division=0.0
+    ).to_markdown()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout")
+def test_report_command_markdown_to_dev_stdout_redirected_to_a_file(
+    capsys, tmp_path
+):
+    """--markdown /dev/stdout with standard output redirected to a file
+    (``> out.txt``) writes the table into that file, then the report after
+    it: the file is not replaced (the report was lost), and the line on
+    standard error gives the bytes written (it said 0)."""
+    argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0"]
+    _, expected_out, _ = run(capsys, *argv)
+    table = _table_1_markdown()
+    out = tmp_path / "out.txt"
+    with open(out, "w") as stdout:
+        done = _run_command(
+            [*argv, "--markdown", "/dev/stdout"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert (done.returncode, done.stderr) == (
+        0,
+        f"wrote /dev/stdout ({len(table.encode())} bytes)\n",
+    )
+    assert out.read_text(encoding="utf-8") == table + expected_out
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout")
+def test_report_command_matrix_out_to_dev_stdout_into_a_pipe(capsys, tmp_path):
+    """--matrix-out /dev/stdout into a pipe (``| less``) writes the CSV
+    into the pipe before the report (it failed: "No such file or
+    directory")."""
+    argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0"]
+    _, expected_out, _ = run(capsys, *argv)
+    _, _, _ = run(capsys, *argv, "--matrix-out", tmp_path / "m.csv")
+    matrix = (tmp_path / "m.csv").read_text()
+    done = _run_command(
+        [*argv, "--matrix-out", "/dev/stdout"], capture_output=True, text=True
+    )
+    assert (done.returncode, done.stderr) == (
+        0,
+        f"wrote /dev/stdout ({len(matrix)} bytes)\n",
+    )
+    assert done.stdout == matrix + expected_out
+
+
+def test_report_command_device_node_is_written_not_replaced(
+    capsys, tmp_path, device_node
+):
+    """As root, --html and --markdown to character devices (copies of
+    /dev/null) write into them and leave them device nodes (a rename
+    replaced them: as root, --html /dev/null replaced the system's); a
+    block device is refused in one line."""
+    other = tmp_path / "null2"
+    os.mknod(other, stat.S_IFCHR | 0o666, os.stat(device_node).st_rdev)
+    argv = ["report", *table_1_csv(tmp_path), "--zero-division", "0"]
+    status, _, err = run(capsys, *argv, "--html", device_node, "--markdown", other)
+    assert status == 0
+    page = MLCMReport.from_predictions(
+        T, P, target_names=NAMES, zero_division=0.0
+    ).to_html(title=f"{tmp_path / 'true.csv'} vs {tmp_path / 'pred.csv'}")
+    assert err == (
+        f"wrote {other} (387 bytes)\n"
+        f"wrote {device_node} ({round(len(page.encode()) / 1024):,} KB)\n"
+    )
+    assert stat.S_ISCHR(os.stat(device_node).st_mode)
+    assert stat.S_ISCHR(os.stat(other).st_mode)
+    disk = tmp_path / "disk"
+    os.mknod(disk, stat.S_IFBLK | 0o600, os.makedev(7, 0))  # a loop device
+    assert_error(
+        capsys,
+        [*argv, "--html", disk],
+        f"--html {disk}: cannot write the page: it is a block device",
+    )
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets")
+def test_report_command_refuses_a_socket(capsys, tmp_path, monkeypatch):
+    """A Unix socket named by --html or --matrix-out is refused in one line
+    naming it, and stays a socket."""
+    true, pred = table_1_csv(tmp_path)
+    monkeypatch.chdir(tmp_path)  # a short relative name: socket paths are short
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind("sock")
+        assert_error(
+            capsys,
+            ["report", true, pred, "--html", "sock"],
+            "--html sock: cannot write the page: it is a socket",
+        )
+        assert_error(
+            capsys,
+            ["report", true, pred, "--matrix-out", "sock"],
+            "sock: cannot write the matrix (it is a socket)",
+        )
+        assert stat.S_ISSOCK(os.stat("sock").st_mode)
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="no /dev/fd")
+def test_report_command_refuses_a_descriptor_open_for_reading(capsys, tmp_path):
+    """An output naming a descriptor open only for reading (a pipe's read
+    end, /dev/stdin read from a pipe) is refused in one line."""
+    read, written = os.pipe()
+    try:
+        assert_error(
+            capsys,
+            ["report", *table_1_csv(tmp_path), "--markdown", f"/dev/fd/{read}"],
+            f"--markdown /dev/fd/{read}: cannot write the markdown table: it is "
+            "open for reading only",
+        )
+    finally:
+        os.close(read)
+        os.close(written)
 
 
 def test_report_command_written_report_real_bibtex(

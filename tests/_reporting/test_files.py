@@ -1,12 +1,21 @@
-"""Writing a file whole or not at all (sklearn_mlcm/_reporting/_files.py)."""
+"""Writing a file whole or not at all, and special files directly
+(sklearn_mlcm/_reporting/_files.py)."""
 
 import os
+import socket
 import stat
+import threading
 
 import pytest
+from paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
 
+from sklearn_mlcm import MLCMReport
 from sklearn_mlcm._reporting import _files
-from sklearn_mlcm._reporting._files import output_path_problem, write_atomically
+from sklearn_mlcm._reporting._files import (
+    output_path_problem,
+    write_atomically,
+    write_file,
+)
 
 
 def test_write_atomically_writes_text_and_returns_the_path(tmp_path):
@@ -278,3 +287,173 @@ def test_write_atomically_umask_without_proc(tmp_path, monkeypatch):
         assert os.umask(0o077) == 0o077
     finally:
         os.umask(umask)
+
+
+# Special files: written directly, never replaced ------------------------------
+
+#: More than a pipe's buffer (64 KiB on Linux): the writer waits for the reader.
+BIG = "0123456789abcdef\n" * 20_000
+
+
+def _read_fifo_while(fifo, action):
+    """Run ``action()`` while a thread reads the FIFO ``fifo`` to its end;
+    return what it returned and the bytes read. The thread reads through a
+    hard link, so a FIFO renamed over is still the one read; if nothing
+    opens it to write, the thread is let go (after 10 s) with nothing."""
+    keep = fifo.with_name(fifo.name + ".reader")
+    os.link(fifo, keep)
+    got = []
+
+    def read():
+        with open(keep, "rb") as file:
+            got.append(file.read())
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    try:
+        result = action()
+    finally:
+        thread.join(timeout=10)
+        if thread.is_alive():  # no writer came: open one so that it ends
+            os.close(os.open(keep, os.O_WRONLY | os.O_NONBLOCK))
+            thread.join(timeout=10)
+        keep.unlink()
+    return result, b"".join(got)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_write_file_fifo_reader_gets_the_whole_content(tmp_path):
+    """A FIFO is opened and written, not replaced: a thread reading it gets
+    the whole content (more than a pipe holds at once), the FIFO stays, and
+    the size returned is the bytes written."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    size, read = _read_fifo_while(
+        fifo, lambda: write_file(fifo, lambda file: file.write(BIG))
+    )
+    assert read == BIG.encode()
+    assert size == len(BIG)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert output_path_problem(fifo) is None
+    assert [p.name for p in tmp_path.iterdir()] == ["fifo"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_to_html_into_a_fifo_gives_the_reader_the_page(tmp_path):
+    """MLCMReport.to_html(path) to a FIFO: the reader gets the whole page,
+    and the FIFO stays a FIFO."""
+    report = MLCMReport.from_predictions(
+        TABLE_1_TRUE, TABLE_1_PRED, target_names=TABLE_1_NAMES, zero_division=0.0
+    )
+    fifo = tmp_path / "page.html"
+    os.mkfifo(fifo)
+    returned, read = _read_fifo_while(fifo, lambda: report.to_html(fifo))
+    assert returned == fifo
+    assert read.decode("utf-8") == report.to_html()
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_write_file_character_device_is_written_not_replaced(device_node, tmp_path):
+    """As root, a character device (a copy of /dev/null) is opened and
+    written: it stays the same device node, nothing is left beside it, and
+    the size written is said."""
+    before = os.stat(device_node)
+    assert output_path_problem(device_node) is None
+    assert write_file(device_node, lambda file: file.write(BIG)) == len(BIG)
+    after = os.stat(device_node)
+    assert stat.S_ISCHR(after.st_mode)
+    assert (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+    assert [p.name for p in tmp_path.iterdir()] == ["null"]
+
+
+def test_write_atomically_refuses_a_special_file(device_node):
+    """write_atomically never renames over a device node (as root that would
+    replace /dev/null itself): an OSError naming the path, the node kept."""
+    with pytest.raises(OSError, match="Not a regular file") as info:
+        write_atomically(device_node, lambda file: file.write("x"))
+    assert info.value.filename == str(device_node)
+    assert stat.S_ISCHR(os.stat(device_node).st_mode)
+
+
+def test_write_file_refuses_a_block_device(device_node, tmp_path):
+    """A block device (a disk) is refused, before anything is opened: by
+    output_path_problem and by write_file, naming the path."""
+    disk = tmp_path / "disk"
+    os.mknod(disk, stat.S_IFBLK | 0o600, os.makedev(7, 0))  # a loop device
+    assert output_path_problem(disk) == "it is a block device"
+    with pytest.raises(OSError, match="^.*it is a block device") as info:
+        write_file(disk, lambda file: file.write("x"))
+    assert info.value.filename == str(disk)
+    assert stat.S_ISBLK(os.stat(disk).st_mode)
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets")
+def test_write_file_refuses_a_socket(tmp_path, monkeypatch):
+    """A Unix socket is refused in words, not replaced."""
+    monkeypatch.chdir(tmp_path)  # a short relative name: socket paths are short
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind("sock")
+        assert output_path_problem("sock") == "it is a socket"
+        with pytest.raises(OSError, match="it is a socket") as info:
+            write_file("sock", lambda file: file.write("x"))
+        assert info.value.filename == "sock"
+        assert stat.S_ISSOCK(os.stat("sock").st_mode)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd")
+def test_write_file_writes_through_a_descriptor_of_this_process(tmp_path):
+    """/dev/fd/N (and /proc/self/fd/N) is written through descriptor N: a
+    pipe's reader gets the content; a regular file open on N keeps its
+    inode and gets the content after what N wrote before, where a rename
+    would have put a new file in its place."""
+    read, written = os.pipe()
+    try:
+        size = write_file(f"/dev/fd/{written}", lambda file: file.write("piped\n"))
+        os.close(written)
+        assert (size, os.read(read, 100)) == (6, b"piped\n")
+    finally:
+        os.close(read)
+    target = tmp_path / "out.txt"
+    with open(target, "w") as file:
+        file.write("before\n")
+        file.flush()
+        inode = os.fstat(file.fileno()).st_ino
+        path = f"/proc/self/fd/{file.fileno()}"
+        assert write_file(path, lambda out: out.write("written\n")) == 8
+        file.write("after\n")
+    assert target.read_text() == "before\nwritten\nafter\n"
+    assert os.stat(target).st_ino == inode
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd")
+def test_write_file_refuses_a_descriptor_open_for_reading(tmp_path):
+    """A descriptor open only for reading (a pipe's read end, as /dev/stdin
+    may be) is refused in words, nothing written."""
+    read, written = os.pipe()
+    try:
+        path = f"/dev/fd/{read}"
+        assert output_path_problem(path) == "it is open for reading only"
+        with pytest.raises(OSError, match="it is open for reading only"):
+            write_file(path, lambda file: file.write("x"))
+    finally:
+        os.close(read)
+        os.close(written)
+
+
+def test_write_file_regular_file_stays_whole_or_nothing(tmp_path):
+    """A regular file is still replaced whole (write_atomically): a failing
+    writer leaves the old content; the size returned is the new file's."""
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+
+    def fail(file):
+        file.write("half")
+        raise RuntimeError("writer failed")
+
+    with pytest.raises(RuntimeError, match="writer failed"):
+        write_file(target, fail)
+    assert target.read_text() == "old\n"
+    assert write_file(target, lambda file: file.write("é\n")) == 3
+    assert target.read_bytes() == "é\n".encode()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]

@@ -545,7 +545,7 @@ def test_write_page_failing_writer_keeps_the_old_file(tmp_path, monkeypatch):
     page intact and no temporary file."""
     target = tmp_path / "report.html"
     target.write_text("an older page")
-    real = _page.write_atomically
+    real = _page.write_file
 
     def half(path, write, **kwargs):
         def broken(file):
@@ -554,7 +554,7 @@ def test_write_page_failing_writer_keeps_the_old_file(tmp_path, monkeypatch):
 
         return real(path, broken, **kwargs)
 
-    monkeypatch.setattr(_page, "write_atomically", half)
+    monkeypatch.setattr(_page, "write_file", half)
     with pytest.raises(MemoryError, match="out of memory"):
         write_page(_table_1(), target)
     assert target.read_text() == "an older page"

@@ -629,6 +629,31 @@ def test_to_frame_keeps_integral_amounts_as_integers():
     assert list(weighted["support"]) == [9.5, 7.5, 2.0, 19.0, 19.0, 19.0, 19.0]
 
 
+def test_to_frame_keeps_float64_for_whole_amounts_past_int64():
+    """Whole weights and supports of 2**63 or more stay float64 in the frame,
+    equal to the report's numbers (an int64 cast wrapped them to
+    -9223372036854775808); smaller whole amounts still become int64."""
+    pytest.importorskip("pandas")
+    y_true = [[1, 0], [0, 1], [1, 1], [0, 0], [1, 0]]
+    y_pred = [[1, 0], [1, 1], [1, 0], [0, 0], [0, 1]]
+    report = MLCMReport.from_predictions(
+        y_true, y_pred, sample_weight=np.full(5, 1e19), zero_division=0.0
+    )
+    frame = report.to_frame()
+    assert frame["weight"].dtype == np.float64
+    assert frame["support"].dtype == np.float64
+    assert list(frame["weight"]) == [3e19, 3e19, 6e19, 6e19, 6e19, 6e19]
+    assert list(frame["support"]) == [3e19, 2e19, 5e19, 5e19, 5e19, 5e19]
+    for name, entry in report.report.items():
+        assert frame.loc[name, "weight"] == entry["weight"]
+        assert frame.loc[name, "support"] == entry["support"]
+    below = MLCMReport.from_predictions(
+        y_true, y_pred, sample_weight=np.full(5, 1e18), zero_division=0.0
+    ).to_frame()
+    assert below["weight"].dtype == np.int64
+    assert list(below["weight"]) == [3 * 10**18, 3 * 10**18, *[6 * 10**18] * 4]
+
+
 def test_to_frame_and_page_count_the_no_label_row_apart():
     """With include_no_label the "no label" row is of kind "no label", not a
     label, and the page's heading counts the real labels only."""

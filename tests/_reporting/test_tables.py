@@ -69,6 +69,38 @@ def test_escape_latex_escapes_every_special_once():
     assert escape_latex(" *y*") == " {*}y*"
 
 
+def test_escape_latex_breaks_input_ligatures():
+    """TeX's input ligatures (dashes, curly quotes, inverted ? and !, a low
+    quote) are broken by an italic correction, so a name prints as written;
+    the other escapes stay as they were."""
+    assert escape_latex("long--term") == r"long-\/-term"
+    assert escape_latex("a---b") == r"a-\/-\/-b"
+    assert escape_latex("``q''") == r"`\/`q'\/'"
+    assert escape_latex("why?`") == r"why?\/`"
+    assert escape_latex("wow!`") == r"wow!\/`"
+    assert escape_latex(",,low") == r",\/,low"
+    assert escape_latex("'" * 3) == r"'\/'\/'"
+    # one of each is no ligature; << and >> are already commands
+    assert escape_latex("a-b 'c' `d` e, f? g!") == "a-b 'c' `d` e, f? g!"
+    assert escape_latex("<<a>>") == (
+        r"\textless{}\textless{}a\textgreater{}\textgreater{}"
+    )
+    assert escape_latex("a|b--c_d") == r"a\textbar{}b-\/-c\_d"
+    assert escape_latex("[x--y") == r"{[}x-\/-y"
+
+
+def test_to_latex_prints_ligature_names_as_written():
+    """to_latex breaks the ligatures of label names in its rows; the
+    markdown keeps them (markdown has none)."""
+    names = ["long--term", "``q''", "why?`"]
+    report = MLCMReport.from_predictions(
+        np.eye(3, dtype=int), np.eye(3, dtype=int), target_names=names
+    )
+    rows = [line.split(" & ")[0] for line in report.to_latex().splitlines()]
+    assert rows[4:7] == [r"long-\/-term", r"`\/`q'\/'", r"why?\/`"]
+    assert "| long--term |" in report.to_markdown()
+
+
 def test_to_markdown_of_table_1():
     """The markdown table of Heydarian et al., Table 1, as the text report
     prints it."""
