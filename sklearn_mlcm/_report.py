@@ -18,6 +18,7 @@ from ._param_validation import (
     validate_params,
 )
 from ._statistics import matrix_scores, row_sums, samples_average
+from ._summary import printable
 from ._uncertainty._intervals import bootstrap_intervals, unit_table
 from ._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._uncertainty._parallel import N_JOBS
@@ -626,6 +627,7 @@ def format_report(names, rows, averages, *, digits, output_dict, bounds=None):
             report[name] = entry
         return report
 
+    names = [printable(name) for name in names]  # no control reaches a terminal
     width = max(max(len(name) for name in names), len("weighted avg"), digits)
     all_rows = [*rows, *averages.values()]
     fmt_weight = _amount_format([r[3] for r in all_rows], digits)
