@@ -619,12 +619,16 @@ class MLCMDisplay:
 
         cm = _check_display_matrix(self.confusion_matrix)
         n_labels = cm.shape[0] - 1
-        if self.display_labels is None:
-            names = [str(i) for i in range(n_labels)]
-        else:
-            names = check_target_names(
-                self.display_labels, n_labels, name="display_labels"
-            )
+        # the rows and columns drawn: told apart, the NTL/NPL ones included
+        names = check_target_names(
+            [str(i) for i in range(n_labels)]
+            if self.display_labels is None
+            else self.display_labels,
+            n_labels,
+            name="display_labels",
+            no_label=(self.ntl_label, self.npl_label) if include_no_label else (),
+            renamable=True,
+        )
         if not include_no_label:  # the labels' block: a view, or a CSR copy
             cm = cm[:n_labels, :n_labels]
         cm = _dense(cm, n_labels)
