@@ -237,9 +237,11 @@ def mlcm_classification_report(
         restricted label space (see :func:`mlcm_confusion_matrix`).
 
     target_names : list of str of shape (n_labels,), default=None
-        Display names of the labels. By default the column names of ``y_true``
-        when it is a DataFrame, the class values for 1-D input, and the column
-        indices otherwise.
+        Display names of the labels, unique once surrounding whitespace is
+        stripped (the text prints ``"a"``, ``"a "`` and ``" a"`` alike) and
+        none of them an average's row. By default the column names of
+        ``y_true`` when it is a DataFrame, the class values for 1-D input, and
+        the column indices otherwise.
 
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.

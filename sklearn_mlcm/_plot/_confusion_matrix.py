@@ -387,7 +387,9 @@ class MLCMDisplay:
 
     display_labels : array-like of shape (n_labels,), default=None
         The labels' values (class values, column names), drawn as ``str``
-        of each. By default their indices. As in matplotlib, text
+        of each, unique once surrounding whitespace is stripped and, when
+        the NTL row and NPL column are drawn, neither ``ntl_label`` nor
+        ``npl_label``. By default their indices. As in matplotlib, text
         between two "$" signs is mathtext: :meth:`plot` refuses a name that is
         not valid mathtext (escape a "$" as ``"\\$"`` to draw it as is).
 

@@ -352,9 +352,10 @@ Confusion(true='C1', predicted='C2', value=3)]
             threshold (see :func:`mlcm_threshold_curve`).
 
         target_names : list of str of shape (n_labels,), default=None
-            Display names of the labels, unique, none of them an average's
-            row ("micro avg", ...; with ``include_no_label`` neither
-            "no label", "NTL" nor "NPL", the names of the no-label index). By
+            Display names of the labels, unique once surrounding whitespace
+            is stripped, none of them an average's row ("micro avg", ...;
+            with ``include_no_label`` not "no label"), nor "NTL" or "NPL",
+            the no-label row and column of the picture and the page. By
             default the column names of a frame, the class values for 1-D
             input, and the column indices otherwise.
 
