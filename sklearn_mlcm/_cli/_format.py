@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .._summary import printable
+from sklearn_mlcm._summary import printable
 
 __all__ = [
     "MAX_NAME_CHARS",
