@@ -18,6 +18,7 @@ from ._param_validation import (
     validate_params,
 )
 from ._statistics import matrix_scores, row_sums, samples_average
+from ._summary import printable
 from ._uncertainty._intervals import bootstrap_intervals, unit_table
 from ._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._uncertainty._parallel import N_JOBS
@@ -236,9 +237,11 @@ def mlcm_classification_report(
         restricted label space (see :func:`mlcm_confusion_matrix`).
 
     target_names : list of str of shape (n_labels,), default=None
-        Display names of the labels. By default the column names of ``y_true``
-        when it is a DataFrame, the class values for 1-D input, and the column
-        indices otherwise.
+        Display names of the labels, unique once surrounding whitespace is
+        stripped (the text prints ``"a"``, ``"a "`` and ``" a"`` alike) and
+        none of them an average's row. By default the column names of
+        ``y_true`` when it is a DataFrame, the class values for 1-D input, and
+        the column indices otherwise.
 
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
@@ -626,6 +629,7 @@ def format_report(names, rows, averages, *, digits, output_dict, bounds=None):
             report[name] = entry
         return report
 
+    names = [printable(name) for name in names]  # no control reaches a terminal
     width = max(max(len(name) for name in names), len("weighted avg"), digits)
     all_rows = [*rows, *averages.values()]
     fmt_weight = _amount_format([r[3] for r in all_rows], digits)

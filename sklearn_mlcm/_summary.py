@@ -9,8 +9,11 @@ NumPy (pandas when a frame is asked for):
 
 - :func:`format_number` -- a number as a table cell (``"0.2276"``,
   ``"1,234"``, ``"nan"``, ``"-inf"``);
+- :func:`printable` -- a name as plain text shows it: each control
+  character visibly escaped (``"\\x1b"``, ``"\\n"``), the one escaping of
+  every plain-text output (the text report, the summaries, the command line);
 - :func:`shorten` -- a label name cut to a table's width (the one cutter of
-  names: the summaries', the page picture's, the legends');
+  names: the summaries', the page picture's, the legends'), printable;
 - :func:`format_table` -- fixed-width lines of a header and rows of cells,
   the first column and text left-aligned, numbers right-aligned
   (:func:`column_alignment`, which tells numbers by :func:`is_number`), or
@@ -28,6 +31,7 @@ NumPy (pandas when a frame is asked for):
 """
 
 import importlib
+import unicodedata
 
 import numpy as np
 
@@ -42,6 +46,7 @@ __all__ = [
     "label_frame",
     "label_rows",
     "label_table",
+    "printable",
     "require_pandas",
     "shorten",
 ]
@@ -72,15 +77,52 @@ def format_number(value, digits=4):
     return f"{value:.{digits}f}"
 
 
+# What a terminal would act on or not show: C0 and C1 controls and DEL (Cc),
+# format characters (Cf: bidi overrides, zero-width spaces), lone surrogates
+# (Cs, which stdout cannot encode) and the line and paragraph separators.
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def printable(name):
+    """``name`` as str, each control character escaped as :func:`repr`
+    escapes it (``"\\x1b"``, ``"\\n"``, ``"\\u202e"``): what plain text
+    prints of a name.
+
+    An escape sequence in a label name (``"\\x1b]0;title\\x07"``, read from
+    a CSV header) is shown, not executed by the terminal, and a line break
+    cannot split a row of a table. C0 and C1 controls, DEL, format
+    characters (bidi overrides, zero-width spaces), lone surrogates and the
+    line and paragraph separators are escaped; every other character,
+    spaces and backslashes included, prints as is, so that a usual name
+    prints unchanged. Markdown, LaTeX and HTML escape names their own way.
+
+    Examples
+    --------
+    >>> from sklearn_mlcm._summary import printable
+    >>> printable("C0"), printable("red\\x1b[31m"), printable("a\\nb")
+    ('C0', 'red\\\\x1b[31m', 'a\\\\nb')
+    >>> print(printable("a\\tb"))
+    a\\tb
+    """
+    text = str(name)
+    if text.isprintable():  # the usual name: nothing to escape
+        return text
+    return "".join(
+        repr(c)[1:-1] if unicodedata.category(c) in _UNPRINTABLE else c
+        for c in text
+    )
+
+
 def shorten(name, width=NAME_WIDTH, *, keep="start", mark="..."):
-    """``name`` as str, on one line, cut to ``width`` characters when longer.
+    """``name`` as :func:`printable` text, on one line, cut to ``width``
+    characters when longer.
 
     ``keep="start"`` keeps its start and ends it with ``mark``
     (``"a_long_na..."``); ``keep="both"`` keeps two thirds of the room for
     its start and the rest for its end, around ``mark``
     (``"a_long_n…e_end"``), for names that differ at their end.
     """
-    text = " ".join(str(name).split())
+    text = " ".join(printable(name).split())
     if len(text) <= width:
         return text
     room = width - len(mark)

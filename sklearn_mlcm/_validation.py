@@ -1050,8 +1050,20 @@ def _check_int64_sums(values, name):
         )
 
 
-def check_target_names(names, n_labels, reserved=(), *, name="target_names"):
-    """Display names as str: one per label, unique, none of ``reserved``.
+def check_target_names(
+    names, n_labels, reserved=(), *, name="target_names", no_label=(), renamable=False
+):
+    """Display names as str: one per label, that the outputs tell apart.
+
+    The one rule of every entry point that names labels (``target_names``,
+    ``display_labels``, a frame's columns, a CSV header): the names must
+    differ once their surrounding whitespace is stripped (``"a"``, ``"a "``
+    and ``" a"`` print alike in a right-aligned text column, a markdown cell,
+    a plot), and differ so from the rows the same output adds: ``reserved``
+    (the averages' rows, ``"no label"``) and ``no_label``, the names of the
+    no-true-label row and the no-predicted-label column (``ntl_label``,
+    ``npl_label``) where the output draws them. ``renamable``: the caller
+    takes ``ntl_label``/``npl_label``, which the hint offers.
 
     ``names`` is an ordered sequence (its type was checked by the decorator);
     ``name`` is the parameter the messages name (``display_labels`` of
@@ -1064,18 +1076,40 @@ def check_target_names(names, n_labels, reserved=(), *, name="target_names"):
             f"The {name!r} parameter of {caller} must have one name "
             f"per label: {n_labels} expected, got {len(names)}."
         )
-    seen = set()
+    rows = {row.strip(): (row, "a summary row") for row in reserved}
+    axes = ("the no-true-label row", "the no-predicted-label column")
+    for row, axis in zip(no_label, axes):
+        rows[row.strip()] = (row, axis)
+    seen = {}
     for label in names:
-        if label in seen or label in reserved:
-            what = "twice" if label in seen else "as a summary row"
-            rule = "unique"
-            if reserved:
-                rule += f" and differ from the summary rows {sorted(reserved)}"
-            raise InvalidInputError(
-                f"The label names of {caller} must be {rule}; {label!r} is "
-                f"used {what}. Pass distinct {name}."
+        key = label.strip()
+        if key in seen:
+            other = seen[key]
+            clash = (
+                f"{label!r} is used twice"
+                if other == label
+                else f"{other!r} and {label!r} print alike (as {key!r})"
             )
-        seen.add(label)
+        elif key in rows:
+            row, what = rows[key]
+            clash = (
+                f"{label!r} is used as {what}"
+                if row == label
+                else f"{label!r} prints as {what}, {row!r}"
+            )
+        else:
+            seen[key] = label
+            continue
+        rule = "unique (compared without surrounding whitespace)"
+        listed = sorted({*reserved, *no_label})
+        if listed:
+            rule += f" and differ from the rows {listed}"
+        hint = f"Pass distinct {name}"
+        if key in rows and renamable:
+            hint += ", or pass other ntl_label/npl_label"
+        raise InvalidInputError(
+            f"{name} of {caller} must be {rule}; {clash}. {hint}."
+        )
     return names
 
 

@@ -270,8 +270,8 @@ def test_mlcm_confidence_intervals_target_names_with_labels():
         (
             ["a", "b", "a"],
             InvalidInputError,
-            r"The label names of mlcm_confidence_intervals must be unique and "
-            r"differ from the summary rows .*; 'a' is used twice\. Pass distinct "
+            r"target_names of mlcm_confidence_intervals must be unique .* and "
+            r"differ from the rows .*; 'a' is used twice\. Pass distinct "
             r"target_names\.",
         ),
         (
@@ -567,7 +567,7 @@ def test_mlcm_paired_comparison_target_names_of_a_frame():
         (
             ("a", "a", "b"),
             InvalidInputError,
-            r"The label names of mlcm_paired_comparison must be unique .*; 'a' is "
+            r"target_names of mlcm_paired_comparison must be unique .*; 'a' is "
             r"used twice\. Pass distinct target_names\.",
         ),
         (

@@ -14,6 +14,7 @@ from sklearn_mlcm._summary import (
     label_frame,
     label_rows,
     label_table,
+    printable,
     require_pandas,
     shorten,
 )
@@ -32,9 +33,11 @@ def test_format_number_kinds():
 
 
 def test_shorten_cuts_long_names_and_newlines():
-    """Names fit the width, on one line, cut with an ellipsis."""
+    """Names fit the width, on one line (a line break escaped), cut with an
+    ellipsis."""
     assert shorten("TAG_2005") == "TAG_2005"
-    assert shorten("a\nb") == "a b"
+    assert shorten("a\nb") == "a\\nb"
+    assert shorten("a  \u00a0b") == "a b"
     assert shorten("abcdefghij", width=8) == "abcde..."
     assert shorten(7) == "7"
 
@@ -50,17 +53,17 @@ def test_shorten_keeps_both_ends_around_any_mark():
     )
     assert shorten(name, 10, keep="both") == "a_la...two"
     assert shorten("x" * 31, 30, mark=ellipsis) == "x" * 29 + ellipsis
-    assert shorten("a\n b", 28, keep="both", mark=ellipsis) == "a b"
+    assert shorten("a\n b", 28, keep="both", mark=ellipsis) == "a\\n b"
     assert shorten("x" * 30, 30, keep="both") == "x" * 30
 
 
 @given(st.text(min_size=1, max_size=80), st.integers(5, 40))
 def test_shorten_fits_the_width(name, width):
     """Whatever the name, the result has at most ``width`` characters, on
-    one line, and starts as the name's one-line text does."""
+    one line, and starts as the name's one-line printable text does."""
     for keep in ("start", "both"):
         short = shorten(name, width, keep=keep, mark="\N{HORIZONTAL ELLIPSIS}")
-        text = " ".join(name.split())
+        text = " ".join(printable(name).split())
         assert len(short) <= width and "\n" not in short
         head = (width - 1) * 2 // 3
         assert short == text or short[:head] == text[:head]

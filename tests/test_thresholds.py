@@ -701,7 +701,8 @@ def test_mlcm_threshold_curve_target_names_name_the_kept_labels():
         (
             ["a", "b", "a"],
             InvalidInputError,
-            r"label names of mlcm_threshold_curve must be unique; 'a' is used twice",
+            r"target_names of mlcm_threshold_curve must be unique \(compared "
+            r"without surrounding whitespace\); 'a' is used twice",
         ),
         (
             "abc",

@@ -755,16 +755,16 @@ def test_labelset_confusions_prints_a_table_and_stays_a_list():
 
 def test_labelset_confusions_prints_names_with_line_breaks_on_one_line():
     """A name holding line breaks prints on one line in its set, as
-    most_confused prints it (each break was printed, one row over many
-    lines, and 30 such rows passed the 40 lines)."""
+    most_confused prints it, each break escaped (each break was printed, one
+    row over many lines, and 30 such rows passed the 40 lines)."""
     names = ["a\n\n\nb", "c"]
     top = labelset_confusions([[1, 0], [0, 1]], [[0, 1], [1, 1]], target_names=names)
     assert top == [(("a\n\n\nb",), ("c",), 1), (("c",), ("a\n\n\nb", "c"), 1)]
     assert repr(top).splitlines() == [
         "2 most frequent (true set, predicted set) pairs, largest count first",
-        "true   predicted  count",
-        "{a b}  {c}            1",
-        "{c}    {a b, c}       1",
+        "true        predicted      count",
+        r"{a\n\n\nb}  {c}                1",
+        r"{c}         {a\n\n\nb, c}      1",
     ]
 
 

@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from sklearn_mlcm._summary import printable
+
 __all__ = [
     "MAX_NAME_CHARS",
     "MAX_SET_CHARS",
@@ -98,7 +100,9 @@ def format_value(value, digits=2):
 
 
 def short_names(names, width=MAX_NAME_CHARS):
-    """The label names, each longer than ``width`` shortened to ``width``.
+    """The label names as printed: :func:`~sklearn_mlcm._summary.printable`
+    (control characters escaped), each longer than ``width`` shortened to
+    ``width``.
 
     A long name keeps its start and its end around ``"..."``, where label
     names often differ (``"Arts/Music/Rock"``, ``"Arts/Music/Jazz"``). A name
@@ -110,6 +114,7 @@ def short_names(names, width=MAX_NAME_CHARS):
     >>> short_names(["C0", "a_label_name_of_41_characters_in_all_0041"])
     ['C0', 'a_label_name_of_41_chara...in_all_0041']
     """
+    names = [printable(name) for name in names]  # as a terminal can show them
     head = (width - len(_ELLIPSIS)) * 2 // 3
     tail = width - len(_ELLIPSIS) - head
 

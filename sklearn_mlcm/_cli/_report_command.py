@@ -38,13 +38,20 @@ from sklearn_mlcm import (
     mlcm_confusion_matrix,
     most_confused,
 )
-from sklearn_mlcm._report import ReportBounds, format_report
+from sklearn_mlcm._param_validation import public_call
+from sklearn_mlcm._report import (
+    REPORT_AVERAGES,
+    SAMPLES_AVERAGE,
+    ReportBounds,
+    format_report,
+)
 from sklearn_mlcm._reporting._files import (
     output_path_problem,
     real_path,
     write_file,
 )
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, min_resamples
+from sklearn_mlcm._validation import check_target_names
 
 from ._errors import InputError, library_refusals
 from ._format import (
@@ -516,14 +523,34 @@ def _sets_text(sets, k, y_true, y_pred):
 
 
 def _label_names(true, pred):
-    """The names of the labels: the header of either file; both must agree."""
+    """The names of the labels: the header of either file; both must agree,
+    and follow the library's rule for names (:func:`check_target_names`):
+    distinct, and none of the rows the command prints (NTL, NPL, the
+    averages)."""
     if true.names is not None and pred.names is not None and true.names != pred.names:
         j = next(j for j, (a, b) in enumerate(zip(true.names, pred.names)) if a != b)
         raise InputError(
             f"{pred.path}, line {pred.names_line}: label {j + 1} is named "
             f"{pred.names[j]!r}, but {true.path} names it {true.names[j]!r}"
         )
-    return true.names if true.names is not None else pred.names
+    header = true if true.names is not None else pred
+    if header.names is not None:
+        averages = (*REPORT_AVERAGES, SAMPLES_AVERAGE)
+        with (
+            public_call(_COMMAND),
+            library_refusals(lambda text: _about_names(text, _COMMAND, header)),
+        ):
+            check_target_names(
+                header.names,
+                len(header.names),
+                {f"{average} avg" for average in averages},
+                no_label=("NTL", "NPL"),
+            )
+    return header.names
+
+
+#: The caller a refusal of the header's names names (removed from the message).
+_COMMAND = "sklearn-mlcm report"
 
 
 def _first_named_value(values):

@@ -387,7 +387,9 @@ class MLCMDisplay:
 
     display_labels : array-like of shape (n_labels,), default=None
         The labels' values (class values, column names), drawn as ``str``
-        of each. By default their indices. As in matplotlib, text
+        of each, unique once surrounding whitespace is stripped and, when
+        the NTL row and NPL column are drawn, neither ``ntl_label`` nor
+        ``npl_label``. By default their indices. As in matplotlib, text
         between two "$" signs is mathtext: :meth:`plot` refuses a name that is
         not valid mathtext (escape a "$" as ``"\\$"`` to draw it as is).
 
@@ -619,12 +621,16 @@ class MLCMDisplay:
 
         cm = _check_display_matrix(self.confusion_matrix)
         n_labels = cm.shape[0] - 1
-        if self.display_labels is None:
-            names = [str(i) for i in range(n_labels)]
-        else:
-            names = check_target_names(
-                self.display_labels, n_labels, name="display_labels"
-            )
+        # the rows and columns drawn: told apart, the NTL/NPL ones included
+        names = check_target_names(
+            [str(i) for i in range(n_labels)]
+            if self.display_labels is None
+            else self.display_labels,
+            n_labels,
+            name="display_labels",
+            no_label=(self.ntl_label, self.npl_label) if include_no_label else (),
+            renamable=True,
+        )
         if not include_no_label:  # the labels' block: a view, or a CSR copy
             cm = cm[:n_labels, :n_labels]
         cm = _dense(cm, n_labels)

@@ -329,9 +329,11 @@ def most_confused(
     n_labels = cm.shape[0] - 1
     names = None
     if target_names is not None:
-        reserved = (ntl_label, npl_label) if include_no_label else ()
         names = check_target_names(
-            target_names, n_labels, reserved, name="target_names"
+            target_names,
+            n_labels,
+            no_label=(ntl_label, npl_label) if include_no_label else (),
+            renamable=True,
         )
 
     confusions = top_confusions(

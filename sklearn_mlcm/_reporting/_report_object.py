@@ -355,9 +355,10 @@ Confusion(true='C1', predicted='C2', value=3)]
             threshold (see :func:`mlcm_threshold_curve`).
 
         target_names : list of str of shape (n_labels,), default=None
-            Display names of the labels, unique, none of them an average's
-            row ("micro avg", ...; with ``include_no_label`` neither
-            "no label", "NTL" nor "NPL", the names of the no-label index). By
+            Display names of the labels, unique once surrounding whitespace
+            is stripped, none of them an average's row ("micro avg", ...;
+            with ``include_no_label`` not "no label"), nor "NTL" or "NPL",
+            the no-label row and column of the picture and the page. By
             default the column names of a frame, the class values for 1-D
             input, and the column indices otherwise.
 
@@ -638,10 +639,20 @@ random_state, n_jobs, top_k, thresholds, metric, average
             "top_k": [Options("auto"), Interval(Integral, 1, None), None],
             "order": [Options("original", "cluster")],
             "normalize": [Options("true", "pred", "all"), None],
+            "ntl_label": [str],
+            "npl_label": [str],
         }
     )
     def plot(
-        self, *, ax=None, top_k="auto", order="original", normalize=None, **kwargs
+        self,
+        *,
+        ax=None,
+        top_k="auto",
+        order="original",
+        normalize=None,
+        ntl_label="NTL",
+        npl_label="NPL",
+        **kwargs,
     ):
         """Draw the stored matrix as an :class:`MLCMDisplay`.
 
@@ -664,6 +675,11 @@ random_state, n_jobs, top_k, thresholds, metric, average
         normalize : {"true", "pred", "all"}, default=None
             Normalise over rows, columns or the whole matrix.
 
+        ntl_label, npl_label : str, default="NTL", "NPL"
+            The names of the no-true-label row and the no-predicted-label
+            column (see :class:`MLCMDisplay`); with ``include_no_label``
+            (the default) neither may be a label's name.
+
         **kwargs : dict
             Passed to :meth:`MLCMDisplay.plot` (``cmap``, ``include_values``,
             ``colorbar``, ``include_no_label``, ...).
@@ -678,10 +694,21 @@ random_state, n_jobs, top_k, thresholds, metric, average
         ------
         ValueError
             When a target name is text matplotlib cannot draw: wrong mathtext
-            between two "$" signs (escape each "$" as ``"\\$"``).
+            between two "$" signs (escape each "$" as ``"\\$"``); when
+            ``ntl_label`` or ``npl_label`` is a label's name.
         """
         # the names drawn are the report's: refused as target_names, not as
         # the display's display_labels, which this method has not
+        check_target_names(
+            self.target_names,
+            len(self.target_names),
+            no_label=(
+                (ntl_label, npl_label)
+                if kwargs.get("include_no_label", True)
+                else ()
+            ),
+            renamable=True,
+        )
         _check_mathtext(self.target_names, "target_names")
         cm = self.confusion_matrix
         drawn = cm if normalize is None else _normalize(cm, normalize)
@@ -691,8 +718,8 @@ random_state, n_jobs, top_k, thresholds, metric, average
             self.target_names,
             top_k=top_k,
             order=order,
-            ntl_label="NTL",
-            npl_label="NPL",
+            ntl_label=ntl_label,
+            npl_label=npl_label,
             ax=ax,
             **kwargs,
         )
@@ -1013,12 +1040,15 @@ def _shape_only(y):
 def _checked_names(targets, target_names, include_no_label):
     """The report's label names, checked once: ``target_names`` (or the
     targets' own names), one per label, unique, none of the averages' rows
-    (nor "no label" with ``include_no_label``)."""
+    (nor "no label" with ``include_no_label``), nor "NTL" and "NPL", the
+    row and column of the no-label index that its picture and page draw."""
     averages = REPORT_AVERAGES
     if targets.space.codes is None:  # 2-D input: the samples average too
         averages += (SAMPLES_AVERAGE,)
     reserved = {f"{a} avg" for a in averages}
     if include_no_label:
-        reserved |= {NO_LABEL_NAME, "NTL", "NPL"}
+        reserved.add(NO_LABEL_NAME)
     names = targets.names if target_names is None else target_names
-    return check_target_names(names, targets.n_labels, reserved)
+    return check_target_names(
+        names, targets.n_labels, reserved, no_label=("NTL", "NPL")
+    )

@@ -571,7 +571,8 @@ def test_mlcm_display_bad_parameters(make, kwargs, error, match):
         ),
         (
             MLCMDisplay(CM, display_labels=["a", "b", "a"]),
-            "label names of MLCMDisplay.plot must be unique; 'a' is used twice. "
+            "display_labels of MLCMDisplay.plot must be unique .*; 'a' is used "
+            "twice. "
             "Pass distinct display_labels",
         ),
         (

@@ -485,7 +485,7 @@ def test_repr_most_confused_line_shortens_its_names():
     report = MLCMReport.from_predictions(
         T, P, target_names=["a\nb", "c", "d"], zero_division=0.0
     )
-    assert repr(report).splitlines()[2] == "most confused: a b -> d (4)"
+    assert repr(report).splitlines()[2] == r"most confused: a\nb -> d (4)"
 
 
 def test_plot_refuses_names_matplotlib_cannot_draw_as_target_names():
@@ -763,8 +763,12 @@ def test_from_predictions_refuses_bad_target_names(target_names, message):
 
 def test_from_predictions_refuses_no_label_names_with_include_no_label():
     """With include_no_label, "no label", NTL and NPL name the extra rows."""
-    for name in ("no label", "NTL", "NPL"):
-        with pytest.raises(ValueError, match=f"{name!r} is used as a summary row"):
+    for name, row in [
+        ("no label", "a summary row"),
+        ("NTL", "the no-true-label row"),
+        ("NPL", "the no-predicted-label column"),
+    ]:
+        with pytest.raises(ValueError, match=f"{name!r} is used as {row}"):
             MLCMReport.from_predictions(
                 T,
                 P,
