@@ -50,8 +50,7 @@ status is 1 when a call differs or runs only in the old version. A call whose
 new record keeps every leaf of the old one unchanged and only adds leaves (a
 result's new fields, a dict's new keys) or makes a list a list subclass of
 the same length (a result list that prints a table) is "same, fields added":
-every number of the
-old version is still there, bit for bit.
+every number of the old version is still there, bit for bit.
 ``--against FILE`` compares with a file saved by ``--save`` instead, and
 ``--only REGEX`` keeps the calls whose id matches. A run takes about 12 s
 here (most of it the tuned classifiers), 30 s with ``--baseline``.
