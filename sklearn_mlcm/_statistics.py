@@ -144,9 +144,11 @@ def divide_where_defined(
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
     fill = 0.0 if zero_division == "warn" else float(zero_division)
-    shape = np.broadcast_shapes(numerator.shape, denominator.shape, undefined.shape)
     result = np.divide(
-        numerator, denominator, out=np.full(shape, fill), where=~undefined
+        numerator,
+        denominator,
+        out=np.full(np.broadcast(numerator, denominator, undefined).shape, fill),
+        where=~undefined,
     )
     if zero_division == "warn" and undefined.any():
         warnings.warn(
@@ -202,9 +204,11 @@ class Statistic:
     formula : callable
         ``formula(tp, fp, fn, tn, beta) -> (numerator, denominator)``, float64
         arrays of the counts' shape; the value is their quotient.
-    undefined : callable
+    undefined : callable or None
         ``undefined(tp, fp, fn, tn, beta) -> mask``: where the statistic is
-        undefined (its denominator is zero). There it takes ``zero_division``
+        undefined; None for the usual rule, where the formula's denominator
+        is zero (a statistic of products gives the rule on its factors, which
+        a product of tiny shares could miss). There it takes ``zero_division``
         (0.0 for "warn", which also raises scikit-learn's
         :class:`~sklearn.exceptions.UndefinedMetricWarning`; NaN is left out
         of the macro and weighted averages).
@@ -233,7 +237,7 @@ class Statistic:
     name: str
     header: str
     formula: Callable
-    undefined: Callable
+    undefined: object
     metric: str
     condition: str
     higher_is_better: object
@@ -247,8 +251,9 @@ class Statistic:
         return (*AVERAGES, "samples") if self.samples is not None else AVERAGES
 
 
-def _as_float(*counts):
-    return tuple(np.asarray(c, dtype=np.float64) for c in counts)
+def _as_float(tp, fp, fn, tn):
+    asarray, f8 = np.asarray, np.float64
+    return asarray(tp, f8), asarray(fp, f8), asarray(fn, f8), asarray(tn, f8)
 
 
 def _shares(tp, fp, fn, tn):
@@ -262,22 +267,29 @@ def _shares(tp, fp, fn, tn):
 
 
 def _ratio(numerator, denominator):
-    """A statistic ``numerator / denominator`` of sums of counts, undefined
-    where the denominator is zero."""
+    """A statistic ``numerator / denominator`` of sums of counts (names
+    joined by "+"), undefined where the denominator is zero (the default
+    rule, ``undefined=None``)."""
+    positions = {"tp": 0, "fp": 1, "fn": 2, "tn": 3}
+    top = [positions[c] for c in numerator.split("+")]
+    bottom = [positions[c] for c in denominator.split("+")]
 
     def formula(tp, fp, fn, tn, beta):
-        counts = dict(zip("tp fp fn tn".split(), _as_float(tp, fp, fn, tn)))
-        top = sum(counts[c] for c in numerator.split("+"))
-        return top, sum(counts[c] for c in denominator.split("+"))
+        counts = _as_float(tp, fp, fn, tn)
+        return _total(counts, top), _total(counts, bottom)
 
-    def undefined(tp, fp, fn, tn, beta):
-        return formula(tp, fp, fn, tn, beta)[1] <= 0
+    return formula, None
 
-    return formula, undefined
+
+def _total(counts, positions):
+    total = counts[positions[0]]
+    for i in positions[1:]:
+        total = total + counts[i]
+    return total
 
 
 def _fbeta(tp, fp, fn, tn, beta):
-    tp, fp, fn = _as_float(tp, fp, fn)
+    tp, fp, fn, _ = _as_float(tp, fp, fn, tn)
     if beta <= 1e50:
         b2 = beta * beta
         return (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
@@ -285,10 +297,6 @@ def _fbeta(tp, fp, fn, tn, beta):
     inverse = (1.0 / beta) ** 2
     numerator = (1 + inverse) * tp
     return numerator, numerator + fn + inverse * fp
-
-
-def _fbeta_undefined(tp, fp, fn, tn, beta):
-    return _fbeta(tp, fp, fn, tn, beta)[1] == 0
 
 
 def _mcc(tp, fp, fn, tn, beta):
@@ -299,14 +307,17 @@ def _mcc(tp, fp, fn, tn, beta):
 
 
 def _any_zero(*sums):
-    """Undefined where any of the named sums of counts is zero."""
+    """Undefined where any of the sums of counts (names joined by "+") is
+    zero."""
+    positions = {"tp": 0, "fp": 1, "fn": 2, "tn": 3}
+    factors = [[positions[c] for c in names.split("+")] for names in sums]
 
     def undefined(tp, fp, fn, tn, beta):
-        counts = dict(zip("tp fp fn tn".split(), _as_float(tp, fp, fn, tn)))
-        mask = False
-        for names in sums:
-            mask = mask | (sum(counts[c] for c in names.split("+")) <= 0)
-        return np.asarray(mask)
+        counts = _as_float(tp, fp, fn, tn)
+        mask = _total(counts, factors[0]) <= 0
+        for factor in factors[1:]:
+            mask = mask | (_total(counts, factor) <= 0)
+        return mask
 
     return undefined
 
@@ -370,7 +381,7 @@ STATISTICS = {
             "fbeta",
             "f1-score",
             _fbeta,
-            _fbeta_undefined,
+            None,
             "F-score",
             "labels with no true nor predicted samples",
             True,
@@ -537,11 +548,21 @@ def statistic_of(metric, beta=1.0):
     return STATISTICS[metric], beta
 
 
+def _evaluate(statistic, tp, fp, fn, tn, beta):
+    """The numerator, denominator and undefined mask of one statistic."""
+    numerator, denominator = statistic.formula(tp, fp, fn, tn, beta)
+    if statistic.undefined is None:
+        undefined = np.asarray(denominator <= 0)
+    else:
+        undefined = np.asarray(statistic.undefined(tp, fp, fn, tn, beta))
+    return numerator, denominator, undefined
+
+
 def undefined_mask(metric, tp, fp, fn, tn, *, beta=1.0):
     """Where ``metric`` of the one-vs-rest counts is undefined (the
     registry's rule)."""
     statistic, beta = statistic_of(metric, beta)
-    return np.asarray(statistic.undefined(tp, fp, fn, tn, beta), dtype=bool)
+    return _evaluate(statistic, tp, fp, fn, tn, beta)[2]
 
 
 def ratio_metric(metric, tp, fp, fn, tn, *, beta=1.0, zero_division="warn"):
@@ -553,8 +574,7 @@ def ratio_metric(metric, tp, fp, fn, tn, *, beta=1.0, zero_division="warn"):
     emits the statistic's :class:`UndefinedMetricWarning`.
     """
     statistic, beta = statistic_of(metric, beta)
-    numerator, denominator = statistic.formula(tp, fp, fn, tn, beta)
-    undefined = np.asarray(statistic.undefined(tp, fp, fn, tn, beta), dtype=bool)
+    numerator, denominator, undefined = _evaluate(statistic, tp, fp, fn, tn, beta)
     return divide_where_defined(
         numerator,
         denominator,

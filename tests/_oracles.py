@@ -341,21 +341,24 @@ def assert_matches_oracle(result, expected, method, weighted):
 
 def statistic_oracle(name, tp, fp, fn, tn, beta=1.0):
     """One label's statistic ``name`` from its counts, as the textbook writes
-    it (rates first, then the statistics made of them); None where a
-    denominator it divides by is zero."""
-    tp, fp, fn, tn = (float(x) for x in (tp, fp, fn, tn))
+    it (rates first, then the statistics made of them), in exact fractions;
+    None where a denominator it divides by is zero."""
+    tp, fp, fn, tn = (Fraction(float(x)) for x in (tp, fp, fn, tn))
 
     def rate(a, b):
         return None if b == 0 else a / b
 
     tpr, tnr = rate(tp, tp + fn), rate(tn, tn + fp)
     ppv, npv = rate(tp, tp + fp), rate(tn, tn + fn)
-    b2 = beta * beta
+    b2 = Fraction(beta) ** 2
     both = None if None in (tpr, tnr) else (tpr, tnr)
     marks = None if None in (ppv, npv) else (ppv, npv)
     if name == "matthews_corrcoef":
         factors = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
-        return None if factors == 0 else (tp * tn - fp * fn) / math.sqrt(factors)
+        if factors == 0:
+            return None
+        covariance = tp * tn - fp * fn
+        return math.copysign(math.sqrt(covariance**2 / factors), covariance)
     formulas = {
         "precision": lambda: ppv,
         "recall": lambda: tpr,
@@ -374,4 +377,5 @@ def statistic_oracle(name, tp, fp, fn, tn, beta=1.0):
         "g_mean": lambda: both and math.sqrt(both[0] * both[1]),
         "prevalence": lambda: rate(tp + fn, tp + fp + fn + tn),
     }
-    return formulas[name]()
+    value = formulas[name]()
+    return None if value is None else float(value)
