@@ -48,9 +48,9 @@ and prints both digests side by side with "identical" or "DIFFERENT" per call,
 the first differing lines of each different call, and a count; the exit
 status is 1 when a call differs or runs only in the old version. A call whose
 new record keeps every leaf of the old one unchanged and only adds leaves (a
-result's new fields) or makes a list a list subclass of the same length (a
-result list that prints a table) is "same, fields added": every number of the
-old version is still there, bit for bit.
+result's new fields, a dict's new keys) or makes a list a list subclass of
+the same length (a result list that prints a table) is "same, fields added":
+every number of the old version is still there, bit for bit.
 ``--against FILE`` compares with a file saved by ``--save`` instead, and
 ``--only REGEX`` keeps the calls whose id matches. A run takes about 12 s
 here (most of it the tuned classifiers), 30 s with ``--baseline``.
@@ -1039,8 +1039,9 @@ _SEQUENCE_LEAF = re.compile(r"^(\w+) len=(\d+)$")
 
 def _only_added(before, after):
     """Whether ``after`` holds every leaf of ``before`` unchanged and differs
-    only by leaves it adds (a result's new fields), or by a list now being a
-    list subclass of the same length (a result list that prints a table):
+    only by leaves it adds (a result's new fields, a dict's new keys), or by a
+    list now being a list subclass of the same length (a result list that
+    prints a table):
     every number the old version gave is still there, bit for bit."""
     new = dict(after["leaves"])
     for path, text in before["leaves"]:
@@ -1049,7 +1050,14 @@ def _only_added(before, after):
         if new[path] == text:
             continue
         was, now = _SEQUENCE_LEAF.match(text), _SEQUENCE_LEAF.match(new[path])
-        if not (was and now and was[1] == "list" and was[2] == now[2]):
+        if not (was and now):
+            return False
+        if was[1] == "list" and was[2] == now[2]:
+            continue
+        # a mapping (dict, Bunch) that gained keys: its old keys' leaves are
+        # all still there (checked above, path by path), so only fields added
+        mapping = was[1] == now[1] and was[1] not in ("list", "tuple")
+        if not (mapping and int(now[2]) > int(was[2])):
             return False
     return True
 

@@ -35,8 +35,8 @@ from ._report import (
 from ._results import ConfidenceInterval
 from ._statistics import samples_values
 from ._uncertainty._intervals import (
-    SCORE_AVERAGES,
-    SCORE_METRICS,
+    RESULT_AVERAGES,
+    RESULT_METRICS,
     ScoreInterval,
     package_result,
 )
@@ -682,9 +682,9 @@ class MLCMAccumulator:
         matrix, _, _, n_rows, names, replicates, *_ = self._snapshot()
         shown = self.n_labels + bool(include_no_label)
         names = self._names(names) + ([NO_LABEL_NAME] if include_no_label else [])
-        metrics = SCORE_METRICS + ((metric,) if metric not in SCORE_METRICS else ())
-        averages = SCORE_AVERAGES + (
-            (average,) if average not in SCORE_AVERAGES else ()
+        metrics = RESULT_METRICS + ((metric,) if metric not in RESULT_METRICS else ())
+        averages = RESULT_AVERAGES + (
+            (average,) if average not in RESULT_AVERAGES else ()
         )
         scores = _percentile_scores(
             matrix,

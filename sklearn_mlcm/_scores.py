@@ -25,7 +25,7 @@ from ._param_validation import (
     validate_keywords,
     validate_params,
 )
-from ._statistics import AVERAGES, matrix_scores, samples_average
+from ._statistics import AVERAGES, matrix_scores, samples_average, statistic_of
 from ._validation import frame_columns, read_frame, validate_targets
 
 __all__ = [
@@ -39,8 +39,9 @@ __all__ = [
     "mlcm_specificity_score",
 ]
 
-#: The averages of precision, recall and F-beta: the matrix's and the
-#: instances' ("samples"); specificity has no samples average.
+#: The values of the score functions' ``average`` (besides None): the
+#: matrix's and the instances' ("samples"); a statistic without a samples
+#: form (specificity) refuses "samples" (its ``Statistic.averages``).
 SCORE_AVERAGES = (*AVERAGES, "samples")
 
 #: The constraints of every score function; fbeta adds beta, specificity tn.
@@ -904,7 +905,8 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
 
 
 #: The averages of :func:`mlcm_scorers`: scikit-learn's scorer names'
-#: (specificity, which scikit-learn has not, takes the first three).
+#: (specificity, which scikit-learn has not and which has no samples form,
+#: takes the first three).
 _SCORER_AVERAGES = ("micro", "macro", "weighted", "samples")
 
 
@@ -940,9 +942,10 @@ def mlcm_scorers(method="heydarian"):
     >>> sorted(mlcm_scorers())[:4]
     ['mlcm_f1_macro', 'mlcm_f1_micro', 'mlcm_f1_samples', 'mlcm_f1_weighted']
     """
-    averages = {"precision": _SCORER_AVERAGES, "recall": _SCORER_AVERAGES}
-    averages["f1"] = _SCORER_AVERAGES
-    averages["specificity"] = _SCORER_AVERAGES[:-1]
+    averages = {
+        metric: [a for a in _SCORER_AVERAGES if a in statistic_of(metric)[0].averages]
+        for metric in ("precision", "recall", "f1", "specificity")
+    }
     return {
         f"mlcm_{metric}_{average}": make_mlcm_scorer(
             metric, average=average, method=method

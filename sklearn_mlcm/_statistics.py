@@ -32,12 +32,15 @@ import numbers
 import os
 import sys
 import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import Bunch
 
+from ._mlcm._samples import RATIOS
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -125,14 +128,26 @@ def safe_ratio(numerator, denominator, zero_division, metric, condition):
     Where the denominator is zero the result is ``zero_division`` (0.0 for
     "warn", which also emits an :class:`UndefinedMetricWarning`).
     """
+    denominator = np.asarray(denominator, dtype=np.float64)
+    return divide_where_defined(
+        numerator, denominator, denominator == 0, zero_division, metric, condition
+    )
+
+
+def divide_where_defined(
+    numerator, denominator, undefined, zero_division, metric, condition
+):
+    """``numerator / denominator`` where ``undefined`` is False, and
+    ``zero_division`` where it is True (0.0 for "warn", which also emits
+    "{metric} is ill-defined and being set to 0.0 in {condition}" as an
+    :class:`UndefinedMetricWarning`)."""
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
-    undefined = denominator == 0
     fill = 0.0 if zero_division == "warn" else float(zero_division)
     result = np.divide(
         numerator,
         denominator,
-        out=np.full(np.broadcast(numerator, denominator).shape, fill),
+        out=np.full(np.broadcast(numerator, denominator, undefined).shape, fill),
         where=~undefined,
     )
     if zero_division == "warn" and undefined.any():
@@ -145,38 +160,428 @@ def safe_ratio(numerator, denominator, zero_division, metric, condition):
     return result
 
 
-def ratio_metric(metric, tp, fp, fn, tn, *, beta=1.0, zero_division="warn"):
-    """One per-class ratio from one-vs-rest counts.
+# -- the registry: every per-class statistic, declared once -----------------
 
-    ``metric`` is "precision" TP/(TP+FP), "recall" TP/(TP+FN), "fbeta"
-    (1+b²)TP/((1+b²)TP + b²FN + FP) or "specificity" TN/(TN+FP). Undefined
-    ratios follow ``zero_division`` (see :func:`safe_ratio`).
+#: The values of ``average`` besides None read off a matrix, in the order the
+#: report shows them; "samples" is read off the instances' set sizes.
+AVERAGES = ("micro", "micro_all", "macro", "weighted")
+
+
+@dataclass(frozen=True)
+class SamplesForm:
+    """The per-instance form of a statistic: scikit-learn's ``average="samples"``.
+
+    Attributes
+    ----------
+    ratio : str
+        Which ratio of the samples average's sums it reads, one of
+        :data:`._mlcm._samples.RATIOS` (its position there is :attr:`index`).
+    condition : str
+        The instances whose ratio is undefined, in scikit-learn's words
+        ("no predicted labels"), for the warning.
     """
-    if metric == "precision":
-        return safe_ratio(
-            tp, tp + fp, zero_division, "Precision", "labels with no predicted samples"
-        )
-    if metric == "recall":
-        return safe_ratio(
-            tp, tp + fn, zero_division, "Recall", "labels with no true samples"
-        )
-    if metric == "specificity":
-        return safe_ratio(
-            tn, tn + fp, zero_division, "Specificity", "labels with no negative samples"
-        )
+
+    ratio: str
+    condition: str
+
+    @property
+    def index(self):
+        """The position of the ratio on the sums' first axis."""
+        return RATIOS.index(self.ratio)
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One per-class statistic of the one-vs-rest counts, declared once.
+
+    Attributes
+    ----------
+    name : str
+        The key of :func:`confusion_matrix_statistics` and of the scores'
+        engine (:func:`matrix_scores`).
+    header : str
+        The column header a report shows.
+    formula : callable
+        ``formula(tp, fp, fn, tn, beta) -> (numerator, denominator)``, float64
+        arrays of the counts' shape; the value is their quotient.
+    undefined : callable or None
+        ``undefined(tp, fp, fn, tn, beta) -> mask``: where the statistic is
+        undefined; None for the usual rule, where the formula's denominator
+        is zero (a statistic of products gives the rule on its factors, which
+        a product of tiny shares could miss). There it takes ``zero_division``
+        (0.0 for "warn", which also raises scikit-learn's
+        :class:`~sklearn.exceptions.UndefinedMetricWarning`; NaN is left out
+        of the macro and weighted averages).
+    metric, condition : str
+        The warning's words: "{metric} is ill-defined and being set to 0.0 in
+        {condition}", as scikit-learn's.
+    higher_is_better : bool or None
+        The direction: True, False (an error rate), None (neither: a
+        property of the data, as the prevalence).
+    samples : SamplesForm or None
+        The per-instance form, where it has a samples average.
+    options : tuple of str
+        The names under which the ``metric`` option of the intervals, the
+        paired comparison, the accumulator and the threshold curves takes it.
+    doc : str
+        The formula and when it is undefined, in words.
+
+    Notes
+    -----
+    Averaging is the same rule for every statistic (:attr:`averages`): "micro"
+    (and "micro_all") applies the formula to the pooled counts; "macro" and
+    "weighted" average the per-label values; "samples" averages the
+    per-instance values, where the statistic has a samples form.
+    """
+
+    name: str
+    header: str
+    formula: Callable
+    undefined: object
+    metric: str
+    condition: str
+    higher_is_better: object
+    samples: object = None
+    options: tuple = ()
+    doc: str = ""
+
+    @property
+    def averages(self):
+        """The values of ``average`` (besides None) the statistic has."""
+        return (*AVERAGES, "samples") if self.samples is not None else AVERAGES
+
+
+def _as_float(tp, fp, fn, tn):
+    asarray, f8 = np.asarray, np.float64
+    return asarray(tp, f8), asarray(fp, f8), asarray(fn, f8), asarray(tn, f8)
+
+
+def _shares(tp, fp, fn, tn):
+    """The counts divided by their total (where it is positive), so that the
+    products of the correlation-like statistics cannot overflow; every one of
+    them is a ratio of products of the same degree, unchanged by the scale."""
+    tp, fp, fn, tn = _as_float(tp, fp, fn, tn)
+    total = tp + fp + fn + tn
+    scale = np.where(total > 0, total, 1.0)
+    return tp / scale, fp / scale, fn / scale, tn / scale
+
+
+def _ratio(numerator, denominator):
+    """A statistic ``numerator / denominator`` of sums of counts (names
+    joined by "+"), undefined where the denominator is zero (the default
+    rule, ``undefined=None``)."""
+    positions = {"tp": 0, "fp": 1, "fn": 2, "tn": 3}
+    top = [positions[c] for c in numerator.split("+")]
+    bottom = [positions[c] for c in denominator.split("+")]
+
+    def formula(tp, fp, fn, tn, beta):
+        counts = _as_float(tp, fp, fn, tn)
+        return _total(counts, top), _total(counts, bottom)
+
+    return formula, None
+
+
+def _total(counts, positions):
+    total = counts[positions[0]]
+    for i in positions[1:]:
+        total = total + counts[i]
+    return total
+
+
+def _fbeta(tp, fp, fn, tn, beta):
+    tp, fp, fn, _ = _as_float(tp, fp, fn, tn)
     if beta <= 1e50:
         b2 = beta * beta
-        numerator, denominator = (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
-    else:  # b² would overflow: divide through by it (F tends to the recall)
-        inverse = (1.0 / beta) ** 2
-        numerator = (1 + inverse) * np.asarray(tp, dtype=np.float64)
-        denominator = numerator + fn + inverse * np.asarray(fp, dtype=np.float64)
-    return safe_ratio(
+        return (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
+    # b² would overflow: divide through by it (F tends to the recall)
+    inverse = (1.0 / beta) ** 2
+    numerator = (1 + inverse) * tp
+    return numerator, numerator + fn + inverse * fp
+
+
+def _mcc(tp, fp, fn, tn, beta):
+    tp, fp, fn, tn = _shares(tp, fp, fn, tn)
+    factors = (tp + fp, tp + fn, tn + fp, tn + fn)
+    denominator = np.prod([np.sqrt(f) for f in factors], axis=0)
+    return tp * tn - fp * fn, denominator
+
+
+def _any_zero(*sums):
+    """Undefined where any of the sums of counts (names joined by "+") is
+    zero."""
+    positions = {"tp": 0, "fp": 1, "fn": 2, "tn": 3}
+    factors = [[positions[c] for c in names.split("+")] for names in sums]
+
+    def undefined(tp, fp, fn, tn, beta):
+        counts = _as_float(tp, fp, fn, tn)
+        mask = _total(counts, factors[0]) <= 0
+        for factor in factors[1:]:
+            mask = mask | (_total(counts, factor) <= 0)
+        return mask
+
+    return undefined
+
+
+def _balanced_accuracy(tp, fp, fn, tn, beta):
+    tp, fp, fn, tn = _shares(tp, fp, fn, tn)
+    return tp * (tn + fp) + tn * (tp + fn), 2 * (tp + fn) * (tn + fp)
+
+
+def _informedness(tp, fp, fn, tn, beta):
+    tp, fp, fn, tn = _shares(tp, fp, fn, tn)
+    return tp * tn - fp * fn, (tp + fn) * (tn + fp)
+
+
+def _markedness(tp, fp, fn, tn, beta):
+    tp, fp, fn, tn = _shares(tp, fp, fn, tn)
+    return tp * tn - fp * fn, (tp + fp) * (tn + fn)
+
+
+def _g_mean(tp, fp, fn, tn, beta):
+    tp, fp, fn, tn = _shares(tp, fp, fn, tn)
+    return np.sqrt(tp) * np.sqrt(tn), np.sqrt(tp + fn) * np.sqrt(tn + fp)
+
+
+_NO_TRUE = "labels with no true samples"
+_NO_PREDICTED = "labels with no predicted samples"
+_NO_NEGATIVE = "labels with no negative samples"
+_NO_PREDICTED_NEGATIVE = "labels with no predicted negative samples"
+_TRUE_ALL_OR_NONE = "labels with all or no true samples"
+_PREDICTED_ALL_OR_NONE = "labels with all or no predicted samples"
+
+#: Every per-class statistic, by name, in the order of the report's columns
+#: and of :func:`confusion_matrix_statistics`.
+STATISTICS = {
+    s.name: s
+    for s in (
+        Statistic(
+            "precision",
+            "precision",
+            *_ratio("tp", "tp+fp"),
+            "Precision",
+            _NO_PREDICTED,
+            True,
+            SamplesForm("precision", "no predicted labels"),
+            ("precision",),
+            "TP / (TP + FP); undefined where TP + FP = 0 (nothing predicted).",
+        ),
+        Statistic(
+            "recall",
+            "recall",
+            *_ratio("tp", "tp+fn"),
+            "Recall",
+            _NO_TRUE,
+            True,
+            SamplesForm("recall", "no true labels"),
+            ("recall",),
+            "TP / (TP + FN), the true positive rate (TPR); undefined where "
+            "TP + FN = 0 (no true sample).",
+        ),
+        Statistic(
+            "fbeta",
+            "f1-score",
+            _fbeta,
+            None,
+            "F-score",
+            "labels with no true nor predicted samples",
+            True,
+            SamplesForm("fbeta", "no true nor predicted labels"),
+            ("f1", "fbeta"),
+            "(1 + b²) TP / ((1 + b²) TP + b² FN + FP); undefined where that "
+            "denominator is 0 (for 0 < b < inf: no true nor predicted sample).",
+        ),
+        Statistic(
+            "specificity",
+            "specificity",
+            *_ratio("tn", "tn+fp"),
+            "Specificity",
+            _NO_NEGATIVE,
+            True,
+            None,
+            ("specificity",),
+            "TN / (TN + FP), the true negative rate (TNR); undefined where "
+            "TN + FP = 0 (no negative sample).",
+        ),
+        Statistic(
+            "accuracy",
+            "accuracy",
+            *_ratio("tp+tn", "tp+tn+fp+fn"),
+            "Accuracy",
+            "empty labels",
+            True,
+            doc="(TP + TN) / (TP + TN + FP + FN); undefined for an empty matrix.",
+        ),
+        Statistic(
+            "jaccard",
+            "jaccard",
+            *_ratio("tp", "tp+fp+fn"),
+            "Jaccard",
+            "labels with no true or predicted samples",
+            True,
+            doc="TP / (TP + FP + FN), scikit-learn's jaccard_score (PyCM's J); "
+            "undefined where TP + FP + FN = 0. No samples form: the samples "
+            "average's sums hold precision, recall and F-beta only.",
+        ),
+        Statistic(
+            "matthews_corrcoef",
+            "MCC",
+            _mcc,
+            _any_zero("tp+fp", "tp+fn", "tn+fp", "tn+fn"),
+            "Matthews correlation coefficient",
+            f"{_TRUE_ALL_OR_NONE}, or all or no predicted samples",
+            True,
+            doc="(TP TN - FP FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN)), "
+            "in [-1, 1]; undefined where a factor of the root is 0.",
+        ),
+        Statistic(
+            "balanced_accuracy",
+            "balanced accuracy",
+            _balanced_accuracy,
+            _any_zero("tp+fn", "tn+fp"),
+            "Balanced accuracy",
+            _TRUE_ALL_OR_NONE,
+            True,
+            doc="(TPR + TNR) / 2; undefined where TP + FN = 0 or TN + FP = 0.",
+        ),
+        Statistic(
+            "negative_predictive_value",
+            "NPV",
+            *_ratio("tn", "tn+fn"),
+            "Negative predictive value",
+            _NO_PREDICTED_NEGATIVE,
+            True,
+            doc="TN / (TN + FN); undefined where TN + FN = 0.",
+        ),
+        Statistic(
+            "false_discovery_rate",
+            "FDR",
+            *_ratio("fp", "fp+tp"),
+            "False discovery rate",
+            _NO_PREDICTED,
+            False,
+            doc="FP / (FP + TP) = 1 - precision; undefined where FP + TP = 0.",
+        ),
+        Statistic(
+            "false_omission_rate",
+            "FOR",
+            *_ratio("fn", "fn+tn"),
+            "False omission rate",
+            _NO_PREDICTED_NEGATIVE,
+            False,
+            doc="FN / (FN + TN) = 1 - NPV; undefined where FN + TN = 0.",
+        ),
+        Statistic(
+            "false_positive_rate",
+            "FPR",
+            *_ratio("fp", "fp+tn"),
+            "False positive rate",
+            _NO_NEGATIVE,
+            False,
+            doc="FP / (FP + TN), the fall-out, 1 - specificity; undefined "
+            "where FP + TN = 0.",
+        ),
+        Statistic(
+            "false_negative_rate",
+            "FNR",
+            *_ratio("fn", "fn+tp"),
+            "False negative rate",
+            _NO_TRUE,
+            False,
+            doc="FN / (FN + TP), the miss rate, 1 - recall; undefined where "
+            "FN + TP = 0.",
+        ),
+        Statistic(
+            "informedness",
+            "informedness",
+            _informedness,
+            _any_zero("tp+fn", "tn+fp"),
+            "Informedness",
+            _TRUE_ALL_OR_NONE,
+            True,
+            doc="TPR + TNR - 1 (Youden's J, PyCM's BM), in [-1, 1]; undefined "
+            "where TP + FN = 0 or TN + FP = 0.",
+        ),
+        Statistic(
+            "markedness",
+            "markedness",
+            _markedness,
+            _any_zero("tp+fp", "tn+fn"),
+            "Markedness",
+            _PREDICTED_ALL_OR_NONE,
+            True,
+            doc="PPV + NPV - 1 (PyCM's MK), in [-1, 1]; undefined where "
+            "TP + FP = 0 or TN + FN = 0.",
+        ),
+        Statistic(
+            "g_mean",
+            "G-mean",
+            _g_mean,
+            _any_zero("tp+fn", "tn+fp"),
+            "G-mean",
+            _TRUE_ALL_OR_NONE,
+            True,
+            doc="sqrt(TPR TNR) (PyCM's GM); undefined where TP + FN = 0 or "
+            "TN + FP = 0.",
+        ),
+        Statistic(
+            "prevalence",
+            "prevalence",
+            *_ratio("tp+fn", "tp+fp+fn+tn"),
+            "Prevalence",
+            "empty labels",
+            None,
+            doc="(TP + FN) / (TP + FP + FN + TN) (PyCM's PRE), a property of "
+            "the data, neither good nor bad; undefined for an empty matrix.",
+        ),
+    )
+}
+
+#: Names that stand for a statistic at a fixed parameter: "f1" is F-beta at
+#: beta = 1.
+ALIASES = {"f1": ("fbeta", 1.0)}
+
+
+def statistic_of(metric, beta=1.0):
+    """The :class:`Statistic` of a name or alias, and the beta it takes."""
+    if metric in ALIASES:
+        metric, beta = ALIASES[metric]
+    return STATISTICS[metric], beta
+
+
+def _evaluate(statistic, tp, fp, fn, tn, beta):
+    """The numerator, denominator and undefined mask of one statistic."""
+    numerator, denominator = statistic.formula(tp, fp, fn, tn, beta)
+    if statistic.undefined is None:
+        undefined = np.asarray(denominator <= 0)
+    else:
+        undefined = np.asarray(statistic.undefined(tp, fp, fn, tn, beta))
+    return numerator, denominator, undefined
+
+
+def undefined_mask(metric, tp, fp, fn, tn, *, beta=1.0):
+    """Where ``metric`` of the one-vs-rest counts is undefined (the
+    registry's rule)."""
+    statistic, beta = statistic_of(metric, beta)
+    return _evaluate(statistic, tp, fp, fn, tn, beta)[2]
+
+
+def ratio_metric(metric, tp, fp, fn, tn, *, beta=1.0, zero_division="warn"):
+    """One per-class statistic of :data:`STATISTICS` (or "f1") from
+    one-vs-rest counts.
+
+    Where the registry's rule says it is undefined it takes
+    ``zero_division``, as :func:`safe_ratio`: 0.0 for "warn", which also
+    emits the statistic's :class:`UndefinedMetricWarning`.
+    """
+    statistic, beta = statistic_of(metric, beta)
+    numerator, denominator, undefined = _evaluate(statistic, tp, fp, fn, tn, beta)
+    return divide_where_defined(
         numerator,
         denominator,
+        undefined,
         zero_division,
-        "F-score",
-        "labels with no true nor predicted samples",
+        statistic.metric,
+        statistic.condition,
     )
 
 
@@ -195,6 +600,12 @@ def _check_sums_are_finite(cm):
         f"{largest:.3g} instead; divide the matrix by its largest cell: every "
         "ratio is unchanged."
     )
+
+
+#: The statistics :func:`confusion_matrix_statistics` warns for with
+#: ``zero_division="warn"``; the others take 0.0 silently there (scikit-learn's
+#: ``warn_for``), so that one empty class raises its four warnings, not twelve.
+_STATISTICS_THAT_WARN = ("precision", "recall", "fbeta", "specificity", "accuracy")
 
 
 @validate_params(
@@ -247,6 +658,21 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
         - ``"specificity"``: TN / (TN + FP), float64;
         - ``"fbeta"``: (1 + b²) TP / ((1 + b²) TP + b² FN + FP), float64;
         - ``"accuracy"``: (TP + TN) / (TP + TN + FP + FN), float64;
+        - every other statistic of the registry, float64, in its order:
+          ``"jaccard"`` TP / (TP + FP + FN); ``"matthews_corrcoef"``
+          (TP TN - FP FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN));
+          ``"balanced_accuracy"`` (TPR + TNR) / 2;
+          ``"negative_predictive_value"`` TN / (TN + FN);
+          ``"false_discovery_rate"`` FP / (FP + TP);
+          ``"false_omission_rate"`` FN / (FN + TN);
+          ``"false_positive_rate"`` FP / (FP + TN) (fall-out);
+          ``"false_negative_rate"`` FN / (FN + TP) (miss rate);
+          ``"informedness"`` TPR + TNR - 1; ``"markedness"`` PPV + NPV - 1;
+          ``"g_mean"`` sqrt(TPR TNR); ``"prevalence"``
+          (TP + FN) / (TP + FP + FN + TN). Each is undefined where a
+          denominator (or a factor of one) is zero and then takes
+          ``zero_division``; with "warn" these take 0.0 without warning, only
+          the five above warn;
         - ``"row_sum"``, ``"column_sum"``: the true and predicted totals of each
           class, of the dtype of ``cm``;
         - ``"overall_accuracy"``: trace / sum, a Python float.
@@ -297,14 +723,21 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
 
     tp, fp, fn, tn_ = one_vs_rest_counts(cm, tn)
     ratios = {
-        metric: ratio_metric(
-            metric, tp, fp, fn, tn_, beta=beta, zero_division=zero_division
+        name: ratio_metric(
+            name,
+            tp,
+            fp,
+            fn,
+            tn_,
+            beta=beta,
+            zero_division=(
+                0.0
+                if zero_division == "warn" and name not in _STATISTICS_THAT_WARN
+                else zero_division
+            ),
         )
-        for metric in ("precision", "recall", "specificity", "fbeta")
+        for name in STATISTICS
     }
-    accuracy = safe_ratio(
-        tp + tn_, tp + tn_ + fp + fn, zero_division, "Accuracy", "empty labels"
-    )
     overall = safe_ratio(
         cm.diagonal().sum(),
         cm.sum(),
@@ -318,7 +751,6 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
         fn=fn,
         tn=tn_,
         **ratios,
-        accuracy=accuracy,
         row_sum=line_sums(cm, 1),
         column_sum=line_sums(cm, 0),
         overall_accuracy=float(overall),
@@ -326,9 +758,6 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
 
 
 # -- the per-label ratios of an MLCM and their averages --------------------
-
-#: The values of ``average`` besides None, in the order the report shows them.
-AVERAGES = ("micro", "micro_all", "macro", "weighted")
 
 
 def row_sums(cm):
@@ -385,7 +814,8 @@ def matrix_scores(
     ----------
     cm : ndarray or sparse matrix of shape (q+1, q+1), or ndarray (..., q+1, q+1)
         An MLCM, or a stack of MLCMs (dense only).
-    metrics : sequence of {"precision", "recall", "fbeta", "specificity"}
+    metrics : sequence of str
+        Names of :data:`STATISTICS` (or "f1").
     average : {"micro", "micro_all", "macro", "weighted"} or None
     warn_for : container of metric names, default=None (all of them)
         Only these warn for ``zero_division="warn"``; the others take its value
@@ -419,16 +849,6 @@ def matrix_scores(
         else:
             results[metric] = nan_average(values, weights)
     return results
-
-
-#: The position of each metric in the samples average's sums, and what its
-#: warning says: scikit-learn's words for an instance-wise ratio.
-_SAMPLES_RATIOS = {
-    "precision": (0, "Precision", "no predicted labels"),
-    "recall": (1, "Recall", "no true labels"),
-    "fbeta": (2, "F-score", "no true nor predicted labels"),
-    "f1": (2, "F-score", "no true nor predicted labels"),
-}
 
 
 def samples_values(sums, zero_division):
@@ -465,7 +885,8 @@ def samples_average(sums, metrics, *, zero_division="warn", warn_for=None):
     values = samples_values(sums, zero_division)
     results = {}
     for metric in metrics:
-        index, name, condition = _SAMPLES_RATIOS[metric]
+        statistic, _ = statistic_of(metric)
+        index = statistic.samples.index
         results[metric] = float(values[index])
         if (
             zero_division == "warn"
@@ -473,9 +894,9 @@ def samples_average(sums, metrics, *, zero_division="warn", warn_for=None):
             and (warn_for is None or metric in warn_for)
         ):
             warnings.warn(
-                f"{name} is ill-defined and being set to 0.0 in samples with "
-                f"{condition}. Use `zero_division` parameter to control this "
-                "behavior.",
+                f"{statistic.metric} is ill-defined and being set to 0.0 in "
+                f"samples with {statistic.samples.condition}. Use "
+                "`zero_division` parameter to control this behavior.",
                 UndefinedMetricWarning,
                 stacklevel=caller_stacklevel(),
             )

@@ -15,9 +15,12 @@ by line; every fast path of the package is compared with them on random cases.
 - :func:`threshold_search_oracle`: the tuning of MLCMTunedThresholdClassifierCV,
   every candidate's predictions made and scored in full;
 - :func:`samples_average_oracle`: scikit-learn's ``average="samples"``, each
-  instance's sets and ratios written out, then their weighted mean.
+  instance's sets and ratios written out, then their weighted mean;
+- :func:`statistic_oracle`: every per-class statistic of the registry from
+  one label's TP, FP, FN and TN, written as its textbook formula.
 """
 
+import math
 from collections import defaultdict
 from fractions import Fraction
 
@@ -202,9 +205,7 @@ def decide_labels_oracle(y_score, thresholds=None, top_k=None, at_least_one=Fals
     out = []
     for row in y_score:
         q = len(row)
-        passing = [
-            k for k in range(q) if thresholds is None or row[k] >= thresholds[k]
-        ]
+        passing = [k for k in range(q) if thresholds is None or row[k] >= thresholds[k]]
         if top_k is not None:
             passing = sorted(passing, key=lambda k: -row[k])[:top_k]
         if at_least_one and not passing:
@@ -336,3 +337,45 @@ def assert_matches_oracle(result, expected, method, weighted):
     else:
         assert result.dtype == np.float64
         assert_allclose(result, expected, rtol=1e-12, atol=1e-12)
+
+
+def statistic_oracle(name, tp, fp, fn, tn, beta=1.0):
+    """One label's statistic ``name`` from its counts, as the textbook writes
+    it (rates first, then the statistics made of them), in exact fractions;
+    None where a denominator it divides by is zero."""
+    tp, fp, fn, tn = (Fraction(float(x)) for x in (tp, fp, fn, tn))
+
+    def rate(a, b):
+        return None if b == 0 else a / b
+
+    tpr, tnr = rate(tp, tp + fn), rate(tn, tn + fp)
+    ppv, npv = rate(tp, tp + fp), rate(tn, tn + fn)
+    b2 = Fraction(beta) ** 2
+    both = None if None in (tpr, tnr) else (tpr, tnr)
+    marks = None if None in (ppv, npv) else (ppv, npv)
+    if name == "matthews_corrcoef":
+        factors = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+        if factors == 0:
+            return None
+        covariance = tp * tn - fp * fn
+        return math.copysign(math.sqrt(covariance**2 / factors), covariance)
+    formulas = {
+        "precision": lambda: ppv,
+        "recall": lambda: tpr,
+        "fbeta": lambda: rate((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
+        "specificity": lambda: tnr,
+        "accuracy": lambda: rate(tp + tn, tp + tn + fp + fn),
+        "jaccard": lambda: rate(tp, tp + fp + fn),
+        "balanced_accuracy": lambda: both and (both[0] + both[1]) / 2,
+        "negative_predictive_value": lambda: npv,
+        "false_discovery_rate": lambda: ppv if ppv is None else 1 - ppv,
+        "false_omission_rate": lambda: npv if npv is None else 1 - npv,
+        "false_positive_rate": lambda: tnr if tnr is None else 1 - tnr,
+        "false_negative_rate": lambda: tpr if tpr is None else 1 - tpr,
+        "informedness": lambda: both and both[0] + both[1] - 1,
+        "markedness": lambda: marks and marks[0] + marks[1] - 1,
+        "g_mean": lambda: both and math.sqrt(both[0] * both[1]),
+        "prevalence": lambda: rate(tp + fn, tp + fp + fn + tn),
+    }
+    value = formulas[name]()
+    return None if value is None else float(value)

@@ -2,8 +2,10 @@
 
 The registry below holds every public function that turns targets into
 numbers: the two matrices, the report, the five scores (and the samples
-averages of four of them), the accumulator (fed in two batches) and the
-Madjarov measures, each with both kernels (Heydarian et al. 2022, Krstinic
+averages of four of them), every per-class statistic of the statistics'
+registry (``confusion_matrix_statistics`` of the MLCM: a new entry there gets
+these invariances with no line here), the accumulator (fed in two batches)
+and the Madjarov measures, each with both kernels (Heydarian et al. 2022, Krstinic
 et al. 2020) where it has a ``method``. The report is
 compared as its dict of floats, the measures as their dict of floats. The
 functions of scores (decide_labels, mlcm_threshold_curve) have a registry of
@@ -27,6 +29,7 @@ from sklearn.metrics import (
 
 from sklearn_mlcm import (
     MLCMAccumulator,
+    confusion_matrix_statistics,
     decide_labels,
     mlcm_classification_report,
     mlcm_confusion_matrix,
@@ -39,6 +42,7 @@ from sklearn_mlcm import (
     mlcm_threshold_curve,
     multilabel_measures,
 )
+from sklearn_mlcm._statistics import STATISTICS
 
 METHODS = ("heydarian", "krstinic")
 REPORT_HEADERS = ("precision", "recall", "f1-score", "weight", "support")
@@ -80,6 +84,22 @@ SAMPLES_METRICS = {
         (mlcm_f1_score, {}),
         (mlcm_fbeta_score, {"beta": 2.0}),
     )
+}
+
+
+def _statistic(y_true, y_pred, sample_weight=None, labels=None, *, name):
+    """One registry statistic of every index of the (Heydarian) MLCM."""
+    cm = mlcm_confusion_matrix(
+        y_true, y_pred, sample_weight=sample_weight, labels=labels
+    )
+    return confusion_matrix_statistics(cm, zero_division=0.0)[name]
+
+
+# Every entry of the statistics' registry, read off the MLCM: one array of
+# q+1 values, the no-label index last.
+STATISTIC_METRICS = {
+    f"confusion_matrix_statistics[{name}]": partial(_statistic, name=name)
+    for name in STATISTICS
 }
 
 
@@ -153,6 +173,7 @@ WEIGHTED_METRICS = {
     **REPORT_METRICS,
     **SCORE_METRICS,
     **SAMPLES_METRICS,
+    **STATISTIC_METRICS,
 }
 ALL_METRICS = {**WEIGHTED_METRICS, **ACCUMULATOR_METRICS, **MEASURE_METRICS}
 # With the replicates: for the invariances that keep the rows and their order.
@@ -218,7 +239,7 @@ def _permute_labels(name, values, perm):
         return values[..., index]
     if name.startswith(("mlcm_confusion_matrix", "MLCMAccumulator")):
         return values[np.ix_(index, index)]
-    if name.startswith("mlcm_multilabel_confusion_matrix"):
+    if name.startswith("mlcm_multilabel_confusion_matrix") or name in STATISTIC_METRICS:
         return values[index]
     if name in SCORE_METRICS:
         return values[list(perm)]

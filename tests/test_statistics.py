@@ -16,6 +16,7 @@ from sklearn_mlcm import (
     mlcm_fbeta_score,
     mlcm_recall_score,
 )
+from sklearn_mlcm._statistics import STATISTICS
 
 CM = np.array([[4, 1, 1], [6, 2, 2], [3, 0, 6]])
 
@@ -32,6 +33,7 @@ KEYS = {
     "row_sum",
     "column_sum",
     "overall_accuracy",
+    *STATISTICS,
 }
 
 
@@ -42,7 +44,7 @@ def test_confusion_matrix_statistics_keys_and_types():
     for key in ("tp", "fp", "fn", "tn", "row_sum", "column_sum"):
         assert stats[key].dtype == np.int64
         assert stats[key].shape == (3,)
-    for key in ("precision", "recall", "specificity", "fbeta", "accuracy"):
+    for key in STATISTICS:
         assert stats[key].dtype == np.float64
         assert stats[key].shape == (3,)
     assert type(stats["overall_accuracy"]) is float

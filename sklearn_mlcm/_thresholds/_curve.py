@@ -514,12 +514,10 @@ def _one_vs_rest_scores(
     fn = positives[None, :] - tp
     tn = total - tp - fp - fn
     tn = np.where(tn <= 16 * np.finfo(np.float64).eps * total, 0.0, tn)
-    kind = METRICS[metric]
-    beta = 1.0 if metric == "f1" else beta
-    label = ratio_metric(kind, tp, fp, fn, tn, beta=beta, zero_division=zero_division)
+    label = ratio_metric(metric, tp, fp, fn, tn, beta=beta, zero_division=zero_division)
     if average == "micro":
         pooled = [x.sum(axis=1) for x in (tp, fp, fn, tn)]
-        overall = ratio_metric(kind, *pooled, beta=beta, zero_division=zero_division)
+        overall = ratio_metric(metric, *pooled, beta=beta, zero_division=zero_division)
         return np.asarray(overall, dtype=np.float64), label
     weights = np.broadcast_to(
         positives if average == "weighted" else np.ones_like(positives), label.shape
@@ -590,8 +588,7 @@ def summarize_curve(result):
     else:
         at = "threshold"
         lines += [
-            f"best_threshold={_format_threshold(result.best_threshold)}: "
-            f"score {score}",
+            f"best_threshold={_format_threshold(result.best_threshold)}: score {score}",
             f"{thresholds.shape[0]:,} thresholds, from "
             f"{_format_threshold(thresholds[0])} to "
             f"{_format_threshold(thresholds[-1])}",
@@ -604,8 +601,7 @@ def summarize_curve(result):
         )
     else:
         lines.append(
-            f"The labels the best {at} serves worst (own best score farthest "
-            "above it):"
+            f"The labels the best {at} serves worst (own best score farthest above it):"
         )
     cells = []
     for k in range(q):

@@ -87,9 +87,11 @@ THREADED_UNITS = 2**15
 #: most DRAW_CELLS), counted in the memory bound for each thread beyond one.
 THREAD_FLOATS = 6 * DRAW_CELLS
 
-#: The scores every result holds, per label and averaged.
-SCORE_METRICS = ("precision", "recall", "f1", "specificity")
-SCORE_AVERAGES = ("micro", "macro", "weighted")
+#: The scores every interval result holds, per label and averaged, besides
+#: the one asked for (the score functions' ``average`` options are
+#: ``_scores.SCORE_AVERAGES``, a different list).
+RESULT_METRICS = ("precision", "recall", "f1", "specificity")
+RESULT_AVERAGES = ("micro", "macro", "weighted")
 
 
 @unpackable("estimate", "confidence_interval")
@@ -1212,8 +1214,8 @@ def mlcm_confidence_intervals(
     )
     units, names = unit_table(targets, method=method)
     shown = units.n_labels + bool(include_no_label)
-    metrics = SCORE_METRICS + ((metric,) if metric not in SCORE_METRICS else ())
-    averages = SCORE_AVERAGES + ((average,) if average not in SCORE_AVERAGES else ())
+    metrics = RESULT_METRICS + ((metric,) if metric not in RESULT_METRICS else ())
+    averages = RESULT_AVERAGES + ((average,) if average not in RESULT_AVERAGES else ())
     reserved = {f"{a} avg" for a in averages}
     if include_no_label:
         reserved.add("no label")

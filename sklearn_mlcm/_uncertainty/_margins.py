@@ -22,7 +22,7 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._param_validation import invalid_parameter
-from sklearn_mlcm._statistics import ratio_metric
+from sklearn_mlcm._statistics import STATISTICS, ratio_metric, undefined_mask
 
 __all__ = [
     "BATCH_CELLS",
@@ -50,13 +50,10 @@ MAX_RESAMPLES = 10**6
 #: At most this many weights (resamples x instances) are held at once.
 BATCH_CELLS = 1 << 21
 
-METRICS = {
-    "precision": "precision",
-    "recall": "recall",
-    "f1": "fbeta",
-    "fbeta": "fbeta",
-    "specificity": "specificity",
-}
+#: The values of the ``metric`` option of the intervals, the paired
+#: comparison, the accumulator and the threshold curves: the registry's
+#: ``options`` of each statistic, in its order ("f1" is F-beta at beta 1).
+METRICS = tuple(name for s in STATISTICS.values() for name in s.options)
 
 
 # -- the margins of single instances ------------------------------------------
@@ -167,7 +164,7 @@ def margin_counts(margins, tn):
     return tp, fp, fn, tn_
 
 
-def averaged(kind, label, counts, rows, average, *, beta, zero_division, shown):
+def averaged(metric, label, counts, rows, average, *, beta, zero_division, shown):
     """The ``average`` (B,) of the label values ``label`` (B, shown).
 
     "micro" pools the counts of the shown indices, "micro_all" of all q+1;
@@ -177,7 +174,7 @@ def averaged(kind, label, counts, rows, average, *, beta, zero_division, shown):
     if average in ("micro", "micro_all"):
         stop = shown if average == "micro" else rows.shape[1]
         pooled = [x[:, :stop].sum(axis=1) for x in counts]
-        value = ratio_metric(kind, *pooled, beta=beta, zero_division=zero_division)
+        value = ratio_metric(metric, *pooled, beta=beta, zero_division=zero_division)
         return np.asarray(value, dtype=np.float64)
     if not np.isnan(label).any():  # the common case, without masks
         if average == "macro":
@@ -210,13 +207,11 @@ def scores_from_margins(margins, metric, average, *, beta, tn, zero_division):
     """(B, 3, q+1) margins -> averaged scores (B,) and label scores (B, q)."""
     q = margins.shape[2] - 1
     counts = margin_counts(margins, tn)
-    kind = METRICS[metric]
-    beta = 1.0 if metric == "f1" else beta
     label = ratio_metric(
-        kind, *(x[:, :q] for x in counts), beta=beta, zero_division=zero_division
+        metric, *(x[:, :q] for x in counts), beta=beta, zero_division=zero_division
     )
     overall = averaged(
-        kind,
+        metric,
         label,
         counts,
         margins[:, 1],
@@ -255,40 +250,27 @@ def every_score(
     rows = margins[:, 1]
     labels, overall, masks = {}, {}, {}
     for metric in metrics:
-        kind = METRICS[metric]
-        b = 1.0 if metric == "f1" else beta
         division = zero_division
         if zero_division == "warn" and metric not in warn_for:
             division = 0.0
-        label = ratio_metric(kind, *shown_counts, beta=b, zero_division=division)
+        label = ratio_metric(metric, *shown_counts, beta=beta, zero_division=division)
         labels[metric] = label
         if undefined:
-            masks[metric] = _undefined(kind, *shown_counts)
+            masks[metric] = undefined_mask(metric, *shown_counts, beta=beta)
         for average in averages:  # only a pooled (micro) ratio can warn here
             overall[metric, average] = averaged(
-                kind,
+                metric,
                 label,
                 counts,
                 rows,
                 average,
-                beta=b,
+                beta=beta,
                 zero_division=division,
                 shown=shown,
             )
     if undefined:
         return labels, overall, masks
     return labels, overall
-
-
-def _undefined(kind, tp, fp, fn, tn):
-    """Where a ratio of the one-vs-rest counts has a zero denominator."""
-    if kind == "precision":
-        return tp + fp == 0
-    if kind == "recall":
-        return tp + fn == 0
-    if kind == "specificity":
-        return tn + fp <= 0
-    return (tp + fn == 0) & (tp + fp == 0)  # F-scores: no true, no predicted
 
 
 # -- resampling -----------------------------------------------------------------
@@ -303,22 +285,14 @@ def batches(n_total, n_units, cells=BATCH_CELLS):
 
 
 def undefined_scores(margins, options):
-    """(B, q) mask of the label scores whose ratio has a zero denominator."""
-    diag, rows, cols = margins[:, 0, :-1], margins[:, 1, :-1], margins[:, 2, :-1]
-    metric = options["metric"]
-    if metric == "precision":
-        return cols == 0
-    if metric == "recall":
-        return rows == 0
-    if metric == "specificity":
-        all_diag = margins[:, 0]
-        if options["tn"] == "diagonal":
-            tn = all_diag.sum(axis=1, keepdims=True)[:, :1] - diag
-        else:
-            total = margins[:, 1].sum(axis=1, keepdims=True)
-            tn = total - rows - cols + diag
-        return tn + (cols - diag) <= 0
-    return (rows == 0) & (cols == 0)  # F-scores: no true, no predicted
+    """(B, q) mask of the label scores of ``options["metric"]`` that are
+    undefined: the registry's rule on the counts of the margins."""
+    counts = margin_counts(margins, options["tn"])
+    return undefined_mask(
+        options["metric"],
+        *(x[:, :-1] for x in counts),
+        beta=options["beta"],
+    )
 
 
 def min_resamples(confidence_level, *, one_sided=False):
