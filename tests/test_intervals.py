@@ -37,12 +37,12 @@ from sklearn_mlcm import (
     mlcm_recall_score,
     mlcm_specificity_score,
 )
-from sklearn_mlcm._uncertainty._intervals import (
-    _acceleration,
-    _sum_acceleration,
-    _warn_outside,
-    unit_table,
+from sklearn_mlcm._uncertainty._bounds import (
+    bca_acceleration,
+    sum_acceleration,
+    warn_outside,
 )
+from sklearn_mlcm._uncertainty._intervals import unit_table
 from sklearn_mlcm._uncertainty._margins import heydarian_margins, min_resamples
 from sklearn_mlcm._uncertainty._table import (
     UnitTable,
@@ -486,7 +486,7 @@ def test_warn_outside_names_averages_first_then_labels():
         r"40 resamples below it, their mean 0\.4\); and 1 more\. "
     )
     with pytest.warns(DegenerateDataWarning, match=match):
-        _warn_outside(
+        warn_outside(
             outside,
             ["cat", "owl", "fox"],
             confidence_level=0.9,
@@ -495,7 +495,7 @@ def test_warn_outside_names_averages_first_then_labels():
         )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        _warn_outside(
+        warn_outside(
             [("recall", [])],
             None,
             confidence_level=0.9,
@@ -937,7 +937,7 @@ def test_mlcm_confidence_intervals_matrix_bca_of_a_sum():
     with np.errstate(invalid="ignore", divide="ignore"):
         expected = (spread**3).sum(axis=0) / (6 * ((spread**2).sum(axis=0)) ** 1.5)
     assert_allclose(
-        _sum_acceleration(contributions, units.multiplicity), expected, atol=1e-12
+        sum_acceleration(contributions, units.multiplicity), expected, atol=1e-12
     )
 
 
@@ -1188,7 +1188,7 @@ def test_acceleration_of_kinds_is_the_jackknife_of_units(values, data):
     spread = units.mean() - units if units.size else units
     with np.errstate(invalid="ignore", divide="ignore"):
         expected = (spread**3).sum() / (6 * ((spread**2).sum()) ** 1.5)
-    got = _acceleration(kinds[:, None], multiplicity.astype(float))[0]
+    got = bca_acceleration(kinds[:, None], multiplicity.astype(float))[0]
     if units.size == 0 or np.ptp(units) == 0:  # no spread: no acceleration
         assert np.isnan(got)
     else:

@@ -41,6 +41,13 @@ LAYERS = [
 #: ``__main__`` included); every other idea has a folder of its own.
 MAX_ROOT_MODULES = 12
 
+#: At most this many lines of code in a function (:func:`_code_lines`): a
+#: longer one does several steps, each of which can be a function.
+MAX_FUNCTION_LINES = 150
+
+#: At most this many lines in a module: a longer one serves several callers.
+MAX_MODULE_LINES = 1200
+
 
 def _module_name(path):
     relative = path.relative_to(PACKAGE).with_suffix("")
@@ -163,3 +170,75 @@ def test_every_module_is_in_a_layer():
     """A new top-level module must be placed in a layer of this test."""
     for module in _graph():
         _layer(module)
+
+
+def _code_lines(function, lines):
+    """The lines of code of ``function`` (an ``ast`` node of a module of
+    ``lines``): those of its body, neither blank nor a comment, its docstring
+    left out; the lines of the functions it defines count."""
+    body = function.body
+    if ast.get_docstring(function, clean=False) is not None:
+        body = body[1:]
+    if not body:
+        return 0
+    code = lines[body[0].lineno - 1 : function.end_lineno]
+    return sum(1 for line in code if line.strip() and not line.strip().startswith("#"))
+
+
+def _module_lines(path):
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_code_lines_leave_out_docstring_blanks_and_comments():
+    """A function's lines of code are the lines of its body that hold code."""
+    source = (
+        "def f(a,\n"
+        "      b):\n"
+        '    """Doc.\n'
+        "\n"
+        '    More doc."""\n'
+        "    # a comment\n"
+        "    x = a\n"
+        "\n"
+        "    def g():\n"
+        "        return b  # counted\n"
+        "    return x + g()\n"
+    )
+    function = ast.parse(source).body[0]
+    assert _code_lines(function, source.splitlines()) == 4
+
+
+def test_functions_are_short():
+    """No function has more than MAX_FUNCTION_LINES lines of code: a long one
+    is split into its steps, each a function."""
+    long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                n_lines = _code_lines(node, lines)
+                if n_lines > MAX_FUNCTION_LINES:
+                    where = path.relative_to(PACKAGE.parent)
+                    long.append(f"{where}:{node.lineno} {node.name}: {n_lines} lines")
+    assert not long, long
+
+
+_VALIDATION = PACKAGE / "_validation.py"
+
+
+@pytest.mark.xfail(
+    _VALIDATION.exists() and _module_lines(_VALIDATION) > MAX_MODULE_LINES,
+    reason="sklearn_mlcm/_validation.py (2,059 lines) is being split by who uses "
+    "it (issue #31, item 5) in another change",
+    strict=True,
+)
+def test_modules_are_short():
+    """No module has more than MAX_MODULE_LINES lines: a long one serves
+    several callers, and is split by them."""
+    long = [
+        f"{path.relative_to(PACKAGE.parent)}: {n_lines} lines"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (n_lines := _module_lines(path)) > MAX_MODULE_LINES
+    ]
+    assert not long, long

@@ -149,6 +149,13 @@ def build_parser():
         "--version", action="version", version=f"%(prog)s {__version__}"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_report_command(commands)
+    return parser
+
+
+def _add_report_command(commands):
+    """The ``report`` command, its arguments in the order ``--help`` lists
+    them: the input, what is printed, the intervals, the files written."""
     report = commands.add_parser(
         "report",
         help="print the MLCM and the classification report of two label files",
@@ -165,6 +172,15 @@ def build_parser():
             "MLCMReport does."
         ),
     )
+    _add_input_arguments(report)
+    _add_printing_arguments(report)
+    _add_interval_arguments(report)
+    _add_file_arguments(report)
+
+
+def _add_input_arguments(report):
+    """The two label files, how they are read and how the matrix is made of
+    them."""
     report.add_argument(
         "true", metavar="TRUE", help="the true labels (.csv or .npy; - for stdin)"
     )
@@ -206,6 +222,11 @@ def build_parser():
             "(default: ,); tab or \\t for tab-separated files"
         ),
     )
+
+
+def _add_printing_arguments(report):
+    """What is printed: undefined ratios, JSON, decimals, the confusions and
+    the matrix."""
     report.add_argument(
         "--zero-division",
         choices=list(ZERO_DIVISION),
@@ -244,6 +265,11 @@ def build_parser():
         action="store_true",
         help=f"print the matrix even above {MATRIX_MAX_LABELS} labels",
     )
+
+
+def _add_interval_arguments(report):
+    """The bootstrap intervals: the level, which asks for them, and the
+    options that shape them (:data:`INTERVAL_OPTIONS`)."""
     report.add_argument(
         "--confidence-level",
         type=_confidence_level,
@@ -283,6 +309,11 @@ def build_parser():
             "intervals do not depend on it (default: 1)"
         ),
     )
+
+
+def _add_file_arguments(report):
+    """The files written beside what is printed: the matrix as CSV, the
+    report as HTML and as markdown."""
     report.add_argument(
         "--matrix-out",
         metavar="FILE",
@@ -310,4 +341,3 @@ def build_parser():
             "intervals of --confidence-level"
         ),
     )
-    return parser

@@ -8,7 +8,13 @@
   by instance (paired comparison), and the multinomial draws of them; its
   docstring holds the vocabulary (margins, pair, unit, kind, table);
 - ``_intervals``: :func:`~sklearn_mlcm.mlcm_confidence_intervals` (percentile
-  and BCa, whole groups resampled) and the report's intervals;
+  and BCa, whole groups resampled) and the report's intervals, drawn, scored
+  and averaged in named steps;
+- ``_bounds``: the percentile and BCa bounds of bootstrap distributions, and
+  the warning for an estimate outside its own interval;
+- ``_interval_result``: the intervals' results
+  (:class:`~sklearn_mlcm.ScoreInterval`,
+  :class:`~sklearn_mlcm.ConfidenceIntervalResult`) and their packaging;
 - ``_paired``: :func:`~sklearn_mlcm.mlcm_paired_comparison`, a paired
   bootstrap and a permutation test of two prediction sets;
 - ``_poisson``: the Poisson bootstrap of :class:`~sklearn_mlcm.MLCMAccumulator`;

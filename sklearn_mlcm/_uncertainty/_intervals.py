@@ -9,13 +9,10 @@ kinds' margins, and every score of the report is read off the same margins:
 one set of resamples for all of them.
 """
 
-import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.special import ndtr, ndtri
-from scipy.stats import DegenerateDataWarning
 from sklearn.utils import check_random_state
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
@@ -27,19 +24,8 @@ from sklearn_mlcm._param_validation import (
     Sequence,
     validate_params,
 )
-from sklearn_mlcm._results import ConfidenceInterval, unpackable
-from sklearn_mlcm._statistics import (
-    caller_stacklevel,
-    samples_average,
-    samples_values,
-)
-from sklearn_mlcm._summary import (
-    format_number,
-    format_table,
-    label_frame,
-    label_rows,
-    label_section,
-)
+from sklearn_mlcm._results import ConfidenceInterval
+from sklearn_mlcm._statistics import samples_average, samples_values
 from sklearn_mlcm._validation import (
     MAX_DENSE_BYTES,
     check_target_names,
@@ -47,6 +33,18 @@ from sklearn_mlcm._validation import (
     validate_targets,
 )
 
+from ._bounds import (
+    bca_acceleration,
+    bootstrap_bounds,
+    estimates_outside,
+    sum_acceleration,
+    warn_outside,
+)
+from ._interval_result import (
+    ConfidenceIntervalResult,
+    ScoreInterval,
+    package_result,
+)
 from ._margins import (
     BATCH_CELLS,
     MAX_RESAMPLES,
@@ -94,292 +92,6 @@ RESULT_METRICS = ("precision", "recall", "f1", "specificity")
 RESULT_AVERAGES = ("micro", "macro", "weighted")
 
 
-@unpackable("estimate", "confidence_interval")
-@dataclass(frozen=True)
-class ScoreInterval:
-    """One score (or the matrix): its estimate and its bootstrap interval.
-
-    Unpacks as ``estimate, (low, high) = interval``. For an averaged score
-    the values are Python floats; per label, arrays of shape (n_labels,);
-    for the matrix, arrays of shape (n_labels + 1, n_labels + 1).
-
-    Attributes
-    ----------
-    estimate : float or ndarray
-        The value on the test set.
-
-    confidence_interval : ConfidenceInterval
-        ``(low, high)``, of the shape of ``estimate``.
-
-    n_undefined : int or ndarray of shape (n_labels,), dtype=int64
-        Per label: in how many resamples the label's ratio had a zero
-        denominator (and so took ``zero_division``). For an average: in how
-        many resamples at least one label's did. 0 for the matrix.
-
-    n_degenerate : int
-        For BCa: how many of the values' intervals fell back to the
-        percentile interval (every resample on one side of the estimate, or
-        a jackknife with no spread).
-
-    bootstrap_distribution : ndarray of shape (n_resamples, ...) or None
-        The value in each resample, with ``return_distributions=True``.
-    """
-
-    estimate: object
-    confidence_interval: ConfidenceInterval
-    n_undefined: object
-    n_degenerate: int
-    bootstrap_distribution: object = None
-
-
-@unpackable("estimate", "confidence_interval")
-@dataclass(frozen=True, repr=False)
-class ConfidenceIntervalResult:
-    """The outcome of :func:`mlcm_confidence_intervals`.
-
-    Unpacks like a scipy.stats result: ``estimate, (low, high) = result``, the
-    score chosen by ``metric`` and ``average``; every score of the report is
-    in ``scores``, the matrix's cells in ``matrix``. It prints a summary of
-    at most 40 lines: the chosen score and its interval, every average of
-    it, then the labels with the widest intervals (all labels up to 20);
-    :meth:`to_frame` gives every score of every label and average.
-
-    Attributes
-    ----------
-    estimate : float
-        The chosen averaged score on the test set.
-
-    confidence_interval : ConfidenceInterval
-        ``(low, high)``, the bootstrap interval of ``estimate``.
-
-    label_estimates : ndarray of shape (n_labels,)
-        Each label's value of the chosen score.
-
-    label_confidence_interval : ConfidenceInterval
-        ``(low, high)``, arrays of shape (n_labels,): each label's interval.
-
-    scores : dict of str to ScoreInterval
-        Every score, from the same resamples: per label under the metric's
-        name, ``"precision"``, ``"recall"``, ``"f1"`` and ``"specificity"``
-        (arrays of shape (n_labels,)), and averaged under
-        ``"<metric>_<average>"`` for the averages "micro", "macro" and
-        "weighted" (``"f1_macro"``, ``"recall_micro"``: floats). The chosen
-        ``metric`` and ``average`` are there too (``"fbeta"``,
-        ``"f1_micro_all"``).
-
-    matrix : ScoreInterval or None
-        With ``matrix=True``: each cell of the MLCM, estimate and bounds of
-        shape (n_labels + 1, n_labels + 1).
-
-    target_names : list of str
-        The label names: frame columns, class values or column indices (and
-        ``"no label"`` last with ``include_no_label=True``).
-
-    interval : {"bca", "percentile"}
-        How the bounds were read off the bootstrap distribution.
-
-    confidence_level : float
-        The nominal coverage of the intervals.
-
-    n_resamples : int
-        The number of bootstrap resamples.
-
-    n_units : int
-        The number of units resampled: instances, or groups with ``groups``.
-
-    n_distinct_units : int
-        How many of them differ (in pair and weight, for instances): the
-        size of each resample's draw.
-
-    bootstrap_distribution : ndarray of shape (n_resamples,)
-        The chosen averaged score in each resample.
-
-    label_bootstrap_distribution : ndarray of shape (n_resamples, n_labels) \
-            or None
-        The chosen score of each label in each resample, with
-        ``return_distributions=True``.
-
-    label_n_undefined : ndarray of shape (n_labels,), dtype=int64
-        In how many resamples each label's chosen score was undefined (a zero
-        denominator) and so set by ``zero_division``.
-
-    n_undefined : int
-        In how many resamples at least one label's was.
-
-    n_degenerate : int
-        For ``interval="bca"``: how many of the chosen score's 1 + n_labels
-        intervals fell back to the percentile interval.
-
-    metric : str or None
-        The chosen score (``"f1"``, ``"fbeta"``...), the ``metric`` of the
-        call.
-
-    average : str or None
-        How it is averaged (``"macro"``...), the ``average`` of the call.
-
-    method : str or None
-        The matrix read, ``"heydarian"`` or ``"krstinic"``.
-
-    units : str
-        What a resampled unit is: ``"instances"``, or ``"groups"`` with
-        ``groups``.
-    """
-
-    estimate: float
-    confidence_interval: ConfidenceInterval
-    label_estimates: np.ndarray
-    label_confidence_interval: ConfidenceInterval
-    scores: dict
-    matrix: object
-    target_names: list
-    interval: str
-    confidence_level: float
-    n_resamples: int
-    n_units: int
-    n_distinct_units: int
-    bootstrap_distribution: np.ndarray
-    label_bootstrap_distribution: object
-    label_n_undefined: np.ndarray
-    n_undefined: int
-    n_degenerate: int
-    metric: str = None
-    average: str = None
-    method: str = None
-    units: str = "instances"
-
-    def __repr__(self):
-        return _interval_summary(self)
-
-    def to_frame(self):
-        """Every score of every label and average, one row each.
-
-        Returns
-        -------
-        frame : pandas.DataFrame
-            Index named ``"label"``: the label names (``target_names``),
-            then ``"micro avg"``, ``"macro avg"``, ``"weighted avg"`` (and
-            ``"micro_all avg"`` when it was chosen). Column ``kind``
-            (``"label"`` or ``"average"``), then for each score of
-            :attr:`scores` (``precision``, ``recall``, ``f1``,
-            ``specificity``, and the chosen ``metric``) its estimate and
-            bounds, ``"<score>"``, ``"<score> low"`` and ``"<score> high"``:
-            the values of :attr:`scores`, as they are.
-
-        Raises
-        ------
-        ImportError
-            Without pandas (``pip install "sklearn-mlcm[pandas]"``).
-        """
-        return _interval_frame(self)
-
-
-def _interval_averages(result):
-    """The averages of ``result.scores``, in the order computed."""
-    averages = []
-    for key in result.scores:
-        metric, _, average = key.partition("_")
-        if average and average not in averages:
-            averages.append(average)
-    return averages
-
-
-def _interval_frame(result):
-    """:meth:`ConfidenceIntervalResult.to_frame`."""
-    averages = _interval_averages(result)
-    parts = {
-        "": lambda value: value.estimate,
-        " low": lambda value: value.confidence_interval.low,
-        " high": lambda value: value.confidence_interval.high,
-    }
-    columns = {}
-    for metric in (key for key in result.scores if "_" not in key):
-        averaged = [result.scores.get(f"{metric}_{a}") for a in averages]
-        for suffix, part in parts.items():
-            values = [np.nan if v is None else part(v) for v in averaged]
-            columns[metric + suffix] = np.concatenate(
-                [
-                    np.asarray(part(result.scores[metric]), dtype=np.float64),
-                    np.array(values, dtype=np.float64),
-                ]
-            )
-    return label_frame(
-        "ConfidenceIntervalResult.to_frame()",
-        list(result.target_names),
-        [f"{a} avg" for a in averages],
-        columns,
-    )
-
-
-def _interval_summary(result):
-    """:class:`ConfidenceIntervalResult`'s summary (at most 40 lines)."""
-    metric = result.metric or "score"
-    kind = {"bca": "BCa", "percentile": "percentile"}.get(
-        result.interval, result.interval
-    )
-    level = f"{100 * result.confidence_level:g}%"
-    low, high = result.confidence_interval
-    chosen = metric if result.average is None else f"{metric}, {result.average} avg"
-    # units are drawn by kind: equal (true set, predicted set, weight)
-    # instances are one kind
-    distinct = result.units
-    if result.units == "instances":
-        distinct = "instances (true set, predicted set, weight)"
-    lines = [
-        f"ConfidenceIntervalResult: {chosen} = {format_number(result.estimate)}, "
-        f"{level} {kind} interval [{format_number(low)}, {format_number(high)}]",
-        f"{result.n_resamples:,} bootstrap resamples of {result.n_units:,} "
-        f"{result.units}, "
-        + (f"{result.method} matrix, " if result.method else "")
-        + f"{len(result.target_names):,} labels",
-        f"{result.n_distinct_units:,} distinct {distinct}, each resampled as one kind",
-    ]
-    if result.n_undefined:
-        lines.append(
-            f"undefined (zero_division) in {result.n_undefined:,} resamples for "
-            "at least one label"
-        )
-    if result.n_degenerate:
-        overall = f"the {result.average} avg" if result.average else "the overall score"
-        lines += [
-            f"{result.n_degenerate:,} of the {1 + len(result.target_names):,} BCa "
-            f"intervals of {metric} ({len(result.target_names):,} labels and "
-            f"{overall}) fell back to the percentile interval:",
-            "  BCa is undefined there (every resample on one side of the estimate, "
-            "or no jackknife spread), so their bounds are percentile bounds",
-        ]
-    averages = [
-        (a, result.scores[f"{result.metric}_{a}"])
-        for a in _interval_averages(result)
-        if f"{result.metric}_{a}" in result.scores
-    ]
-    if averages:
-        rows = [
-            [f"{a} avg", format_number(v.estimate)]
-            + [format_number(bound) for bound in v.confidence_interval]
-            for a, v in averages
-        ]
-        lines += ["", *format_table(["average", metric, "low", "high"], rows)]
-    names = result.target_names
-    estimate = np.asarray(result.label_estimates, dtype=np.float64)
-    label_low, label_high = (
-        np.asarray(bound, dtype=np.float64)
-        for bound in result.label_confidence_interval
-    )
-    width = label_high - label_low
-    shown = label_rows(len(names), -width)
-    lines += label_section(
-        names,
-        ["label", metric, "low", "high", "width"],
-        (estimate, label_low, label_high, width),
-        shown,
-        result.label_n_undefined,
-        "the widest intervals",
-    )
-    every = ", ".join(key for key in result.scores if "_" not in key)
-    lines.append(f"{every} of each label and average: .to_frame()")
-    return "\n".join(lines)
-
-
 # -- the units of the test set ---------------------------------------------------
 
 
@@ -406,106 +118,154 @@ def unit_table(targets, *, method):
     return units, names
 
 
-# -- bounds ------------------------------------------------------------------------
+# -- the resampling: one call's steps ----------------------------------------------
+#
+# bootstrap_intervals runs these in turn, each reading the call's options
+# (_Call) and the records the steps before it made:
+#   _check_call_memory    refuse what would not fit, before anything is drawn
+#   _observed_scores      the estimates, off the test set's margins
+#   _draw                 the resamples: their margins, sums and cells (_Draws)
+#   _resampled_scores     every score of every resample, and the jackknife's
+#   _with_samples_average the samples averages, off their own sums
+#   _score_intervals      each score's bounds (percentile or BCa)
+#   _matrix_interval      the cells' bounds
 
 
-def _quantiles(ordered, n_valid, level):
-    """Quantile ``level[j]`` (linear interpolation) of row j of ``ordered``
-    (columns x resamples, sorted, NaN last, ``n_valid[j]`` values)."""
-    level = np.broadcast_to(np.asarray(level, dtype=np.float64), n_valid.shape)
-    top = np.maximum(n_valid - 1, 0)
-    position = np.where(np.isnan(level), 0.0, level) * top
-    below = np.floor(position).astype(np.int64)
-    above = np.minimum(below + 1, top)
-    fraction = position - below
-    lo = np.take_along_axis(ordered, below[:, None], axis=1)[:, 0]
-    hi = np.take_along_axis(ordered, above[:, None], axis=1)[:, 0]
-    result = lo + fraction * (hi - lo)
-    return np.where((n_valid == 0) | np.isnan(level), np.nan, result)
+@dataclass(frozen=True)
+class _Slot:
+    """Where a metric's samples average is in :class:`_SamplesSums`'s sums:
+    the block of its beta (``beta_slot``) and the ratio in the block
+    (``ratio``, as :meth:`UnitTable.samples_sums` orders them)."""
+
+    beta_slot: int
+    ratio: int
 
 
-def _bounds(distribution, observed, acceleration, confidence_level, interval):
-    """``(low, high, n_degenerate)`` of each column of ``distribution``
-    (resamples x columns), NaN left out.
+@dataclass(frozen=True)
+class _SamplesSums:
+    """Each kind's sums of the samples averages
+    (:meth:`UnitTable.samples_sums`): ``sums`` of shape (n_kinds, 12 k) for
+    the k betas needed (1 for F1, ``beta`` for F-beta), and each metric's
+    :class:`_Slot` in them."""
 
-    BCa (Efron and Tibshirani 1993, ch. 14): the bias correction ``z0`` from
-    the share of resamples below the estimate (ties count half, as
-    scipy.stats.bootstrap does) and the ``acceleration`` (from the
-    jackknife) shift the percentile levels. Where they are not defined the
-    percentile interval stands.
+    sums: np.ndarray
+    slots: dict
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call of :func:`bootstrap_intervals`, its options resolved.
+
+    ``averages`` are those read off the margins; ``samples`` holds the sums
+    of the samples averages when "samples" was asked for (None otherwise).
+    ``n_jobs`` is the threads the call uses (1 below
+    :data:`THREADED_UNITS` units), ``threads`` their number.
     """
-    alpha = (1.0 - confidence_level) / 2.0
-    ordered = np.sort(distribution.T, axis=1)  # one sort per column, NaN last
-    valid = ~np.isnan(distribution)
-    n = valid.sum(axis=0)
-    plain = (_quantiles(ordered, n, alpha), _quantiles(ordered, n, 1.0 - alpha))
-    if interval == "percentile":
-        return (*plain, 0)
-    # values within rounding of the estimate are ties with it: the same
-    # ratio computed from other sums (weights scaled by 0.1, say) may land
-    # an ulp to either side, which would move z0 and the bounds
-    tol = 1e-12 * np.maximum(np.abs(observed), 1.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        below = ((distribution < observed - tol) & valid).sum(axis=0)
-        at_most = ((distribution <= observed + tol) & valid).sum(axis=0)
-        z0 = ndtri((below + at_most) / (2.0 * n))
-        levels = [
-            ndtr(z0 + (z0 + z) / (1.0 - acceleration * (z0 + z)))
-            for z in (ndtri(alpha), ndtri(1.0 - alpha))
-        ]
-    defined = np.isfinite(levels[0]) & np.isfinite(levels[1]) & np.isfinite(observed)
-    low = np.where(defined, _quantiles(ordered, n, levels[0]), plain[0])
-    high = np.where(defined, _quantiles(ordered, n, levels[1]), plain[1])
-    return low, high, int(np.sum(~defined & (n > 0)))
+
+    units: UnitTable
+    metrics: tuple
+    averages: tuple
+    samples: _SamplesSums | None
+    shown: int
+    n_resamples: int
+    seed: int
+    confidence_level: float
+    interval: str
+    beta: float
+    tn: object
+    zero_division: object
+    warn_for: tuple
+    matrix: bool
+    return_distributions: bool
+    n_jobs: object
+    threads: int
+    names: object
+
+    @property
+    def q1(self):
+        """The labels and the no-label index: the margins' width."""
+        return self.units.n_labels + 1
+
+    @property
+    def options(self):
+        """The options of :func:`every_score` that every scoring shares."""
+        return {"beta": self.beta, "tn": self.tn, "shown": self.shown}
+
+    @property
+    def silent(self):
+        """The resamples' ``zero_division``: 0.0 for "warn" (they never warn)."""
+        return 0.0 if self.zero_division == "warn" else self.zero_division
+
+    @property
+    def all_averages(self):
+        """Every average of the result: those off the margins, then "samples"."""
+        return self.averages + (("samples",) if self.samples is not None else ())
 
 
-def _acceleration(jackknife, multiplicity):
-    """BCa's acceleration of each column of the leave-one-unit-out values
-    (kinds x columns), each kind counting ``multiplicity`` times, NaN left
-    out. Spreads within rounding of the mean count as none: equal values
-    have no skewness (NaN, and the percentile interval), not a random one."""
-    valid = ~np.isnan(jackknife)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if valid.all():
-            mean = multiplicity @ jackknife / multiplicity.sum()
-            weight = multiplicity[:, None]
-        else:
-            weight = np.where(valid, multiplicity[:, None], 0.0)
-            values = np.where(valid, jackknife, 0.0)
-            mean = (values * weight).sum(axis=0) / weight.sum(axis=0)
-        spread = np.where(valid, mean - jackknife, 0.0)
-        tiny = 1e-12 * np.maximum(np.abs(mean), 1.0)
-        spread = np.where(np.abs(spread) <= tiny, 0.0, spread)
-        square = spread * spread  # not ** 3: NumPy's pow is 10x slower
-        if valid.all():
-            third = multiplicity @ (square * spread)
-            return third / (6.0 * (multiplicity @ square) ** 1.5)
-        return (weight * square * spread).sum(axis=0) / (
-            6.0 * (weight * square).sum(axis=0) ** 1.5
-        )
+@dataclass(frozen=True)
+class _Draws:
+    """The resamples, drawn: each one's margins (n_resamples, 3, q1); its
+    sums of the samples averages (n_resamples, 12 k) or None; the matrix's
+    cells (n_resamples, q1 * q1) and the kinds' cells ``contributions``
+    (sparse, n_kinds x q1 * q1), or None without the matrix."""
+
+    margins: np.ndarray
+    sums: np.ndarray | None
+    cells: np.ndarray | None
+    contributions: object
 
 
-def _sum_acceleration(contributions, multiplicity):
-    """BCa's acceleration of a sum over the units (a cell of the matrix):
-    leaving unit i out gives the total less x_i, so the jackknife's spread is
-    x_i less the mean, from the raw moments of the sparse contributions."""
-    n = multiplicity.sum()
-    s1 = multiplicity @ contributions
-    s2 = multiplicity @ contributions.power(2)
-    s3 = multiplicity @ contributions.power(3)
-    mean = s1 / n
-    second = s2 - n * mean**2
-    third = s3 - 3 * mean * s2 + 2 * n * mean**3
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return third / (6.0 * np.maximum(second, 0.0) ** 1.5)
+@dataclass(frozen=True)
+class _Scored:
+    """Every score of some rows (the test set, the resamples, or the
+    jackknife's units left out): ``labels`` maps a metric to its label
+    values (rows, shown) and ``averaged`` ``(metric, average)`` to (rows,).
+    For the resamples, ``undefined`` maps a metric to where its label ratio
+    had a zero denominator (rows, shown), and "samples" to the resamples
+    that drew an instance of undefined ratio (rows,)."""
+
+    labels: dict
+    averaged: dict
+    undefined: dict | None = None
 
 
-# -- the resampling ----------------------------------------------------------------
+@dataclass(frozen=True)
+class _Scores:
+    """The scores a call bounds: the estimates (``observed``), the
+    ``resampled`` values and, for BCa, the ``jackknife``'s (else None)."""
+
+    observed: _Scored
+    resampled: _Scored
+    jackknife: _Scored | None
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One score to bound: ``key`` is a metric (its labels, as arrays) or
+    ``(metric, average)``; its ``distribution`` over the resamples, its
+    ``estimate``, its ``jackknife`` values (None but for BCa) and
+    ``n_undefined`` (:attr:`ScoreInterval.n_undefined`)."""
+
+    key: object
+    distribution: np.ndarray
+    estimate: object
+    jackknife: np.ndarray | None
+    n_undefined: object
+
+
+@dataclass(frozen=True)
+class _Bounded:
+    """A bounded score: its :class:`ScoreInterval`, and the columns whose
+    estimate lies outside their interval (:func:`estimates_outside`)."""
+
+    interval: ScoreInterval
+    outside: list
 
 
 def _score_rows(margins, n_jobs, **options):
     """:func:`every_score` of the rows of ``margins`` (resamples or jackknife
-    values, each row scored alone), ranges of rows across threads."""
+    values, each row scored alone), ranges of rows across threads, as a
+    :class:`_Scored`."""
     parts = {}
 
     def score(start, stop):
@@ -513,11 +273,13 @@ def _score_rows(margins, n_jobs, **options):
 
     run_ranges(score, margins.shape[0], n_jobs)
     if len(parts) == 1:
-        return parts[0]
+        return _Scored(*parts[0])
     ordered = [parts[start] for start in sorted(parts)]
-    return tuple(
-        {key: np.concatenate([part[i][key] for part in ordered]) for key in table}
-        for i, table in enumerate(ordered[0])
+    return _Scored(
+        *(
+            {key: np.concatenate([part[i][key] for part in ordered]) for key in table}
+            for i, table in enumerate(ordered[0])
+        )
     )
 
 
@@ -575,28 +337,63 @@ def bootstrap_intervals(
     A score whose estimate lies outside its own interval (its bootstrap
     distribution is shifted from it) raises one
     :class:`~scipy.stats.DegenerateDataWarning` naming them
-    (:func:`_warn_outside`); ``names`` names the shown labels (their indices
+    (:func:`warn_outside`); ``names`` names the shown labels (their indices
     by default).
+
+    The steps, one function each: the estimates, the draw, the scores of the
+    resamples (and the jackknife's), the samples averages, the bounds.
     """
-    q1 = units.n_labels + 1
-    with_samples = "samples" in averages
-    averages = tuple(a for a in averages if a != "samples")
-    samples_sums = slots = None
-    if with_samples:
-        samples_sums, slots = _samples_sums(
+    samples = None
+    if "samples" in averages:
+        samples = _samples_sums(
             units, metrics, beta=beta, include_no_label=shown > units.n_labels
         )
-    n_values = len(metrics) * (shown + len(averages) + with_samples)
     if units.n_units < THREADED_UNITS:
         n_jobs = 1
-    threads = n_workers(n_jobs)
+    call = _Call(
+        units=units,
+        metrics=metrics,
+        averages=tuple(a for a in averages if a != "samples"),
+        samples=samples,
+        shown=shown,
+        n_resamples=n_resamples,
+        seed=seed,
+        confidence_level=confidence_level,
+        interval=interval,
+        beta=beta,
+        tn=tn,
+        zero_division=zero_division,
+        warn_for=warn_for,
+        matrix=matrix,
+        return_distributions=return_distributions,
+        n_jobs=n_jobs,
+        threads=n_workers(n_jobs),
+        names=names,
+    )
+    _check_call_memory(call)
+    observed = _observed_scores(call)
+    draws = _draw(call)
+    scores = _resampled_scores(call, observed, draws)
+    if samples is not None:
+        scores = _with_samples_average(call, scores, draws.sums)
+    results = _score_intervals(call, scores)
+    return results, _matrix_interval(call, draws) if matrix else None
+
+
+def _check_call_memory(call):
+    """Refuse a call whose arrays would pass the dense limit: the resamples'
+    scores, the matrix's cells, BCa's jackknife (``n_resamples``,
+    ``matrix`` and ``interval`` named as the cause)."""
+    q1, n_resamples, threads = call.q1, call.n_resamples, call.threads
+    with_samples = call.samples is not None
+    n_values = len(call.metrics) * (call.shown + len(call.averages) + with_samples)
     # floats per resample at the peak: the margins (3 q1) and the four counts
     # of every index (4 q1), the scores and their sorted copy (2 n_values);
     # with the matrix, its cells, their sorted copy and the masks of the
     # bounds (3 q1**2). Measured: 0.8 to 0.95 of this.
     peak_floats = 7 * q1 + 2 * n_values
     if with_samples:  # the sums of the samples averages, 12 per beta
-        peak_floats += samples_sums.shape[1]
+        peak_floats += call.samples.sums.shape[1]
     _check_memory(
         n_resamples,
         peak_floats,
@@ -606,7 +403,7 @@ def bootstrap_intervals(
         repr(n_resamples),
         threads,
     )
-    if matrix:
+    if call.matrix:
         _check_memory(
             n_resamples,
             peak_floats + 3 * q1 * q1,
@@ -617,43 +414,55 @@ def bootstrap_intervals(
             "True",
             threads,
         )
-    if interval == "bca":  # the jackknife's margins, one row per kind of unit
+    if call.interval == "bca":  # the jackknife's margins, one row per kind of unit
         _check_memory(
-            units.n_kinds,
+            call.units.n_kinds,
             3 * q1 + n_values,
-            f"BCa's jackknife over {units.n_kinds:,} distinct units",
+            f"BCa's jackknife over {call.units.n_kinds:,} distinct units",
             "pass interval='percentile'",
             "interval",
             "'bca'",
             threads,
         )
-    options = {"beta": beta, "tn": tn, "shown": shown}
-    silent = 0.0 if zero_division == "warn" else zero_division
-    observed = every_score(
-        units.observed(),
-        metrics,
-        averages,
-        zero_division=zero_division,
-        warn_for=warn_for,
-        **options,
+
+
+def _observed_scores(call):
+    """The estimates: every score off the test set's margins, as
+    ``zero_division`` says ("warn" warns for the metrics in ``warn_for``)."""
+    return _Scored(
+        *every_score(
+            call.units.observed(),
+            call.metrics,
+            call.averages,
+            zero_division=call.zero_division,
+            warn_for=call.warn_for,
+            **call.options,
+        )
     )
 
+
+def _draw(call):
+    """The resamples' margins, and their sums of the samples averages and
+    their cells where the call asks for them (:class:`_Draws`).
+
+    Chunks of resamples, each from its own stream, drawn in order; their
+    counts of the kinds are multiplied by the kinds' margins (and cells) in
+    batches of chunks: one product per batch streams the sparse margins once
+    (one per chunk of a single resample was 13 % slower at 10**6)
+    (BATCH_CELLS counts in all, shared by the threads: each holds a batch).
+    """
+    units, q1, n_resamples, seed = call.units, call.q1, call.n_resamples, call.seed
     margins = np.empty((n_resamples, 3, q1))
-    sums = None
-    if with_samples:
+    samples_sums = sums = None
+    if call.samples is not None:
+        samples_sums = call.samples.sums
         sums = np.empty((n_resamples, samples_sums.shape[1]))
     cells = contributions = None
-    if matrix:
+    if call.matrix:
         contributions = units.cells()
         cells = np.empty((n_resamples, q1 * q1))
-
-    # chunks of resamples, each from its own stream, drawn in order; their
-    # counts of the kinds are multiplied by the kinds' margins (and cells)
-    # in batches of chunks: one product per batch streams the sparse margins
-    # once (one per chunk of a single resample was 13 % slower at 10**6)
-    # (BATCH_CELLS counts in all, shared by the threads: each holds a batch)
-    per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if matrix else 0)
-    batch_chunks = max(1, BATCH_CELLS // threads // per_resample // units.chunk)
+    per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if call.matrix else 0)
+    batch_chunks = max(1, BATCH_CELLS // call.threads // per_resample // units.chunk)
     units.kind_ends()  # computed once, before the threads read it
 
     def fill_range(first, stop):
@@ -662,242 +471,195 @@ def bootstrap_intervals(
             end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
             counts = resample_counts(seed, start, end, units)
             margins[start:end] = units.drawn_margins(counts)
-            if with_samples:
+            if sums is not None:
                 sums[start:end] = counts @ samples_sums
-            if matrix:
+            if cells is not None:
                 cells[start:end] = (contributions.T @ counts.T).T
 
-    run_ranges(fill_range, -(-n_resamples // units.chunk), n_jobs)
-    boot = _score_rows(
-        margins,
-        n_jobs,
-        metrics=metrics,
-        averages=averages,
-        zero_division=silent,
-        undefined=True,
-        **options,
-    )
+    run_ranges(fill_range, -(-n_resamples // units.chunk), call.n_jobs)
+    return _Draws(margins, sums, cells, contributions)
 
-    jack = None
-    if interval == "bca":
+
+def _resampled_scores(call, observed, draws):
+    """The :class:`_Scores` off the margins: the ``observed`` estimates,
+    every score of every resample (where each label's ratio was undefined
+    too) and, for BCa, of each kind of unit left out (the jackknife)."""
+    scoring = {
+        "metrics": call.metrics,
+        "averages": call.averages,
+        "zero_division": call.silent,
+        **call.options,
+    }
+    resampled = _score_rows(draws.margins, call.n_jobs, undefined=True, **scoring)
+    jackknife = None
+    if call.interval == "bca":
+        units = call.units
         total = units.observed().reshape(-1)
         left_out = total[None, :] - units.unit_margins.toarray()
-        left_out = np.maximum(left_out, 0.0).reshape(-1, 3, q1)
-        jack = _score_rows(
-            left_out,
-            n_jobs,
-            metrics=metrics,
-            averages=averages,
-            zero_division=silent,
-            **options,
-        )
-    if with_samples:  # the samples averages: observed, resampled, left out
-        total = (units.multiplicity @ samples_sums).reshape(-1, 3, 4)
-        for slot, part in enumerate(total):
-            chosen = [m for m, (k, _) in slots.items() if k == slot]
-            estimates = samples_average(
-                part, chosen, zero_division=zero_division, warn_for=warn_for
-            )
-            observed[1].update(
-                {(m, "samples"): np.array([estimates[m]]) for m in chosen}
-            )
-        resampled = sums.reshape(n_resamples, -1, 3, 4)
-        boot[1].update(_by_metric(samples_values(resampled, silent), slots))
-        boot[2]["samples"] = (resampled[..., 3] > 0).any(axis=(1, 2))
-        if jack is not None:
-            left = np.maximum(total.reshape(1, -1) - samples_sums, 0.0)
-            left = samples_values(left.reshape(units.n_kinds, -1, 3, 4), silent)
-            jack[1].update(_by_metric(left, slots))
-        averages = (*averages, "samples")
+        left_out = np.maximum(left_out, 0.0).reshape(-1, 3, call.q1)
+        jackknife = _score_rows(left_out, call.n_jobs, **scoring)
+    return _Scores(observed, resampled, jackknife)
 
-    def interval_of(distribution, estimate, jackknife, n_undefined):
-        two_d = distribution.reshape(n_resamples, -1)
-        acceleration = (
-            None
-            if jackknife is None
-            else _acceleration(
-                jackknife.reshape(jackknife.shape[0], -1), units.multiplicity
-            )
-        )
-        est = np.atleast_1d(estimate).astype(np.float64)
-        low, high, degenerate = _bounds(
-            two_d, est, acceleration, confidence_level, interval
-        )
-        outside = _outside(two_d, est, low, high)
-        if np.ndim(estimate) == 0:
-            bounds = ConfidenceInterval(float(low[0]), float(high[0]))
-            estimate = float(estimate)
-        else:
-            bounds = ConfidenceInterval(low, high)
-        return outside, ScoreInterval(
-            estimate=estimate,
-            confidence_interval=bounds,
-            n_undefined=n_undefined,
-            n_degenerate=degenerate,
-            bootstrap_distribution=distribution if return_distributions else None,
-        )
 
-    tasks = []  # (key, the arguments of interval_of): independent, threaded
-    for metric in metrics:
-        undefined = boot[2][metric]
+def _with_samples_average(call, scores, sums):
+    """``scores`` with each metric's samples average: observed, resampled
+    (off the resamples' ``sums``) and left out, all off the kinds' sums of
+    the samples averages, not the margins. The estimates follow
+    ``zero_division`` (and warn for ``warn_for``); the resamples that drew
+    an instance of undefined ratio are counted."""
+    samples, silent = call.samples, call.silent
+    total = (call.units.multiplicity @ samples.sums).reshape(-1, 3, 4)
+    observed = dict(scores.observed.averaged)
+    for beta_slot, part in enumerate(total):
+        chosen = [m for m, slot in samples.slots.items() if slot.beta_slot == beta_slot]
+        estimates = samples_average(
+            part, chosen, zero_division=call.zero_division, warn_for=call.warn_for
+        )
+        observed.update({(m, "samples"): np.array([estimates[m]]) for m in chosen})
+    resampled = sums.reshape(call.n_resamples, -1, 3, 4)
+    averaged = {
+        **scores.resampled.averaged,
+        **_by_metric(samples_values(resampled, silent), samples.slots),
+    }
+    undefined = {
+        **scores.resampled.undefined,
+        "samples": (resampled[..., 3] > 0).any(axis=(1, 2)),
+    }
+    jackknife = scores.jackknife
+    if jackknife is not None:
+        left = np.maximum(total.reshape(1, -1) - samples.sums, 0.0)
+        left = samples_values(left.reshape(call.units.n_kinds, -1, 3, 4), silent)
+        jackknife = _Scored(
+            jackknife.labels, {**jackknife.averaged, **_by_metric(left, samples.slots)}
+        )
+    return _Scores(
+        observed=_Scored(scores.observed.labels, observed),
+        resampled=_Scored(scores.resampled.labels, averaged, undefined),
+        jackknife=jackknife,
+    )
+
+
+def _tasks(call, scores):
+    """One :class:`_Task` per score to bound: each metric's labels, then its
+    averages."""
+    observed, resampled, jackknife = scores.observed, scores.resampled, scores.jackknife
+    tasks = []
+    for metric in call.metrics:
+        undefined = resampled.undefined[metric]
         tasks.append(
-            (
-                metric,
-                boot[0][metric],
-                observed[0][metric][0],
-                None if jack is None else jack[0][metric],
-                undefined.sum(axis=0),
+            _Task(
+                key=metric,
+                distribution=resampled.labels[metric],
+                estimate=observed.labels[metric][0],
+                jackknife=None if jackknife is None else jackknife.labels[metric],
+                n_undefined=undefined.sum(axis=0),
             )
         )
         n_any = int(undefined.any(axis=1).sum())
-        for average in averages:
+        for average in call.all_averages:
             if average == "samples":
-                n_any = int(boot[2]["samples"].sum())
+                n_any = int(resampled.undefined["samples"].sum())
+            key = (metric, average)
             tasks.append(
-                (
-                    (metric, average),
-                    boot[1][metric, average],
-                    observed[1][metric, average][0],
-                    None if jack is None else jack[1][metric, average][:, None],
-                    n_any,
+                _Task(
+                    key=key,
+                    distribution=resampled.averaged[key],
+                    estimate=observed.averaged[key][0],
+                    jackknife=(
+                        None if jackknife is None else jackknife.averaged[key][:, None]
+                    ),
+                    n_undefined=n_any,
                 )
             )
-    results, outside = {}, {}
+    return tasks
 
-    def bound_range(start, stop):
-        for key, *arguments in tasks[start:stop]:
-            outside[key], results[key] = interval_of(*arguments)
 
-    run_ranges(bound_range, len(tasks), n_jobs)
-    results = {task[0]: results[task[0]] for task in tasks}  # in the tasks' order
-    # warned here, in the calling thread, once for every score
-    _warn_outside(
-        [(task[0], outside[task[0]]) for task in tasks],
-        names,
-        confidence_level=confidence_level,
-        interval=interval,
-        n_resamples=n_resamples,
-    )
-
-    cell_interval = None
-    if matrix:
-        estimate = units.multiplicity @ contributions
-        acceleration = None
-        if interval == "bca":
-            acceleration = _sum_acceleration(contributions, units.multiplicity)
-        low, high, degenerate = _bounds(
-            cells, estimate, acceleration, confidence_level, interval
+def _interval_of(call, task):
+    """The :class:`_Bounded` interval of one :class:`_Task`."""
+    distribution, estimate, jackknife = task.distribution, task.estimate, task.jackknife
+    two_d = distribution.reshape(call.n_resamples, -1)
+    acceleration = (
+        None
+        if jackknife is None
+        else bca_acceleration(
+            jackknife.reshape(jackknife.shape[0], -1), call.units.multiplicity
         )
-        cell_interval = ScoreInterval(
-            estimate=estimate.reshape(q1, q1),
-            confidence_interval=ConfidenceInterval(
-                low.reshape(q1, q1), high.reshape(q1, q1)
-            ),
-            n_undefined=0,
+    )
+    est = np.atleast_1d(estimate).astype(np.float64)
+    low, high, degenerate = bootstrap_bounds(
+        two_d, est, acceleration, call.confidence_level, call.interval
+    )
+    outside = estimates_outside(two_d, est, low, high)
+    if np.ndim(estimate) == 0:
+        bounds = ConfidenceInterval(float(low[0]), float(high[0]))
+        estimate = float(estimate)
+    else:
+        bounds = ConfidenceInterval(low, high)
+    return _Bounded(
+        interval=ScoreInterval(
+            estimate=estimate,
+            confidence_interval=bounds,
+            n_undefined=task.n_undefined,
             n_degenerate=degenerate,
             bootstrap_distribution=(
-                cells.reshape(-1, q1, q1) if return_distributions else None
+                distribution if call.return_distributions else None
             ),
-        )
-    return results, cell_interval
-
-
-#: An estimate outside its interval is warned of when this share of the
-#: resamples lies on one side of it: in the outer 2.5 % of its own bootstrap
-#: distribution, where the resamples of a centred one fall with odds of
-#: 2**-39 or less (with :data:`OUTSIDE_RESAMPLES`).
-OUTSIDE_SHARE = 0.975
-
-#: ... and from this many valid resamples: the fewest that resolve a 95 %
-#: interval's tails (:func:`min_resamples`).
-OUTSIDE_RESAMPLES = 39
-
-#: How many of the scores outside their intervals the warning names.
-OUTSIDE_NAMED = 3
-
-
-def _outside(distribution, estimate, low, high):
-    """``[(column, estimate, low, high, mean, side, n_side, n_valid)]`` of the
-    columns of ``distribution`` (resamples x columns) whose finite
-    ``estimate`` lies outside its bounds (beyond rounding, as :func:`_bounds`
-    counts ties) with at least :data:`OUTSIDE_SHARE` of at least
-    :data:`OUTSIDE_RESAMPLES` valid resamples strictly on one ``side`` of it
-    ("above" or "below": ``n_side`` of ``n_valid``, of mean ``mean``). The
-    percentile interval then lies beyond the estimate, and BCa's, whose bias
-    correction is then large, can overshoot to the other side. A narrow
-    interval (a low level, a few resamples) that misses a centred estimate by
-    chance is not one of them."""
-    tol = 1e-12 * np.maximum(np.abs(estimate), 1.0)
-    with np.errstate(invalid="ignore"):
-        outside = (estimate < low - tol) | (estimate > high + tol)
-    found = []
-    for j in np.flatnonzero(outside).tolist():  # NaN is never outside
-        values = distribution[:, j]
-        valid = values[~np.isnan(values)]
-        above = int((valid > estimate[j] + tol[j]).sum())
-        below = int((valid < estimate[j] - tol[j]).sum())
-        side, n_side = ("above", above) if above >= below else ("below", below)
-        if valid.size >= OUTSIDE_RESAMPLES and n_side >= OUTSIDE_SHARE * valid.size:
-            bounds = (estimate[j], low[j], high[j])
-            found.append((j, *bounds, valid.mean(), side, n_side, valid.size))
-    return found
-
-
-def _warn_outside(outside, names, *, confidence_level, interval, n_resamples):
-    """One :class:`~scipy.stats.DegenerateDataWarning` naming the scores whose
-    estimate lies outside its own interval: ``outside`` holds ``(key,
-    [(column, estimate, low, high, mean, side, n_side, n_valid)])`` per score
-    (key a metric, per label, or ``(metric, average)``), averages first.
-
-    The bootstrap is then not centred on the estimate (a ratio that rests on
-    few units: the resamples that miss them move it one way). The bounds are
-    kept as read (scipy.stats.bootstrap keeps its percentile bounds too, and
-    gives NaN and this warning where BCa is undefined); this says so rather
-    than leaving it silent.
-    """
-    averaged, per_label = [], []
-    for key, found in outside:
-        for column, *values in found:
-            if isinstance(key, tuple):
-                averaged.append((f"{key[0]}, {key[1]} avg", *values))
-            else:
-                label = names[column] if names is not None else column
-                per_label.append((f"{key} of label {label!r}", *values))
-    found = averaged + per_label
-    if not found:
-        return
-    bca = interval == "bca"
-    kind = "BCa" if bca else "percentile"
-    level = f"{100 * confidence_level:g}%"
-    named = found[:OUTSIDE_NAMED]
-    shown = "; ".join(
-        f"{what} = {estimate:.4g} outside [{low:.4g}, {high:.4g}] "
-        f"({n_side:,} of {valid:,} resamples {side} it, their mean {mean:.4g}"
-        + (", BCa undefined: percentile bounds" if bca and n_side == valid else "")
-        + ")"
-        for what, estimate, low, high, mean, side, n_side, valid in named
+        ),
+        outside=outside,
     )
-    more = len(found) - OUTSIDE_NAMED
-    warnings.warn(
-        f"{len(found):,} estimate{'s' if len(found) > 1 else ''} outside "
-        f"{'their' if len(found) > 1 else 'its'} own {level} {kind} bootstrap "
-        f"interval ({n_resamples:,} resamples): {shown}"
-        + (f"; and {more:,} more" if more > 0 else "")
-        + ". The bootstrap distribution of such a score is shifted from its "
-        "estimate (a ratio resting on a few instances, which many resamples "
-        "miss); the estimate is then likely biased too, and the interval "
-        "says little about the population's value (see the Notes of "
-        "mlcm_confidence_intervals).",
-        DegenerateDataWarning,
-        stacklevel=caller_stacklevel(),
+
+
+def _score_intervals(call, scores):
+    """Every score's :class:`ScoreInterval`, keyed as
+    :func:`bootstrap_intervals` returns them: the scores are bounded
+    independently (ranges of them across threads), then the estimates
+    outside their intervals are warned of, once, in the calling thread."""
+    tasks = _tasks(call, scores)
+    bounded = {}
+
+    def bound_range(start, stop):
+        for task in tasks[start:stop]:
+            bounded[task.key] = _interval_of(call, task)
+
+    run_ranges(bound_range, len(tasks), call.n_jobs)
+    warn_outside(
+        [(task.key, bounded[task.key].outside) for task in tasks],
+        call.names,
+        confidence_level=call.confidence_level,
+        interval=call.interval,
+        n_resamples=call.n_resamples,
+    )
+    return {task.key: bounded[task.key].interval for task in tasks}
+
+
+def _matrix_interval(call, draws):
+    """The cells' :class:`ScoreInterval`: each a sum over the units, whose
+    BCa acceleration comes from the moments of the kinds' cells."""
+    q1, contributions, cells = call.q1, draws.contributions, draws.cells
+    estimate = call.units.multiplicity @ contributions
+    acceleration = None
+    if call.interval == "bca":
+        acceleration = sum_acceleration(contributions, call.units.multiplicity)
+    low, high, degenerate = bootstrap_bounds(
+        cells, estimate, acceleration, call.confidence_level, call.interval
+    )
+    return ScoreInterval(
+        estimate=estimate.reshape(q1, q1),
+        confidence_interval=ConfidenceInterval(
+            low.reshape(q1, q1), high.reshape(q1, q1)
+        ),
+        n_undefined=0,
+        n_degenerate=degenerate,
+        bootstrap_distribution=(
+            cells.reshape(-1, q1, q1) if call.return_distributions else None
+        ),
     )
 
 
 def _samples_sums(units, metrics, *, beta, include_no_label):
-    """``(sums, slots)``: each kind's sums of the samples averages
-    (:meth:`UnitTable.samples_sums`), ``sums`` of shape (n_kinds, 12 k) for
-    the k betas needed (1 for F1, ``beta`` for F-beta), and each metric's
-    ``(beta slot, ratio index)``."""
+    """The :class:`_SamplesSums` of ``metrics``: each kind's sums of the
+    samples averages (:meth:`UnitTable.samples_sums`) for the betas needed
+    (1 for F1, ``beta`` for F-beta), and each metric's :class:`_Slot`."""
     betas, slots = [], {}
     for metric in metrics:
         if metric not in _SAMPLES_INDEX:
@@ -905,14 +667,14 @@ def _samples_sums(units, metrics, *, beta, include_no_label):
         b = 1.0 if metric in ("f1", "precision", "recall") else beta
         if b not in betas:
             betas.append(b)
-        slots[metric] = (betas.index(b), _SAMPLES_INDEX[metric])
+        slots[metric] = _Slot(beta_slot=betas.index(b), ratio=_SAMPLES_INDEX[metric])
     sums = [
         units.samples_sums(beta=b, include_no_label=include_no_label).reshape(
             units.n_kinds, -1
         )
         for b in betas
     ]
-    return np.concatenate(sums, axis=1), slots
+    return _SamplesSums(np.concatenate(sums, axis=1), slots)
 
 
 #: Where each metric's sums are in :meth:`UnitTable.samples_sums`.
@@ -921,10 +683,10 @@ _SAMPLES_INDEX = {"precision": 0, "recall": 1, "f1": 2, "fbeta": 2}
 
 def _by_metric(values, slots):
     """``{(metric, "samples"): (rows,)}`` of the samples averages ``values``
-    (rows, k, 3) of :func:`_samples_sums`'s sums."""
+    (rows, k, 3) of :class:`_SamplesSums`'s sums."""
     return {
-        (metric, "samples"): values[:, slot, index]
-        for metric, (slot, index) in slots.items()
+        (metric, "samples"): values[:, slot.beta_slot, slot.ratio]
+        for metric, slot in slots.items()
     }
 
 
@@ -1257,70 +1019,4 @@ def mlcm_confidence_intervals(
         return_distributions=bool(return_distributions),
         method=method,
         units="instances" if targets.groups is None else "groups",
-    )
-
-
-def package_result(
-    scores,
-    cells,
-    *,
-    metric,
-    average,
-    target_names,
-    interval,
-    confidence_level,
-    n_resamples,
-    n_units,
-    n_distinct_units,
-    return_distributions,
-    method,
-    units="instances",
-):
-    """A :class:`ConfidenceIntervalResult` of the ``scores`` (metric or
-    (metric, average) -> :class:`ScoreInterval`) and matrix ``cells``, the
-    chosen ``metric`` and ``average`` in front; the distributions dropped
-    unless ``return_distributions`` (but the chosen score's). ``method`` is
-    the matrix read; ``units`` what a resampled unit is."""
-    chosen, label = scores[metric, average], scores[metric]
-    named = {}
-    for key, value in scores.items():
-        name = key if isinstance(key, str) else f"{key[0]}_{key[1]}"
-        named[name] = value if return_distributions else _without_distribution(value)
-    if cells is not None and not return_distributions:
-        cells = _without_distribution(cells)
-    return ConfidenceIntervalResult(
-        estimate=chosen.estimate,
-        confidence_interval=chosen.confidence_interval,
-        label_estimates=label.estimate,
-        label_confidence_interval=label.confidence_interval,
-        scores=named,
-        matrix=cells,
-        target_names=target_names,
-        interval=interval,
-        confidence_level=confidence_level,
-        n_resamples=n_resamples,
-        n_units=n_units,
-        n_distinct_units=n_distinct_units,
-        bootstrap_distribution=chosen.bootstrap_distribution,
-        label_bootstrap_distribution=(
-            label.bootstrap_distribution if return_distributions else None
-        ),
-        label_n_undefined=label.n_undefined,
-        n_undefined=chosen.n_undefined,
-        n_degenerate=chosen.n_degenerate + label.n_degenerate,
-        metric=metric,
-        average=average,
-        method=method,
-        units=units,
-    )
-
-
-def _without_distribution(value):
-    """The :class:`ScoreInterval` ``value`` without its bootstrap values."""
-    return ScoreInterval(
-        value.estimate,
-        value.confidence_interval,
-        value.n_undefined,
-        value.n_degenerate,
-        None,
     )
