@@ -91,28 +91,40 @@ def pack_with_sizes(t, p, scratch=None):
     Returns ``(T, P, sizes)``, with ``sizes`` the ``(n_true, n_pred,
     n_both)`` of :func:`row_counts` (the samples average's set sizes), counted
     in the same pass. Where the blocks are packed through a transposed copy
-    (q < 32, or rows not a multiple of 64), the sizes are read off that copy,
-    still in the cache: with one 0/1 byte per label and row, a row's size is
-    a sum of q contiguous byte rows, added eight rows per word (each byte
-    stays below 256), 4x faster than :func:`row_counts` on the rows (q = 20).
-    Elsewhere the sizes are :func:`row_counts`.
+    (q < 32, or rows not a multiple of 64), ``n_true`` and ``n_pred`` are read
+    off that copy while it is in the cache: with one 0/1 byte per label and
+    row, a row's size is a sum of q contiguous byte rows, added eight rows per
+    word (each byte stays below 256); ``n_both`` is read off the packed
+    ``T & P`` (:func:`_row_sizes`). Elsewhere the sizes are :func:`row_counts`.
     """
     rows, q = t.shape
     scratch = Scratch() if scratch is None else scratch
     if _by_words(t) or q >= 256:
         sizes = row_counts(t, p, scratch)
         return pack_columns(t, scratch), pack_columns(p, scratch), sizes
-    columns_t = _transposed(t, scratch, "pack_with_sizes_t")
-    columns_p = _transposed(p, scratch, "pack_with_sizes_p")
-    # native words: the bytes never carry, so any byte order adds them alike
-    words_t, words_p = columns_t.view(np.uint64), columns_p.view(np.uint64)
-    both = scratch.get("pack_with_sizes_both", words_t.shape, np.uint64)
-    np.bitwise_and(words_t, words_p, out=both)
-    sizes = tuple(
-        np.add.reduce(words, axis=0).view(np.uint8)[:rows]
-        for words in (words_t, words_p, both)
-    )
-    return _packed(columns_t), _packed(columns_p), sizes
+    packed, sizes = [], []
+    for y in (t, p):  # one transposed copy at a time: a smaller working set
+        columns = _transposed(y, scratch, "pack_columns")
+        packed.append(_packed(columns))
+        # native words: the bytes never carry, so any byte order adds them alike
+        sizes.append(np.add.reduce(columns.view(np.uint64), axis=0).view(np.uint8))
+    T, P = packed
+    sizes.append(_row_sizes(T & P, scratch))
+    return T, P, tuple(size[:rows] for size in sizes)
+
+
+def _row_sizes(words, scratch):
+    """Set bits of each row (column bit) of (q, words) bit vectors, q < 256, as
+    uint8: the bits unpacked to bytes a few labels at a time (about 512 KiB)
+    and added eight rows per word."""
+    q, n_words = words.shape
+    step = max(1, (1 << 19) // (64 * n_words))
+    total = np.zeros(8 * n_words, dtype=np.uint64)
+    for start in range(0, q, step):
+        chunk = np.ascontiguousarray(words[start : start + step]).view(np.uint8)
+        bits = np.unpackbits(chunk, axis=1, bitorder="little")
+        total += np.add.reduce(bits.view(np.uint64), axis=0)
+    return total.view(np.uint8)
 
 
 _SHIFTS = [np.uint64(i) for i in range(8)]

@@ -20,6 +20,7 @@ NumPy 1.x fallback, and checks the supports and the samples average's table of
 set sizes counted in the same pass.
 """
 
+import collections
 import threading
 from types import SimpleNamespace
 
@@ -389,3 +390,48 @@ def test_kernel_sparse_weighted_supports_without_true_labels(method):
     assert supports.dtype == np.float64
     assert_array_equal(supports, [0.0, 0.0, 0.0])
     assert no_label == 3.5 and type(no_label) is float
+
+
+@pytest.mark.parametrize("weights", ["none", "integer", "float"])
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_report_and_stream_read_each_row_once(method, weights):
+    """The report and an accumulator's update read each row once: the kernel's
+    block pass gives the matrix, the supports and the samples average's table
+    (no second pass over the rows for the set sizes)."""
+    from sklearn_mlcm import MLCMAccumulator
+    from sklearn_mlcm._mlcm import _samples
+
+    rng = np.random.default_rng(5)
+    y_true = rng.random((300, 9)) < 0.3
+    y_pred = y_true ^ (rng.random((300, 9)) < 0.2)
+    weight = {
+        "none": None,
+        "integer": rng.integers(0, 4, 300).astype(float),
+        "float": rng.random(300),
+    }[weights]
+    reads = collections.defaultdict(lambda: np.zeros(300, dtype=int))
+    original, lock = _chunking.dense_block, threading.Lock()
+
+    def spy(y, start, stop):
+        with lock:  # blocks run on the pool's threads
+            reads[id(y)][start:stop] += 1
+        return original(y, start, stop)
+
+    with pytest.MonkeyPatch.context() as mp:
+        for module in (_chunking, _heydarian, _krstinic, _samples):
+            mp.setattr(module, "dense_block", spy)
+        for module in (_heydarian, _krstinic):  # several blocks and windows
+            mp.setattr(module, "BIT_ROWS", 64)
+            mp.setattr(module, "FLOAT_ROWS", 16)
+        options = {"method": method, "sample_weight": weight, "zero_division": 0.0}
+        report = mlcm_classification_report(y_true, y_pred, output_dict=True, **options)
+        assert len(reads) == 2  # y_true and y_pred, each row once
+        assert all((count == 1).all() for count in reads.values())
+        reads.clear()
+        acc = MLCMAccumulator(9, method=method)
+        acc.update(y_true, y_pred, sample_weight=weight)
+        assert len(reads) == 2
+        assert all((count == 1).all() for count in reads.values())
+        streamed = acc.classification_report(output_dict=True, zero_division=0.0)
+    for name in ("samples avg", "micro avg"):
+        assert streamed[name] == pytest.approx(report[name], rel=1e-12)
