@@ -7,9 +7,11 @@ averages over the instances, weighted by ``sample_weight``. An instance's
 ratios depend only on its three set sizes ``(|T|, |P|, |T & P|)``, so the
 average is a function of one small table: each distinct triple of sizes,
 how many instances have it and their total weight (a :class:`SizeTable`).
-One pass over the rows gives the sizes (:func:`~._bits.row_counts` on dense
-blocks, the row lengths of CSR arrays, the class codes of 1-D input); no
-matrix is built.
+The kernels count the sizes in their own pass over the rows, block by block
+(each block's share, :func:`block_share`, added up like its matrix and read
+by :func:`table_of_shares`); without a matrix, :func:`tabulate_sizes` reads
+them alone (:func:`~._bits.row_counts` on dense blocks, the row lengths of
+CSR arrays, the class codes of 1-D input).
 
 Tables add up (blocks, dask chunks, the batches of a stream) and keep their
 triples sorted, and the average is read off a table in that order
