@@ -136,6 +136,7 @@ def cell(t, p, method, n, args, rng):
         for m in METRICS
     }
     alpha = 0.025
+    shares = []  # (share of rare labels, bootstrap-t covered) per replicate
     for _ in range(args.replicates):
         idx = rng.integers(0, N, n)
         u = units_of(t[idx], p[idx], method)
@@ -171,6 +172,8 @@ def cell(t, p, method, n, args, rng):
             rec["wt"] += bt.high - bt.low
             rec["wp"] += hi - lo
             flag = average_flag(support, mo.denominator, metric, "macro")
+            field = {"precision": support.n_pred}.get(metric, support.n_true)
+            shares.append((float(np.mean(field < 5)), bool(covered)))
             f = flags[metric]
             f["flag"] += flag is not None
             f["miss"] += not covered
@@ -178,7 +181,25 @@ def cell(t, p, method, n, args, rng):
             if flag is None:
                 f["unfl"] += 1
                 f["unfl_cov"] += covered
-    return stats, macro, flags
+    return stats, macro, flags, shares
+
+
+#: The bins of the share of rare labels (< 5 positives) of the calibration.
+BINS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
+
+
+def calibration(shares):
+    """Print the bootstrap-t's coverage of the macro averages by the share
+    of the sample's labels with fewer than 5 positives (predictions)."""
+    share, covered = (np.array(x) for x in zip(*shares))
+    print("\ncalibration: macro bootstrap-t coverage by share of rare labels")
+    for low, high in zip(BINS[:-1], BINS[1:]):
+        inside = (share > low) & (share <= high) if low else share <= high
+        if inside.any():
+            print(
+                f"  share in ({low:.2f}, {high:.2f}]: {covered[inside].mean():.3f} "
+                f"of {inside.sum()} replicate-metrics"
+            )
 
 
 def main(argv=None):
@@ -206,6 +227,7 @@ def main(argv=None):
         f"{'t':>5} {'lin':>5} {'w t/p':>6} | {'flagged':>7} {'miss fl':>7} "
         f"{'unfl cov':>8}"
     )
+    pooled = []
     for name in args.populations:
         start = time.perf_counter()
         t, p = population(args.data / "mulan", name)
@@ -216,7 +238,8 @@ def main(argv=None):
         )
         for method in args.methods:
             for n in args.sizes:
-                stats, macro, flags = cell(t, p, method, n, args, rng)
+                stats, macro, flags, shares = cell(t, p, method, n, args, rng)
+                pooled.extend(shares)
                 label = f"{name} {method[:4]} n={n}"
                 rare = stats["rare"][0] / max(stats["rare"][1], 1)
                 common = stats["common"][0] / max(stats["common"][1], 1)
@@ -234,6 +257,7 @@ def main(argv=None):
                         f"| {f['flag'] / R:7.2f} {miss:7.2f} {unfl:8.2f}",
                         flush=True,
                     )
+    calibration(pooled)
 
 
 if __name__ == "__main__":
