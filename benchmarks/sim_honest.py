@@ -37,6 +37,7 @@ from scipy import sparse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from sklearn_mlcm._uncertainty import _flags  # noqa: E402
 from sklearn_mlcm._uncertainty._flags import average_flag, label_support  # noqa: E402
 from sklearn_mlcm._uncertainty._margins import min_resamples  # noqa: E402, F401
 from sklearn_mlcm._uncertainty._score_intervals import (  # noqa: E402
@@ -215,12 +216,20 @@ def main(argv=None):
     parser.add_argument("--replicates", type=int, default=100)
     parser.add_argument("--resamples", type=int, default=199)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--few-share",
+        type=float,
+        default=_flags.FEW_SHARE,
+        help="flag a macro average where more than this share of labels is rare",
+    )
     args = parser.parse_args(argv)
+    _flags.FEW_SHARE = args.few_share
     rng = np.random.default_rng(args.seed)
     R = args.replicates
     print(
         f"R={R} replicates per cell, B={args.resamples}; MC error at 0.95: "
-        f"{np.sqrt(0.95 * 0.05 / R):.3f}"
+        f"{np.sqrt(0.95 * 0.05 / R):.3f}; macro flagged where more than "
+        f"{_flags.FEW_SHARE:.0%} of the labels have < {_flags.FEW} positives"
     )
     print(
         f"{'cell':28} {'lab rare':>9} {'lab comm':>9} | metric {'pct':>5} "
@@ -241,8 +250,10 @@ def main(argv=None):
                 stats, macro, flags, shares = cell(t, p, method, n, args, rng)
                 pooled.extend(shares)
                 label = f"{name} {method[:4]} n={n}"
-                rare = stats["rare"][0] / max(stats["rare"][1], 1)
-                common = stats["common"][0] / max(stats["common"][1], 1)
+                rare, common = (
+                    stats[k][0] / stats[k][1] if stats[k][1] else float("nan")
+                    for k in ("rare", "common")
+                )
                 for i, metric in enumerate(METRICS):
                     rec, f = macro[metric], flags[metric]
                     head = (

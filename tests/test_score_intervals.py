@@ -246,3 +246,19 @@ def test_macro_interval_bootstrap_t_covers_where_percentile_fails():
         percentile += low <= truth <= high
     assert student / n_replicates >= 0.85
     assert student > percentile
+
+
+def test_label_score_intervals_heydarian_charges_count_instances_not_charges():
+    """Under Heydarian, ten instances that miss label 0 and predict three
+    others charge its row 30 times; its recall interval is that of 0 hits in
+    the 10 instances, [0, 0.2775], not of 0 in 30 charges, [0, 0.1135]."""
+    t = np.zeros((12, 4), dtype=bool)
+    p = np.zeros((12, 4), dtype=bool)
+    t[:10, 0] = True
+    p[:10, 1:] = True
+    t[10:, 1:] = p[10:, 1:] = True
+    moments = ratio_moments(_units(t, p, "heydarian"), "recall")
+    assert moments.denominator[0] == 30
+    result = label_score_intervals(moments, confidence_level=0.95)
+    assert_allclose(result.n_eff[0], 10)
+    assert_allclose([result.low[0], result.high[0]], [0, 0.2775328], atol=1e-7)
