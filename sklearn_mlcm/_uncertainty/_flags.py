@@ -22,7 +22,13 @@ reasons are few and plain:
   scores ``zero_division``, which no resampling of the sample can see).
 
 The thresholds were calibrated by ``benchmarks/sim_honest.py`` on the MULAN
-populations (see the module's docstring there and the user guide).
+populations (yeast, enron, bibtex; n = 50 to 1,000; both methods; 60
+replicates a cell). Pooled, the macro bootstrap-t covered 95-96% where at
+most 15% of the labels were rare, 93% at 15-20%, 88% at 20-30%, 81% at
+30-50% and 75% beyond. With a 5% share every cell whose bootstrap-t covered
+less than 90% was flagged in 97-100% of its replicates, and unflagged
+intervals covered 88-100%; a 15% or 20% share flagged far fewer honest
+cells but left three cells (85-88% coverage) mostly unflagged.
 """
 
 from dataclasses import dataclass
