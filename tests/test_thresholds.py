@@ -751,6 +751,21 @@ def test_threshold_curve_result_summary_small():
     assert f"{result.ovr_scores[result.best_index]:.4f}" == "0.7778"
 
 
+@pytest.mark.parametrize(
+    "thresholds", [[0.25, 0.5, 0.75], [[0.2, 0.3, 0.4], [0.5, 0.5, 0.5]]], ids=str
+)
+def test_threshold_curve_result_summary_says_the_best_is_in_sample(thresholds):
+    """The best threshold (or row) is picked on the data the curve scores:
+    the summary says "in-sample, optimistic" beside it, and where thresholds
+    chosen out of sample come from."""
+    result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=thresholds)
+    lines = repr(result).splitlines()
+    assert lines[1].endswith(": score 0.7222; in-sample, optimistic")
+    assert lines[2] == (
+        "thresholds chosen out of sample: MLCMTunedThresholdClassifierCV"
+    )
+
+
 def test_threshold_curve_result_summary_many_labels_fits_40_lines():
     """200 labels: at most 40 lines, the headline numbers equal the fields,
     the listed labels are those the best threshold serves worst."""

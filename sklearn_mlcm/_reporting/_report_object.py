@@ -1025,7 +1025,8 @@ def _tuned_spread(estimator, labels):
     return ThresholdSpread(
         spread.fold_thresholds[:, kept],
         spread.best_threshold[kept],
-        spread.span[kept],
+        spread.first_candidate[kept],
+        spread.last_candidate[kept],
     )
 
 

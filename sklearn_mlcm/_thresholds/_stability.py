@@ -56,8 +56,11 @@ class ThresholdSpread:
         The thresholds tuned on the pooled out-of-fold scores (those
         ``predict`` uses).
 
+    first_candidate, last_candidate : float or ndarray of shape (n_labels,)
+        The lowest and highest candidate thresholds.
+
     span : float or ndarray of shape (n_labels,)
-        The span of the candidate thresholds (last minus first).
+        ``last_candidate - first_candidate`` (inf beyond float64's range).
 
     low, median, high : float or ndarray of shape (n_labels,)
         The lowest, median and highest of the per-fold thresholds.
@@ -74,7 +77,8 @@ class ThresholdSpread:
 
     fold_thresholds: np.ndarray
     best_threshold: object
-    span: object
+    first_candidate: object
+    last_candidate: object
 
     @property
     def n_folds(self):
@@ -97,18 +101,30 @@ class ThresholdSpread:
         return self._shaped(np.max(self.fold_thresholds, axis=0))
 
     @property
+    def span(self):
+        with np.errstate(over="ignore"):  # margins beyond float64's span: inf
+            return self._shaped(
+                np.asarray(self.last_candidate, dtype=np.float64)
+                - np.asarray(self.first_candidate, dtype=np.float64)
+            )
+
+    @property
     def range(self):
         if self.n_folds < 2:
-            return self._shaped(np.full(np.shape(self.span), np.nan))
-        return self._shaped(np.ptp(self.fold_thresholds, axis=0))
+            return self._shaped(np.full(np.shape(self.best_threshold), np.nan))
+        with np.errstate(over="ignore"):
+            return self._shaped(np.ptp(self.fold_thresholds, axis=0))
 
     @property
     def unstable(self):
         if self.n_folds < 2:
             return None
-        flags = np.ptp(self.fold_thresholds, axis=0) > UNSTABLE_SHARE * np.asarray(
-            self.span
-        )
+        # halves: neither difference overflows, whatever the scores' scale
+        low = np.min(self.fold_thresholds, axis=0) / 2
+        high = np.max(self.fold_thresholds, axis=0) / 2
+        first = np.asarray(self.first_candidate, dtype=np.float64) / 2
+        last = np.asarray(self.last_candidate, dtype=np.float64) / 2
+        flags = high - low > UNSTABLE_SHARE * (last - first)
         return bool(flags) if np.ndim(self.best_threshold) == 0 else flags
 
     def headline(self):

@@ -603,7 +603,7 @@ class MLCMTunedThresholdClassifierCV(
         self.threshold_spread_ = ThresholdSpread(
             self.fold_thresholds_,
             self.best_threshold_,
-            self._spans(grid, label_grids),
+            *self._candidate_bounds(grid, label_grids),
         )
         if self.store_cv_results:
             self.cv_results_ = {"thresholds": grid, "scores": result.grid_scores}
@@ -763,12 +763,15 @@ class MLCMTunedThresholdClassifierCV(
             rows.append(fold.thresholds)
         return np.array(rows, dtype=np.float64)
 
-    def _spans(self, grid, label_grids):
-        """The span of the candidate thresholds: of the global grid, or of
-        each label's (n_labels,)."""
+    def _candidate_bounds(self, grid, label_grids):
+        """The lowest and highest candidate thresholds: of the global grid,
+        or of each label's, (n_labels,) each."""
         if self.strategy == "global":
-            return float(grid[-1] - grid[0])
-        return np.array([g[-1] - g[0] for g in label_grids], dtype=np.float64)
+            return float(grid[0]), float(grid[-1])
+        return (
+            np.array([g[0] for g in label_grids], dtype=np.float64),
+            np.array([g[-1] for g in label_grids], dtype=np.float64),
+        )
 
     # -- scores ---------------------------------------------------------------
 
