@@ -26,8 +26,8 @@ __all__ = ["UNSTABLE_SHARE", "ThresholdSpread", "spread_table"]
 #: exceeds this share of the span of its candidate thresholds.
 UNSTABLE_SHARE = 0.2
 
-#: The words for one fold, where no spread can be seen.
-ONE_FOLD = "cannot be judged: one fold (cv a float or 'prefit')"
+#: The words for one fold (cv a float or "prefit"), where no spread is seen.
+ONE_FOLD = "spread across folds cannot be judged (one fold)"
 
 
 @dataclass(frozen=True, repr=False)
@@ -129,9 +129,9 @@ class ThresholdSpread:
 
     def headline(self):
         """One line: the folds and how many labels are unstable."""
-        folds = f"{self.n_folds:,} fold{'s' * (self.n_folds != 1)}"
         if self.n_folds < 2:
-            return f"threshold spread across folds {ONE_FOLD}"
+            return ONE_FOLD
+        folds = f"{self.n_folds:,} folds"
         flags = np.atleast_1d(self.unstable)
         if np.ndim(self.best_threshold) == 0:
             word = "unstable" if flags[0] else "stable"
