@@ -532,7 +532,7 @@ def test_mlcm_classification_report_samples_avg_interval_is_its_bootstrap(interv
 
     from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
     from sklearn_mlcm._uncertainty._table import resample_counts
-    from sklearn_mlcm._validation import validate_targets
+    from sklearn_mlcm._validation._targets import validate_targets
 
     rng = np.random.default_rng(24)
     y_true = (rng.random((60, 4)) < 0.3).astype(int)

@@ -3,14 +3,15 @@
 The public functions and methods that take targets (``y_true``, ``y``,
 ``y_pred``, ``y_score``) are found by walking ``sklearn_mlcm.__all__``, so a
 new one cannot skip this file: :func:`test_every_target_callable_has_a_case`
-fails until it has a case here. Each case runs one public call with the
-entry points of :mod:`sklearn_mlcm._validation` (:func:`validate_targets`,
-and its sibling for scores, :func:`validate_scores`) wrapped in a spy, and
-asserts that the call went through them exactly once: the layers below take
-the validated object, never the raw input again. A second spy, on the one
-reader of raw targets (``_validation._as_array``), checks that ``y_true`` is
-read once per call, below the entry point too (the tuned estimator's folds,
-the paired comparison's prediction sets).
+fails until it has a case here. Each case runs one public call with the entry
+points (:func:`~sklearn_mlcm._validation._targets.validate_targets`, and its
+sibling for scores,
+:func:`~sklearn_mlcm._thresholds._validation.validate_scores`) wrapped in a
+spy, and asserts that the call went through them exactly once: the layers below
+take the validated object, never the raw input again. A second spy, on the one
+reader of raw targets (``_validation._label_space._as_array``, wherever
+imported), checks that ``y_true`` is read once per call, below the entry point
+too (the tuned estimator's folds, the paired comparison's prediction sets).
 """
 
 import collections
@@ -24,7 +25,8 @@ from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from sklearn.neighbors import KNeighborsClassifier
 
 import sklearn_mlcm
-from sklearn_mlcm import _validation
+from sklearn_mlcm._thresholds import _validation as _scores_validation
+from sklearn_mlcm._validation import _label_space, _targets
 
 matplotlib.use("Agg")
 
@@ -34,7 +36,7 @@ SCORES = 0.25 + 0.4 * T + 0.3 * P
 WEIGHT = np.arange(1.0, T.shape[0] + 1)
 GROUPS = np.arange(T.shape[0]) // 3
 TARGET_PARAMETERS = {"y_true", "y", "y_pred", "y_score"}
-ENTRY_POINTS = ("validate_targets", "validate_scores")
+ENTRY_POINTS = {"validate_targets": _targets, "validate_scores": _scores_validation}
 
 
 def _frames():
@@ -256,8 +258,8 @@ def _target_callables():
 def entry_calls(monkeypatch):
     """Count the calls of the validation entry points, wherever imported."""
     calls = []
-    for entry in ENTRY_POINTS:
-        original = getattr(_validation, entry)
+    for entry, home in ENTRY_POINTS.items():
+        original = getattr(home, entry)
 
         def spy(*args, _original=original, _entry=entry, **kwargs):
             calls.append(_entry)
@@ -276,13 +278,18 @@ def entry_calls(monkeypatch):
 def target_reads(monkeypatch):
     """Count the reads of raw targets, by parameter name ("y_true", ...)."""
     reads = collections.Counter()
-    original = _validation._as_array
+    original = _label_space._as_array
 
     def spy(y, name):
         reads[name] += 1
         return original(y, name)
 
-    monkeypatch.setattr(_validation, "_as_array", spy)
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__name__", "")
+        if not name.startswith("sklearn_mlcm"):
+            continue
+        if getattr(module, "_as_array", None) is original:
+            monkeypatch.setattr(module, "_as_array", spy)
     return reads
 
 
@@ -318,7 +325,7 @@ def test_tuned_folds_take_the_validated_targets(target_reads, monkeypatch):
     with four folds, y is read once (as y_true and y_pred of the entry point)
     and checked once, where the folds used to check their slice each."""
     checks = []
-    original = _validation.check_mlcm_targets
+    original = _label_space.check_mlcm_targets
 
     def spy(*args, **kwargs):
         checks.append(args)
@@ -347,7 +354,7 @@ def test_paired_comparison_reads_y_true_once_for_every_frame(target_reads):
         "y": pd.DataFrame(P2[:, [1, 2, 0]], columns=["b", "c", "a"]),
         "z": pd.DataFrame(T, columns=columns),
     }
-    targets = _validation.validate_targets(
+    targets = _targets.validate_targets(
         pd.DataFrame(T, columns=columns),
         None,
         predictions=sets,
@@ -385,12 +392,12 @@ def test_validate_targets_kind_and_names():
         (_dask(), "dask", ["0", "1", "2"]),
     ]
     for (y_true, y_pred), kind, names in cases:
-        targets = _validation.validate_targets(
+        targets = _targets.validate_targets(
             y_true, y_pred, sample_weight=WEIGHT, groups=GROUPS
         )
         assert (targets.kind, targets.names) == (kind, names)
         assert targets.groups.tolist() == GROUPS.tolist()
-    targets = _validation.validate_targets(T, P, sample_weight=WEIGHT, labels=[2, 0])
+    targets = _targets.validate_targets(T, P, sample_weight=WEIGHT, labels=[2, 0])
     assert targets.names == ["2", "0"]
     assert targets.weight.dtype == np.float64
     assert targets.space.y_true.tolist() == T[:, [2, 0]].astype(bool).tolist()
