@@ -557,7 +557,9 @@ def test_mlcm_classification_report_samples_avg_is_the_samples_scores():
                 ("recall", mlcm_recall_score),
                 ("f1-score", mlcm_f1_score),
             ):
-                expected = score(T, P, average="samples", zero_division=0.0, **options)
+                expected = score(
+                    T, P, average="samples", zero_division=0.0, **options
+                )
                 assert row[header] == expected
             messages = [str(w.message) for w in record if "in samples" in str(w)]
             assert sorted(m.split()[0] for m in messages) == [
@@ -568,7 +570,7 @@ def test_mlcm_classification_report_samples_avg_is_the_samples_scores():
 
 
 def test_mlcm_classification_report_samples_avg_is_a_reserved_name():
-    """ "samples avg" cannot name a label of multi-label input (its row would
+    """"samples avg" cannot name a label of multi-label input (its row would
     be ambiguous); 1-D input has no such row and may use it."""
     message = r"'samples avg' is used as a summary row"
     with pytest.raises(ValueError, match=message):
