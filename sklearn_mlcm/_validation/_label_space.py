@@ -483,7 +483,7 @@ def _check_multiclass(y_true, y_pred, labels):
 
 
 def _value_kind(values):
-    """ "number" or "string" when every value is one, else None (mixed)."""
+    """"number" or "string" when every value is one, else None (mixed)."""
     if isinstance(values, np.ndarray) and values.dtype.kind != "O":
         return "string" if values.dtype.kind in "US" else "number"
     values = values.tolist() if isinstance(values, np.ndarray) else list(values)
