@@ -22,7 +22,7 @@ from ._summary import printable
 from ._uncertainty._intervals import bootstrap_intervals, unit_table
 from ._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
 from ._uncertainty._parallel import N_JOBS
-from ._validation import check_target_names, validate_targets
+from ._validation._targets import check_target_names, validate_targets
 
 __all__ = ["ReportBounds", "format_report", "mlcm_classification_report"]
 

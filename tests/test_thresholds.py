@@ -27,7 +27,7 @@ from sklearn_mlcm import (
     mlcm_specificity_score,
     mlcm_threshold_curve,
 )
-from sklearn_mlcm._validation import evenly_spaced
+from sklearn_mlcm._thresholds._validation import evenly_spaced
 
 # few distinct values: ties between labels and at the thresholds are common
 TIED_VALUES = (-1.0, -0.5, 0.0, 0.25, 0.5, 0.75, 1.0)
@@ -487,7 +487,7 @@ def test_mlcm_threshold_curve_one_vs_rest_refuses_micro_all():
 def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
     """Too many thresholds for the labels are refused before the arrays are
     allocated."""
-    import sklearn_mlcm._validation as validation_module
+    import sklearn_mlcm._thresholds._validation as validation_module
 
     monkeypatch.setattr(validation_module, "MAX_DENSE_BYTES", 10_000)
     with pytest.raises(InvalidInputError, match=re.escape("200 thresholds")):

@@ -11,11 +11,8 @@ from sklearn_mlcm._param_validation import (
     current_function,
     public_call,
 )
-from sklearn_mlcm._validation import (
-    check_mlcm_targets,
-    check_sample_weight,
-    check_weight_sums,
-)
+from sklearn_mlcm._validation._label_space import check_mlcm_targets
+from sklearn_mlcm._validation._targets import check_sample_weight, check_weight_sums
 
 from ._record import Computed
 from ._samples import empty_table, merge_tables, tabulate_sizes

@@ -3,7 +3,7 @@
 import numpy as np
 from scipy import sparse
 
-from sklearn_mlcm._validation import check_dense_size, fits_dense
+from sklearn_mlcm._validation._matrices import check_dense_size, fits_dense
 
 from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix

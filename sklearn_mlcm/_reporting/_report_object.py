@@ -46,19 +46,15 @@ from sklearn_mlcm._thresholds._curve import (
 )
 from sklearn_mlcm._thresholds._decision import response_scores
 from sklearn_mlcm._thresholds._stability import ThresholdSpread
+from sklearn_mlcm._thresholds._validation import check_target_scores
 from sklearn_mlcm._uncertainty._margins import (
     METRICS,
     resamples_resolve_tails,
 )
-from sklearn_mlcm._validation import (
-    check_indicator_labels,
-    check_target_names,
-    check_target_scores,
-    fits_dense,
-    frame_columns,
-    read_frame,
-    validate_targets,
-)
+from sklearn_mlcm._validation._frames import frame_columns, read_frame
+from sklearn_mlcm._validation._label_space import check_indicator_labels
+from sklearn_mlcm._validation._matrices import fits_dense
+from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._files import output_path_problem
 from ._tables import latex_table, markdown_table, report_frame, report_rows

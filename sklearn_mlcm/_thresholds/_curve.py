@@ -29,14 +29,10 @@ from sklearn_mlcm._summary import (
     shorten,
 )
 from sklearn_mlcm._uncertainty._margins import METRICS, scores_from_margins
-from sklearn_mlcm._validation import (
-    check_target_names,
-    check_threshold_count,
-    check_threshold_grid,
-    validate_scores,
-)
+from sklearn_mlcm._validation._targets import check_target_names
 
 from ._sweep import matrix_margins, sweep_margins
+from ._validation import check_threshold_count, check_threshold_grid, validate_scores
 
 __all__ = [
     "IN_SAMPLE",

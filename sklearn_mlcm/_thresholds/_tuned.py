@@ -41,13 +41,8 @@ from sklearn_mlcm._param_validation import (
 from sklearn_mlcm._scores import make_mlcm_scorer, mlcm_scorers
 from sklearn_mlcm._uncertainty._margins import as_dense_bool
 from sklearn_mlcm._uncertainty._parallel import N_JOBS
-from sklearn_mlcm._validation import (
-    MAX_DENSE_BYTES,
-    check_sample_weight,
-    check_threshold_count,
-    evenly_spaced,
-    validate_targets,
-)
+from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
+from sklearn_mlcm._validation._targets import check_sample_weight, validate_targets
 
 from ._decision import decide_dense
 from ._search import (
@@ -57,6 +52,7 @@ from ._search import (
     search_thresholds,
 )
 from ._stability import ThresholdSpread
+from ._validation import check_threshold_count, evenly_spaced
 
 __all__ = ["MLCMTunedThresholdClassifierCV"]
 
