@@ -118,8 +118,7 @@ def matrix_table(report, ntl_label="NTL", npl_label="NPL"):
         return ["true", "predicted", "value"], rows
     cm = np.asarray(cm)
     rows = [
-        [rows_named[i], *(_cell(v) for v in cm[i].tolist())]
-        for i in range(cm.shape[0])
+        [rows_named[i], *(_cell(v) for v in cm[i].tolist())] for i in range(cm.shape[0])
     ]
     return ["true \\ predicted", *columns_named], rows
 

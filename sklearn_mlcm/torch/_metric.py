@@ -220,11 +220,13 @@ class MLCMMetric(Metric):
             y_true, y_pred, weight, n_ignored = self._indicators(
                 preds, target, sample_weight
             )
-            self.n_ignored += n_ignored
             if y_true.shape[0] == 0:
+                self.n_ignored += n_ignored
                 return
             batch = MLCMAccumulator(self.num_labels, method=self.method)
             batch.update(y_true, y_pred, sample_weight=weight)
+        # counted: nothing changed before, all changes now
+        self.n_ignored += n_ignored
         matrix, supports, no_label, n_rows, _, _, _, table, _ = batch._snapshot()
         device = self.confmat.device
         as_state = {"dtype": torch.float64, "device": device}
@@ -292,9 +294,7 @@ class MLCMMetric(Metric):
                 preds, target = preds[keep], target[keep]
                 if weight is not None:
                     weight = weight[keep.cpu().numpy()]
-        allowed = "0 or 1" + (
-            "" if self.ignore_index is None else " (or ignore_index)"
-        )
+        allowed = "0 or 1" + ("" if self.ignore_index is None else " (or ignore_index)")
         if ((target != 0) & (target != 1)).any():
             raise InvalidInputError(
                 f"The 'target' parameter of MLCMMetric.update must hold {allowed}. "
@@ -348,7 +348,11 @@ class MLCMMetric(Metric):
         }
     )
     def to_report(
-        self, target_names=None, *, zero_division="warn", include_no_label=False,
+        self,
+        target_names=None,
+        *,
+        zero_division="warn",
+        include_no_label=False,
         top_k=20,
     ):
         """The accumulated evaluation as an :class:`~sklearn_mlcm.MLCMReport`.
@@ -479,9 +483,7 @@ class MLCMMetric(Metric):
             names = self.target_names
             display = MLCMDisplay(
                 matrix,
-                display_labels=(
-                    None if names is None else names
-                ),
+                display_labels=names,
             ).plot(ax=ax)
         return display.figure_, display.ax_
 
