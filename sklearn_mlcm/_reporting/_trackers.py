@@ -143,8 +143,10 @@ def log_mlflow(report, *, prefix, step, page, plot):
         ("report.json", report_table(report)),
         ("confusion_matrix.json", matrix_table(report)),
     ):
-        data = {column: [row[k] for row in rows] for k, column in enumerate(columns)}
-        mlflow.log_table(data, artifact_file=_joined(prefix, name))
+        # log_dict, not log_table: the same {"columns", "data"} JSON, without
+        # pandas (log_table goes through a DataFrame, and warns with pandas 3)
+        table = {"columns": columns, "data": rows}
+        mlflow.log_dict(table, _joined(prefix, name))
     if page:
         mlflow.log_text(report.to_html(), _joined(prefix, "report.html"))
     if plot:

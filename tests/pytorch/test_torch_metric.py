@@ -278,3 +278,16 @@ def test_mlcm_metric_init_errors(kwargs, match):
     """Bad options are refused when the metric is built."""
     with pytest.raises(ValueError, match=match):
         MLCMMetric(**kwargs)
+
+
+def test_mlcm_metric_docstring_examples():
+    """The examples of sklearn_mlcm.torch run as written (the package's
+    doctests leave this subpackage to this test: it needs torch)."""
+    import doctest
+
+    import sklearn_mlcm.torch._metric as module
+
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    result = doctest.testmod(module, optionflags=flags, verbose=False)
+    assert result.attempted > 0
+    assert result.failed == 0
