@@ -6,7 +6,8 @@ engine (``_mlcm/``); the public functions on the matrix and how sure they are
 (``_uncertainty/``); the thresholds (``_thresholds/``), the displays
 (``_plot/``) and the classifier comparison (``compare/``); what a person reads
 and keeps (``_reporting/``: the report object, its tables and page), which
-packages those; the public API (``__init__``); the command line (``_cli/``,
+packages those, and the torchmetrics metric (``torch/``), which hands its
+counts to the report; the public API (``__init__``); the command line (``_cli/``,
 ``__main__``), which uses the public API as a user would. A module may import
 from its own layer or a lower one only; a folder is one room of one layer.
 """
@@ -32,7 +33,7 @@ LAYERS = [
         "_uncertainty",
     },
     {"_thresholds", "_plot", "compare"},
-    {"_reporting"},
+    {"_reporting", "torch"},
     {"__init__"},
     {"_cli", "__main__"},
 ]

@@ -1,7 +1,7 @@
 """
-==========================================================
+===========================================================
 A PyTorch network on yeast: its MLCM, report and MLflow run
-==========================================================
+===========================================================
 
 A small PyTorch network (one hidden layer) is trained on MULAN's *yeast*
 (103 expression features, 14 functional classes, 4.2 per gene) on the CPU,
