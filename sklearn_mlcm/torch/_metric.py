@@ -183,6 +183,11 @@ class MLCMMetric(Metric):
         self.method = method
         self.ignore_index = None if ignore_index is None else int(ignore_index)
         self.target_names = names
+        # the list states are float64 (keys below (q+1)**3, exact): a process
+        # that saw no batch sends an empty tensor of the metric's dtype in
+        # the synchronisation, which must be the others' (set before the
+        # states are added, which keep their own dtypes)
+        self.set_dtype(torch.float64)
         q = self.num_labels
         f64 = {"dtype": torch.float64}
         self.add_state("confmat", torch.zeros(q + 1, q + 1, **f64), "sum")
@@ -240,8 +245,8 @@ class MLCMMetric(Metric):
         sizes = table.sizes
         keys = (sizes[:, 0] * base + sizes[:, 1]) * base + sizes[:, 2]
         counts = table.count if table.weight is None else table.weight
-        self.size_keys.append(torch.as_tensor(keys, device=device))
-        self.size_counts.append(torch.as_tensor(table.count, device=device))
+        self.size_keys.append(torch.as_tensor(keys * 1.0, **as_state))
+        self.size_counts.append(torch.as_tensor(table.count * 1.0, **as_state))
         self.size_weights.append(torch.as_tensor(counts * 1.0, **as_state))
 
     def _indicators(self, preds, target, sample_weight):

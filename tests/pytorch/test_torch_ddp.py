@@ -72,6 +72,12 @@ def _rank(rank, port, folder):
                 matrix = metric.compute().numpy()
                 report = metric.to_report(zero_division=0.0)
                 results[method, weighted] = (matrix, report.report, report.n_samples)
+        # rank 1 sees nothing: its empty states join rank 0's
+        metric = MLCMMetric(y_true.shape[1])
+        if rank == 0:
+            metric.update(torch.as_tensor(scores), torch.as_tensor(y_true))
+        report = metric.to_report(zero_division=0.0)
+        results["idle rank"] = (metric.compute().numpy(), report.report, None)
         (folder / f"rank{rank}.pkl").write_bytes(pickle.dumps(results))
     finally:
         dist.destroy_process_group()
@@ -89,6 +95,11 @@ def test_mlcm_metric_ddp_two_processes_equal_one_process(tmp_path):
     y_pred = scores > 0.5
     for rank in range(WORLD_SIZE):
         results = pickle.loads((tmp_path / f"rank{rank}.pkl").read_bytes())
+        matrix, report, _ = results.pop("idle rank")
+        assert_array_equal(matrix, mlcm_confusion_matrix(y_true, y_pred))
+        assert report == mlcm_classification_report(
+            y_true, y_pred, output_dict=True, zero_division=0.0
+        )
         for (method, weighted), (matrix, report, n) in results.items():
             w = weight if weighted else None
             expected = mlcm_confusion_matrix(
