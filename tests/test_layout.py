@@ -7,7 +7,8 @@ public functions on the matrix and how sure they are (``_uncertainty/``; the
 accumulator's batch checks, ``_batch_checks``, beside it); the thresholds
 (``_thresholds/``), the displays (``_plot/``) and the classifier comparison
 (``compare/``); what a person reads and keeps (``_reporting/``: the report
-object, its tables and page), which packages those; the public API
+object, its tables and page), which packages those, and the torchmetrics
+metric (``torch/``), which hands its counts to the report; the public API
 (``__init__``); the command line (``_cli/``, ``__main__``), which uses the
 public API as a user would. A module may import from its own layer or a lower
 one only; a folder is one room of one layer.
@@ -35,7 +36,7 @@ LAYERS = [
         "_uncertainty",
     },
     {"_thresholds", "_plot", "compare"},
-    {"_reporting"},
+    {"_reporting", "torch"},
     {"__init__"},
     {"_cli", "__main__"},
 ]

@@ -15,9 +15,11 @@ callable. Only parameters that have a value out of range are swept for it, so
 that every case checks something.
 """
 
+import functools
 import inspect
 import math
 import numbers
+import sys
 import warnings
 
 import matplotlib
@@ -76,6 +78,44 @@ _tuned_fit.__signature__ = inspect.signature(
 _tuned_fit.__mlcm_constraints__ = (
     sklearn_mlcm.MLCMTunedThresholdClassifierCV._parameter_constraints
 )
+
+
+class _Recorder:
+    """A stand-in for a tracker's module or run: every attribute is a call
+    that is recorded and returns a new recorder."""
+
+    def __init__(self, *args, **kwargs):
+        self.calls = []
+
+    def __getattr__(self, name):
+        def call(*args, **kwargs):
+            self.calls.append(name)
+            return _Recorder()
+
+        return call
+
+
+def _with_tracker(method, module):
+    """``method`` (a report's log_mlflow or log_wandb) called with a stand-in
+    for the tracker's module: the sweep checks the parameters, which need no
+    tracker, everywhere (the trackers' own tests need them)."""
+
+    @functools.wraps(method)
+    def call(*args, **kwargs):
+        fake = _Recorder()
+        fake.run = None  # wandb's active run: none (run= gives one)
+        fake.Table = fake.Html = fake.Image = _Recorder
+        saved = sys.modules.get(module)
+        sys.modules[module] = fake
+        try:
+            return method(*args, **kwargs)
+        finally:
+            if saved is None:
+                del sys.modules[module]
+            else:
+                sys.modules[module] = saved
+
+    return call
 
 
 def _instances(calls):
@@ -181,6 +221,16 @@ def _hand_written_calls():
             sklearn_mlcm.MLCMReport.from_estimator,
             (fitted_estimator(), T, T),
             {"thresholds": 4},
+        ),
+        "MLCMReport.log_mlflow": (
+            _with_tracker(report.log_mlflow, "mlflow"),
+            (),
+            {"plot": False},
+        ),
+        "MLCMReport.log_wandb": (
+            _with_tracker(report.log_wandb, "wandb"),
+            (_Recorder(),),
+            {"plot": False},
         ),
         "CriticalDifferenceDisplay": (
             sklearn_mlcm.CriticalDifferenceDisplay,

@@ -7,6 +7,9 @@
   (booktabs), each escaping the label names for its format, and the rows of
   a classification report;
 - ``_page``: the self-contained HTML page of a report;
+- ``_trackers``: a report logged to MLflow or Weights & Biases (the
+  headline scalars, the tables, the page and the picture), the trackers
+  imported only there;
 - ``_files``: writing a file atomically (a temporary file beside it, then
   a rename), a pipe or a character device directly (never replaced),
   refusing directories, sockets, block devices and unwritable paths.

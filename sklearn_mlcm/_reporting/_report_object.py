@@ -1035,6 +1035,95 @@ random_state, n_jobs, top_k, thresholds, metric, average
             lines.append(f"tuned thresholds: {self.threshold_spread.headline()}")
         return "\n".join(lines)
 
+    # -- experiment trackers --------------------------------------------------
+
+    @validate_params(
+        {
+            "prefix": [str],
+            "step": [Interval(Integral, 0, None), None],
+            "page": ["boolean"],
+            "plot": ["boolean"],
+        }
+    )
+    def log_mlflow(self, *, prefix="mlcm", step=None, page=True, plot=True):
+        """Log the report into the active MLflow run.
+
+        The headline scalars as metrics (``mlcm/macro_f1``, and with
+        intervals ``mlcm/macro_f1_low`` and ``mlcm/macro_f1_high``), the
+        per-label table and the matrix as table artifacts
+        (``mlcm/report.json``, ``mlcm/confusion_matrix.json``), the page
+        (``mlcm/report.html``) and the picture
+        (``mlcm/confusion_matrix.png``). As MLflow's ``log_metric``, it
+        starts a run when none is active. Needs mlflow
+        (``pip install "sklearn-mlcm[mlflow]"``).
+
+        Read more in the :ref:`User Guide <torch_and_trackers>`.
+
+        Parameters
+        ----------
+        prefix : str, default="mlcm"
+            The metrics' names and the artifacts' folder start with it;
+            "" for none.
+        step : int, default=None
+            The metrics' step (MLflow's ``step``).
+        page : bool, default=True
+            Log the HTML page.
+        plot : bool, default=True
+            Log the picture of the matrix (needs matplotlib).
+
+        Returns
+        -------
+        self : MLCMReport
+        """
+        from ._trackers import log_mlflow
+
+        log_mlflow(self, prefix=prefix, step=step, page=page, plot=plot)
+        return self
+
+    @validate_params(
+        {
+            "run": [HasMethods("log"), None],
+            "prefix": [str],
+            "step": [Interval(Integral, 0, None), None],
+            "page": ["boolean"],
+            "plot": ["boolean"],
+        }
+    )
+    def log_wandb(self, run=None, *, prefix="mlcm", step=None, page=True, plot=True):
+        """Log the report into a Weights & Biases run.
+
+        The headline scalars (``mlcm/macro_f1``, with intervals
+        ``mlcm/macro_f1_low`` and ``mlcm/macro_f1_high``), the per-label
+        table and the matrix as ``wandb.Table`` (``mlcm/report``,
+        ``mlcm/confusion_matrix``), the page as ``wandb.Html``
+        (``mlcm/page``) and the picture as ``wandb.Image``
+        (``mlcm/confusion_matrix_plot``), in one ``run.log``. Needs wandb
+        (``pip install "sklearn-mlcm[wandb]"``).
+
+        Read more in the :ref:`User Guide <torch_and_trackers>`.
+
+        Parameters
+        ----------
+        run : wandb Run, default=None
+            The run to log into; None for ``wandb.run``, the active one.
+        prefix : str, default="mlcm"
+            The keys start with it; "" for none.
+        step : int, default=None
+            W&B's ``step``.
+        page : bool, default=True
+            Log the HTML page.
+        plot : bool, default=True
+            Log the picture of the matrix (needs matplotlib).
+
+        Returns
+        -------
+        self : MLCMReport
+        """
+        from ._trackers import log_wandb
+
+        log_wandb(self, run, prefix=prefix, step=step, page=page, plot=plot)
+        return self
+
 
 def _tuned_spread(estimator, labels):
     """The ``threshold_spread_`` of a tuned estimator (None for any other),
