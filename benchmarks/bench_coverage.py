@@ -44,6 +44,7 @@ replicates whose report raised ``scipy.stats.DegenerateDataWarning``).
     python benchmarks/bench_coverage.py --save /tmp/new.json --plot /tmp/cov.png
     python benchmarks/bench_coverage.py --compare /tmp/old.json  # run, then both
     python benchmarks/bench_coverage.py --compare /tmp/old.json /tmp/new.json
+    python benchmarks/bench_coverage.py --table /tmp/new.json --plot /tmp/cov.png
 
 ``--quick``: yeast and enron, n in {50, 300}, 50 replicates, 199 resamples,
 percentile. The full study (the defaults: four populations, n from 50 to
@@ -72,7 +73,7 @@ import numpy as np
 from bench_madjarov import load_dataset
 from joblib import Parallel, delayed
 from scipy.stats import DegenerateDataWarning
-from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.pipeline import make_pipeline
@@ -329,8 +330,7 @@ def print_table(rows):
     print("|" + " --- |" * len(COLUMNS))
     for row in rows:
         cells = [
-            _fmt(row[c], 3 if c == "width" else 1) if c in row else "-"
-            for c in COLUMNS
+            _fmt(row[c], 3 if c == "width" else 1) if c in row else "-" for c in COLUMNS
         ]
         print("| " + " | ".join(cells) + " |")
 
@@ -367,6 +367,18 @@ def print_compare(old, new):
         print("| " + " | ".join(cells) + " |")
 
 
+def _style(quantity):
+    """An average: a solid line of its own colour; a per-label group: its
+    prevalence bin's colour, a dash per score."""
+    names = [name for name, _, _ in AVERAGES]
+    if quantity in names:
+        return {"color": f"C{names.index(quantity)}", "ls": "-", "marker": "o"}
+    _, score, bin_ = quantity.split(" ")
+    colour = {"<1%": "darkred", "1-5%": "darkorange", ">=5%": "grey"}[bin_]
+    dash = {"precision": ":", "recall": "--", "F1": "-."}[score]
+    return {"color": colour, "ls": dash, "marker": "s", "ms": 3}
+
+
 def plot(table, path):
     """Coverage against n: a panel per population (columns) and per method
     and interval kind (rows), a line per quantity, 95% and 90% drawn."""
@@ -381,62 +393,52 @@ def plot(table, path):
     fig, axes = plt.subplots(
         len(kinds),
         len(populations),
-        figsize=(3.6 * len(populations), 2.8 * len(kinds) + 1.2),
+        figsize=(3.4 * len(populations) + 2.6, 2.6 * len(kinds) + 0.8),
         sharex=True,
         sharey=True,
         squeeze=False,
     )
-    cmap = plt.get_cmap("tab20")
+    sizes = sorted({r["n"] for r in rows})
     for i, (method, interval) in enumerate(kinds):
         for j, name in enumerate(populations):
             ax = axes[i, j]
             ax.axhline(95, color="black", lw=0.8, ls="--", label="95% nominal")
             ax.axhline(90, color="red", lw=0.8, ls=":", label="90% bar")
-            for k, quantity in enumerate(QUANTITIES):
+            for quantity in QUANTITIES:
                 line = [
                     r
                     for r in rows
                     if (r["population"], r["method"], r["interval"], r["quantity"])
                     == (name, method, interval, quantity)
                 ]
-                if not line:
-                    continue
-                ls = "-" if quantity in dict(a[:2] for a in AVERAGES) else "--"
-                ax.plot(
-                    [r["n"] for r in line],
-                    [r["coverage"] for r in line],
-                    marker="o",
-                    ms=3,
-                    lw=1.2,
-                    ls=ls,
-                    color=cmap(k % 20),
-                    label=quantity,
-                )
+                if line:
+                    ax.plot(
+                        [r["n"] for r in line],
+                        [r["coverage"] for r in line],
+                        label=quantity,
+                        **_style(quantity),
+                    )
             ax.set_xscale("log")
+            ax.set_xticks(sizes, [str(n) for n in sizes])
+            ax.minorticks_off()
             ax.set_ylim(-2, 102)
             ax.set_title(f"{name}: {method}, {interval}", fontsize=9)
             if i == len(kinds) - 1:
                 ax.set_xlabel("n (sample size)")
             if j == 0:
                 ax.set_ylabel("coverage %")
-    handles, labels = {}, []
+    handles = {}
     for ax in axes.flat:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, handle)
-    labels = list(handles)
-    fig.legend(
-        [handles[label] for label in labels],
-        labels,
-        loc="lower center",
-        ncol=min(6, len(labels)),
-        fontsize=8,
-    )
+    fig.legend(list(handles.values()), list(handles), loc="center right", fontsize=8)
     fig.suptitle(
         f"Coverage of the report's 95% intervals "
         f"({table['settings']['replicates']} replicates, "
-        f"{table['settings']['resamples']} resamples)"
+        f"{table['settings']['resamples']} resamples)",
+        fontsize=10,
     )
-    fig.tight_layout(rect=(0, 0.06 + 0.02 * (len(labels) // 6), 1, 0.97))
+    fig.tight_layout(rect=(0, 0, 1 - 2.2 / fig.get_figwidth(), 0.97))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -496,6 +498,12 @@ def build_parser():
         "percentile (options given explicitly win)",
     )
     parser.add_argument("--save", type=Path, help="write the table as JSON")
+    parser.add_argument(
+        "--table",
+        type=Path,
+        metavar="JSON",
+        help="print (and --plot) a saved table instead of running",
+    )
     parser.add_argument("--plot", type=Path, help="draw coverage against n (PNG)")
     parser.add_argument(
         "--compare",
@@ -538,6 +546,14 @@ def main(argv=None):
         print_compare(old, new)
         if args.plot:
             plot(new, args.plot)
+        return
+    if args.table:
+        table = json.loads(args.table.read_text())
+        print(f"sklearn_mlcm {table['sklearn_mlcm']}")
+        print(f"settings {table['settings']}, seconds {table['seconds']}")
+        print_table(table["rows"])
+        if args.plot:
+            plot(table, args.plot)
         return
     for option in ("replicates", "resamples", "n_jobs"):
         value = getattr(args, option)
