@@ -41,7 +41,9 @@ label over the replicates, for the per-label groups), "warned" (% of the
 replicates whose report raised ``scipy.stats.DegenerateDataWarning``), "bar"
 (issue #32's: "ok" when the intervals cover at least 90% or are flagged in
 at least 90% of the replicates, and the unflagged ones cover at least 90%;
-"UNDER" otherwise). The run ends with the rows under the bar, per quantity.
+"UNDER" otherwise). The run ends with a summary (a line per population and
+quantity, a column per n: the lowest-highest coverage over the methods and
+interval kinds) and the rows under the bar, per quantity.
 
     python benchmarks/bench_coverage.py --quick                # minutes
     python benchmarks/bench_coverage.py --save /tmp/new.json --plot /tmp/cov.png
@@ -348,6 +350,40 @@ def print_table(rows):
         print("| " + " | ".join(cells) + " |")
 
 
+def print_summary(rows):
+    """One line per population and quantity, one column per n: the coverage
+    over the methods and interval kinds run, lowest-highest (the unflagged
+    coverage in brackets when some were flagged)."""
+    sizes = sorted({r["n"] for r in rows})
+    print("\n| population | quantity | " + " | ".join(f"n={n}" for n in sizes) + " |")
+    print("|" + " --- |" * (2 + len(sizes)))
+    for name in dict.fromkeys(r["population"] for r in rows):
+        for quantity in QUANTITIES:
+            cells = []
+            for n in sizes:
+                same = [
+                    r
+                    for r in rows
+                    if (r["population"], r["quantity"], r["n"]) == (name, quantity, n)
+                ]
+                if not same:
+                    cells.append("-")
+                    continue
+                low = min(r["coverage"] for r in same)
+                high = max(r["coverage"] for r in same)
+                cell = (
+                    f"{low:.0f}"
+                    if round(low) == round(high)
+                    else f"{low:.0f}-{high:.0f}"
+                )
+                if any(r["flagged"] > 0 for r in same):
+                    kept = [r["unflagged"] for r in same if r["unflagged"] is not None]
+                    cell += f" ({min(kept):.0f}-{max(kept):.0f})" if kept else " (-)"
+                cells.append(cell)
+            if any(cell != "-" for cell in cells):
+                print(f"| {name} | {quantity} | " + " | ".join(cells) + " |")
+
+
 def print_verdict(rows):
     """How many rows are under the bar, per quantity."""
     under = [row for row in rows if not meets_bar(row)]
@@ -576,6 +612,7 @@ def main(argv=None):
         print(f"sklearn_mlcm {table['sklearn_mlcm']}")
         print(f"settings {table['settings']}, seconds {table['seconds']}")
         print_table(table["rows"])
+        print_summary(table["rows"])
         print_verdict(table["rows"])
         if args.plot:
             plot(table, args.plot)
@@ -634,6 +671,7 @@ def main(argv=None):
                 print_table(rows)
                 if args.save:
                     args.save.write_text(json.dumps(table, indent=1))
+    print_summary(table["rows"])
     print_verdict(table["rows"])
     print(f"\ntotal {time.perf_counter() - start:.0f} s")
     if args.plot:
