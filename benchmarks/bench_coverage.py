@@ -55,8 +55,8 @@ interval kinds) and the rows under the bar, per quantity.
 percentile. The full study (the defaults: four populations, n from 50 to
 3,000, 200 replicates, 999 resamples, both interval kinds, both methods) is
 8,000 samples and 32,000 reports; on this project's two shared cores it takes
-about half an hour with one process (``--n-jobs`` for more), ``--quick``
-about 15 s (see benchmarks/README.md for measured times).
+12-20 minutes with one process (735-1,105 s measured; ``--n-jobs`` for
+more), ``--quick`` about 15 s (see benchmarks/README.md).
 ``--save`` rewrites the JSON after each cell, so a long run can be read, or
 compared, before it ends. Needs liac-arff (the ``study`` extra) and the MULAN
 data (``$SKLEARN_MLCM_DATA/mulan``, or ``--data``); the fitted models'
