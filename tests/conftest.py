@@ -8,6 +8,7 @@ matplotlib figures it leaves open (``close_figures``, autouse).
 """
 
 import functools
+import importlib.util
 import os
 import stat
 import sys
@@ -191,6 +192,25 @@ def device_node(tmp_path):
     return node
 
 
+def _missing(*modules):
+    """The modules of ``modules`` that are not installed."""
+    return [m for m in modules if importlib.util.find_spec(m) is None]
+
+
+#: The tests of the [torch], [mlflow] and [wandb] extras, and what each needs.
+#: Where those are not installed they are not collected (the header says so)
+#: rather than skipped: CI installs them in a job of their own, which runs
+#: these tests and fails on a skip, while the README's test command runs the
+#: rest everywhere.
+_EXTRAS_TESTS = {
+    "pytorch/*": ("torch", "torchmetrics"),
+    "_reporting/test_trackers.py": ("mlflow", "wandb"),
+}
+collect_ignore_glob = [
+    glob for glob, needs in _EXTRAS_TESTS.items() if _missing(*needs)
+]
+
+
 def pytest_report_header(config):
     """Which sklearn_mlcm is tested (CI checks it), with which dependencies."""
     import scipy
@@ -206,6 +226,11 @@ def pytest_report_header(config):
         f"numpy {np.__version__}, scipy {scipy.__version__}, "
         f"scikit-learn {sklearn.__version__}",
         f"{DATA_VARIABLE}: {data_folder()}",
+        *(
+            f"not collected: tests/{glob} ({', '.join(_missing(*needs))} not installed)"
+            for glob, needs in _EXTRAS_TESTS.items()
+            if _missing(*needs)
+        ),
     ]
 
 
