@@ -171,7 +171,7 @@ def _summary(report, title):
     column, words = headline(table_of_report(report.report).columns)
     for key in _HEADLINE:
         entry = report.report.get(key)
-        if entry is None:
+        if entry is None or column not in entry:  # no samples form
             continue
         interval = ""
         if f"{column} low" in entry:
