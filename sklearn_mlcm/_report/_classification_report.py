@@ -208,9 +208,20 @@ def mlcm_classification_report(
         Also report the "no label" index (the NTL row and NPL column) as a row
         named ``"no label"``, and take it into the macro and weighted averages.
 
+    metrics : list of str, default=("precision", "recall", "f1-score")
+        The report's statistics, one column each, in this order: any
+        per-class statistic of :func:`confusion_matrix_statistics` (the
+        registry), by its key (``"matthews_corrcoef"``), its column header
+        (``"MCC"``) or the alias ``"f1"`` (the report's F-score is F1). Each
+        gets its micro, macro and weighted averages and, with a
+        ``confidence_level``, its interval. Only precision, recall and F1
+        have a samples average: the others print a blank cell in the
+        "samples avg" row and have no key in its dict entry. A name given
+        twice, or two names of one statistic, is refused.
+
     confidence_level : float or None, default=None
-        With a level in (0, 1), every precision, recall and F1 (per label and
-        averaged) is printed with its bootstrap confidence interval, as
+        With a level in (0, 1), every score (per label and averaged) is
+        printed with its bootstrap confidence interval, as
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
         for all of them), and a last line says what the brackets are. None:
         the report without intervals; the five options below then keep their
@@ -246,7 +257,8 @@ def mlcm_classification_report(
     Returns
     -------
     report : str or dict
-        Text summary of precision, recall, F1, weight and support per label
+        Text summary of the ``metrics`` (precision, recall, F1 by default),
+        weight and support per label
         and of the micro, macro and weighted averages, and for multi-label
         (2-D) input of the samples average, as scikit-learn's. As a dict::
 
@@ -256,7 +268,8 @@ def mlcm_classification_report(
              "micro avg": {...}, "macro avg": {...}, "weighted avg": {...},
              "samples avg": {...}}
 
-        With a ``confidence_level`` each score is followed by its bounds,
+        The keys of the scores are the ``metrics``' column headers. With a
+        ``confidence_level`` each score is followed by its bounds,
         ``"precision low"``, ``"precision high"``, ``"recall low"``, ...,
         ``"f1-score high"``. All values are Python floats, as
         scikit-learn's.
@@ -326,6 +339,14 @@ def mlcm_classification_report(
     Two of the nine instances have no true and no predicted label: their
     instance ratios are undefined and take ``zero_division`` in the samples
     average (with the default "warn", 0.0 and a warning).
+
+    Other statistics of the registry, by key or header:
+
+    >>> report = mlcm_classification_report(
+    ...     y_true, y_pred, metrics=("jaccard", "MCC"), output_dict=True,
+    ...     zero_division=0.0)
+    >>> round(report["macro avg"]["jaccard"], 4), report["samples avg"]
+    (0.2626, {'weight': 18.0, 'support': 13.0})
 
     Predicting nothing on data where two of four instances have no label: the
     micro average over the labels is 0, while Table 12's convention counts the
