@@ -276,3 +276,36 @@ def test_accumulator_classification_report_metrics():
         "be a list of distinct statistics",
     ):
         acc.classification_report(metrics=("jaccard", "f1", "f1-score"))
+
+
+def test_bootstrap_intervals_samples_average_only_for_samples_forms():
+    """The interval engine scores any registered statistic; asked for the
+    samples average, it gives it to the statistics that have a samples form
+    and leaves the others without one (instead of refusing the call), with
+    the same numbers for those that have it."""
+    from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
+    from sklearn_mlcm._validation import validate_targets
+
+    units, _ = unit_table(validate_targets(Y_TRUE, Y_PRED), method="heydarian")
+    options = {
+        "averages": ("macro", "samples"),
+        "shown": 4,
+        "n_resamples": 99,
+        "seed": 0,
+        "confidence_level": 0.9,
+        "interval": "percentile",
+        "beta": 1.0,
+        "tn": "complement",
+        "zero_division": 0.0,
+    }
+    scores, _ = bootstrap_intervals(
+        units, metrics=("g_mean", "precision", "prevalence"), **options
+    )
+    alone, _ = bootstrap_intervals(units, metrics=("precision",), **options)
+    assert ("g_mean", "macro") in scores and ("g_mean", "samples") not in scores
+    assert ("prevalence", "samples") not in scores
+    for key in (("precision", "samples"), ("precision", "macro")):
+        assert scores[key].confidence_interval == alone[key].confidence_interval
+    cm = mlcm_confusion_matrix(Y_TRUE, Y_PRED)
+    expected = confusion_matrix_statistics(cm, zero_division=0.0)["g_mean"][:4]
+    assert_allclose(scores["g_mean"].estimate, expected, rtol=1e-12)

@@ -72,8 +72,9 @@ SAMPLES_AVERAGE = "samples"
 AVERAGE_ROWS = tuple(f"{a} avg" for a in (*REPORT_AVERAGES, SAMPLES_AVERAGE))
 #: The amounts every row ends with.
 AMOUNTS = ("weight", "support")
-#: scikit-learn's three columns, the report's default ``metrics``.
-DEFAULT_METRICS = ("precision", "recall", "f1-score")
+#: scikit-learn's three columns, the report's default ``metrics``: the
+#: headers of precision, recall and F-beta (at beta 1, "f1-score").
+DEFAULT_METRICS = tuple(STATISTICS[n].header for n in ("precision", "recall", "fbeta"))
 
 #: Every name the report's ``metrics`` takes, to its statistic: each
 #: registry name, its header and the aliases ("f1"). The report's F-score is
@@ -277,8 +278,9 @@ def with_bounds(table, statistics, bounds):
 def headline(columns):
     """``(column, words)``: the score a one-line summary shows, F1 (``"F1"``)
     when the report has it, else its first column."""
-    if "f1-score" in columns:
-        return "f1-score", "F1"
+    f1 = STATISTICS["fbeta"].header
+    if f1 in columns:
+        return f1, "F1"
     return columns[0], columns[0]
 
 
