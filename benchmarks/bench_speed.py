@@ -20,6 +20,13 @@ stream   MLCMAccumulator over 10**8 rows (q = 20) in batches of 10**6
          (``--stream-rows`` to change), throughput and peak memory
 fixed    against the reference package mlcm-fixed, when installed
          (``pip install mlcm-fixed``; a benchmark-only comparison)
+samples  the samples row's cost (issue #30): at 10**6 x 20 (density 0.15),
+         ``mlcm_classification_report`` / one ``mlcm_confusion_matrix``
+         (target <= 1.3) and ten ``MLCMAccumulator.update`` batches of 10**5
+         rows / the one-shot matrix (target <= 1.5), both methods; the three
+         calls of a method timed in turn in each round. With ``--baseline``
+         the older checkout's ratios are recorded beside these (a checkout
+         from before the samples average: its report without that row)
 bootstrap
          MLCMAccumulator with ``n_resamples`` Poisson bootstrap replicates
          (``--bootstrap-resamples``, default 200) against the same stream
@@ -55,6 +62,7 @@ import platform
 import sys
 import time
 import tracemalloc
+import warnings
 
 import numpy as np
 import scipy
@@ -437,6 +445,53 @@ def suite_stream(args, rng, clock):
         table.row(method, seconds, seen["rows"] / seconds, seen["peak"] / 2**20)
 
 
+def suite_samples(args, rng, clock):
+    n, q, density, batches = 1_000_000, 20, 0.15, 10
+    y_true = rng.random((n, q)) < density
+    y_pred = rng.random((n, q)) < density
+    bounds = [(i * n // batches, (i + 1) * n // batches) for i in range(batches)]
+    table = Table(
+        f"samples: the report and a stream of {batches} batches against one "
+        f"matrix ({n:.0e} x {q}, density {density}; medians of {args.repeat})",
+        [
+            ("method", 10, ""),
+            ("matrix s", 9, ".4f"),
+            ("report s", 9, ".4f"),
+            ("report/matrix", 14, ".2f"),
+            ("stream s", 9, ".4f"),
+            ("stream/matrix", 14, ".2f"),
+        ],  # fmt: skip
+    )
+    for method in ("heydarian", "krstinic"):
+
+        def matrix(method=method):
+            mlcm_confusion_matrix(y_true, y_pred, method=method)
+
+        def report(method=method):
+            with warnings.catch_warnings():  # labels never predicted, say
+                warnings.simplefilter("ignore")
+                mlcm_classification_report(y_true, y_pred, method=method)
+
+        def stream(method=method):
+            acc = MLCMAccumulator(q, method=method)
+            for start, stop in bounds:
+                acc.update(y_true[start:stop], y_pred[start:stop])
+
+        t_matrix, t_report, t_stream = clock.times(
+            [
+                (f"samples: matrix, {method}", matrix),
+                (f"samples: report, {method}", report),
+                (f"samples: stream, {method}", stream),
+            ],
+            args.repeat,
+        )
+        clock.record(f"samples: report/matrix, {method}", t_report / t_matrix, "x")
+        clock.record(f"samples: stream/matrix, {method}", t_stream / t_matrix, "x")
+        table.row(method, t_matrix, t_report, t_report / t_matrix, t_stream,
+                  t_stream / t_matrix)  # fmt: skip
+    print("targets: report/matrix <= 1.3, stream/matrix <= 1.5")
+
+
 def suite_fixed(args, rng, clock):
     if importlib.util.find_spec("mlcm_fixed") is None:
         print("\nmlcm-fixed is not installed (pip install mlcm-fixed); skipped")
@@ -552,6 +607,7 @@ SUITES = {
     "extreme": suite_extreme,
     "stream": suite_stream,
     "fixed": suite_fixed,
+    "samples": suite_samples,
     "bootstrap": suite_bootstrap,
 }
 

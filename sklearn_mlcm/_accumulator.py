@@ -10,6 +10,13 @@ from scipy import sparse
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
+from ._batch_checks import (
+    check_batch_columns,
+    check_batch_kinds,
+    check_batch_shape,
+    check_empty_batch,
+    check_same_accumulator,
+)
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._mlcm._samples import empty_table, merge_tables
@@ -48,18 +55,10 @@ from ._uncertainty._intervals import (
 )
 from ._uncertainty._margins import MAX_RESAMPLES, METRICS, every_score, min_resamples
 from ._uncertainty._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
-from ._validation import (
-    align_columns,
-    check_batch_columns,
-    check_batch_kinds,
-    check_batch_shape,
-    check_dense_size,
-    check_empty_batch,
-    check_same_accumulator,
-    input_error,
-    read_frame,
-    validate_targets,
-)
+from ._validation._frames import align_columns, read_frame
+from ._validation._matrices import check_dense_size
+from ._validation._messages import input_error
+from ._validation._targets import validate_targets
 
 __all__ = ["MLCMAccumulator"]
 

@@ -5,7 +5,7 @@ from ._mlcm._dispatch import METHODS, as_output, compute
 from ._mlcm._dispatch import normalize as normalize_matrix
 from ._param_validation import Options, invalid_parameter, validate_params
 from ._statistics import one_vs_rest
-from ._validation import validate_targets
+from ._validation._targets import validate_targets
 
 __all__ = ["mlcm_confusion_matrix", "mlcm_multilabel_confusion_matrix"]
 

@@ -26,7 +26,8 @@ from ._param_validation import (
     validate_params,
 )
 from ._statistics import AVERAGES, matrix_scores, samples_average, statistic_of
-from ._validation import frame_columns, read_frame, validate_targets
+from ._validation._frames import frame_columns, read_frame
+from ._validation._targets import validate_targets
 
 __all__ = [
     "make_mlcm_scorer",

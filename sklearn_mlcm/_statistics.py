@@ -49,7 +49,7 @@ from ._param_validation import (
     current_function,
     validate_params,
 )
-from ._validation import check_square_matrix
+from ._validation._matrices import check_square_matrix
 
 __all__ = ["confusion_matrix_statistics"]
 

@@ -50,7 +50,7 @@ from sklearn_mlcm._uncertainty._table import (
     resample_counts,
     tabulate,
 )
-from sklearn_mlcm._validation import validate_targets
+from sklearn_mlcm._validation._targets import validate_targets
 
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 

@@ -3,13 +3,16 @@
 As scikit-learn's ``sklearn/tests/test_public_functions.py``: the callables are
 found by walking ``sklearn_mlcm.__all__`` (functions, constructors and public
 methods), so a new public name or parameter is swept without editing this file;
-only a valid call of each new callable has to be added to ``VALID_CALLS``, and
-the test says so when one is missing. For each parameter, an object of the
-wrong type, and a value of the right type outside its constraints, must raise
-:class:`~sklearn_mlcm.InvalidParameterError` (a ValueError and a TypeError, as
-scikit-learn's), naming the parameter and the callable. Only parameters that
-have a value out of range are swept for it, so that every case checks
-something.
+a valid call of each is derived from its signature (the required parameters by
+name: targets, scores, an estimator, matrices) and its constraints, so a new
+public function or method is swept without editing this file either; a callable
+that needs more gets a hand-written call, and the test says so, by name, when
+one is missing (a failure, not a collection error). For each parameter, an
+object of the wrong type, and a value of the right type outside its
+constraints, must raise :class:`~sklearn_mlcm.InvalidParameterError` (a
+ValueError and a TypeError, as scikit-learn's), naming the parameter and the
+callable. Only parameters that have a value out of range are swept for it, so
+that every case checks something.
 """
 
 import inspect
@@ -20,23 +23,31 @@ import warnings
 import matplotlib
 import numpy as np
 import pytest
-from paper_data import TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
+from paper_data import TABLE_4J
+from public_calls import (
+    DECISION,
+    SCORES,
+    P,
+    T,
+    constraints_of,
+    derived_call,
+    fitted_estimator,
+    parameters_of,
+)
 from sklearn.base import clone
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.neighbors import KNeighborsClassifier
 
 import sklearn_mlcm
-from sklearn_mlcm._param_validation import Interval, Options, Sequence, _make_constraint
+from sklearn_mlcm._param_validation import (
+    Interval,
+    Options,
+    Sequence,
+    _make_constraint,
+    validate_params,
+)
 
 matplotlib.use("Agg")
-
-T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
-# three methods by two measures (higher is better, lower is better)
-DECISION = np.array([[0.9, 0.1], [0.7, 0.3], [0.5, 0.2]])
-RANKS = np.array([[1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [1.0, 2.0, 3.0]])
-# scores of the three labels of Table 1 (true labels high, predicted ones higher)
-SCORES = 0.25 + 0.4 * T + 0.3 * P
-CORRELATIONS = np.array([[1.0, 0.5, -0.2], [0.5, 1.0, 0.9], [-0.2, 0.9, 1.0]])
 
 # Result records the library returns: not built by users, nothing to validate.
 RESULT_RECORDS = {
@@ -50,10 +61,6 @@ RESULT_RECORDS = {
     "ScoreInterval",
     "ThresholdCurveResult",
 }
-
-
-def _estimator():
-    return KNeighborsClassifier(n_neighbors=1).fit(T, T)
 
 
 def _tuned_fit(*args, **kwargs):
@@ -71,27 +78,35 @@ _tuned_fit.__mlcm_constraints__ = (
 )
 
 
-def _valid_calls():
-    """``qualified name -> (callable, args, kwargs)``: one valid call each."""
-    scores = {
-        name: (getattr(sklearn_mlcm, name), (T, P), {})
-        for name in (
-            "mlcm_precision_score",
-            "mlcm_precision_recall_fscore_support",
-            "mlcm_recall_score",
-            "mlcm_f1_score",
-            "mlcm_specificity_score",
-            "mlcm_confusion_matrix",
-            "mlcm_multilabel_confusion_matrix",
-            "mlcm_classification_report",
-        )
-    }
-    accumulator = sklearn_mlcm.MLCMAccumulator(3)
-    display = sklearn_mlcm.MLCMDisplay(np.array(TABLE_4J))
-    cd = sklearn_mlcm.CriticalDifferenceDisplay(np.array([1.2, 2.0, 2.8]), 1.0)
+def _instances(calls):
+    """An instance of each public class to call its methods on: those whose
+    methods need a state (data added, scores, a fit), else the one the
+    class's valid call builds."""
     tuned = sklearn_mlcm.MLCMTunedThresholdClassifierCV(
         KNeighborsClassifier(n_neighbors=1), cv=3
     )
+    instances = {
+        "MLCMAccumulator": sklearn_mlcm.MLCMAccumulator(
+            3, n_resamples=39, random_state=0
+        ).update(T, P),
+        "MLCMReport": sklearn_mlcm.MLCMReport.from_predictions(
+            T, P, y_score=SCORES, thresholds=4, zero_division=0.0
+        ),
+        "MLCMThresholdCurveDisplay": sklearn_mlcm.MLCMThresholdCurveDisplay(
+            [0.3, 0.6], [0.5, 0.7], label_scores=[[0.5, 0.4, 0.6], [0.7, 0.6, 0.8]]
+        ),
+        "MLCMTunedThresholdClassifierCV": clone(tuned).fit(T, T),
+    }
+    for name in sklearn_mlcm.__all__:
+        if name not in instances and name in calls and inspect.isclass(calls[name][0]):
+            func, args, kwargs = calls[name]
+            instances[name] = func(*args, **kwargs)
+    return instances
+
+
+def _hand_written_calls():
+    """The calls that the derivation cannot make, or that need options (fewer
+    resamples or thresholds, to run fast; a mode worth running)."""
     report = sklearn_mlcm.MLCMReport.from_predictions(
         T, P, y_score=SCORES, thresholds=4, zero_division=0.0
     )
@@ -99,8 +114,6 @@ def _valid_calls():
         [0.3, 0.6], [0.5, 0.7], label_scores=[[0.5, 0.4, 0.6], [0.7, 0.6, 0.8]]
     )
     return {
-        **scores,
-        "mlcm_fbeta_score": (sklearn_mlcm.mlcm_fbeta_score, (T, P), {"beta": 2}),
         "decide_labels": (sklearn_mlcm.decide_labels, (SCORES,), {"top_k": 2}),
         "mlcm_threshold_curve": (
             sklearn_mlcm.mlcm_threshold_curve,
@@ -117,79 +130,19 @@ def _valid_calls():
             (T, T, P),
             {"n_resamples": 39},
         ),
-        "confusion_matrix_statistics": (
-            sklearn_mlcm.confusion_matrix_statistics,
-            (TABLE_4J,),
-            {},
-        ),
-        "most_confused": (sklearn_mlcm.most_confused, (TABLE_4J,), {}),
         "most_confused_labels": (
             sklearn_mlcm.most_confused_labels,
             (TABLE_4J,),
             {"top_k": 2, "order": "cluster"},
-        ),
-        "labelset_confusions": (sklearn_mlcm.labelset_confusions, (T, P), {}),
-        "make_mlcm_scorer": (sklearn_mlcm.make_mlcm_scorer, (), {}),
-        "mlcm_scorers": (sklearn_mlcm.mlcm_scorers, (), {}),
-        "multilabel_measures": (sklearn_mlcm.multilabel_measures, (T, P), {}),
-        "measure_directions": (sklearn_mlcm.measure_directions, (), {}),
-        "entropy_weights": (
-            sklearn_mlcm.entropy_weights,
-            (DECISION,),
-            {"maximize": [True, False]},
-        ),
-        "promethee_ii": (
-            sklearn_mlcm.promethee_ii,
-            (DECISION,),
-            {"maximize": [True, False]},
         ),
         "fuse_measures": (
             sklearn_mlcm.fuse_measures,
             (np.stack([DECISION, DECISION[::-1]]),),
             {"maximize": [True, False]},
         ),
-        "friedman_test": (sklearn_mlcm.friedman_test, (RANKS,), {}),
-        "nemenyi_test": (sklearn_mlcm.nemenyi_test, (RANKS,), {}),
-        "measure_correlations": (
-            sklearn_mlcm.measure_correlations,
-            (np.stack([DECISION, DECISION[::-1], DECISION * 0.5]),),
-            {},
-        ),
-        "least_correlated_measures": (
-            sklearn_mlcm.least_correlated_measures,
-            (CORRELATIONS,),
-            {},
-        ),
-        "MLCMAccumulator": (sklearn_mlcm.MLCMAccumulator, (3,), {}),
-        "MLCMAccumulator.update": (accumulator.update, (T, P), {}),
         "MLCMAccumulator.merge": (
-            accumulator.merge,
+            sklearn_mlcm.MLCMAccumulator(3).merge,
             (sklearn_mlcm.MLCMAccumulator(3),),
-            {},
-        ),
-        "MLCMAccumulator.reset": (accumulator.reset, (), {}),
-        "MLCMAccumulator.classification_report": (
-            sklearn_mlcm.MLCMAccumulator(3).update(T, P).classification_report,
-            (),
-            {},
-        ),
-        "MLCMAccumulator.confidence_intervals": (
-            sklearn_mlcm.MLCMAccumulator(3, n_resamples=39, random_state=0)
-            .update(T, P)
-            .confidence_intervals,
-            (),
-            {},
-        ),
-        "MLCMDisplay": (sklearn_mlcm.MLCMDisplay, (np.array(TABLE_4J),), {}),
-        "MLCMDisplay.plot": (display.plot, (), {}),
-        "MLCMDisplay.from_predictions": (
-            sklearn_mlcm.MLCMDisplay.from_predictions,
-            (T, P),
-            {},
-        ),
-        "MLCMDisplay.from_estimator": (
-            sklearn_mlcm.MLCMDisplay.from_estimator,
-            (_estimator(), T, T),
             {},
         ),
         "MLCMThresholdCurveDisplay": (
@@ -205,7 +158,7 @@ def _valid_calls():
         ),
         "MLCMThresholdCurveDisplay.from_estimator": (
             sklearn_mlcm.MLCMThresholdCurveDisplay.from_estimator,
-            (_estimator(), T, T),
+            (fitted_estimator(), T, T),
             {"thresholds": 4},
         ),
         "MLCMReport": (
@@ -226,43 +179,62 @@ def _valid_calls():
         ),
         "MLCMReport.from_estimator": (
             sklearn_mlcm.MLCMReport.from_estimator,
-            (_estimator(), T, T),
+            (fitted_estimator(), T, T),
             {"thresholds": 4},
         ),
-        "MLCMReport.plot": (report.plot, (), {}),
-        "MLCMReport.plot_threshold_curve": (report.plot_threshold_curve, (), {}),
-        "MLCMReport.to_frame": (report.to_frame, (), {}),
-        "MLCMReport.to_markdown": (report.to_markdown, (), {}),
-        "MLCMReport.to_latex": (report.to_latex, (), {}),
-        "MLCMReport.to_html": (report.to_html, (), {}),
         "CriticalDifferenceDisplay": (
             sklearn_mlcm.CriticalDifferenceDisplay,
             (np.array([1.2, 2.0, 2.8]), 1.0),
             {},
         ),
-        "CriticalDifferenceDisplay.plot": (cd.plot, (), {}),
         "MLCMTunedThresholdClassifierCV": (
             _tuned_fit,
             (KNeighborsClassifier(n_neighbors=1),),
             {"cv": 3},
         ),
-        "MLCMTunedThresholdClassifierCV.fit": (tuned.fit, (T, T), {}),
-        "MLCMTunedThresholdClassifierCV.predict": (
-            clone(tuned).fit(T, T).predict,
-            (T,),
-            {},
-        ),
-        "MLCMTunedThresholdClassifierCV.get_metadata_routing": (
-            tuned.get_metadata_routing,
-            (),
-            {},
-        ),
-        "CriticalDifferenceDisplay.from_rank_table": (
-            sklearn_mlcm.CriticalDifferenceDisplay.from_rank_table,
-            (RANKS,),
-            {},
-        ),
     }
+
+
+def _valid_calls():
+    """``qualified name -> (callable, args, kwargs)``: one valid call of each
+    public callable that has one, hand-written (:func:`_hand_written_calls`)
+    or derived from its signature and constraints (:func:`~public_calls.derived_call`):
+    a new public function or method gets its case without editing this file.
+    A callable without either is missing here, which
+    :func:`test_every_public_callable_has_a_valid_call` reports by name."""
+    calls = _hand_written_calls()
+    names = [name for name in _public_callables() if name not in calls]
+    classes = [name for name in names if "." not in name]
+    for name in classes:  # first: their instances carry the methods
+        if (call := derived_call(getattr(sklearn_mlcm, name))) is not None:
+            calls[name] = call
+    instances = _instances(calls)
+    for name in names:
+        if name in calls:
+            continue
+        owner, _, attr = name.partition(".")
+        func = getattr(sklearn_mlcm, owner)
+        if attr:
+            static = inspect.getattr_static(func, attr)
+            if not isinstance(static, (classmethod, staticmethod)):
+                if owner not in instances:
+                    continue
+                func = instances[owner]
+            func = getattr(func, attr)
+        if (call := derived_call(func)) is not None:
+            calls[name] = call
+    return calls
+
+
+def _case(name):
+    """The valid call of ``name``, or a failure that says to add one."""
+    calls = _valid_calls()
+    if name not in calls:
+        pytest.fail(
+            f"{name}: no valid call can be derived from its signature and "
+            "constraints; add one to _hand_written_calls"
+        )
+    return calls[name]
 
 
 def _public_callables():
@@ -289,18 +261,12 @@ def _public_callables():
 PUBLIC = _public_callables()
 
 
-def _parameters(func):
-    signature = inspect.signature(func)
-    return {
-        name: p
-        for name, p in signature.parameters.items()
-        if name not in ("self", "cls") and p.kind is not p.VAR_KEYWORD
-    }
-
-
-def _constraints_of(func):
-    target = func.__init__ if inspect.isclass(func) else func
-    return getattr(target, "__mlcm_constraints__", None)
+def _resolve(name):
+    """The public callable ``name`` itself (a class, a function, a method of
+    the class), whose signature needs no valid call."""
+    owner, _, attr = name.partition(".")
+    func = getattr(sklearn_mlcm, owner)
+    return getattr(func, attr) if attr else func
 
 
 def _values_out_of_range(constraints):
@@ -338,11 +304,11 @@ def _values_out_of_range(constraints):
 def test_every_public_callable_has_a_valid_call():
     """The registry of valid calls covers exactly the public callables."""
     calls = _valid_calls()
-    parameterless = {name for name in PUBLIC if not _parameters(calls[name][0])}
     assert set(PUBLIC) == set(calls), (
-        "add a valid call of each new public callable to VALID_CALLS: "
-        f"{sorted(set(PUBLIC) - set(calls))}"
+        "no valid call can be derived for these public callables; add one to "
+        f"_hand_written_calls: {sorted(set(PUBLIC) - set(calls))}"
     )
+    parameterless = {name for name in PUBLIC if not parameters_of(calls[name][0])}
     assert parameterless == {
         "MLCMAccumulator.reset",
         "MLCMReport.to_frame",
@@ -353,11 +319,11 @@ def test_every_public_callable_has_a_valid_call():
 @pytest.mark.parametrize("name", PUBLIC)
 def test_public_callable_is_validated(name):
     """Every public callable with parameters declares a constraint for each."""
-    func, args, kwargs = _valid_calls()[name]
-    parameters = _parameters(func)
+    func, args, kwargs = _case(name)
+    parameters = parameters_of(func)
     if not parameters:
         return
-    constraints = _constraints_of(func)
+    constraints = constraints_of(func)
     assert constraints is not None, f"{name} is not decorated with validate_params"
     assert set(constraints) == set(parameters)
     with warnings.catch_warnings():
@@ -375,12 +341,12 @@ def test_public_callable_is_validated(name):
     [
         (name, parameter)
         for name in PUBLIC
-        for parameter in _parameters(_valid_calls()[name][0])
+        for parameter in parameters_of(_resolve(name))
     ],
 )
 def test_public_callable_parameter_wrong_type(name, parameter):
     """An object of the wrong type raises InvalidParameterError naming it."""
-    func, args, kwargs = _valid_calls()[name]
+    func, args, kwargs = _case(name)
     call = _call_with(func, args, kwargs, parameter, object())
     caller = name.replace(".__init__", "")
     with pytest.raises(
@@ -397,8 +363,9 @@ def _out_of_range_cases():
     return [
         (name, parameter, value)
         for name in PUBLIC
-        for parameter in _parameters(calls[name][0])
-        for value in _values_out_of_range(_constraints_of(calls[name][0])[parameter])
+        if name in calls  # a missing call fails its own test, by name
+        for parameter in parameters_of(calls[name][0])
+        for value in _values_out_of_range(constraints_of(calls[name][0])[parameter])
     ]
 
 
@@ -409,7 +376,7 @@ OUT_OF_RANGE = _out_of_range_cases()
 def test_public_callable_parameter_out_of_range(name, parameter, value):
     """A value of the right type outside the constraints raises
     InvalidParameterError, which is a ValueError, naming the parameter."""
-    func, args, kwargs = _valid_calls()[name]
+    func, args, kwargs = _case(name)
     call = _call_with(func, args, kwargs, parameter, value)
     with pytest.raises(ValueError, match=f"'{parameter}' parameter of {name}") as info:
         call()
@@ -422,7 +389,7 @@ def test_public_callable_out_of_range_sweep_is_not_vacuous():
     assert all(
         not any(
             _make_constraint(c).is_satisfied_by(value)
-            for c in _constraints_of(_valid_calls()[name][0])[parameter]
+            for c in constraints_of(_valid_calls()[name][0])[parameter]
         )
         for name, parameter, value in OUT_OF_RANGE
     )
@@ -439,12 +406,12 @@ def test_public_callable_out_of_range_sweep_is_not_vacuous():
 
 def _call_with(func, args, kwargs, parameter, value):
     """A call of ``func`` with ``parameter`` set to ``value``, the rest valid."""
-    names = list(_parameters(func))
+    names = list(parameters_of(func))
     bound = dict(zip(names, args))
     bound.update(kwargs)
     bound[parameter] = value
     positional = [
-        name for name, p in _parameters(func).items() if p.kind is p.POSITIONAL_ONLY
+        name for name, p in parameters_of(func).items() if p.kind is p.POSITIONAL_ONLY
     ]
     call_args = [bound.pop(name) for name in positional if name in bound]
     return lambda: func(*call_args, **bound)
@@ -459,3 +426,45 @@ def test_make_mlcm_scorer_keywords_are_swept():
             match=f"'{parameter}' parameter of make_mlcm",
         ):
             sklearn_mlcm.make_mlcm_scorer("f1", **{parameter: object()})
+
+
+def _new_public_function(monkeypatch, func):
+    """``func`` made a public name of the package for one test."""
+    monkeypatch.setattr(sklearn_mlcm, func.__name__, func, raising=False)
+    monkeypatch.setattr(sklearn_mlcm, "__all__", [*sklearn_mlcm.__all__, func.__name__])
+
+
+def test_new_public_function_gets_a_derived_call(monkeypatch):
+    """A new public function is swept without a hand-written case: its
+    targets by name, its other required parameters from its constraints."""
+
+    @validate_params(
+        {
+            "y_true": ["array-like"],
+            "y_pred": ["array-like"],
+            "beta": [Interval(numbers.Real, 0, None, closed="neither")],
+            "mode": [Options("fast", "exact")],
+            "average": [Options("micro", "macro")],
+        }
+    )
+    def mlcm_new_score(y_true, y_pred, beta, mode, *, average="macro"):
+        return y_true, y_pred, beta, mode, average
+
+    _new_public_function(monkeypatch, mlcm_new_score)
+    assert "mlcm_new_score" in _public_callables()
+    func, args, kwargs = _valid_calls()["mlcm_new_score"]
+    assert func(*args, **kwargs) == (T, P, 1.0, "exact", "macro")
+
+
+def test_public_callable_without_a_derivable_call_fails_by_name(monkeypatch):
+    """A required parameter with no value by name nor from its constraints
+    makes a clear failure that names the callable, not a collection error."""
+
+    @validate_params({"y_true": ["array-like"], "scorer": ["callable"]})
+    def mlcm_new_scorer_report(y_true, scorer):
+        return scorer(y_true)
+
+    _new_public_function(monkeypatch, mlcm_new_scorer_report)
+    assert "mlcm_new_scorer_report" not in _valid_calls()
+    with pytest.raises(pytest.fail.Exception, match="mlcm_new_scorer_report: no valid"):
+        _case("mlcm_new_scorer_report")

@@ -1,4 +1,8 @@
-"""mlcm_classification_report: full strings, dict shape, options."""
+"""mlcm_classification_report: printed numbers by name, dict shape, options.
+
+The printed report's layout is pinned once, in ``tests/test_golden.py``; the
+tests here read its cells by row and column name (``report_reading``).
+"""
 
 import inspect
 import re
@@ -8,6 +12,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+from report_reading import COLUMNS, read_report, report_cells
 from scipy.stats import DegenerateDataWarning
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -28,55 +33,40 @@ T, P = TABLE_1_TRUE, TABLE_1_PRED
 
 def test_mlcm_classification_report_include_no_label():
     """The no-label row (TP = corner, FP = NPL column, FN = NTL row) and q+1 avgs."""
-    expected = """\
-              precision    recall  f1-score    weight   support
-
-           0      1.000     0.455     0.625        11         7
-           1      0.400     0.333     0.364         6         5
-           2      0.111     1.000     0.200         1         1
-    no label      0.500     0.333     0.400         3         2
-
-   micro avg      0.429     0.429     0.429        21        15
-   macro avg      0.503     0.530     0.397        21        15
-weighted avg      0.715     0.429     0.498        21        15
- samples avg      0.500     0.574     0.511        21        15
-"""
-    assert mlcm_classification_report(T, P, include_no_label=True, digits=3) == expected
+    text = mlcm_classification_report(T, P, include_no_label=True, digits=3)
+    assert report_cells(text) == {
+        "0": ("1.000", "0.455", "0.625", "11", "7"),
+        "1": ("0.400", "0.333", "0.364", "6", "5"),
+        "2": ("0.111", "1.000", "0.200", "1", "1"),
+        "no label": ("0.500", "0.333", "0.400", "3", "2"),
+        "micro avg": ("0.429", "0.429", "0.429", "21", "15"),
+        "macro avg": ("0.503", "0.530", "0.397", "21", "15"),
+        "weighted avg": ("0.715", "0.429", "0.498", "21", "15"),
+        "samples avg": ("0.500", "0.574", "0.511", "21", "15"),
+    }
 
 
 def test_mlcm_classification_report_krstinic():
     """The fractional matrix: weights are supports, micro over the labels."""
-    expected = """\
-              precision    recall  f1-score    weight   support
-
-           0       0.89      0.57      0.70         7         7
-           1       0.56      0.33      0.42         5         5
-           2       0.15      1.00      0.27         1         1
-
-   micro avg       0.48      0.51      0.49        13        13
-   macro avg       0.53      0.63      0.46        13        13
-weighted avg       0.70      0.51      0.56        13        13
- samples avg       0.39      0.46      0.40        13        13
-"""
     text = mlcm_classification_report(T, P, method="krstinic", zero_division=0.0)
-    assert text == expected
+    assert report_cells(text) == {
+        "0": ("0.89", "0.57", "0.70", "7", "7"),
+        "1": ("0.56", "0.33", "0.42", "5", "5"),
+        "2": ("0.15", "1.00", "0.27", "1", "1"),
+        "micro avg": ("0.48", "0.51", "0.49", "13", "13"),
+        "macro avg": ("0.53", "0.63", "0.46", "13", "13"),
+        "weighted avg": ("0.70", "0.51", "0.56", "13", "13"),
+        "samples avg": ("0.39", "0.46", "0.40", "13", "13"),
+    }
 
 
 def test_mlcm_classification_report_fractional_amounts():
     """Weighted amounts print with ``digits`` decimals."""
     weight = [1, 1, 1, 1, 1, 1, 1, 1, 0.5]
     text = mlcm_classification_report(T, P, sample_weight=weight, zero_division=0.0)
-    lines = text.splitlines()
-    assert lines[2].split() == ["0", "1.00", "0.48", "0.65", "10.50", "6.50"]
-    assert lines[6].split() == [
-        "micro",
-        "avg",
-        "0.44",
-        "0.47",
-        "0.46",
-        "17.00",
-        "12.00",
-    ]
+    cells = report_cells(text)
+    assert cells["0"] == ("1.00", "0.48", "0.65", "10.50", "6.50")
+    assert cells["micro avg"] == ("0.44", "0.47", "0.46", "17.00", "12.00")
 
 
 def test_mlcm_classification_report_dict_shape_and_types():
@@ -92,9 +82,10 @@ def test_mlcm_classification_report_dict_shape_and_types():
         "samples avg",
     ]
     for row in report.values():
-        assert list(row) == ["precision", "recall", "f1-score", "weight", "support"]
+        # scikit-learn's keys in its order, the weight before the support
+        assert [key for key in row if key in COLUMNS] == list(COLUMNS)
         assert all(type(v) is float for v in row.values())
-    assert report["0"] == pytest.approx(
+    assert {key: report["0"][key] for key in COLUMNS} == pytest.approx(
         {
             "precision": 1.0,
             "recall": 5 / 11,
@@ -116,8 +107,7 @@ def test_mlcm_classification_report_target_names():
     report = mlcm_classification_report(
         T, P, target_names=["x", "y", "z"], zero_division=0.0
     )
-    assert report.splitlines()[2].split()[0] == "x"
-    assert report.splitlines()[4].split()[0] == "z"
+    assert list(report_cells(report))[:3] == ["x", "y", "z"]
 
 
 def test_mlcm_classification_report_dataframe_names():
@@ -181,26 +171,12 @@ def test_mlcm_classification_report_zero_division_one():
 def test_mlcm_classification_report_digits_zero():
     """digits=0 prints whole numbers."""
     text = mlcm_classification_report(T, P, digits=0, zero_division=0.0)
-    assert text.splitlines()[2].split() == ["0", "1", "0", "1", "11", "7"]
+    assert report_cells(text)["0"] == ("1", "0", "1", "11", "7")
 
 
 def test_mlcm_classification_report_with_intervals_percentile():
     """With a confidence level every number carries its interval, the
     headers stay over their columns and a legend says what the brackets are."""
-    expected = """\
-                       precision             recall           f1-score    weight   support
-
-          C0   1.00 [1.00, 1.00]  0.45 [0.22, 0.71]  0.62 [0.36, 0.83]        11         7
-          C1   0.40 [0.00, 0.80]  0.33 [0.00, 0.62]  0.36 [0.00, 0.60]         6         5
-          C2   0.11 [0.00, 0.33]  1.00 [0.00, 1.00]  0.20 [0.00, 0.50]         1         1
-
-   micro avg   0.42 [0.21, 0.62]  0.44 [0.25, 0.61]  0.43 [0.23, 0.61]        18        13
-   macro avg   0.50 [0.37, 0.66]  0.60 [0.17, 0.70]  0.40 [0.20, 0.56]        18        13
-weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18        13
- samples avg   0.39 [0.16, 0.61]  0.46 [0.20, 0.72]  0.40 [0.17, 0.62]        18        13
-
-[low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
-"""  # noqa: E501 (the report is wider than the code)
     text = mlcm_classification_report(
         T,
         P,
@@ -211,27 +187,56 @@ weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18
         random_state=0,
         zero_division=0.0,
     )
-    assert text == expected
+    _, legend = read_report(text)  # each value under its header, or refused
+    assert report_cells(text) == {
+        "C0": (
+            "1.00 [1.00, 1.00]",
+            "0.45 [0.22, 0.71]",
+            "0.62 [0.36, 0.83]",
+            "11",
+            "7",
+        ),
+        "C1": ("0.40 [0.00, 0.80]", "0.33 [0.00, 0.62]", "0.36 [0.00, 0.60]", "6", "5"),
+        "C2": ("0.11 [0.00, 0.33]", "1.00 [0.00, 1.00]", "0.20 [0.00, 0.50]", "1", "1"),
+        "micro avg": (
+            "0.42 [0.21, 0.62]",
+            "0.44 [0.25, 0.61]",
+            "0.43 [0.23, 0.61]",
+            "18",
+            "13",
+        ),
+        "macro avg": (
+            "0.50 [0.37, 0.66]",
+            "0.60 [0.17, 0.70]",
+            "0.40 [0.20, 0.56]",
+            "18",
+            "13",
+        ),
+        "weighted avg": (
+            "0.75 [0.64, 0.90]",
+            "0.44 [0.25, 0.61]",
+            "0.51 [0.33, 0.67]",
+            "18",
+            "13",
+        ),
+        "samples avg": (
+            "0.39 [0.16, 0.61]",
+            "0.46 [0.20, 0.72]",
+            "0.40 [0.17, 0.62]",
+            "18",
+            "13",
+        ),
+    }
+    assert legend == (
+        "[low, high]: 90% percentile bootstrap intervals, 999 resamples of the "
+        "9 instances"
+    )
+    assert text.endswith(legend + "\n")
 
 
 def test_mlcm_classification_report_with_intervals_bca_no_label():
     """BCa, three digits, the no-label row, NaN resamples left out: the
     columns widen with the digits."""
-    expected = """\
-                          precision                recall              f1-score    weight   support
-
-           0   1.000 [1.000, 1.000]  0.455 [0.200, 0.750]  0.625 [0.333, 0.875]        11         7
-           1   0.400 [0.000, 1.000]  0.333 [0.000, 0.750]  0.364 [0.000, 0.714]         6         5
-           2   0.111 [0.000, 0.526]  1.000 [1.000, 1.000]  0.200 [0.000, 0.695]         1         1
-    no label   0.500 [0.000, 1.000]  0.333 [0.000, 1.000]  0.400 [0.000, 1.000]         3         2
-
-   micro avg   0.429 [0.222, 0.632]  0.429 [0.222, 0.632]  0.429 [0.222, 0.632]        21        15
-   macro avg   0.503 [0.327, 0.700]  0.530 [0.209, 0.775]  0.397 [0.213, 0.617]        21        15
-weighted avg   0.715 [0.407, 0.859]  0.429 [0.222, 0.632]  0.498 [0.312, 0.715]        21        15
- samples avg   0.500 [0.241, 0.759]  0.574 [0.278, 0.852]  0.511 [0.256, 0.744]        21        15
-
-[low, high]: 95% BCa bootstrap intervals, 999 resamples of the 9 instances
-"""  # noqa: E501 (the report is wider than the code)
     text = mlcm_classification_report(
         T,
         P,
@@ -242,7 +247,68 @@ weighted avg   0.715 [0.407, 0.859]  0.429 [0.222, 0.632]  0.498 [0.312, 0.715] 
         zero_division=np.nan,
         random_state=0,
     )
-    assert text == expected
+    _, legend = read_report(text)  # each value under its header, or refused
+    assert report_cells(text) == {
+        "0": (
+            "1.000 [1.000, 1.000]",
+            "0.455 [0.200, 0.750]",
+            "0.625 [0.333, 0.875]",
+            "11",
+            "7",
+        ),
+        "1": (
+            "0.400 [0.000, 1.000]",
+            "0.333 [0.000, 0.750]",
+            "0.364 [0.000, 0.714]",
+            "6",
+            "5",
+        ),
+        "2": (
+            "0.111 [0.000, 0.526]",
+            "1.000 [1.000, 1.000]",
+            "0.200 [0.000, 0.695]",
+            "1",
+            "1",
+        ),
+        "no label": (
+            "0.500 [0.000, 1.000]",
+            "0.333 [0.000, 1.000]",
+            "0.400 [0.000, 1.000]",
+            "3",
+            "2",
+        ),
+        "micro avg": (
+            "0.429 [0.222, 0.632]",
+            "0.429 [0.222, 0.632]",
+            "0.429 [0.222, 0.632]",
+            "21",
+            "15",
+        ),
+        "macro avg": (
+            "0.503 [0.327, 0.700]",
+            "0.530 [0.209, 0.775]",
+            "0.397 [0.213, 0.617]",
+            "21",
+            "15",
+        ),
+        "weighted avg": (
+            "0.715 [0.407, 0.859]",
+            "0.429 [0.222, 0.632]",
+            "0.498 [0.312, 0.715]",
+            "21",
+            "15",
+        ),
+        "samples avg": (
+            "0.500 [0.241, 0.759]",
+            "0.574 [0.278, 0.852]",
+            "0.511 [0.256, 0.744]",
+            "21",
+            "15",
+        ),
+    }
+    assert legend == (
+        "[low, high]: 95% BCa bootstrap intervals, 999 resamples of the 9 instances"
+    )
 
 
 def test_mlcm_classification_report_with_intervals_n_jobs(monkeypatch):
@@ -416,7 +482,8 @@ def test_mlcm_classification_report_dict_with_intervals():
         "samples avg",
     ]
     for row in report.values():
-        assert list(row) == keys
+        # each score's bounds right after it, in scikit-learn's order
+        assert [key for key in row if key in keys] == keys
         assert all(type(v) is float for v in row.values())
         assert row["recall low"] <= row["recall high"]
     plain = mlcm_classification_report(T, P, output_dict=True, zero_division=0.0)
@@ -456,13 +523,13 @@ def test_mlcm_classification_report_headers_stay_over_their_columns(
     )
     header, _, *lines = text.splitlines()
     ends = [match.end() for match in re.finditer(r"\S+", header)]
-    assert len(ends) == 5
+    assert set(COLUMNS) <= set(header.split())
     rows = [line for line in lines if line.strip() and not line.startswith("[")]
     assert len(rows) == 3 + 4
     for line in rows:
         # a value, or a value and its bracketed interval, per column
         cells = re.finditer(r"-?[\d.]+(?: \[ *[\d.]+, *[\d.]+\])?|nan", line)
-        assert [match.end() for match in cells][-5:] == ends, line
+        assert [match.end() for match in cells][-len(ends) :] == ends, line
 
 
 # -- the samples avg row (issue #24) -------------------------------------------
@@ -532,7 +599,7 @@ def test_mlcm_classification_report_samples_avg_interval_is_its_bootstrap(interv
 
     from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
     from sklearn_mlcm._uncertainty._table import resample_counts
-    from sklearn_mlcm._validation import validate_targets
+    from sklearn_mlcm._validation._targets import validate_targets
 
     rng = np.random.default_rng(24)
     y_true = (rng.random((60, 4)) < 0.3).astype(int)

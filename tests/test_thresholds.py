@@ -27,7 +27,7 @@ from sklearn_mlcm import (
     mlcm_specificity_score,
     mlcm_threshold_curve,
 )
-from sklearn_mlcm._validation import evenly_spaced
+from sklearn_mlcm._thresholds._validation import evenly_spaced
 
 # few distinct values: ties between labels and at the thresholds are common
 TIED_VALUES = (-1.0, -0.5, 0.0, 0.25, 0.5, 0.75, 1.0)
@@ -487,7 +487,7 @@ def test_mlcm_threshold_curve_one_vs_rest_refuses_micro_all():
 def test_mlcm_threshold_curve_refuses_results_past_the_bound(monkeypatch):
     """Too many thresholds for the labels are refused before the arrays are
     allocated."""
-    import sklearn_mlcm._validation as validation_module
+    import sklearn_mlcm._thresholds._validation as validation_module
 
     monkeypatch.setattr(validation_module, "MAX_DENSE_BYTES", 10_000)
     with pytest.raises(InvalidInputError, match=re.escape("200 thresholds")):
@@ -731,7 +731,9 @@ def test_threshold_curve_result_summary_small():
     assert repr(result).splitlines() == [
         "ThresholdCurveResult: metric='f1', average='macro', method='heydarian', "
         "3 labels",
-        "best_threshold=0.5000: score 0.7222 (one-vs-rest 0.7778)",
+        "best_threshold=0.5000: score 0.7222 (one-vs-rest 0.7778); in-sample, "
+        "optimistic",
+        "thresholds chosen out of sample: MLCMTunedThresholdClassifierCV",
         "3 thresholds, from 0.2500 to 0.7500",
         "Per label: its own best threshold and score, and its score at the best "
         "threshold",
@@ -750,6 +752,21 @@ def test_threshold_curve_result_summary_small():
     assert f"{result.ovr_scores[result.best_index]:.4f}" == "0.7778"
 
 
+@pytest.mark.parametrize(
+    "thresholds", [[0.25, 0.5, 0.75], [[0.2, 0.3, 0.4], [0.5, 0.5, 0.5]]], ids=str
+)
+def test_threshold_curve_result_summary_says_the_best_is_in_sample(thresholds):
+    """The best threshold (or row) is picked on the data the curve scores:
+    the summary says "in-sample, optimistic" beside it, and where thresholds
+    chosen out of sample come from."""
+    result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=thresholds)
+    lines = repr(result).splitlines()
+    assert lines[1].endswith(": score 0.7222; in-sample, optimistic")
+    assert lines[2] == (
+        "thresholds chosen out of sample: MLCMTunedThresholdClassifierCV"
+    )
+
+
 def test_threshold_curve_result_summary_many_labels_fits_40_lines():
     """200 labels: at most 40 lines, the headline numbers equal the fields,
     the listed labels are those the best threshold serves worst."""
@@ -763,17 +780,17 @@ def test_threshold_curve_result_summary_many_labels_fits_40_lines():
     best = result.best_index
     assert lines[1] == (
         f"best_threshold={result.best_threshold:.4f}: score "
-        f"{result.scores[best]:.4f}"
+        f"{result.scores[best]:.4f}; in-sample, optimistic"
     )
-    assert lines[2] == (
+    assert lines[3] == (
         f"50 thresholds, from {result.thresholds[0]:.3e} to "
         f"{result.thresholds[-1]:.4f}"
     )
-    assert lines[2] == "50 thresholds, from 2.444e-06 to 1.0000"
+    assert lines[3] == "50 thresholds, from 2.444e-06 to 1.0000"
     assert lines[-1] == "... and 180 more labels (see .to_frame())"
     gap = result.label_scores.max(axis=0) - result.label_scores[best]
     worst = np.argsort(-gap, kind="stable")[:20]
-    listed = [line.split("  ")[0] for line in lines[5:25]]
+    listed = [line.split("  ")[0] for line in lines[6:26]]
     assert listed == [names[j][:25] + "..." for j in worst]
 
 
@@ -783,9 +800,12 @@ def test_threshold_curve_result_summary_two_dimensional():
     grid = np.array([[0.2, 0.3, 0.4], [0.5, 0.5, 0.5]])
     result = mlcm_threshold_curve(Y_TRUE, Y_SCORE, thresholds=grid)
     lines = repr(result).splitlines()
-    assert lines[1] == "best_index=1 (a row of per-label thresholds): score 0.7222"
-    assert lines[2] == "2 rows of per-label thresholds, from 0.2000 to 0.5000"
-    assert lines[5:] == [
+    assert lines[1] == (
+        "best_index=1 (a row of per-label thresholds): score 0.7222; in-sample, "
+        "optimistic"
+    )
+    assert lines[3] == "2 rows of per-label thresholds, from 0.2000 to 0.5000"
+    assert lines[6:] == [
         "0                  0.5000          1.0000       1.0000",
         "1                  0.3000          0.5714       0.5000",
         "2                  0.4000          0.6667       0.6667",
@@ -802,10 +822,10 @@ def test_threshold_curve_result_summary_formats_thresholds_alike():
         target_names=["cat", "dog", "bird"],
     )
     lines = repr(result).splitlines()
-    assert lines[2] == "5 thresholds, from 2.897e-11 to 1.0000"
+    assert lines[3] == "5 thresholds, from 2.897e-11 to 1.0000"
     best = float(result.best_threshold)
     assert lines[1].startswith(f"best_threshold={best:.4f}: score ")
-    column = [line.split()[1] for line in lines[5:]]
+    column = [line.split()[1] for line in lines[6:]]
     assert all(len(cell.split(".")[1]) == 4 for cell in column), column
 
 

@@ -47,12 +47,14 @@ from sklearn_mlcm import (
     mlcm_precision_score,
     mlcm_recall_score,
     mlcm_specificity_score,
+    mlcm_threshold_curve,
 )
 from sklearn_mlcm._thresholds._search import (
     MarginObjective,
     ScorerObjective,
     search_thresholds,
 )
+from sklearn_mlcm._thresholds._stability import ThresholdSpread
 from sklearn_mlcm._uncertainty._margins import krstinic_margins
 
 SKLEARN_VERSION = tuple(int(v) for v in sklearn.__version__.split(".")[:2])
@@ -395,6 +397,200 @@ def test_thresholds_are_tuned_on_out_of_fold_scores():
     assert_allclose(tuned.estimator_.predict_proba(X), refit.predict_proba(X))
     y_pred = decide_labels(refit.predict_proba(X), threshold=tuned.best_threshold_)
     assert_array_equal(tuned.predict(X), y_pred)
+
+
+# -- the thresholds of each fold ----------------------------------------------------
+
+
+def _three_folds(n):
+    """Explicit (train, test) splits of n rows into three unshuffled folds."""
+    return [
+        (np.setdiff1d(np.arange(n), test), test)
+        for test in np.array_split(np.arange(n), 3)
+    ]
+
+
+def test_fold_thresholds_global_are_each_folds_curve_argmax():
+    """strategy="global": fold_thresholds_ has shape (n_folds,), and each
+    entry is the first best threshold of the MLCM macro F1 curve of that
+    fold's held-out rows alone, over the pooled tuning's candidates."""
+    rng = np.random.default_rng(5)
+    y_true = (rng.random((90, 4)) < 0.35).astype(int)
+    y_score = np.clip(y_true * 0.3 + rng.random((90, 4)) * 0.7, 0, 1)
+    fixed, X = _fixed(y_score)
+    folds = _three_folds(90)
+    tuned = MLCMTunedThresholdClassifierCV(
+        fixed, strategy="global", cv=folds, thresholds=15, store_cv_results=True
+    ).fit(X, y_true)
+    grid = tuned.cv_results_["thresholds"]
+    assert tuned.fold_thresholds_.shape == (3,)
+    for row, (_, test) in zip(tuned.fold_thresholds_, folds):
+        curve = mlcm_threshold_curve(
+            y_true[test], y_score[test], thresholds=grid, zero_division=0.0
+        )
+        assert row == grid[int(np.argmax(curve.scores))]
+
+
+def test_fold_thresholds_per_label_are_each_folds_own_search():
+    """strategy="per_label": fold_thresholds_ has shape (n_folds, n_labels),
+    and each row is the brute-force search on that fold's held-out rows
+    alone (the same global and per-label candidates as the pooled tuning);
+    best_threshold_ and best_score_ stay the pooled tuning's."""
+    rng = np.random.default_rng(6)
+    y_true = (rng.random((60, 3)) < 0.4).astype(int)
+    y_score = np.clip(y_true * 0.25 + rng.random((60, 3)) * 0.75, 0, 1)
+    fixed, X = _fixed(y_score)
+    folds = _three_folds(60)
+    tuned = MLCMTunedThresholdClassifierCV(
+        fixed, cv=folds, thresholds=7, store_cv_results=True
+    ).fit(X, y_true)
+    grid = tuned.cv_results_["thresholds"]
+    label_grids = list(tuned.cv_results_["label_thresholds"].T)
+    assert tuned.fold_thresholds_.shape == (3, 3)
+    for row, (_, test) in zip(tuned.fold_thresholds_, folds):
+        expected, *_ = threshold_search_oracle(
+            partial(mlcm_f1_score, y_true[test], zero_division=0.0),
+            y_score[test],
+            grid,
+            label_grids,
+            per_label=True,
+            top_k=None,
+            at_least_one=False,
+            max_sweeps=10,
+        )
+        assert_allclose(row, expected)
+    pooled, best, *_ = threshold_search_oracle(
+        partial(mlcm_f1_score, y_true, zero_division=0.0),
+        y_score,
+        grid,
+        label_grids,
+        per_label=True,
+        top_k=None,
+        at_least_one=False,
+        max_sweeps=10,
+    )
+    assert_allclose(tuned.best_threshold_, pooled)
+    assert tuned.best_score_ == pytest.approx(best)
+
+
+@pytest.mark.parametrize("strategy", ["global", "per_label"])
+def test_fold_thresholds_of_a_cross_validated_estimator(strategy):
+    """An int cv: one row per fold of the shuffled KFold, within each label's
+    candidates; the spread summarises the rows."""
+    X, y = _data(n=150)
+    tuned = MLCMTunedThresholdClassifierCV(
+        OneVsRestClassifier(LogisticRegression()),
+        strategy=strategy,
+        cv=4,
+        random_state=0,
+        thresholds=21,
+    ).fit(X, y)
+    shape = (4,) if strategy == "global" else (4, y.shape[1])
+    assert tuned.fold_thresholds_.shape == shape
+    assert tuned.fold_thresholds_.dtype == np.float64
+    spread = tuned.threshold_spread_
+    assert spread.n_folds == 4
+    assert_allclose(spread.low, tuned.fold_thresholds_.min(axis=0))
+    assert_allclose(spread.high, tuned.fold_thresholds_.max(axis=0))
+    assert_allclose(spread.median, np.median(tuned.fold_thresholds_, axis=0))
+    assert_allclose(spread.range, np.ptp(tuned.fold_thresholds_, axis=0))
+    assert np.shape(spread.unstable) == np.shape(tuned.best_threshold_)
+
+
+@pytest.mark.parametrize(
+    "cv, refit", [(0.3, True), (0.3, False), ("prefit", False)], ids=str
+)
+def test_fold_thresholds_of_one_fold_say_the_spread_cannot_be_judged(cv, refit):
+    """One split (a float cv or "prefit"): one row, the tuned thresholds;
+    the spread says it cannot be judged (range NaN, unstable None) rather
+    than showing a zero spread."""
+    X, y = _data()
+    estimator = OneVsRestClassifier(LogisticRegression())
+    if cv == "prefit":
+        estimator.fit(X, y)
+    tuned = MLCMTunedThresholdClassifierCV(
+        estimator, cv=cv, refit=refit, random_state=0
+    ).fit(X, y)
+    assert tuned.fold_thresholds_.shape == (1, y.shape[1])
+    assert_array_equal(tuned.fold_thresholds_[0], tuned.best_threshold_)
+    spread = tuned.threshold_spread_
+    assert spread.n_folds == 1
+    assert spread.unstable is None
+    assert np.isnan(spread.range).all()
+    text = repr(spread)
+    assert text.splitlines()[0] == (
+        "ThresholdSpread: spread across folds cannot be judged (one fold)"
+    )
+    assert "range" not in text and "stable" not in text
+    assert spread.to_frame()["unstable"].tolist() == [None] * y.shape[1]
+
+
+def test_threshold_spread_flags_a_label_whose_folds_disagree():
+    """Label 0 separates at 0.8 in one fold and at 0.2 in the other (range
+    0.6 > 0.2 of the grid's span 1): unstable; label 1 separates at 0.5 in
+    both: stable. The summary and the frame say so."""
+    y_true = np.zeros((20, 2), dtype=int)
+    y_true[:, 0] = np.tile([1, 0], 10)
+    y_true[:, 1] = np.tile([0, 1], 10)
+    y_score = np.zeros((20, 2))
+    y_score[:10, 0] = np.where(y_true[:10, 0], 0.85, 0.7)
+    y_score[10:, 0] = np.where(y_true[10:, 0], 0.3, 0.1)
+    y_score[:, 1] = np.where(y_true[:, 1], 0.55, 0.45)
+    fixed, X = _fixed(y_score)
+    first, second = np.arange(10), np.arange(10, 20)
+    tuned = MLCMTunedThresholdClassifierCV(
+        fixed, cv=[(second, first), (first, second)], thresholds=GRID
+    ).fit(X, y_true)
+    assert_allclose(tuned.fold_thresholds_, [[0.8, 0.5], [0.2, 0.5]])
+    spread = tuned.threshold_spread_
+    assert_array_equal(spread.unstable, [True, False])
+    assert_allclose(spread.span, [1.0, 1.0])
+    assert_allclose(spread.range, [0.6, 0.0])
+    lines = repr(spread).splitlines()
+    assert lines[0] == (
+        "ThresholdSpread: 1 of 2 label thresholds unstable across 2 folds"
+    )
+    assert lines[3].split() == [
+        "0",
+        "0.8000",
+        "0.2000",
+        "0.5000",
+        "0.8000",
+        "0.6000",
+        "unstable",
+    ]
+    assert lines[4].split()[-1] == "stable"
+    frame = spread.to_frame(target_names=["moving", "steady"])
+    assert frame.loc["moving", "unstable"] is True
+    assert frame.loc["steady", "unstable"] is False
+    assert list(frame.columns) == [
+        "tuned",
+        "low",
+        "median",
+        "high",
+        "range",
+        "unstable",
+    ]
+
+
+def test_threshold_spread_rule_reads_each_labels_span():
+    """Unstable: the folds' range above 0.2 of the label's own span of
+    candidates (0.21 of 1 is, 0.19 of 1 is not, 0.3 of 2 is not, 0.3 of 1
+    is); a global threshold gives one bool."""
+    spread = ThresholdSpread(
+        np.array([[0.40, 0.40, 0.1, 0.1], [0.61, 0.59, 0.4, 0.4]]),
+        np.array([0.5, 0.5, 0.2, 0.2]),
+        np.array([0.0, 0.0, -1.0, 0.0]),
+        np.array([1.0, 1.0, 1.0, 1.0]),
+    )
+    assert_array_equal(spread.unstable, [True, False, False, True])
+    assert spread.n_folds == 2
+    one = ThresholdSpread(np.array([0.2, 0.5]), 0.3, 0.0, 1.0)
+    assert one.unstable is True
+    assert one.range == pytest.approx(0.3)
+    assert repr(one).splitlines()[0] == (
+        "ThresholdSpread: global threshold unstable across 2 folds"
+    )
 
 
 @pytest.mark.parametrize(

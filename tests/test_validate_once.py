@@ -3,28 +3,34 @@
 The public functions and methods that take targets (``y_true``, ``y``,
 ``y_pred``, ``y_score``) are found by walking ``sklearn_mlcm.__all__``, so a
 new one cannot skip this file: :func:`test_every_target_callable_has_a_case`
-fails until it has a case here. Each case runs one public call with the
-entry points of :mod:`sklearn_mlcm._validation` (:func:`validate_targets`,
-and its sibling for scores, :func:`validate_scores`) wrapped in a spy, and
-asserts that the call went through them exactly once: the layers below take
-the validated object, never the raw input again. A second spy, on the one
-reader of raw targets (``_validation._as_array``), checks that ``y_true`` is
-read once per call, below the entry point too (the tuned estimator's folds,
-the paired comparison's prediction sets).
+fails until it has a case here. Each case runs one public call with the entry
+points (:func:`~sklearn_mlcm._validation._targets.validate_targets`, and its
+sibling for scores,
+:func:`~sklearn_mlcm._thresholds._validation.validate_scores`) wrapped in a
+spy, and asserts that the call went through them exactly once: the layers below
+take the validated object, never the raw input again. A second spy, on the one
+reader of raw targets (``_validation._label_space._as_array``, wherever
+imported), checks that ``y_true`` is read once per call, below the entry point
+too (the tuned estimator's folds, the paired comparison's prediction sets).
 """
 
 import collections
 import inspect
 import sys
+import warnings
 
 import matplotlib
 import numpy as np
 import pytest
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+from public_calls import derived_call
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.neighbors import KNeighborsClassifier
 
 import sklearn_mlcm
-from sklearn_mlcm import _validation
+from sklearn_mlcm._param_validation import validate_params
+from sklearn_mlcm._thresholds import _validation as _scores_validation
+from sklearn_mlcm._validation import _label_space, _targets
 
 matplotlib.use("Agg")
 
@@ -34,7 +40,7 @@ SCORES = 0.25 + 0.4 * T + 0.3 * P
 WEIGHT = np.arange(1.0, T.shape[0] + 1)
 GROUPS = np.arange(T.shape[0]) // 3
 TARGET_PARAMETERS = {"y_true", "y", "y_pred", "y_score"}
-ENTRY_POINTS = ("validate_targets", "validate_scores")
+ENTRY_POINTS = {"validate_targets": _targets, "validate_scores": _scores_validation}
 
 
 def _frames():
@@ -74,9 +80,11 @@ def _tuned():
 
 _INTERVALS = {"confidence_level": 0.9, "n_resamples": 19, "random_state": 0}
 
-#: (public callable, case name) -> a call of it; every public callable that
-#: takes targets has at least one.
-CASES = {
+#: (public callable, case name) -> a call of it, by hand: the forms of input
+#: (frames, dask, sparse, class labels) and the options (intervals, groups,
+#: scores) that take other paths to the entry point. A target callable
+#: without one gets a derived case (:func:`_derived_cases`).
+HAND_WRITTEN_CASES = {
     ("mlcm_confusion_matrix", "numpy"): lambda: sklearn_mlcm.mlcm_confusion_matrix(
         T, P, sample_weight=WEIGHT
     ),
@@ -252,12 +260,67 @@ def _target_callables():
     return sorted(names)
 
 
+def _derived_case(name):
+    """A call of the target callable ``name`` with its required parameters
+    derived (``public_calls.derived_call``: the Table 1 targets and scores by
+    name, the rest from the constraints), or None when they cannot be; an
+    instance method runs on an instance its class's derived call builds."""
+    owner, _, attr = name.partition(".")
+    cls = getattr(sklearn_mlcm, owner)
+    if not attr:
+        call = derived_call(cls)
+        return None if call is None else (lambda: _run(*call))
+    method = getattr(cls, attr)
+    call = derived_call(method)
+    if call is None:
+        return None
+    if isinstance(inspect.getattr_static(cls, attr), (classmethod, staticmethod)):
+        return lambda: _run(*call)
+    constructor = derived_call(cls)
+    if constructor is None:
+        return None
+
+    def run():
+        instance = _run(*constructor)
+        return _run(getattr(instance, attr), call[1], call[2])
+
+    return run
+
+
+def _run(func, args, kwargs):
+    """``func(*args, **kwargs)``, the undefined ratios of the tiny example
+    not warned of, figures closed."""
+    import matplotlib.pyplot as plt
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            return func(*args, **kwargs)
+    finally:
+        plt.close("all")
+
+
+def _derived_cases():
+    """``(name, "derived") -> call`` for each target callable that has no
+    hand-written case and whose call can be derived."""
+    covered = {name for name, _ in HAND_WRITTEN_CASES}
+    cases = {}
+    for name in _target_callables():
+        if name not in covered and (case := _derived_case(name)) is not None:
+            cases[(name, "derived")] = case
+    return cases
+
+
+#: Every case: the hand-written ones and those derived for the rest.
+CASES = {**HAND_WRITTEN_CASES, **_derived_cases()}
+
+
 @pytest.fixture
 def entry_calls(monkeypatch):
     """Count the calls of the validation entry points, wherever imported."""
     calls = []
-    for entry in ENTRY_POINTS:
-        original = getattr(_validation, entry)
+    for entry, home in ENTRY_POINTS.items():
+        original = getattr(home, entry)
 
         def spy(*args, _original=original, _entry=entry, **kwargs):
             calls.append(_entry)
@@ -276,20 +339,50 @@ def entry_calls(monkeypatch):
 def target_reads(monkeypatch):
     """Count the reads of raw targets, by parameter name ("y_true", ...)."""
     reads = collections.Counter()
-    original = _validation._as_array
+    original = _label_space._as_array
 
     def spy(y, name):
         reads[name] += 1
         return original(y, name)
 
-    monkeypatch.setattr(_validation, "_as_array", spy)
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__name__", "")
+        if not name.startswith("sklearn_mlcm"):
+            continue
+        if getattr(module, "_as_array", None) is original:
+            monkeypatch.setattr(module, "_as_array", spy)
     return reads
 
 
 def test_every_target_callable_has_a_case():
-    """Each public function or method that takes targets is a case here."""
-    covered = sorted({name for name, _ in CASES})
-    assert covered == _target_callables()
+    """Each public function or method that takes targets is a case here,
+    hand-written or derived; one that has neither is named."""
+    covered = {name for name, _ in CASES}
+    missing = sorted(set(_target_callables()) - covered)
+    assert not missing, (
+        f"no case can be derived for {missing}: add one to HAND_WRITTEN_CASES"
+    )
+    assert covered == set(_target_callables())
+
+
+def test_new_target_function_gets_a_derived_case(monkeypatch, entry_calls):
+    """A new public function that takes targets gets a case derived from
+    its signature, which runs through the entry point once."""
+
+    @validate_params({"y_true": ["array-like"], "y_pred": ["array-like"]})
+    def mlcm_new_matrix(y_true, y_pred):
+        return sklearn_mlcm.mlcm_confusion_matrix(y_true, y_pred)
+
+    monkeypatch.setattr(sklearn_mlcm, "mlcm_new_matrix", mlcm_new_matrix, raising=False)
+    monkeypatch.setattr(
+        sklearn_mlcm, "__all__", [*sklearn_mlcm.__all__, "mlcm_new_matrix"]
+    )
+    assert "mlcm_new_matrix" in _target_callables()
+    cases = _derived_cases()
+    assert list(cases) == [("mlcm_new_matrix", "derived")]
+    cm = cases["mlcm_new_matrix", "derived"]()
+    assert entry_calls == ["validate_targets"]
+    assert cm.tolist() == sklearn_mlcm.mlcm_confusion_matrix(T, P).tolist()
 
 
 @pytest.mark.parametrize("case", list(CASES), ids=[" ".join(c) for c in CASES])
@@ -318,7 +411,7 @@ def test_tuned_folds_take_the_validated_targets(target_reads, monkeypatch):
     with four folds, y is read once (as y_true and y_pred of the entry point)
     and checked once, where the folds used to check their slice each."""
     checks = []
-    original = _validation.check_mlcm_targets
+    original = _label_space.check_mlcm_targets
 
     def spy(*args, **kwargs):
         checks.append(args)
@@ -347,7 +440,7 @@ def test_paired_comparison_reads_y_true_once_for_every_frame(target_reads):
         "y": pd.DataFrame(P2[:, [1, 2, 0]], columns=["b", "c", "a"]),
         "z": pd.DataFrame(T, columns=columns),
     }
-    targets = _validation.validate_targets(
+    targets = _targets.validate_targets(
         pd.DataFrame(T, columns=columns),
         None,
         predictions=sets,
@@ -385,12 +478,12 @@ def test_validate_targets_kind_and_names():
         (_dask(), "dask", ["0", "1", "2"]),
     ]
     for (y_true, y_pred), kind, names in cases:
-        targets = _validation.validate_targets(
+        targets = _targets.validate_targets(
             y_true, y_pred, sample_weight=WEIGHT, groups=GROUPS
         )
         assert (targets.kind, targets.names) == (kind, names)
         assert targets.groups.tolist() == GROUPS.tolist()
-    targets = _validation.validate_targets(T, P, sample_weight=WEIGHT, labels=[2, 0])
+    targets = _targets.validate_targets(T, P, sample_weight=WEIGHT, labels=[2, 0])
     assert targets.names == ["2", "0"]
     assert targets.weight.dtype == np.float64
     assert targets.space.y_true.tolist() == T[:, [2, 0]].astype(bool).tolist()

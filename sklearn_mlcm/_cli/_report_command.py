@@ -51,7 +51,7 @@ from sklearn_mlcm._reporting._files import (
     write_file,
 )
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, min_resamples
-from sklearn_mlcm._validation import check_target_names
+from sklearn_mlcm._validation._targets import check_target_names
 
 from ._errors import InputError, library_refusals
 from ._format import (

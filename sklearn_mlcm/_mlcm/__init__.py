@@ -7,8 +7,9 @@
 - ``_krstinic``: Krstinić et al. (2020), Algorithm 1;
 - ``_single_label``: 1-D class labels, where both papers add one cell per
   instance: a histogram of the (true, predicted) pairs;
-- ``_samples``: each instance's set sizes (|T|, |P|, |T & P|) in one pass,
-  kept as a table that adds up: the samples average's sufficient statistic;
+- ``_samples``: each instance's set sizes (|T|, |P|, |T & P|), counted in the
+  kernels' pass over the rows, kept as a table that adds up: the samples
+  average's sufficient statistic;
 - ``_bits``: bit-sliced popcounts (and their NumPy 1.x fallback), rows grouped
   by an integer key, per-row set sizes: the integer engine of the dense kernels;
 - ``_sparse``: CSR helpers shared by both kernels: the matrix as one product;

@@ -28,6 +28,7 @@ __all__ = [
     "gather_rows",
     "group_layout",
     "pack_columns",
+    "pack_with_sizes",
     "popcount",
     "row_counts",
     "small_integer_keys",
@@ -59,12 +60,71 @@ def pack_columns(y, scratch=None):
     """
     rows, q = y.shape
     scratch = Scratch() if scratch is None else scratch
-    if rows % 64 == 0 and q >= 32:
+    if _by_words(y):
         return _pack_by_words(np.ascontiguousarray(y), scratch)
-    columns = scratch.get("pack_columns", (q, rows + (-rows % 64)), bool)
+    return _packed(_transposed(y, scratch, "pack_columns"))
+
+
+def _by_words(y):
+    """Whether :func:`pack_columns` packs ``y`` without transposing it."""
+    rows, q = y.shape
+    return rows % 64 == 0 and q >= 32
+
+
+def _transposed(y, scratch, name):
+    """(rows, q) bool -> the (q, rows padded to 64) bool buffer ``name`` of
+    ``scratch``, the padding False."""
+    rows, q = y.shape
+    columns = scratch.get(name, (q, rows + (-rows % 64)), bool)
     columns[:, rows:] = False
     columns[:, :rows] = y.T
+    return columns
+
+
+def _packed(columns):
     return np.packbits(columns, axis=1, bitorder="little").view(WORD)
+
+
+def pack_with_sizes(t, p, scratch=None):
+    """:func:`pack_columns` of two (rows, q) bool blocks, and each row's sizes.
+
+    Returns ``(T, P, sizes)``, with ``sizes`` the ``(n_true, n_pred,
+    n_both)`` of :func:`row_counts` (the samples average's set sizes), counted
+    in the same pass. Where the blocks are packed through a transposed copy
+    (q < 32, or rows not a multiple of 64), ``n_true`` and ``n_pred`` are read
+    off that copy while it is in the cache: with one 0/1 byte per label and
+    row, a row's size is a sum of q contiguous byte rows, added eight rows per
+    word (each byte stays below 256); ``n_both`` is read off the packed
+    ``T & P`` (:func:`_row_sizes`). Elsewhere the sizes are :func:`row_counts`.
+    """
+    rows, q = t.shape
+    scratch = Scratch() if scratch is None else scratch
+    if _by_words(t) or q >= 256:
+        sizes = row_counts(t, p, scratch)
+        return pack_columns(t, scratch), pack_columns(p, scratch), sizes
+    packed, sizes = [], []
+    for y in (t, p):  # one transposed copy at a time: a smaller working set
+        columns = _transposed(y, scratch, "pack_columns")
+        packed.append(_packed(columns))
+        # native words: the bytes never carry, so any byte order adds them alike
+        sizes.append(np.add.reduce(columns.view(np.uint64), axis=0).view(np.uint8))
+    T, P = packed
+    sizes.append(_row_sizes(T & P, scratch))
+    return T, P, tuple(size[:rows] for size in sizes)
+
+
+def _row_sizes(words, scratch):
+    """Set bits of each row (column bit) of (q, words) bit vectors, q < 256, as
+    uint8: the bits unpacked to bytes a few labels at a time (about 512 KiB)
+    and added eight rows per word."""
+    q, n_words = words.shape
+    step = max(1, (1 << 19) // (64 * n_words))
+    total = np.zeros(8 * n_words, dtype=np.uint64)
+    for start in range(0, q, step):
+        chunk = np.ascontiguousarray(words[start : start + step]).view(np.uint8)
+        bits = np.unpackbits(chunk, axis=1, bitorder="little")
+        total += np.add.reduce(bits.view(np.uint64), axis=0)
+    return total.view(np.uint8)
 
 
 _SHIFTS = [np.uint64(i) for i in range(8)]

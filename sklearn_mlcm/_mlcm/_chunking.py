@@ -24,6 +24,7 @@ __all__ = [
     "dense_block",
     "float_parts",
     "map_row_blocks",
+    "map_windows",
     "split_total",
 ]
 
@@ -97,14 +98,26 @@ def single_threaded_blas():
                 _BLAS["limit"] = None
 
 
+def _added(total, part):
+    """``total + part``; a tuple part adds item by item (a kernel's matrix and
+    its share of the samples average's table, see :func:`map_row_blocks`)."""
+    if total is None:
+        return part
+    if isinstance(part, tuple):
+        return tuple(a + b for a, b in zip(total, part))
+    return total + part
+
+
 def map_row_blocks(func, n_samples, rows, *, threads=True):
-    """Sum of ``func(start, stop)`` over blocks of ``rows`` rows.
+    """Sum of ``func(start, stop)`` over blocks of ``rows`` rows, in block order.
 
     With ``threads`` the blocks run on a thread pool with one thread per core
     when there are several of them; otherwise, or for a single block, in the
     calling thread; BLAS runs single-threaded meanwhile. (The float kernels
     gain nothing from threads: their cache-sized blocks are bound by memory
-    traffic, measured on 10**6 x 20.)
+    traffic, measured on 10**6 x 20.) A block may return a tuple: its items
+    are summed one by one (an array and a list, say: the lists are joined in
+    block order). None for no rows.
     """
     bounds = [(s, min(s + rows, n_samples)) for s in range(0, n_samples, rows)]
     total = None
@@ -114,8 +127,32 @@ def map_row_blocks(func, n_samples, rows, *, threads=True):
         else:
             parts = _pool().map(lambda b: func(*b), bounds)
         for part in parts:
-            total = part if total is None else total + part
+            total = _added(total, part)
     return total
+
+
+def map_windows(func, n_samples, rows, window, close):
+    """:func:`map_row_blocks` in the calling thread, the blocks met by windows.
+
+    ``func(start, stop)`` returns ``(part, extra)`` for a block of ``rows``
+    rows; the parts are summed in block order, as :func:`map_row_blocks`
+    without threads sums them. The extras of the blocks of each window of
+    ``window`` rows (a multiple of ``rows``) are handed over as a list to
+    ``close(start, stop, extras)`` once the window is done, so that what a
+    window needs is held for one window only. Returns the sum of the parts
+    and the list of ``close``'s results, in window order.
+    """
+    total, closed = None, []
+    with single_threaded_blas():
+        for first in range(0, n_samples, window):
+            last = min(first + window, n_samples)
+            extras = []
+            for start in range(first, last, rows):
+                part, extra = func(start, min(start + rows, last))
+                total = _added(total, part)
+                extras.append(extra)
+            closed.append(close(first, last, extras))
+    return total, closed
 
 
 class Scratch(threading.local):

@@ -11,11 +11,8 @@ from sklearn_mlcm._param_validation import (
     current_function,
     public_call,
 )
-from sklearn_mlcm._validation import (
-    check_mlcm_targets,
-    check_sample_weight,
-    check_weight_sums,
-)
+from sklearn_mlcm._validation._label_space import check_mlcm_targets
+from sklearn_mlcm._validation._targets import check_sample_weight, check_weight_sums
 
 from ._record import Computed
 from ._samples import empty_table, merge_tables, tabulate_sizes
@@ -40,8 +37,13 @@ def import_dask():
     return dask, da
 
 
-def _block_counts(t, p, w, *, kernel, labels, caller, with_supports, dtype):
-    """The matrix of one chunk of rows (and its supports), on a worker.
+def _block_counts(t, p, w, *, kernel, labels, caller, with_supports, samples, dtype):
+    """The matrix of one chunk of rows, its supports and its samples table.
+
+    Returns ``(matrix, supports, table)``: ``supports`` (the label supports
+    and the no-label total, as float64) only with ``with_supports``, the
+    samples average's table of the chunk (:mod:`._samples`) only with
+    ``samples``, else None; the kernel counts all three in one pass.
 
     The chunk is validated as a NumPy input would be, so that a 2 in chunk 7
     raises the same ValueError. The task runs in dask's threads or processes,
@@ -50,19 +52,26 @@ def _block_counts(t, p, w, *, kernel, labels, caller, with_supports, dtype):
     """
     q = len(labels) if labels is not None else t.shape[1]
     if t.shape[0] == 0:
-        matrix = np.zeros((q + 1, q + 1), dtype=dtype)
-        return (matrix, np.zeros(q + 1)) if with_supports else matrix
+        return (
+            np.zeros((q + 1, q + 1), dtype=dtype),
+            np.zeros(q + 1) if with_supports else None,
+            empty_table(w is not None) if samples else None,
+        )
     with public_call(caller):
         space = check_mlcm_targets(t, p, labels=labels)
         if w is not None:
             w = check_sample_weight(w, t.shape[0])
             check_weight_sums(w, q)
-    if not with_supports:
-        return kernel(space.y_true, space.y_pred, w)
-    matrix, supports, no_label = kernel(
-        space.y_true, space.y_pred, w, with_supports=True
+    counts = kernel(
+        space.y_true, space.y_pred, w, with_supports=with_supports, samples=samples
     )
-    return matrix, np.append(supports.astype(np.float64), no_label)
+    table = None
+    if samples:
+        counts, table = counts
+    if not with_supports:
+        return counts, None, table
+    matrix, supports, no_label = counts
+    return matrix, np.append(supports.astype(np.float64), no_label), table
 
 
 def _block_samples(t, p, w, *, labels, caller):
@@ -112,8 +121,8 @@ def dask_compute(
 
     ``integer_counts`` says that the kernel counts (int64) without weights.
     ``samples`` and ``matrix`` are :func:`~._dispatch.compute`'s: the chunks'
-    tables of the samples average are merged (computed at once, also when
-    ``lazy``).
+    tables of the samples average are merged, counted in the kernel's pass
+    over each chunk (computed at once, in a pass of their own if ``lazy``).
     """
     dask, da = import_dask()
     y_true, y_pred, labels = targets.chunks
@@ -134,17 +143,18 @@ def dask_compute(
         w_blocks = weight.rechunk((y_true.chunks[0],)).to_delayed().ravel()
     names = list(targets.names)
     sums = None
-    if samples:
+    if samples and (lazy or not matrix):  # the table now, no matrix or later
         table = dask.delayed(_block_samples, pure=True)
         tables = [
             table(t, p, w, labels=labels, caller=current_function())
             for t, p, w in zip(t_blocks, p_blocks, w_blocks)
         ]
         (sums,) = dask.compute(dask.delayed(merge_tables)(tables))
+        samples = False
     if not matrix:
         return Computed(None, names, samples=sums)
     dtype = np.int64 if integer_counts and sample_weight is None else np.float64
-    count = dask.delayed(_block_counts, pure=True, nout=2 if with_supports else 1)
+    count = dask.delayed(_block_counts, pure=True, nout=3)
     parts = [
         count(
             t,
@@ -154,27 +164,30 @@ def dask_compute(
             labels=labels,
             caller=current_function(),
             with_supports=with_supports,
+            samples=samples,
             dtype=dtype,
         )
         for t, p, w in zip(t_blocks, p_blocks, w_blocks)
     ]
-    if with_supports:
-        matrices = [part[0] for part in parts]
-        supports = [part[1] for part in parts]
-    else:
-        matrices = parts
     matrix = da.stack(
-        [da.from_delayed(m, shape=(q + 1, q + 1), dtype=dtype) for m in matrices]
+        [da.from_delayed(m, shape=(q + 1, q + 1), dtype=dtype) for m, _, _ in parts]
     ).sum(axis=0)
+    if lazy and not with_supports:
+        return Computed(matrix, names, samples=sums)
+    # one compute: each chunk is read once, for all that is asked of it
+    wanted = {"matrix": matrix}
+    if with_supports:
+        wanted["total"] = da.stack(
+            [da.from_delayed(s, shape=(q + 1,), dtype=np.float64) for _, s, _ in parts]
+        ).sum(axis=0)
+    if samples:
+        wanted["sums"] = dask.delayed(merge_tables)([table for _, _, table in parts])
+    (got,) = dask.compute(wanted)
+    matrix = _finite_sum(got["matrix"])
+    sums = got.get("sums", sums)
     if not with_supports:
-        if lazy:
-            return Computed(matrix, names, samples=sums)
-        return Computed(_finite_sum(matrix.compute()), names, samples=sums)
-    total = da.stack(
-        [da.from_delayed(s, shape=(q + 1,), dtype=np.float64) for s in supports]
-    ).sum(axis=0)
-    matrix, total = dask.compute(matrix, total)
-    matrix = _finite_sum(matrix)
+        return Computed(matrix, names, samples=sums)
+    total = got["total"]
     if sample_weight is None:
         total = np.rint(total).astype(np.int64)
     return Computed(matrix, names, total[:q], total[q].item(), samples=sums)

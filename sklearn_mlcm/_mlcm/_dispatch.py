@@ -3,7 +3,7 @@
 import numpy as np
 from scipy import sparse
 
-from sklearn_mlcm._validation import check_dense_size, fits_dense
+from sklearn_mlcm._validation._matrices import check_dense_size, fits_dense
 
 from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
@@ -33,8 +33,9 @@ def compute(
 
     ``method`` is one of :data:`METHODS` (checked by the public function).
     ``samples`` asks for the table of the samples average
-    (:class:`~._samples.SizeTable`), read off the same validated rows;
-    without ``matrix`` no kernel runs (``Computed.matrix`` is None).
+    (:class:`~._samples.SizeTable`), counted by the kernel in its one pass
+    over the rows; without ``matrix`` no kernel runs (``Computed.matrix`` is
+    None) and the table is read off the rows alone.
     """
     if targets.kind == "dask":
         return dask_compute(
@@ -67,18 +68,27 @@ def compute(
             result.supports, result.no_label_support = supports
         return result
     y_true, y_pred = space.y_true, space.y_pred
-    sums = tabulate_sizes(y_true, y_pred, weight) if samples else None
     if not matrix:
+        sums = tabulate_sizes(y_true, y_pred, weight) if samples else None
         return Computed(None, space.names, samples=sums)
+    sums = None
     if not sparse.issparse(y_true) and not dense:
         # the dense kernels would build a matrix past the limit: count sparse,
-        # and let as_output refuse to densify (with its hint) if asked to
+        # and let as_output refuse to densify (with its hint) if asked to; the
+        # table stays the dense rows' (its weights summed block by block)
+        if samples:
+            sums, samples = tabulate_sizes(y_true, y_pred, weight), False
         y_true, y_pred = sparse.csr_array(y_true), sparse.csr_array(y_pred)
-    kernel = METHODS[method]
+    # the supports and the samples average's table come from the kernel's own
+    # pass over the rows
+    counts = METHODS[method](
+        y_true, y_pred, weight, with_supports=with_supports, samples=samples
+    )
+    if samples:
+        counts, sums = counts
     if not with_supports:
-        return Computed(kernel(y_true, y_pred, weight), space.names, samples=sums)
-    # the supports come from the kernel's own pass over the rows
-    cm, supports, no_label = kernel(y_true, y_pred, weight, with_supports=True)
+        return Computed(counts, space.names, samples=sums)
+    cm, supports, no_label = counts
     return Computed(cm, space.names, supports, no_label, samples=sums)
 
 

@@ -25,8 +25,9 @@ is not empty and ``A = T`` otherwise. Four implementations compute it:
   array of the missed, correct and wrong labels, block by block;
 - sparse (CSR): sparse products, never densified, for very many labels.
 
-Every dense kernel also counts the label supports in the same pass (the report
-needs them). The blocks run on all cores (see ``_chunking``).
+Every kernel also counts the label supports and, if asked, each instance's set
+sizes (the samples average's table, ``_samples``) in the same pass over the
+rows (the report needs them). The blocks run on all cores (see ``_chunking``).
 """
 
 import numpy as np
@@ -37,7 +38,9 @@ from ._bits import (
     gather_rows,
     group_layout,
     pack_columns,
+    pack_with_sizes,
     popcount,
+    row_counts,
     small_integer_keys,
 )
 from ._chunking import (
@@ -49,6 +52,7 @@ from ._chunking import (
     map_row_blocks,
     split_total,
 )
+from ._samples import block_share, map_float_blocks, size_table, table_of_shares
 from ._sparse import (
     outer_sum,
     rows_scaled,
@@ -60,7 +64,9 @@ from ._sparse import (
 __all__ = ["heydarian_matrix"]
 
 
-def heydarian_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False):
+def heydarian_matrix(
+    y_true, y_pred, sample_weight=None, *, with_supports=False, samples=False
+):
     """The (q+1, q+1) MLCM of clean indicator matrices.
 
     Parameters
@@ -72,6 +78,10 @@ def heydarian_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False)
     with_supports : bool, default=False
         Also return the (weighted) true total of each label and of the
         instances with no true label, counted in the same pass.
+    samples : bool, default=False
+        Also return the samples average's table of the rows
+        (:class:`~._samples.SizeTable`, the one
+        :func:`~._samples.tabulate_sizes` makes), counted in the same pass.
 
     Returns
     -------
@@ -80,21 +90,30 @@ def heydarian_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False)
         array for sparse input.
     supports, no_label : ndarray of shape (q,) and number
         Only with ``with_supports``.
+    table : SizeTable
+        Only with ``samples``: the result is ``(counts, table)``, ``counts``
+        being what the call returns without ``samples``.
     """
     if sparse.issparse(y_true):
-        matrix = _sparse_matrix(y_true, y_pred, sample_weight)
-        if not with_supports:
-            return matrix
-        return (matrix, *sparse_supports(y_true, sample_weight))
+        matrix, table = _sparse_matrix(y_true, y_pred, sample_weight, samples)
+        counts = matrix
+        if with_supports:
+            counts = (matrix, *sparse_supports(y_true, sample_weight))
+        return (counts, table) if samples else counts
+    q = y_true.shape[1]
     if sample_weight is None:
-        total = _bit_matrix(y_true, y_pred, with_supports)
+        total = _bit_matrix(y_true, y_pred, with_supports, samples)
     else:
         keys = small_integer_keys(sample_weight)
         if keys is None:
-            total = _float_matrix(y_true, y_pred, sample_weight)
+            total = _float_matrix(y_true, y_pred, sample_weight, samples)
         else:
-            total = _grouped_matrix(y_true, y_pred, keys)
-    return split_total(total, with_supports)
+            total = _grouped_matrix(y_true, y_pred, keys, sample_weight, samples)
+    if not samples:
+        return split_total(total, with_supports)
+    total, shares = total
+    table = table_of_shares(shares, q, sample_weight is not None)
+    return split_total(total, with_supports), table
 
 
 def _packed_counts(T, P, word_bounds, sizes, scratch=None, with_supports=True):
@@ -134,54 +153,78 @@ def _packed_counts(T, P, word_bounds, sizes, scratch=None, with_supports=True):
     return out
 
 
-def _bit_block(y_true, y_pred, start, stop, with_supports):
+def _bit_block(y_true, y_pred, start, stop, with_supports, samples, scratch=None):
+    """One block without weights: its (q+2, q+1) total and, with ``samples``,
+    its share of the samples average's table (``(total, share)``)."""
     # fresh temporaries: reusing per-thread buffers here measured 3-7% slower on
-    # two threads (10**6 x 20), unlike the grouped kernels, which have more
+    # two threads (10**6 x 20), unlike the grouped kernels, which have more;
+    # with the samples' sizes, which keep more, the kernel's per-thread
+    # buffers (``scratch``) measured 1.1x faster (10**6 x 20, two threads)
     t = dense_block(y_true, start, stop)
     p = dense_block(y_pred, start, stop)
-    T, P = pack_columns(t), pack_columns(p)
+    if samples:
+        T, P, row_sizes = pack_with_sizes(t, p, scratch)
+    else:
+        T, P = pack_columns(t), pack_columns(p)
     whole = np.array([0, T.shape[1]])
     sizes = np.array([t.shape[0]])
-    return _packed_counts(T, P, whole, sizes, with_supports=with_supports)[..., 0]
+    out = _packed_counts(T, P, whole, sizes, with_supports=with_supports)[..., 0]
+    return (out, block_share(row_sizes, t.shape[1])) if samples else out
 
 
-def _bit_matrix(y_true, y_pred, with_supports):
+def _bit_matrix(y_true, y_pred, with_supports, samples):
+    scratch = Scratch() if samples else None
     return map_row_blocks(
-        lambda start, stop: _bit_block(y_true, y_pred, start, stop, with_supports),
+        lambda start, stop: _bit_block(
+            y_true, y_pred, start, stop, with_supports, samples, scratch
+        ),
         y_true.shape[0],
         BIT_ROWS,
     )
 
 
-def _grouped_block(y_true, y_pred, keys, start, stop, scratch):
-    """Rows grouped by their integer weight; each group counted in integers."""
+def _grouped_block(y_true, y_pred, keys, start, stop, scratch, weight=None):
+    """Rows grouped by their integer weight; each group counted in integers.
+
+    With ``weight`` (the block's weights, as floats), ``(total, share)``: the
+    block's share of the samples average's table too.
+    """
+    t, p = dense_block(y_true, start, stop), dense_block(y_pred, start, stop)
+    share = None
+    if weight is not None:
+        share = block_share(row_counts(t, p, scratch), t.shape[1], weight)
     k = keys[start:stop]
     source, weights, word_bounds, sizes = group_layout(k, int(k.max()) + 1, scratch)
-    t = gather_rows(dense_block(y_true, start, stop), source, scratch)
-    T = pack_columns(t, scratch)
-    p = gather_rows(dense_block(y_pred, start, stop), source, scratch)
-    P = pack_columns(p, scratch)
+    T = pack_columns(gather_rows(t, source, scratch), scratch)
+    P = pack_columns(gather_rows(p, source, scratch), scratch)
     first = int(weights[0] == 0)  # the rows of weight 0 add nothing: left out
     if first == len(weights):
-        return np.zeros((t.shape[1] + 2, t.shape[1] + 1))
-    words = slice(word_bounds[first], None)
-    bounds = word_bounds[first:] - word_bounds[first]
-    counts = _packed_counts(T[:, words], P[:, words], bounds, sizes[first:], scratch)
-    return counts @ weights[first:].astype(np.float64)
+        out = np.zeros((t.shape[1] + 2, t.shape[1] + 1))
+    else:
+        words = slice(word_bounds[first], None)
+        bounds = word_bounds[first:] - word_bounds[first]
+        counts = _packed_counts(
+            T[:, words], P[:, words], bounds, sizes[first:], scratch
+        )
+        out = counts @ weights[first:].astype(np.float64)
+    return out if share is None else (out, share)
 
 
-def _grouped_matrix(y_true, y_pred, keys):
+def _grouped_matrix(y_true, y_pred, keys, sample_weight, samples):
     scratch = Scratch()
-    return map_row_blocks(
-        lambda start, stop: _grouped_block(y_true, y_pred, keys, start, stop, scratch),
-        y_true.shape[0],
-        BIT_ROWS,
-    )
+
+    def block(start, stop):
+        weight = sample_weight[start:stop] if samples else None
+        return _grouped_block(y_true, y_pred, keys, start, stop, scratch, weight)
+
+    return map_row_blocks(block, y_true.shape[0], BIT_ROWS)
 
 
 def _float_block(y_true, y_pred, w, start, stop):
-    """Weighted sums as float64 matrix products, block by block."""
+    """Weighted sums as float64 matrix products, block by block: the block's
+    (q+2, q+1) total and its rows' set sizes (of the samples average)."""
     tp, fn, fp, (n_tp, n_fn, n_fp) = float_parts(y_true, y_pred, start, stop)
+    row_sizes = (n_tp + n_fn, n_tp + n_fp, n_tp)
     w = w[start:stop]
     q = tp.shape[1]
     no_t = (n_tp + n_fn) == 0
@@ -198,22 +241,30 @@ def _float_block(y_true, y_pred, w, start, stop):
     tp *= (w * (n_fn == 0))[:, None]
     fn += tp
     out[:q, :q] += fn.T @ fp
-    return out
+    return out, row_sizes
 
 
-def _float_matrix(y_true, y_pred, sample_weight):
-    return map_row_blocks(
-        lambda start, stop: _float_block(y_true, y_pred, sample_weight, start, stop),
-        y_true.shape[0],
-        FLOAT_ROWS,
-        threads=False,
+def _float_matrix(y_true, y_pred, sample_weight, samples):
+    return map_float_blocks(
+        _float_block,
+        y_true,
+        y_pred,
+        sample_weight,
+        samples,
+        rows=FLOAT_ROWS,
+        window=BIT_ROWS,
     )
 
 
-def _sparse_matrix(y_true, y_pred, sample_weight):
+def _sparse_matrix(y_true, y_pred, sample_weight, samples):
+    """The CSR matrix and, with ``samples``, the samples average's table of
+    the rows (else None), from the same split of the label sets."""
     # unweighted counts as int64 all through: the product is the result
     dtype = np.int64 if sample_weight is None else np.float64
     tp, fn, fp, n = split_sparse(y_true, y_pred, dtype)
+    table = None
+    if samples:
+        table = size_table(n["t"], n["p"], n["tp"], sample_weight)
     w = np.ones(tp.shape[0], dtype) if sample_weight is None else sample_weight
     no_fp = n["fp"] == 0
     diag = tp.T @ w
@@ -225,4 +276,4 @@ def _sparse_matrix(y_true, y_pred, sample_weight):
     left = with_unknown(left, w * (n["t"] == 0), diag, diag)
     right = with_unknown(fp, no_fp.astype(dtype), diag, np.ones_like(diag))
     del fp
-    return outer_sum(left, right)
+    return outer_sum(left, right), table

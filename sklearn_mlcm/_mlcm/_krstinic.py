@@ -27,7 +27,9 @@ s = 1/|Z - Y| in (iv), 1/|Z| in (ii) and (iii). Three implementations:
   missed, correct and wrong labels, block by block;
 - sparse (CSR): sparse products, never densified.
 
-Every dense kernel also counts the label supports in the same pass.
+Every kernel also counts the label supports and, if asked, each instance's set
+sizes (the samples average's table, ``_samples``) in the same pass over the
+rows.
 """
 
 import numpy as np
@@ -50,6 +52,7 @@ from ._chunking import (
     map_row_blocks,
     split_total,
 )
+from ._samples import block_share, map_float_blocks, size_table, table_of_shares
 from ._sparse import (
     outer_sum,
     rows_scaled,
@@ -61,7 +64,9 @@ from ._sparse import (
 __all__ = ["krstinic_matrix"]
 
 
-def krstinic_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False):
+def krstinic_matrix(
+    y_true, y_pred, sample_weight=None, *, with_supports=False, samples=False
+):
     """The (q+1, q+1) fractional matrix of clean indicator matrices.
 
     Parameters
@@ -73,6 +78,10 @@ def krstinic_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False):
     with_supports : bool, default=False
         Also return the (weighted) true total of each label and of the
         instances with no true label, counted in the same pass.
+    samples : bool, default=False
+        Also return the samples average's table of the rows
+        (:class:`~._samples.SizeTable`, the one
+        :func:`~._samples.tabulate_sizes` makes), counted in the same pass.
 
     Returns
     -------
@@ -80,33 +89,46 @@ def krstinic_matrix(y_true, y_pred, sample_weight=None, *, with_supports=False):
         A CSR array for sparse input.
     supports, no_label : ndarray of shape (q,) and number
         Only with ``with_supports``: int64 and int without weights.
+    table : SizeTable
+        Only with ``samples``: the result is ``(counts, table)``, ``counts``
+        being what the call returns without ``samples``.
     """
     if sparse.issparse(y_true):
-        matrix = _sparse_matrix(y_true, y_pred, sample_weight)
-        if not with_supports:
-            return matrix
-        return (matrix, *sparse_supports(y_true, sample_weight))
+        matrix, table = _sparse_matrix(y_true, y_pred, sample_weight, samples)
+        counts = matrix
+        if with_supports:
+            counts = (matrix, *sparse_supports(y_true, sample_weight))
+        return (counts, table) if samples else counts
+    q = y_true.shape[1]
     if sample_weight is None:
         scratch = Scratch()
         total = map_row_blocks(
             lambda start, stop: _grouped_block(
-                y_true, y_pred, start, stop, scratch, with_supports
+                y_true, y_pred, start, stop, scratch, with_supports, samples
             ),
             y_true.shape[0],
             BIT_ROWS,
         )
-        result = split_total(total, with_supports)
-        if not with_supports:  # counted in integers, stored as the fractions' dtype
-            return result
-        matrix, supports, no_label = result
-        return matrix, np.rint(supports).astype(np.int64), int(no_label)
-    total = map_row_blocks(
-        lambda start, stop: _float_block(y_true, y_pred, sample_weight, start, stop),
-        y_true.shape[0],
-        FLOAT_ROWS,
-        threads=False,
-    )
-    return split_total(total, with_supports)
+    else:
+        total = map_float_blocks(
+            _float_block,
+            y_true,
+            y_pred,
+            sample_weight,
+            samples,
+            rows=FLOAT_ROWS,
+            window=BIT_ROWS,
+        )
+    table = None
+    if samples:
+        total, shares = total
+        table = table_of_shares(shares, q, sample_weight is not None)
+    counts = split_total(total, with_supports)
+    if with_supports and sample_weight is None:
+        # counted in integers, stored as the fractions' dtype
+        matrix, supports, no_label = counts
+        counts = matrix, np.rint(supports).astype(np.int64), int(no_label)
+    return (counts, table) if samples else counts
 
 
 def _scales(n_true, n_pred, n_fn, n_fp):
@@ -126,9 +148,11 @@ def _scales(n_true, n_pred, n_fn, n_fp):
     return diag_scale, scale, safe_pred
 
 
-def _grouped_block(y_true, y_pred, start, stop, scratch, with_supports):
+def _grouped_block(y_true, y_pred, start, stop, scratch, with_supports, samples):
     """One block without weights: the (q+2, q+1) total, supports in the last row
-    (zeros unless ``with_supports``)."""
+    (zeros unless ``with_supports``); with ``samples``, ``(total, share)``:
+    the block's share of the samples average's table too, off the same set
+    sizes."""
     t = dense_block(y_true, start, stop)
     p = dense_block(y_pred, start, stop)
     q = t.shape[1]
@@ -174,16 +198,20 @@ def _grouped_block(y_true, y_pred, start, stop, scratch, with_supports):
     out[diag, diag] += (t[ii] * extra[:, None]).sum(axis=0)
     ntl = np.flatnonzero((n_true == 0) & (n_pred > 0))
     out[q, :q] = (p[ntl] / n_pred[ntl, None]).sum(axis=0)
+    if samples:
+        return out, block_share((n_true, n_pred, n_tp), q)
     return out
 
 
 def _float_block(y_true, y_pred, w, start, stop):
-    """Weighted sums as float64 matrix products, block by block."""
+    """Weighted sums as float64 matrix products, block by block: the block's
+    (q+2, q+1) total and its rows' set sizes (of the samples average)."""
     tp, fn, fp, (n_tp, n_fn, n_fp) = float_parts(y_true, y_pred, start, stop)
     w = w[start:stop]
     q = tp.shape[1]
     n_true = n_tp + n_fn
     n_pred = n_tp + n_fp
+    row_sizes = (n_true, n_pred, n_tp)
     diag_scale, scale, safe_pred = _scales(n_true, n_pred, n_fn, n_fp)
     no_true = n_true == 0
     out = np.zeros((q + 2, q + 1))
@@ -202,11 +230,16 @@ def _float_block(y_true, y_pred, w, start, stop):
     tp *= (ws * (n_fn == 0))[:, None]
     fn += tp
     out[:q, :q] += fn.T @ b
-    return out
+    return out, row_sizes
 
 
-def _sparse_matrix(y_true, y_pred, sample_weight):
+def _sparse_matrix(y_true, y_pred, sample_weight, samples):
+    """The CSR matrix and, with ``samples``, the samples average's table of
+    the rows (else None), from the same split of the label sets."""
     tp, fn, fp, n = split_sparse(y_true, y_pred)
+    table = None
+    if samples:
+        table = size_table(n["t"], n["p"], n["tp"], sample_weight)
     w = np.ones(tp.shape[0]) if sample_weight is None else sample_weight
     n_true, n_pred = n["t"], n["p"]
     diag_scale, scale, safe_pred = _scales(n_true, n_pred, n["fn"], n["fp"])
@@ -222,4 +255,4 @@ def _sparse_matrix(y_true, y_pred, sample_weight):
     right = fp + rows_scaled(tp, (n["fp"] == 0).astype(np.float64))
     del tp, fp
     right = with_unknown(right, pred_empty.astype(np.float64), diag, np.ones_like(diag))
-    return outer_sum(left, right)
+    return outer_sum(left, right), table

@@ -31,6 +31,7 @@ def split_sparse(y_true, y_pred, dtype=np.float64):
     sizes = {
         "t": np.diff(t.indptr),
         "p": np.diff(p.indptr),
+        "tp": np.diff(tp.indptr),
         "fn": np.diff(fn.indptr),
         "fp": np.diff(fp.indptr),
     }

@@ -21,14 +21,10 @@ from sklearn_mlcm._param_validation import (
 )
 from sklearn_mlcm._plot._support import check_matplotlib_support
 from sklearn_mlcm._plot._top_confusions import most_confused_labels, resolve_top_k
-from sklearn_mlcm._validation import (
-    check_indicator_labels,
-    check_square_matrix,
-    check_target_names,
-    frame_columns,
-    label_values,
-    read_frame,
-)
+from sklearn_mlcm._validation._frames import frame_columns, read_frame
+from sklearn_mlcm._validation._label_space import check_indicator_labels, label_values
+from sklearn_mlcm._validation._matrices import check_square_matrix
+from sklearn_mlcm._validation._targets import check_target_names
 
 __all__ = ["MLCMDisplay"]
 

@@ -20,13 +20,10 @@ from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import CURVE_AVERAGES, mlcm_threshold_curve
 from sklearn_mlcm._thresholds._decision import response_scores
 from sklearn_mlcm._uncertainty._margins import METRICS
-from sklearn_mlcm._validation import (
-    check_indicator_labels,
-    check_target_names,
-    frame_columns,
-    input_error,
-    read_frame,
-)
+from sklearn_mlcm._validation._frames import frame_columns, read_frame
+from sklearn_mlcm._validation._label_space import check_indicator_labels
+from sklearn_mlcm._validation._messages import input_error
+from sklearn_mlcm._validation._targets import check_target_names
 
 __all__ = ["MLCMThresholdCurveDisplay"]
 

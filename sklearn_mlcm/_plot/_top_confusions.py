@@ -35,11 +35,8 @@ from sklearn_mlcm._summary import (
     require_pandas,
     shorten,
 )
-from sklearn_mlcm._validation import (
-    check_square_matrix,
-    check_target_names,
-    validate_targets,
-)
+from sklearn_mlcm._validation._matrices import check_square_matrix
+from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 __all__ = [
     "Confusion",

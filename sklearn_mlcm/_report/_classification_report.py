@@ -18,7 +18,7 @@ from sklearn_mlcm._param_validation import (
 from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
 from sklearn_mlcm._uncertainty._parallel import N_JOBS
-from sklearn_mlcm._validation import check_target_names, validate_targets
+from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._table import (
     DEFAULT_METRICS,

@@ -44,6 +44,8 @@ import numpy as np
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
 from sklearn_mlcm._report._table import headline, report_cells, table_of_report
 from sklearn_mlcm._summary import shorten
+from sklearn_mlcm._thresholds._curve import IN_SAMPLE
+from sklearn_mlcm._thresholds._stability import UNSTABLE_SHARE, spread_table
 
 from ._files import write_file
 
@@ -224,7 +226,7 @@ _NOT_ONE_VS_REST = (
 def _navigation(report):
     """Links to the sections (within the page: no request is made)."""
     links = [("#confusion", "Confusion")]
-    if report.threshold_curve is not None:
+    if report.threshold_curve is not None or report.threshold_spread is not None:
         links.append(("#threshold", "Threshold"))
     links.append(("#report", "Classification report"))
     return "<nav>" + "".join(f'<a href="{h}">{t}</a>' for h, t in links) + "</nav>"
@@ -242,7 +244,56 @@ def _best_threshold(curve):
         steps = "rows"
     return (
         f"Best {where}: {_text(curve.average)} {_text(metric)} "
-        f"{score:.{DIGITS}f} (of {len(curve.scores):,} {steps})."
+        f"{score:.{DIGITS}f} (of {len(curve.scores):,} {steps}); "
+        f"<b>{IN_SAMPLE}</b>: picked on the data it scores. "
+        "<code>MLCMTunedThresholdClassifierCV</code> chooses thresholds out "
+        "of sample."
+    )
+
+
+def _spread(report):
+    """The tuned estimator's thresholds and their spread across its folds,
+    one row per label ("all labels" for a global threshold)."""
+    spread = report.threshold_spread
+    per_label = np.ndim(spread.best_threshold) != 0
+    q = np.size(spread.best_threshold)
+    names = list(report.target_names[:q]) if per_label else ["all labels"]
+    header, rows, _ = spread_table(spread, names)
+    if spread.n_folds < 2:
+        words = (
+            "one fold (<code>cv</code> a float or <code>'prefit'</code>): how "
+            "far the thresholds move across folds cannot be judged"
+        )
+    else:
+        flags = np.atleast_1d(spread.unstable)
+        words = (
+            f"{spread.n_folds:,} folds, each fold's held-out scores tuned alone; "
+            f"<b>{int(flags.sum()):,} of {flags.size:,}</b> "
+            f"{'label thresholds' if per_label else 'threshold'} unstable (the "
+            f"folds' range exceeds {UNSTABLE_SHARE} of the span of the "
+            "candidate thresholds: the data do not pin them down)"
+        )
+    head = "".join(
+        f'<th scope="col"{" class=name" * (i == 0)}>{_text(h)}</th>'
+        for i, h in enumerate(header)
+    )
+    body = []
+    for name, cells in zip(names, rows):
+        tail = "".join(f"<td>{_text(c)}</td>" for c in cells[1:])
+        if cells[-1] == "unstable":
+            tail = tail.replace(
+                "<td>unstable</td>",
+                '<td><span class="label missed">unstable</span></td>',
+            )
+        body.append(f'<tr><th scope="row" class="name">{_text(name)}</th>{tail}</tr>')
+    tall = " tall" if len(body) > 30 else ""
+    return (
+        "<h3>The model's tuned thresholds across its folds</h3>"
+        '<p class="note">Tuned out of sample by '
+        "<code>MLCMTunedThresholdClassifierCV</code> on its training data's "
+        f"out-of-fold scores; {words}.</p>"
+        f'<div class="scroll{tall}"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
     )
 
 
@@ -496,8 +547,14 @@ def render_page(report, *, pictures=True, title=None):
             '<section id="threshold"><h2>Score against the threshold</h2>'
             "<p>The averaged MLCM score of the predictions "
             "<code>y_score &gt;= threshold</code> at each threshold.</p>"
-            f"{curve}</section>"
+            f"{curve}"
         )
+    if report.threshold_spread is not None:
+        if not threshold:
+            threshold = '<section id="threshold"><h2>Thresholds</h2>'
+        threshold += _spread(report)
+    if threshold:
+        threshold += "</section>"
     # the package's version, read off the package already imported (an
     # import of sklearn_mlcm here would climb above this layer)
     version = getattr(sys.modules.get("sklearn_mlcm"), "__version__", "")

@@ -49,23 +49,22 @@ from sklearn_mlcm._report._writers import latex_table, markdown_table
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import (
     CURVE_AVERAGES,
+    IN_SAMPLE,
+    OUT_OF_SAMPLE,
     ThresholdCurveResult,
     threshold_curve,
 )
 from sklearn_mlcm._thresholds._decision import response_scores
+from sklearn_mlcm._thresholds._stability import ThresholdSpread
+from sklearn_mlcm._thresholds._validation import check_target_scores
 from sklearn_mlcm._uncertainty._margins import (
     METRICS,
     resamples_resolve_tails,
 )
-from sklearn_mlcm._validation import (
-    check_indicator_labels,
-    check_target_names,
-    check_target_scores,
-    fits_dense,
-    frame_columns,
-    read_frame,
-    validate_targets,
-)
+from sklearn_mlcm._validation._frames import frame_columns, read_frame
+from sklearn_mlcm._validation._label_space import check_indicator_labels
+from sklearn_mlcm._validation._matrices import fits_dense
+from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._files import output_path_problem
 
@@ -171,6 +170,15 @@ class MLCMReport:
 
     threshold_curve : ThresholdCurveResult, default=None
         The threshold curve of the scores (:func:`mlcm_threshold_curve`).
+        Its best threshold is picked on the data it scores: in-sample, so
+        its score is optimistic (:class:`MLCMTunedThresholdClassifierCV`
+        chooses thresholds out of sample).
+
+    threshold_spread : ThresholdSpread, default=None
+        The ``threshold_spread_`` of the evaluated
+        :class:`MLCMTunedThresholdClassifierCV` (:meth:`from_estimator`
+        takes it): its per-label thresholds and how far they moved across
+        its folds, for the labels of the report in their order.
 
     confidence_level : float, default=None
         The level of the report's intervals, if any.
@@ -184,8 +192,8 @@ class MLCMReport:
     Attributes
     ----------
     confusion_matrix, report, target_names, method, n_samples, \
-most_confused, labelset_confusions, threshold_curve, confidence_level, \
-interval_legend, include_no_label
+most_confused, labelset_confusions, threshold_curve, threshold_spread, \
+confidence_level, interval_legend, include_no_label
         The parameters, as given.
 
     See Also
@@ -258,7 +266,8 @@ Confusion(true='C1', predicted='C2', value=3)]
     micro F1 0.43 [0.23, 0.61], macro F1 0.40 [0.20, 0.56]
     [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
     most confused: 0 -> 2 (4)
-    best threshold: 0.554 (macro F1 1.00)
+    best threshold: 0.554 (macro F1 1.00; in-sample, optimistic)
+      thresholds chosen out of sample: MLCMTunedThresholdClassifierCV
     """
 
     @validate_params(
@@ -271,6 +280,7 @@ Confusion(true='C1', predicted='C2', value=3)]
             "most_confused": [list],
             "labelset_confusions": [list],
             "threshold_curve": [ThresholdCurveResult, None],
+            "threshold_spread": [ThresholdSpread, None],
             "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
             "interval_legend": [str, None],
             "include_no_label": ["boolean"],
@@ -287,6 +297,7 @@ Confusion(true='C1', predicted='C2', value=3)]
         most_confused,
         labelset_confusions,
         threshold_curve=None,
+        threshold_spread=None,
         confidence_level=None,
         interval_legend=None,
         include_no_label=False,
@@ -299,6 +310,7 @@ Confusion(true='C1', predicted='C2', value=3)]
         self.most_confused = most_confused
         self.labelset_confusions = labelset_confusions
         self.threshold_curve = threshold_curve
+        self.threshold_spread = threshold_spread
         self.confidence_level = confidence_level
         self.interval_legend = interval_legend
         self.include_no_label = include_no_label
@@ -608,7 +620,12 @@ random_state, n_jobs, top_k, thresholds, metric, average
         MLCMReport: 3 labels (a, b, c), 50 instances, method='heydarian'
         micro F1 0.72, macro F1 0.72
         most confused: b -> a (5)
-        best threshold: 0.475 (macro F1 0.72)
+        best threshold: 0.475 (macro F1 0.72; in-sample, optimistic)
+          thresholds chosen out of sample: MLCMTunedThresholdClassifierCV
+
+        An :class:`MLCMTunedThresholdClassifierCV` brings its thresholds
+        and how far they moved across its folds (``threshold_spread_``),
+        which the report prints and the page shows beside the curve.
         """
         y_pred = estimator.predict(X)
         y_score = None
@@ -627,7 +644,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
             if target_names is None:
                 kept = range(len(columns)) if labels is None else labels
                 target_names = [str(columns[i]) for i in kept]
-        return cls.from_predictions(
+        report = cls.from_predictions(
             y,
             y_pred,
             y_score=y_score,
@@ -649,6 +666,8 @@ random_state, n_jobs, top_k, thresholds, metric, average
             metric=metric,
             average=average,
         )
+        report.threshold_spread = _tuned_spread(estimator, labels)
+        return report
 
     # -- pictures --------------------------------------------------------------
 
@@ -1035,9 +1054,30 @@ random_state, n_jobs, top_k, thresholds, metric, average
             metric = {"f1": "F1"}.get(curve.metric, curve.metric)
             lines.append(
                 f"best threshold: {where} ({curve.average} {metric} "
-                f"{curve.scores[curve.best_index]:.2f})"
+                f"{curve.scores[curve.best_index]:.2f}; {IN_SAMPLE})"
             )
+            if self.threshold_spread is None:
+                lines.append(f"  {OUT_OF_SAMPLE}")
+        if self.threshold_spread is not None:
+            lines.append(f"tuned thresholds: {self.threshold_spread.headline()}")
         return "\n".join(lines)
+
+
+def _tuned_spread(estimator, labels):
+    """The ``threshold_spread_`` of a tuned estimator (None for any other),
+    with the columns of ``labels`` (positions, or None for all)."""
+    spread = getattr(estimator, "threshold_spread_", None)
+    if not isinstance(spread, ThresholdSpread):
+        return None
+    if labels is None or np.ndim(spread.best_threshold) == 0:
+        return spread
+    kept = np.asarray(labels, dtype=np.intp)
+    return ThresholdSpread(
+        spread.fold_thresholds[:, kept],
+        spread.best_threshold[kept],
+        spread.first_candidate[kept],
+        spread.last_candidate[kept],
+    )
 
 
 def _names_within(names, width):

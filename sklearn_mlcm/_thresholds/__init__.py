@@ -8,7 +8,13 @@
 - ``_curve``: :func:`~sklearn_mlcm.mlcm_threshold_curve` and its result;
 - ``_search``: the per-label threshold search of the tuned estimator and
   its engine, the two-state profile of one label's candidates;
-- ``_tuned``: :class:`~sklearn_mlcm.MLCMTunedThresholdClassifierCV`.
+- ``_tuned``: :class:`~sklearn_mlcm.MLCMTunedThresholdClassifierCV`;
+- ``_stability``: the spread of the thresholds it tunes on each fold
+  (``threshold_spread_``) and the rule that calls one unstable.
+- ``_validation``: the scores and thresholds validated once
+  (:func:`~._validation.validate_scores`, a :class:`~._validation.Scores`),
+  threshold grids and their size; the classifier comparison, the displays and
+  the report's scores read them too.
 
 It may import the validation layers, the engine (``sklearn_mlcm._mlcm``),
 the public functions below it (``_scores``, ``_statistics``) and the margins

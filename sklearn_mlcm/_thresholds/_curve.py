@@ -29,16 +29,25 @@ from sklearn_mlcm._summary import (
     shorten,
 )
 from sklearn_mlcm._uncertainty._margins import METRICS, scores_from_margins
-from sklearn_mlcm._validation import (
-    check_target_names,
-    check_threshold_count,
-    check_threshold_grid,
-    validate_scores,
-)
+from sklearn_mlcm._validation._targets import check_target_names
 
 from ._sweep import matrix_margins, sweep_margins
+from ._validation import check_threshold_count, check_threshold_grid, validate_scores
 
-__all__ = ["ThresholdCurveResult", "mlcm_threshold_curve", "threshold_curve"]
+__all__ = [
+    "IN_SAMPLE",
+    "OUT_OF_SAMPLE",
+    "ThresholdCurveResult",
+    "mlcm_threshold_curve",
+    "threshold_curve",
+]
+
+#: What a best threshold read off the curve is: picked on the very data it
+#: scores, so its score flatters it. Every output that shows it says so.
+IN_SAMPLE = "in-sample, optimistic"
+
+#: Where thresholds chosen out of sample come from, said beside IN_SAMPLE.
+OUT_OF_SAMPLE = "thresholds chosen out of sample: MLCMTunedThresholdClassifierCV"
 
 #: The averages of the curve; scikit-learn's one-vs-rest counterpart has all
 #: but "micro_all".
@@ -52,7 +61,9 @@ class ThresholdCurveResult:
 
     Unpacks as ``thresholds, scores = result``; the other fields are
     attributes. It prints a summary of at most 40 lines: the score, the best
-    threshold and its score, the range of the thresholds, then the labels
+    threshold and its score (in-sample, hence optimistic: picked on the
+    data it scores; :class:`MLCMTunedThresholdClassifierCV` chooses
+    thresholds out of sample), the range of the thresholds, then the labels
     that the best threshold serves worst (those whose own best score over the
     curve is farthest above their score at it). :meth:`to_frame` gives every
     number as a table.
@@ -396,7 +407,8 @@ def mlcm_threshold_curve(
     >>> mlcm_threshold_curve(y_true, y_score, thresholds=[0.25, 0.5, 0.75],
     ...                      target_names=["cat", "dog", "bird"])
     ThresholdCurveResult: metric='f1', average='macro', method='heydarian', 3 labels
-    best_threshold=0.5000: score 0.7222
+    best_threshold=0.5000: score 0.7222; in-sample, optimistic
+    thresholds chosen out of sample: MLCMTunedThresholdClassifierCV
     3 thresholds, from 0.2500 to 0.7500
     Per label: its own best threshold and score, and its score at the best threshold
     label  own best threshold  own best score  at best threshold
@@ -563,7 +575,7 @@ def _format_threshold(value):
 
 
 def summarize_curve(result):
-    """The summary of a ThresholdCurveResult: at most 4 + 2 + MAX_LABEL_ROWS
+    """The summary of a ThresholdCurveResult: at most 5 + 2 + MAX_LABEL_ROWS
     lines."""
     thresholds = np.asarray(result.thresholds)
     scores = np.asarray(result.scores)
@@ -580,7 +592,9 @@ def summarize_curve(result):
     if per_label:
         at = "row"
         lines += [
-            f"best_index={best} (a row of per-label thresholds): score {score}",
+            f"best_index={best} (a row of per-label thresholds): score {score}; "
+            f"{IN_SAMPLE}",
+            OUT_OF_SAMPLE,
             f"{thresholds.shape[0]:,} rows of per-label thresholds, from "
             f"{_format_threshold(thresholds.min())} to "
             f"{_format_threshold(thresholds.max())}",
@@ -588,7 +602,9 @@ def summarize_curve(result):
     else:
         at = "threshold"
         lines += [
-            f"best_threshold={_format_threshold(result.best_threshold)}: score {score}",
+            f"best_threshold={_format_threshold(result.best_threshold)}: "
+            f"score {score}; {IN_SAMPLE}",
+            OUT_OF_SAMPLE,
             f"{thresholds.shape[0]:,} thresholds, from "
             f"{_format_threshold(thresholds[0])} to "
             f"{_format_threshold(thresholds[-1])}",

@@ -14,12 +14,10 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._param_validation import Interval, invalid_parameter, validate_params
-from sklearn_mlcm._validation import (
-    MAX_DENSE_BYTES,
-    check_thresholds,
-    input_error,
-    validate_scores,
-)
+from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
+from sklearn_mlcm._validation._messages import input_error
+
+from ._validation import check_thresholds, validate_scores
 
 __all__ = ["decide_dense", "decide_labels", "decide_sparse", "response_scores"]
 

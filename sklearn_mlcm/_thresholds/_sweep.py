@@ -51,7 +51,7 @@ from scipy import sparse
 
 from sklearn_mlcm._mlcm._chunking import map_row_blocks
 from sklearn_mlcm._mlcm._dispatch import METHODS
-from sklearn_mlcm._validation import fits_dense
+from sklearn_mlcm._validation._matrices import fits_dense
 
 __all__ = ["Grid", "bins_above", "bins_up_to", "matrix_margins", "sweep_margins"]
 

@@ -15,6 +15,11 @@
 - ``_interval_result``: the intervals' results
   (:class:`~sklearn_mlcm.ScoreInterval`,
   :class:`~sklearn_mlcm.ConfidenceIntervalResult`) and their packaging;
+- ``_score_intervals``: score intervals (Wilson, Jeffreys) of per-label
+  ratios on the design-effect number of trials, which keep their coverage
+  at no hit, and the bootstrap-t interval of a macro average;
+- ``_flags``: the short reason an interval cannot be trusted (undefined,
+  few positives, many rare labels in a macro average), or None;
 - ``_paired``: :func:`~sklearn_mlcm.mlcm_paired_comparison`, a paired
   bootstrap and a permutation test of two prediction sets;
 - ``_poisson``: the Poisson bootstrap of :class:`~sklearn_mlcm.MLCMAccumulator`;

@@ -26,12 +26,9 @@ from sklearn_mlcm._param_validation import (
 )
 from sklearn_mlcm._results import ConfidenceInterval
 from sklearn_mlcm._statistics import samples_average, samples_values, statistic_of
-from sklearn_mlcm._validation import (
-    MAX_DENSE_BYTES,
-    check_target_names,
-    input_error,
-    validate_targets,
-)
+from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
+from sklearn_mlcm._validation._messages import input_error
+from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._bounds import (
     bca_acceleration,
@@ -98,7 +95,7 @@ RESULT_AVERAGES = ("micro", "macro", "weighted")
 def unit_table(targets, *, method):
     """Tabulate the distinct units of validated targets: ``(UnitTable,
     target names)``. ``targets`` is the call's
-    :class:`~sklearn_mlcm._validation.Targets`. NumPy input is tabulated
+    :class:`~sklearn_mlcm._validation._targets.Targets`. NumPy input is tabulated
     block by block, dask input chunk by chunk where it lives; both give the
     same table."""
     groups = targets.groups

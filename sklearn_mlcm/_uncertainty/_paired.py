@@ -38,12 +38,9 @@ from sklearn_mlcm._summary import (
     label_section,
     shorten,
 )
-from sklearn_mlcm._validation import (
-    MAX_DENSE_BYTES,
-    check_target_names,
-    input_error,
-    validate_targets,
-)
+from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
+from sklearn_mlcm._validation._messages import input_error
+from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._margins import (
     MAX_RESAMPLES,

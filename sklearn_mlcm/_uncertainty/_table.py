@@ -39,13 +39,10 @@ from sklearn_mlcm._mlcm._dask import import_dask, is_dask_collection
 from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._mlcm._samples import instance_ratios
 from sklearn_mlcm._param_validation import current_function, public_call
-from sklearn_mlcm._validation import (
-    MAX_DENSE_BYTES,
-    check_mlcm_targets,
-    check_sample_weight,
-    check_weight_sums,
-    input_error,
-)
+from sklearn_mlcm._validation._label_space import check_mlcm_targets
+from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
+from sklearn_mlcm._validation._messages import input_error
+from sklearn_mlcm._validation._targets import check_sample_weight, check_weight_sums
 
 from ._margins import INSTANCE_MARGINS, as_dense_bool
 
@@ -522,7 +519,7 @@ def _chunk_table(t, p, w, g, *, labels, caller):
 
 def dask_table(targets):
     """The combined table of validated dask input (the call's
-    :class:`~sklearn_mlcm._validation.Targets`): ``(table, n_labels, names)``.
+    :class:`~sklearn_mlcm._validation._targets.Targets`): ``(table, n_labels, names)``.
 
     Each chunk of rows is tabulated on its worker; only the chunks' tables
     (their distinct units) come back and are combined, so memory is the

@@ -29,7 +29,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._scores import mlcm_f1_score
-from sklearn_mlcm._validation import frame_columns
+from sklearn_mlcm._validation._frames import frame_columns
 
 from ._validation import check_label_score, check_multilabel_indicators
 

@@ -17,14 +17,14 @@ import numpy as np
 from scipy import sparse
 from scipy.stats import rankdata
 
-from sklearn_mlcm._validation import (
+from sklearn_mlcm._validation._frames import (
     align_columns,
     frame_columns,
     mixed_frame,
     read_frame,
-    validate_targets,
 )
-from sklearn_mlcm._validation import input_error as _refuse
+from sklearn_mlcm._validation._messages import input_error as _refuse
+from sklearn_mlcm._validation._targets import validate_targets
 
 __all__ = [
     "check_average_ranks",
@@ -52,7 +52,7 @@ def split_frame(obj, name):
     """``(values, column names)`` of a frame; ``(obj, None)`` otherwise.
 
     The comparison half reads frames with the package's one frame reader
-    (:func:`~sklearn_mlcm._validation.read_frame`): pandas, polars, pyarrow,
+    (:func:`~sklearn_mlcm._validation._frames.read_frame`): pandas, polars, pyarrow,
     xarray and the Arrow stream and interchange protocols. Decision matrices,
     rank tables, correlation matrices and label scores name their columns
     this way; a 1-D object (a Series) has values and no names.
@@ -420,7 +420,7 @@ def _ndim(y):
 def check_multilabel_indicators(y_true, y_pred):
     """-> dense bool indicator matrices (n_samples, n_labels), at least 2 labels.
 
-    :func:`~sklearn_mlcm._validation.validate_targets` reads every form
+    :func:`~sklearn_mlcm._validation._targets.validate_targets` reads every form
     (lists, arrays, sparse matrices, DataFrames); 1-D class labels and a
     single label column are refused, which the sample-wise and ranking
     measures of scikit-learn do not define.

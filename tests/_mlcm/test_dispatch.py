@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE, TABLE_4J
 from scipy import sparse
 
-import sklearn_mlcm._validation as validation_module
+import sklearn_mlcm._validation._matrices as validation_module
 from sklearn_mlcm import (
     MLCMAccumulator,
     confusion_matrix_statistics,

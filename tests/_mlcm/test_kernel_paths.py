@@ -16,9 +16,11 @@ classifier performance evaluation with confusion matrix", CS & IT 10(8), 2020
 
 Each test pins the path it means (the path's function is spied on, the other
 paths raise), runs the bit-sliced paths both on ``np.bitwise_count`` and on the
-NumPy 1.x fallback, and checks the supports counted in the same pass.
+NumPy 1.x fallback, and checks the supports and the samples average's table of
+set sizes counted in the same pass.
 """
 
+import collections
 import threading
 from types import SimpleNamespace
 
@@ -36,6 +38,7 @@ from sklearn_mlcm._mlcm._bits import small_integer_keys
 from sklearn_mlcm._mlcm._chunking import BIT_ROWS, FLOAT_ROWS
 from sklearn_mlcm._mlcm._heydarian import heydarian_matrix
 from sklearn_mlcm._mlcm._krstinic import krstinic_matrix
+from sklearn_mlcm._mlcm._samples import tabulate_sizes
 
 ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}
 KERNELS = {"heydarian": heydarian_matrix, "krstinic": krstinic_matrix}
@@ -144,7 +147,49 @@ def run_path(path, y_true, y_pred, weight, *, fallback=False, block_rows=None):
         public_threads = list(threads)
         assert public_threads, f"{path} was not taken"
         with_supports = KERNELS[method](y_true, y_pred, weight, with_supports=True)
+        counts, table = KERNELS[method](
+            y_true, y_pred, weight, with_supports=True, samples=True
+        )
+    # the table changes nothing else the kernel counts
+    for a, b in zip(counts, with_supports):
+        a, b = (x.toarray() if sparse.issparse(x) else np.asarray(x) for x in (a, b))
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    assert_table(table, y_true, y_pred, weight)
+    if block_rows is None:  # the blocks of tabulate_sizes: the same bits
+        assert_same_table(table, tabulate_sizes(y_true, y_pred, weight))
     return public, with_supports, public_threads
+
+
+def assert_table(table, y_true, y_pred, weight):
+    """The samples average's table: each distinct (|T|, |P|, |T & P|), sorted,
+    how many rows have it and their total weight, one row at a time."""
+    if sparse.issparse(y_true):
+        y_true, y_pred = y_true.toarray(), y_pred.toarray()
+    expected = {}
+    for i in range(len(y_true)):
+        t, p = set(np.flatnonzero(y_true[i])), set(np.flatnonzero(y_pred[i]))
+        count, total = expected.get((len(t), len(p), len(t & p)), (0, 0.0))
+        w = 1.0 if weight is None else weight[i]
+        expected[(len(t), len(p), len(t & p))] = (count + 1, total + w)
+    keys = sorted(expected)
+    assert table.sizes.dtype == table.count.dtype == np.int64
+    assert_array_equal(table.sizes.reshape(-1, 3), np.array(keys).reshape(-1, 3))
+    assert_array_equal(table.count, [expected[k][0] for k in keys])
+    if weight is None:
+        assert table.weight is None and table.n_zero_weight == 0
+    else:
+        assert_allclose(table.weight, [expected[k][1] for k in keys], rtol=1e-12)
+        assert table.n_zero_weight == np.count_nonzero(weight == 0)
+
+
+def assert_same_table(a, b):
+    """Two tables with the same bits."""
+    for x, y in zip((a.sizes, a.count), (b.sizes, b.count)):
+        assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
+    assert (a.weight is None) == (b.weight is None)
+    if a.weight is not None:
+        assert a.weight.tobytes() == b.weight.tobytes()
+    assert a.n_zero_weight == b.n_zero_weight
 
 
 def assert_supports(result, y_true, weight, expected_matrix):
@@ -345,3 +390,48 @@ def test_kernel_sparse_weighted_supports_without_true_labels(method):
     assert supports.dtype == np.float64
     assert_array_equal(supports, [0.0, 0.0, 0.0])
     assert no_label == 3.5 and type(no_label) is float
+
+
+@pytest.mark.parametrize("weights", ["none", "integer", "float"])
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_report_and_stream_read_each_row_once(method, weights):
+    """The report and an accumulator's update read each row once: the kernel's
+    block pass gives the matrix, the supports and the samples average's table
+    (no second pass over the rows for the set sizes)."""
+    from sklearn_mlcm import MLCMAccumulator
+    from sklearn_mlcm._mlcm import _samples
+
+    rng = np.random.default_rng(5)
+    y_true = rng.random((300, 9)) < 0.3
+    y_pred = y_true ^ (rng.random((300, 9)) < 0.2)
+    weight = {
+        "none": None,
+        "integer": rng.integers(0, 4, 300).astype(float),
+        "float": rng.random(300),
+    }[weights]
+    reads = collections.defaultdict(lambda: np.zeros(300, dtype=int))
+    original, lock = _chunking.dense_block, threading.Lock()
+
+    def spy(y, start, stop):
+        with lock:  # blocks run on the pool's threads
+            reads[id(y)][start:stop] += 1
+        return original(y, start, stop)
+
+    with pytest.MonkeyPatch.context() as mp:
+        for module in (_chunking, _heydarian, _krstinic, _samples):
+            mp.setattr(module, "dense_block", spy)
+        for module in (_heydarian, _krstinic):  # several blocks and windows
+            mp.setattr(module, "BIT_ROWS", 64)
+            mp.setattr(module, "FLOAT_ROWS", 16)
+        options = {"method": method, "sample_weight": weight, "zero_division": 0.0}
+        report = mlcm_classification_report(y_true, y_pred, output_dict=True, **options)
+        assert len(reads) == 2  # y_true and y_pred, each row once
+        assert all((count == 1).all() for count in reads.values())
+        reads.clear()
+        acc = MLCMAccumulator(9, method=method)
+        acc.update(y_true, y_pred, sample_weight=weight)
+        assert len(reads) == 2
+        assert all((count == 1).all() for count in reads.values())
+        streamed = acc.classification_report(output_dict=True, zero_division=0.0)
+    for name in ("samples avg", "micro avg"):
+        assert streamed[name] == pytest.approx(report[name], rel=1e-12)

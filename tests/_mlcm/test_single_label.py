@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning
 
-import sklearn_mlcm._validation as validation_module
+import sklearn_mlcm._validation._matrices as validation_module
 from sklearn_mlcm import mlcm_classification_report, mlcm_confusion_matrix
 
 ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}

@@ -125,6 +125,83 @@ def test_render_page_summary_numbers(table_1_page):
     assert "3 labels · 9 instances · method heydarian" in page
 
 
+def test_render_page_says_the_best_threshold_is_in_sample(table_1_page):
+    """The best threshold, in the summary and under the curve's picture, is
+    said to be in-sample (picked on the data it scores), with the estimator
+    that chooses thresholds out of sample."""
+    page, _ = table_1_page
+    summary = page[page.index('id="summary"') : page.index('id="confusion"')]
+    caption = page[page.index('id="threshold"') :]
+    caption = caption[caption.index("<figcaption>") : caption.index("</figcaption>")]
+    for part in (summary, caption):
+        assert "<b>in-sample, optimistic</b>: picked on the data it scores" in part
+        assert "<code>MLCMTunedThresholdClassifierCV</code> chooses thresholds" in part
+
+
+def _tuned_page(**options):
+    """The page (no pictures) of a tuned estimator's report, and the tuned
+    estimator."""
+    from sklearn.datasets import make_multilabel_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multiclass import OneVsRestClassifier
+
+    from sklearn_mlcm import MLCMTunedThresholdClassifierCV
+
+    X, y = make_multilabel_classification(
+        n_samples=200, n_classes=3, n_features=8, random_state=1
+    )
+    estimator = OneVsRestClassifier(LogisticRegression())
+    tuned = MLCMTunedThresholdClassifierCV(estimator, random_state=0, **options)
+    if options.get("cv") == "prefit":  # fitted on 100, tuned on 50 others
+        estimator.fit(X[:100], y[:100])
+        tuned.fit(X[100:150], y[100:150])
+    else:
+        tuned.fit(X[:150], y[:150])
+    report = MLCMReport.from_estimator(
+        tuned, X[150:], y[150:], target_names=["<a>", "b", "c"], zero_division=0.0
+    )
+    return render_page(report, pictures=False), tuned
+
+
+def test_render_page_shows_the_tuned_thresholds_spread():
+    """From a tuned estimator the threshold section has a row per label (name
+    escaped): its tuned threshold, the folds' lowest, median and highest,
+    their range and its stability, and how many are unstable."""
+    page, tuned = _tuned_page(cv=4)
+    spread = tuned.threshold_spread_
+    section = page[page.index('id="threshold"') : page.index('id="report"')]
+    assert "The model's tuned thresholds across its folds" in section
+    flags = spread.unstable
+    assert f"<b>{int(flags.sum())} of 3</b> label thresholds unstable" in section
+    for k, name in enumerate(["&lt;a&gt;", "b", "c"]):
+        cells = [
+            f"{v:.4f}"
+            for v in (
+                spread.best_threshold[k],
+                spread.low[k],
+                spread.median[k],
+                spread.high[k],
+                spread.range[k],
+            )
+        ]
+        row = f'<tr><th scope="row" class="name">{name}</th>' + "".join(
+            f"<td>{c}</td>" for c in cells
+        )
+        assert row in section
+    assert section.count('<span class="label missed">unstable</span>') == flags.sum()
+    assert section.count("<td>stable</td>") == 3 - flags.sum()
+
+
+def test_render_page_of_one_fold_says_the_spread_cannot_be_judged():
+    """A tuned estimator of one split shows its thresholds and says their
+    spread cannot be judged, with no range or stability column."""
+    page, tuned = _tuned_page(cv="prefit", refit=False)
+    section = page[page.index('id="threshold"') : page.index('id="report"')]
+    assert "how far the thresholds move across folds cannot be judged" in section
+    assert ">range<" not in section and ">stability<" not in section
+    assert f"<td>{tuned.best_threshold_[1]:.4f}</td>" in section
+
+
 def test_render_page_report_table_rows(table_1_page):
     """One row per label, in order, then the four averages, each with the
     report's scores and intervals, weight and support."""
@@ -659,5 +736,5 @@ def test_render_page_per_label_thresholds_best_row():
     score = report.threshold_curve.scores[best]
     assert (
         f"Best row <b>{best}</b> of the per-label thresholds: macro F1 "
-        f"{score:.2f} (of 3 rows)."
+        f"{score:.2f} (of 3 rows); <b>in-sample, optimistic</b>"
     ) in page

@@ -381,7 +381,8 @@ def test_from_estimator_refuses_a_regressor():
 
 def test_repr_is_short_and_says_the_headline():
     """The repr: at most six lines, the labels, instances, method, F1 with
-    intervals, the top confusion and the best threshold."""
+    intervals, the top confusion and the best threshold, said to be
+    in-sample, with where thresholds chosen out of sample come from."""
     report = MLCMReport.from_predictions(
         T,
         P,
@@ -402,8 +403,50 @@ def test_repr_is_short_and_says_the_headline():
         report.interval_legend,
         "most confused: C0 -> C2 (4)",
         f"best threshold: {report.threshold_curve.best_threshold:.3g} (macro F1 "
-        f"{report.threshold_curve.scores.max():.2f})",
+        f"{report.threshold_curve.scores.max():.2f}; in-sample, optimistic)",
+        "  thresholds chosen out of sample: MLCMTunedThresholdClassifierCV",
     ]
+
+
+def _tuned(**options):
+    """A tuned estimator fitted on 150 instances of 4 labels, and 50 more."""
+    from sklearn.datasets import make_multilabel_classification
+
+    from sklearn_mlcm import MLCMTunedThresholdClassifierCV
+
+    X, y = make_multilabel_classification(
+        n_samples=200, n_classes=4, n_features=8, random_state=0
+    )
+    tuned = MLCMTunedThresholdClassifierCV(
+        OneVsRestClassifier(LogisticRegression()), random_state=0, **options
+    ).fit(X[:150], y[:150])
+    return tuned, X[150:], y[150:]
+
+
+def test_from_estimator_of_a_tuned_estimator_carries_its_threshold_spread():
+    """A report of MLCMTunedThresholdClassifierCV keeps its threshold_spread_
+    (the columns of ``labels``, in their order) and its repr says how many
+    thresholds were unstable across the folds; another estimator has
+    none."""
+    tuned, X, y = _tuned(cv=3)
+    report = MLCMReport.from_estimator(tuned, X, y, zero_division=0.0)
+    assert report.threshold_spread is tuned.threshold_spread_
+    lines = repr(report).splitlines()
+    assert lines[-2].endswith("; in-sample, optimistic)")
+    assert lines[-1] == f"tuned thresholds: {tuned.threshold_spread_.headline()}"
+    assert re.fullmatch(
+        r"tuned thresholds: \d of 4 label thresholds unstable across 3 folds",
+        lines[-1],
+    )
+    kept = MLCMReport.from_estimator(tuned, X, y, labels=[2, 0], zero_division=0.0)
+    assert_array_equal(
+        kept.threshold_spread.fold_thresholds, tuned.fold_thresholds_[:, [2, 0]]
+    )
+    assert_array_equal(
+        kept.threshold_spread.best_threshold, tuned.best_threshold_[[2, 0]]
+    )
+    plain = MLCMReport.from_estimator(tuned.estimator_, X, y, zero_division=0.0)
+    assert plain.threshold_spread is None
 
 
 def test_repr_of_many_labels_lists_a_few_names():
@@ -582,32 +625,22 @@ def test_to_frame_rows_equal_the_report_dict():
     assert frame.index.name == "label"
     assert list(frame.index) == list(report.report)
     assert list(frame["kind"]) == ["label"] * 3 + ["average"] * 4
+    # kind, then the dict's columns: each score and amount, then the bounds
+    entry = next(iter(report.report.values()))
+    bounds = [c for c in entry if c.endswith((" low", " high"))]
     assert list(frame.columns) == [
         "kind",
-        "precision",
-        "recall",
-        "f1-score",
-        "weight",
-        "support",
-        "precision low",
-        "precision high",
-        "recall low",
-        "recall high",
-        "f1-score low",
-        "f1-score high",
+        *(c for c in entry if c not in bounds),
+        *bounds,
     ]
+    assert {"precision low", "f1-score high"} <= set(bounds)
     for name, entry in report.report.items():
         for column, value in entry.items():
             assert frame.loc[name, column] == value
-    plain = MLCMReport.from_predictions(T, P, zero_division=0.0).to_frame()
-    assert list(plain.columns) == [
-        "kind",
-        "precision",
-        "recall",
-        "f1-score",
-        "weight",
-        "support",
-    ]
+    plain_report = MLCMReport.from_predictions(T, P, zero_division=0.0)
+    plain = plain_report.to_frame()
+    plain_entry = next(iter(plain_report.report.values()))
+    assert list(plain.columns) == ["kind", *plain_entry]
 
 
 def test_to_frame_keeps_integral_amounts_as_integers():

@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pytest
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+from report_reading import COLUMNS, read_latex, read_markdown, table_cells
 
 from sklearn_mlcm import MLCMReport
 from sklearn_mlcm._report._table import report_cells, table_of_report
@@ -107,17 +108,17 @@ def test_to_markdown_of_table_1():
     report = MLCMReport.from_predictions(
         T, P, target_names=["C0", "C1", "C2"], zero_division=0.0
     )
-    assert report.to_markdown(digits=3) == (
-        "| label | precision | recall | f1-score | weight | support |\n"
-        "|:---|---:|---:|---:|---:|---:|\n"
-        "| C0 | 1.000 | 0.455 | 0.625 | 11 | 7 |\n"
-        "| C1 | 0.400 | 0.333 | 0.364 | 6 | 5 |\n"
-        "| C2 | 0.111 | 1.000 | 0.200 | 1 | 1 |\n"
-        "| micro avg | 0.421 | 0.444 | 0.432 | 18 | 13 |\n"
-        "| macro avg | 0.504 | 0.596 | 0.396 | 18 | 13 |\n"
-        "| weighted avg | 0.751 | 0.444 | 0.514 | 18 | 13 |\n"
-        "| samples avg | 0.389 | 0.463 | 0.400 | 18 | 13 |\n"
-    )
+    text = report.to_markdown(digits=3)
+    assert table_cells(read_markdown(text)) == {
+        "C0": ("1.000", "0.455", "0.625", "11", "7"),
+        "C1": ("0.400", "0.333", "0.364", "6", "5"),
+        "C2": ("0.111", "1.000", "0.200", "1", "1"),
+        "micro avg": ("0.421", "0.444", "0.432", "18", "13"),
+        "macro avg": ("0.504", "0.596", "0.396", "18", "13"),
+        "weighted avg": ("0.751", "0.444", "0.514", "18", "13"),
+        "samples avg": ("0.389", "0.463", "0.400", "18", "13"),
+    }
+    assert text.splitlines()[1].startswith("|:---|---:|")  # names left, numbers right
 
 
 def test_to_latex_of_table_1_with_intervals():
@@ -133,20 +134,25 @@ def test_to_latex_of_table_1_with_intervals():
         interval="percentile",
         random_state=0,
     )
-    lines = report.to_latex().splitlines()
-    assert lines[:4] == [
-        r"\begin{tabular}{lrrrrr}",
+    text = report.to_latex()
+    lines = text.splitlines()
+    rows = read_latex(text)
+    # one column of names, then numbers: "l" and an "r" per column
+    assert lines[:2] == [
+        r"\begin{tabular}{l" + "r" * len(rows["C\\_0"]) + "}",
         r"\toprule",
-        r"label & precision & recall & f1-score & weight & support \\",
-        r"\midrule",
     ]
+    assert lines[3] == r"\midrule"
     # the same intervals as the classification report's docstring prints
-    assert lines[4] == (
-        r"C\_0 & 1.00 [1.00, 1.00] & 0.45 [0.22, 0.71] & 0.62 [0.36, 0.83] "
-        r"& 11 & 7 \\"
+    assert table_cells(read_latex(text))[r"C\_0"] == (
+        "1.00 [1.00, 1.00]",
+        "0.45 [0.22, 0.71]",
+        "0.62 [0.36, 0.83]",
+        "11",
+        "7",
     )
-    assert lines[7] == r"\midrule"
-    assert lines[8].startswith(r"micro avg & 0.42 [0.21, 0.62] & ")
+    assert rows["micro avg"]["precision"] == "0.42 [0.21, 0.62]"
+    assert lines[4 + 3] == r"\midrule"  # between the three labels and the averages
     assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
     assert len(lines) == 4 + 3 + 1 + 4 + 2
 
@@ -227,9 +233,10 @@ def test_report_cells_print_fractional_amounts_with_decimals():
     weight = [1, 1, 1, 1, 1, 1, 1, 1, 0.5]  # instance 9: true {C0, C1}
     report = MLCMReport.from_predictions(T, P, sample_weight=weight, zero_division=0.0)
     headers, rows, n_labels = report_cells(table_of_report(report.report), digits=2)
-    assert headers == ["label", "precision", "recall", "f1-score", "weight", "support"]
+    assert headers[0] == "label" and set(COLUMNS) <= set(headers)
     assert n_labels == 3
-    assert [row[4] for row in rows] == [
+    weight, support = headers.index("weight"), headers.index("support")
+    assert [row[weight] for row in rows] == [
         "10.50",
         "5.50",
         "1.00",
@@ -238,7 +245,7 @@ def test_report_cells_print_fractional_amounts_with_decimals():
         "17.00",
         "17.00",
     ]
-    assert [row[5] for row in rows] == [
+    assert [row[support] for row in rows] == [
         "6.50",
         "4.50",
         "1.00",
@@ -248,9 +255,8 @@ def test_report_cells_print_fractional_amounts_with_decimals():
         "12.00",
     ]
     plain = MLCMReport.from_predictions(T, P, zero_division=0.0)
-    assert [row[4] for row in report_cells(table_of_report(plain.report), digits=2)[1]][
-        :3
-    ] == [
+    cells = report_cells(table_of_report(plain.report), digits=2)[1]
+    assert [row[weight] for row in cells][:3] == [
         "11",
         "6",
         "1",
