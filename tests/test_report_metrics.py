@@ -284,7 +284,7 @@ def test_bootstrap_intervals_samples_average_only_for_samples_forms():
     and leaves the others without one (instead of refusing the call), with
     the same numbers for those that have it."""
     from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
-    from sklearn_mlcm._validation import validate_targets
+    from sklearn_mlcm._validation._targets import validate_targets
 
     units, _ = unit_table(validate_targets(Y_TRUE, Y_PRED), method="heydarian")
     options = {
