@@ -30,14 +30,20 @@ from ._param_validation import (
     current_function,
     validate_params,
 )
-from ._report import (
+from ._report._classification_report import (
     MAX_DIGITS,
+    REPORT_CONSTRAINTS,
+    build_report,
+    metrics_are_distinct,
+)
+from ._report._table import (
+    DEFAULT_METRICS,
     NO_LABEL_NAME,
     REPORT_AVERAGES,
     SAMPLES_AVERAGE,
     ReportBounds,
-    build_report,
-    report_bounds,
+    report_statistics,
+    score_key,
 )
 from ._results import ConfidenceInterval
 from ._statistics import samples_values
@@ -766,8 +772,10 @@ class MLCMAccumulator:
             "output_dict": ["boolean"],
             "zero_division": ZERO_DIVISION,
             "include_no_label": ["boolean"],
+            "metrics": REPORT_CONSTRAINTS["metrics"],
             "confidence_level": [Interval(Real, 0, 1, closed="neither"), None],
-        }
+        },
+        rules=(metrics_are_distinct,),
     )
     def classification_report(
         self,
@@ -777,6 +785,7 @@ class MLCMAccumulator:
         output_dict=False,
         zero_division="warn",
         include_no_label=False,
+        metrics=DEFAULT_METRICS,
         confidence_level=None,
     ):
         """The report of every batch so far, as :func:`mlcm_classification_report`.
@@ -789,7 +798,8 @@ class MLCMAccumulator:
         ``confidence_level`` (and replicates, ``n_resamples``), each
         precision, recall and F1 comes with its Poisson bootstrap percentile
         interval, in the layout of ``mlcm_classification_report(...,
-        confidence_level=...)``.
+        confidence_level=...)``. ``metrics`` chooses the statistics, as
+        :func:`mlcm_classification_report`'s.
 
         Parameters
         ----------
@@ -810,8 +820,14 @@ class MLCMAccumulator:
             Add the "no label" row (NTL row and NPL column) and take it into
             the macro and weighted averages.
 
+        metrics : list of str, default=("precision", "recall", "f1-score")
+            The report's statistics, in order: any per-class statistic of
+            the registry, by name, header or alias (see
+            :func:`mlcm_classification_report`); each gets its averages and,
+            with ``confidence_level``, its interval.
+
         confidence_level : float, default=None
-            Print each precision, recall and F1 with the bounds of its
+            Print each score with the bounds of its
             percentile interval of this nominal coverage, read off the
             replicates (``"<score> low"`` and ``"<score> high"`` keys with
             ``output_dict=True``). Needs an accumulator built with
@@ -884,12 +900,14 @@ class MLCMAccumulator:
             replicate_samples,
         ) = self._snapshot()
         which = _SAMPLES_OPTIONS.index((1.0, bool(include_no_label)))
+        statistics = report_statistics(metrics)
         bounds = None
         if confidence_level is not None:
             bounds = _report_bounds(
                 matrix,
                 replicates,
                 replicate_samples[:, which],
+                statistics=statistics,
                 n_rows=n_rows,
                 shown=self.n_labels + bool(include_no_label),
                 confidence_level=float(confidence_level),
@@ -905,6 +923,7 @@ class MLCMAccumulator:
             output_dict=bool(output_dict),
             zero_division=zero_division,
             include_no_label=bool(include_no_label),
+            statistics=statistics,
             bounds=bounds,
             samples=samples,
         )
@@ -1017,16 +1036,18 @@ def _report_bounds(
     replicates,
     replicate_samples,
     *,
+    statistics,
     n_rows,
     shown,
     confidence_level,
     zero_division,
 ):
-    """The :class:`ReportBounds` of the report's precision, recall and F1,
+    """The :class:`ReportBounds` of the report's scores of ``statistics``,
     per row and averaged (the samples average from ``replicate_samples``,
-    the (B, 3, 3) sums of each replicate), from the replicates (the report's
-    own values have warned already)."""
-    metrics = ("precision", "recall", "f1")
+    the (B, 3, 3) sums of each replicate, for the statistics with a samples
+    form), from the replicates (the report's own values have warned
+    already)."""
+    metrics = tuple(score_key(statistic) for statistic in statistics)
     scores = _percentile_scores(
         matrix,
         replicates,
@@ -1042,16 +1063,17 @@ def _report_bounds(
     silent = 0.0 if zero_division == "warn" else zero_division
     values = samples_values(replicate_samples, silent)
     lows, highs = _percentile_bounds(values, confidence_level)
-    for j, metric in enumerate(metrics):
+    for metric, statistic in zip(metrics, statistics):
+        if statistic.samples is None:
+            continue
+        j = statistic.samples.index
         interval = ConfidenceInterval(float(lows[j]), float(highs[j]))
         scores[metric, SAMPLES_AVERAGE] = ScoreInterval(None, interval, 0, 0)
-    averages = (*REPORT_AVERAGES, SAMPLES_AVERAGE)
-    low, high = report_bounds(scores, metrics, averages, shown)
     legend = (
         f"[low, high]: {100 * confidence_level:g}% percentile Poisson bootstrap "
         f"intervals, {len(replicates):,} replicates of the {n_rows:,} instances"
     )
-    return ReportBounds(low, high, legend)
+    return ReportBounds(scores, legend)
 
 
 #: The samples averages an accumulator keeps: F1 (beta 1), without and with

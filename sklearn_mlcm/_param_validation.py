@@ -345,10 +345,12 @@ class Functions(_Constraint):
 
 class Sequence(_Constraint):
     """An ordered, sized collection (list, tuple, array, pandas Index), not a
-    str, set or dict; optionally with a fixed element type and no repeats."""
+    str, set or dict; optionally with a fixed element type, each element one
+    of ``options`` (then named in the message) and no repeats."""
 
-    def __init__(self, element=None, *, unique=False, min_length=0):
+    def __init__(self, element=None, *, options=None, unique=False, min_length=0):
         self.element, self.unique, self.min_length = element, unique, min_length
+        self.options = None if options is None else Options(*options)
 
     def accepts_type_of(self, value):
         if isinstance(value, (str, bytes, set, frozenset, dict)):
@@ -367,6 +369,10 @@ class Sequence(_Constraint):
             isinstance(v, self.element) for v in items
         ):
             return False
+        if self.options is not None and not all(
+            self.options.is_satisfied_by(v) for v in items
+        ):
+            return False
         if self.unique:
             try:
                 return len(set(items)) == len(items)
@@ -382,6 +388,8 @@ class Sequence(_Constraint):
             text += f" of {self.element.__name__}"
         if self.unique:
             text += " without repeats"
+        if self.options is not None:
+            text += f", each {self.options}"
         return text
 
 

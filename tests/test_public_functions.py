@@ -342,6 +342,8 @@ def _values_out_of_range(constraints):
                 candidates.append([])
             if constraint.unique:
                 candidates.append(["a", "a"])
+            if constraint.options is not None:
+                candidates.append(["not-an-option"])
     return [
         value
         for value in candidates

@@ -25,7 +25,7 @@ from sklearn_mlcm import (
     mlcm_precision_score,
     mlcm_recall_score,
 )
-from sklearn_mlcm._report import _INTERVAL_DEFAULTS
+from sklearn_mlcm._report._classification_report import _INTERVAL_DEFAULTS
 
 # Heydarian et al. (2022), Table 1
 T, P = TABLE_1_TRUE, TABLE_1_PRED

@@ -9,7 +9,12 @@ import argparse
 import re
 
 from sklearn_mlcm import __version__
-from sklearn_mlcm._report import MAX_DIGITS
+from sklearn_mlcm._report._classification_report import MAX_DIGITS
+from sklearn_mlcm._report._table import (
+    DEFAULT_METRICS,
+    METRIC_NAMES,
+    repeated_statistic,
+)
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES
 
 __all__ = [
@@ -123,6 +128,25 @@ def _n_jobs(text):
             "expected 1 or more threads, or -1 for every processor, got 0"
         )
     return value
+
+
+def _metrics(text):
+    """``--metrics``: the report's statistics, comma-separated names of the
+    registry (``precision,recall,f1-score``), each once."""
+    names = [name.strip() for name in text.split(",")]
+    unknown = [name for name in names if name not in METRIC_NAMES]
+    if unknown or not all(names):
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated statistics among {', '.join(METRIC_NAMES)}; "
+            f"got {(unknown or [''])[0]!r}"
+        )
+    repeated = repeated_statistic(names)
+    if repeated is not None:
+        raise argparse.ArgumentTypeError(
+            f"expected each statistic once; {repeated[0]!r} and {repeated[1]!r} "
+            "name the same one"
+        )
+    return tuple(names)
 
 
 def _delimiter(text):
@@ -249,6 +273,16 @@ def _add_printing_arguments(report):
         type=_digits,
         default=2,
         help=f"decimals in the matrix and the report, 0 to {MAX_DIGITS} (default: 2)",
+    )
+    report.add_argument(
+        "--metrics",
+        type=_metrics,
+        default=DEFAULT_METRICS,
+        metavar="NAMES",
+        help=(
+            "the report's statistics, comma-separated, in order (default: "
+            f"{','.join(DEFAULT_METRICS)}); any of {', '.join(METRIC_NAMES)}"
+        ),
     )
     report.add_argument(
         "--top-k",

@@ -39,11 +39,11 @@ from sklearn_mlcm import (
     most_confused,
 )
 from sklearn_mlcm._param_validation import public_call
-from sklearn_mlcm._report import (
+from sklearn_mlcm._report._table import (
     REPORT_AVERAGES,
     SAMPLES_AVERAGE,
-    ReportBounds,
-    format_report,
+    report_text,
+    table_of_report,
 )
 from sklearn_mlcm._reporting._files import (
     output_path_problem,
@@ -147,6 +147,7 @@ def _report(args, true, pred):
         "digits": args.digits,
         "output_dict": args.json,
         "zero_division": ZERO_DIVISION[args.zero_division],
+        "metrics": args.metrics,
     }
     if evaluation is not None:
         report = (
@@ -284,6 +285,7 @@ def _evaluate(args, true, pred):
             target_names=names,
             method=args.method,
             zero_division=ZERO_DIVISION[args.zero_division],
+            metrics=args.metrics,
             top_k=args.top_k or TOP_WRITTEN,
             **options,
         )
@@ -291,27 +293,14 @@ def _evaluate(args, true, pred):
 
 def _report_text(evaluation, names, digits):
     """The text of the classification report held by ``evaluation``, with the
-    label ``names`` printed: the library's layout, as
+    label ``names`` printed: the library's writer of the report
+    (:func:`~sklearn_mlcm._report._table.report_text`), as
     :func:`~sklearn_mlcm.mlcm_classification_report` prints the same numbers
     (nothing is computed again)."""
-    entries = list(evaluation.report.items())
-    headers = ("precision", "recall", "f1-score", "weight", "support")
-    n_labels = len(names)
-    rows = [tuple(entry[h] for h in headers) for _, entry in entries[:n_labels]]
-    averages = {
-        heading: tuple(entry[h] for h in headers)
-        for heading, entry in entries[n_labels:]
-    }
-    bounds = None
-    if evaluation.interval_legend is not None:
-        low, high = (
-            np.array([[e[f"{h} {side}"] for h in headers[:3]] for _, e in entries])
-            for side in ("low", "high")
-        )
-        bounds = ReportBounds(low, high, evaluation.interval_legend)
-    return format_report(
-        names, rows, averages, digits=digits, output_dict=False, bounds=bounds
+    table = table_of_report(
+        evaluation.report, legend=evaluation.interval_legend, names=names
     )
+    return report_text(table, digits)
 
 
 def _write_file(path, option, write):

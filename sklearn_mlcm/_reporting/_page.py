@@ -42,12 +42,12 @@ from collections import Counter
 import numpy as np
 
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
+from sklearn_mlcm._report._table import headline, report_cells, table_of_report
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import IN_SAMPLE
 from sklearn_mlcm._thresholds._stability import UNSTABLE_SHARE, spread_table
 
 from ._files import write_file
-from ._tables import AVERAGE_ROWS, report_rows
 
 __all__ = ["render_page", "write_page"]
 
@@ -170,19 +170,21 @@ def _summary(report, title):
     if report.include_no_label:
         parts.append('with the "no label" row')
     cards = []
+    column, words = headline(table_of_report(report.report).columns)
     for key in _HEADLINE:
         entry = report.report.get(key)
-        if entry is None:
+        if entry is None or column not in entry:  # no samples form
             continue
         interval = ""
-        if "f1-score low" in entry:
+        if f"{column} low" in entry:
             interval = (
-                f'<div class="interval">[{entry["f1-score low"]:.{DIGITS}f}, '
-                f'{entry["f1-score high"]:.{DIGITS}f}]</div>'
+                f'<div class="interval">[{entry[f"{column} low"]:.{DIGITS}f}, '
+                f'{entry[f"{column} high"]:.{DIGITS}f}]</div>'
             )
         cards.append(
-            f'<div class="card"><div class="name">{key.split()[0]} F1</div>'
-            f'<div class="value">{entry["f1-score"]:.{DIGITS}f}</div>'
+            f'<div class="card"><div class="name">{key.split()[0]} '
+            f"{_text(words)}</div>"
+            f'<div class="value">{entry[column]:.{DIGITS}f}</div>'
             f"{interval}</div>"
         )
     lines = [
@@ -298,23 +300,26 @@ def _spread(report):
 def _report_table(report):
     """The classification report: the averages, then every label (as long
     as it is: the page scrolls, not a box)."""
-    headers, rows, _ = report_rows(report.report, digits=DIGITS)
+    table = table_of_report(report.report)
+    headers, rows, _ = report_cells(table, digits=DIGITS)
     head = "".join(
         f'<th scope="col"{" class=name" * (i == 0)}>{_text(h)}</th>'
         for i, h in enumerate(headers)
     )
+    n_scores = len(table.columns)
     labels, averages = [], []
-    for (name, entry), cells in zip(report.report.items(), rows, strict=True):
-        row = (
-            f'<tr><th scope="row" class="name">{_text(name)}</th>'
+    for row, cells in zip(table.rows, rows, strict=True):
+        entry = report.report[row.name]
+        line = (
+            f'<tr><th scope="row" class="name">{_text(row.name)}</th>'
             + "".join(
-                f"<td>{_score(entry, c)}</td>"
-                for c in ("precision", "recall", "f1-score")
+                f"<td>{_score(entry, c) if c in entry else ''}</td>"
+                for c in table.columns
             )
-            + "".join(f"<td>{_amount(cell)}</td>" for cell in cells[4:])
+            + "".join(f"<td>{_amount(cell)}</td>" for cell in cells[1 + n_scores :])
             + "</tr>"
         )
-        (averages if name in AVERAGE_ROWS else labels).append(row)
+        (labels if row.average is None else averages).append(line)
     legend = (
         f'<p class="legend">{_text(report.interval_legend)}</p>'
         if report.interval_legend

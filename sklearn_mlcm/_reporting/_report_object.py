@@ -27,15 +27,25 @@ from sklearn_mlcm._plot._top_confusions import (
     top_confusions,
     top_labelset_confusions,
 )
-from sklearn_mlcm._report import (
-    NO_LABEL_NAME,
-    REPORT_AVERAGES,
+from sklearn_mlcm._report._classification_report import (
     REPORT_CONSTRAINTS,
-    SAMPLES_AVERAGE,
     _intervals_need_a_level,
+    metrics_are_distinct,
     options_need,
     report_of,
 )
+from sklearn_mlcm._report._table import (
+    DEFAULT_METRICS,
+    NO_LABEL_NAME,
+    REPORT_AVERAGES,
+    SAMPLES_AVERAGE,
+    headline,
+    report_cells,
+    report_frame,
+    report_statistics,
+    table_of_report,
+)
+from sklearn_mlcm._report._writers import latex_table, markdown_table
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import (
     CURVE_AVERAGES,
@@ -57,7 +67,6 @@ from sklearn_mlcm._validation._matrices import fits_dense
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._files import output_path_problem
-from ._tables import latex_table, markdown_table, report_frame, report_rows
 
 __all__ = ["MLCMReport"]
 
@@ -95,7 +104,7 @@ _curve_needs_scores = options_need(
 )
 
 
-_RULES = (_intervals_need_a_level, resamples_resolve_tails)
+_RULES = (_intervals_need_a_level, resamples_resolve_tails, metrics_are_distinct)
 
 
 def _path_is_a_file_to_write(arguments):
@@ -328,6 +337,7 @@ Confusion(true='C1', predicted='C2', value=3)]
         method="heydarian",
         include_no_label=False,
         zero_division="warn",
+        metrics=DEFAULT_METRICS,
         confidence_level=None,
         n_resamples=9999,
         interval="bca",
@@ -392,6 +402,12 @@ Confusion(true='C1', predicted='C2', value=3)]
         zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
             The value of an undefined ratio in the report ("warn": 0.0 and a
             warning); the curve takes 0.0 for "warn", silently.
+
+        metrics : list of str, default=("precision", "recall", "f1-score")
+            The report's statistics, in order: any per-class statistic of
+            the registry, by name, header or alias, as
+            :func:`mlcm_classification_report` takes them. Each is a column
+            of the report, its frame, tables and page.
 
         confidence_level : float or None, default=None
             With a level in (0, 1), the report's numbers carry bootstrap
@@ -465,6 +481,7 @@ Confusion(true='C1', predicted='C2', value=3)]
             output_dict=True,
             zero_division=zero_division,
             include_no_label=include_no_label,
+            statistics=report_statistics(metrics),
             confidence_level=confidence_level,
             n_resamples=n_resamples,
             interval=interval,
@@ -540,6 +557,7 @@ Confusion(true='C1', predicted='C2', value=3)]
         method="heydarian",
         include_no_label=False,
         zero_division="warn",
+        metrics=DEFAULT_METRICS,
         confidence_level=None,
         n_resamples=9999,
         interval="bca",
@@ -578,7 +596,7 @@ Confusion(true='C1', predicted='C2', value=3)]
             Ground truth labels. A frame's column names name the labels.
 
         target_names, labels, sample_weight, method, include_no_label, \
-zero_division, confidence_level, n_resamples, interval, groups, \
+zero_division, metrics, confidence_level, n_resamples, interval, groups, \
 random_state, n_jobs, top_k, thresholds, metric, average
             As in :meth:`from_predictions`.
 
@@ -636,6 +654,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
             method=method,
             include_no_label=include_no_label,
             zero_division=zero_division,
+            metrics=metrics,
             confidence_level=confidence_level,
             n_resamples=n_resamples,
             interval=interval,
@@ -798,12 +817,14 @@ random_state, n_jobs, top_k, thresholds, metric, average
             "weighted avg" and, for 2-D input, "samples avg"), indexed by
             name (index name "label"); the columns ``kind`` ("label",
             "average", or "no label" for the row of the no-label index with
-            ``include_no_label``), ``precision``, ``recall``, ``f1-score``,
-            ``weight``, ``support`` and, with intervals, ``precision low``,
-            ``precision high``, ``recall low``, ``recall high``,
-            ``f1-score low``, ``f1-score high``. The scores and bounds are
-            float64; ``weight`` and ``support`` int64 when all of a
-            column's values are integers that int64 holds, else float64
+            ``include_no_label``), the report's statistics (``precision``,
+            ``recall``, ``f1-score`` by default, the ``metrics`` chosen),
+            ``weight``, ``support`` and, with intervals, ``<score> low`` and
+            ``<score> high`` of each (``precision low``, ...). The scores and
+            bounds are float64 (NaN in the "samples avg" row for a
+            statistic without a samples average); ``weight`` and
+            ``support`` int64 when all of a column's values are integers
+            that int64 holds, else float64
             (fractional sample weights, ``method="krstinic"``, amounts of
             2**63 or more). pandas is needed
             (``pip install "sklearn-mlcm[pandas]"``).
@@ -827,7 +848,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
         dtype('int64')
         """
         return report_frame(
-            self.report,
+            table_of_report(self.report),
             what="MLCMReport.to_frame()",
             include_no_label=self.include_no_label,
         )
@@ -871,7 +892,9 @@ random_state, n_jobs, top_k, thresholds, metric, average
         | samples avg | 0.389 | 0.463 | 0.400 | 18 | 13 |
         <BLANKLINE>
         """
-        headers, rows, _ = report_rows(self.report, digits=int(digits))
+        headers, rows, _ = report_cells(
+            table_of_report(self.report), digits=int(digits)
+        )
         return markdown_table(headers, rows)
 
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
@@ -921,7 +944,9 @@ random_state, n_jobs, top_k, thresholds, metric, average
         \\end{tabular}
         <BLANKLINE>
         """
-        headers, rows, n_labels = report_rows(self.report, digits=int(digits))
+        headers, rows, n_labels = report_cells(
+            table_of_report(self.report), digits=int(digits)
+        )
         return latex_table(headers, rows, rules_after=(n_labels - 1,))
 
     @validate_params(
@@ -1000,13 +1025,15 @@ random_state, n_jobs, top_k, thresholds, metric, average
                 _REPR_NAMES_LEAD + _names_within(names, room),
             ]
         scores = []
+        column, words = headline(table_of_report(self.report).columns)
         for average in ("micro", "macro"):
             entry = self.report.get(f"{average} avg")
             if entry is None:
                 continue
-            text = f"{average} F1 {entry['f1-score']:.2f}"
-            if "f1-score low" in entry:
-                text += f" [{entry['f1-score low']:.2f}, {entry['f1-score high']:.2f}]"
+            text = f"{average} {words} {entry[column]:.2f}"
+            if f"{column} low" in entry:
+                low, high = entry[f"{column} low"], entry[f"{column} high"]
+                text += f" [{low:.2f}, {high:.2f}]"
             scores.append(text)
         lines.append(", ".join(scores))
         if self.interval_legend is not None:

@@ -25,7 +25,7 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._results import ConfidenceInterval
-from sklearn_mlcm._statistics import samples_average, samples_values
+from sklearn_mlcm._statistics import samples_average, samples_values, statistic_of
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
 from sklearn_mlcm._validation._messages import input_error
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
@@ -325,8 +325,12 @@ def bootstrap_intervals(
     None. The estimates follow ``zero_division`` ("warn" warns for the
     metrics in ``warn_for``); the resamples take 0.0 for "warn".
 
-    ``averages`` may hold "samples" (for precision, recall, F1 and F-beta):
-    it is not read off the margins but off the sums of each kind of unit
+    ``metrics`` are any names of the registry
+    (:data:`~sklearn_mlcm._statistics.STATISTICS`, or "f1"), each scored
+    and undefined by its declaration. ``averages`` may hold "samples"; the
+    metrics that have a samples form (precision, recall, F1 and F-beta) get
+    it, the others have no samples interval. It is not read off the margins
+    but off the sums of each kind of unit
     (:meth:`UnitTable.samples_sums`), drawn with the same counts. Its
     ``n_undefined`` counts the resamples that drew an instance of undefined
     ratio.
@@ -555,6 +559,8 @@ def _tasks(call, scores):
         n_any = int(undefined.any(axis=1).sum())
         for average in call.all_averages:
             if average == "samples":
+                if metric not in call.samples.slots:  # it has no samples form
+                    continue
                 n_any = int(resampled.undefined["samples"].sum())
             key = (metric, average)
             tasks.append(
@@ -656,15 +662,22 @@ def _matrix_interval(call, draws):
 def _samples_sums(units, metrics, *, beta, include_no_label):
     """The :class:`_SamplesSums` of ``metrics``: each kind's sums of the
     samples averages (:meth:`UnitTable.samples_sums`) for the betas needed
-    (1 for F1, ``beta`` for F-beta), and each metric's :class:`_Slot`."""
+    (1 for F1, ``beta`` for F-beta), and the :class:`_Slot` of each metric
+    that has a samples average (the registry's
+    :attr:`~sklearn_mlcm._statistics.Statistic.samples`); the others have
+    none, and no samples interval. None when no metric has one."""
     betas, slots = [], {}
     for metric in metrics:
-        if metric not in _SAMPLES_INDEX:
-            raise ValueError(f"{metric} has no samples average")
-        b = 1.0 if metric in ("f1", "precision", "recall") else beta
+        statistic, b = statistic_of(metric, beta)
+        if statistic.samples is None:
+            continue
+        if statistic.samples.ratio != "fbeta":
+            b = 1.0  # precision and recall do not depend on beta
         if b not in betas:
             betas.append(b)
-        slots[metric] = _Slot(beta_slot=betas.index(b), ratio=_SAMPLES_INDEX[metric])
+        slots[metric] = _Slot(beta_slot=betas.index(b), ratio=statistic.samples.index)
+    if not slots:
+        return None
     sums = [
         units.samples_sums(beta=b, include_no_label=include_no_label).reshape(
             units.n_kinds, -1
@@ -672,10 +685,6 @@ def _samples_sums(units, metrics, *, beta, include_no_label):
         for b in betas
     ]
     return _SamplesSums(np.concatenate(sums, axis=1), slots)
-
-
-#: Where each metric's sums are in :meth:`UnitTable.samples_sums`.
-_SAMPLES_INDEX = {"precision": 0, "recall": 1, "f1": 2, "fbeta": 2}
 
 
 def _by_metric(values, slots):

@@ -238,8 +238,11 @@ def every_score(
     """Every score of every resample, read off the same margins.
 
     Returns ``{metric: (B, shown)}`` label values and ``{(metric, average):
-    (B,)}`` averages, for ``metrics`` among :data:`METRICS` and ``averages``
-    among "micro", "micro_all", "macro", "weighted"; with ``undefined``,
+    (B,)}`` averages, for ``metrics`` among the registry's names
+    (:data:`~sklearn_mlcm._statistics.STATISTICS`, each scored and
+    undefined by its declaration, :func:`~sklearn_mlcm._statistics.
+    ratio_metric`) and its aliases ("f1"), and ``averages`` among "micro",
+    "micro_all", "macro", "weighted"; with ``undefined``,
     also ``{metric: (B, shown) mask}`` of the label values whose ratio had a
     zero denominator. ``shown`` is q, or q+1 to score the no-label index
     too. With ``zero_division="warn"`` only the metrics in ``warn_for``

@@ -19,7 +19,7 @@ from sklearn_mlcm._cli._parser import METHOD_NAMES
 from sklearn_mlcm._cli._report_command import TEXT_WIDTH
 from sklearn_mlcm._mlcm._dispatch import METHODS
 from sklearn_mlcm._paper_data import TABLE_1_NAMES, TABLE_1_PRED, TABLE_1_TRUE
-from sklearn_mlcm._report import MAX_DIGITS
+from sklearn_mlcm._report._classification_report import MAX_DIGITS
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -741,7 +741,7 @@ def test_report_options_share_the_classification_reports_constraints():
     """The report's options are declared once (_report.REPORT_CONSTRAINTS):
     both constructors and mlcm_classification_report hold those very
     constraints, so that they cannot drift apart."""
-    from sklearn_mlcm._report import REPORT_CONSTRAINTS
+    from sklearn_mlcm._report._classification_report import REPORT_CONSTRAINTS
 
     assert "confidence_level" in REPORT_CONSTRAINTS
     for function in (
@@ -1040,7 +1040,7 @@ def test_from_predictions_intervals_take_the_names(monkeypatch):
     """The report's intervals are read with the report's names, as
     mlcm_classification_report reads them (so that a warning about an
     interval names the label, not its index)."""
-    import sklearn_mlcm._report as report_module
+    import sklearn_mlcm._report._classification_report as report_module
 
     seen = []
     bounds = report_module._report_bounds

@@ -8,12 +8,12 @@ from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 from report_reading import COLUMNS, read_latex, read_markdown, table_cells
 
 from sklearn_mlcm import MLCMReport
-from sklearn_mlcm._reporting._tables import (
+from sklearn_mlcm._report._table import report_cells, table_of_report
+from sklearn_mlcm._report._writers import (
     escape_latex,
     escape_markdown,
     latex_table,
     markdown_table,
-    report_rows,
 )
 
 T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
@@ -227,12 +227,12 @@ def test_to_latex_survives_hostile_names():
 _INTERVALS = {"confidence_level": 0.9, "n_resamples": 99, "random_state": 0}
 
 
-def test_report_rows_print_fractional_amounts_with_decimals():
+def test_report_cells_print_fractional_amounts_with_decimals():
     """Fractional weights print with digits (the whole column); integers as
     integers."""
     weight = [1, 1, 1, 1, 1, 1, 1, 1, 0.5]  # instance 9: true {C0, C1}
     report = MLCMReport.from_predictions(T, P, sample_weight=weight, zero_division=0.0)
-    headers, rows, n_labels = report_rows(report.report, digits=2)
+    headers, rows, n_labels = report_cells(table_of_report(report.report), digits=2)
     assert headers[0] == "label" and set(COLUMNS) <= set(headers)
     assert n_labels == 3
     weight, support = headers.index("weight"), headers.index("support")
@@ -255,7 +255,8 @@ def test_report_rows_print_fractional_amounts_with_decimals():
         "12.00",
     ]
     plain = MLCMReport.from_predictions(T, P, zero_division=0.0)
-    assert [row[weight] for row in report_rows(plain.report, digits=2)[1]][:3] == [
+    cells = report_cells(table_of_report(plain.report), digits=2)[1]
+    assert [row[weight] for row in cells][:3] == [
         "11",
         "6",
         "1",

@@ -1,15 +1,13 @@
 """The classification report computed from the MLCM (str or dict)."""
 
-from collections import namedtuple
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._confusion import TARGET_CONSTRAINTS
-from ._mlcm._dispatch import compute
-from ._mlcm._samples import table_sums
-from ._param_validation import (
+from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
+from sklearn_mlcm._mlcm._dispatch import compute
+from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     Interval,
     Options,
@@ -17,103 +15,36 @@ from ._param_validation import (
     invalid_parameter,
     validate_params,
 )
-from ._statistics import matrix_scores, row_sums, samples_average
-from ._summary import printable
-from ._uncertainty._intervals import bootstrap_intervals, unit_table
-from ._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
-from ._uncertainty._parallel import N_JOBS
-from ._validation._targets import check_target_names, validate_targets
+from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
+from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
+from sklearn_mlcm._uncertainty._parallel import N_JOBS
+from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
-__all__ = ["ReportBounds", "format_report", "mlcm_classification_report"]
+from ._table import (
+    DEFAULT_METRICS,
+    METRIC_NAMES,
+    NO_LABEL_NAME,
+    REPORT_AVERAGES,
+    SAMPLES_AVERAGE,
+    ReportBounds,
+    repeated_statistic,
+    report_dict,
+    report_statistics,
+    report_table,
+    report_text,
+    score_key,
+    with_bounds,
+)
 
-#: The intervals of a report: ``low`` and ``high`` of shape (rows + averages,
-#: 3), the bounds of precision, recall and F1 of each shown row then of the
-#: micro, macro and weighted averages (and the samples average for
-#: multi-label input); ``legend``, the line that says what they are.
-ReportBounds = namedtuple("ReportBounds", ["low", "high", "legend"])
+__all__ = [
+    "REPORT_CONSTRAINTS",
+    "build_report",
+    "metrics_are_distinct",
+    "mlcm_classification_report",
+]
 
-NO_LABEL_NAME = "no label"
-_HEADERS = ("precision", "recall", "f1-score", "weight", "support")
-#: The averages the report shows, as scikit-learn's multi-label report does;
-#: "samples" only for multi-label (2-D) input, as scikit-learn's.
-REPORT_AVERAGES = ("micro", "macro", "weighted")
-SAMPLES_AVERAGE = "samples"
 # More decimals than a float64 holds only pad with zeros (and cost memory).
 MAX_DIGITS = 20
-
-
-def report_table(
-    cm,
-    supports,
-    no_label_support,
-    *,
-    include_no_label,
-    zero_division,
-    samples=None,
-):
-    """Rows of (precision, recall, f1, weight, support) and their averages.
-
-    ``cm`` is the (q+1, q+1) matrix; the shown rows are the q labels, and the
-    no-label index too when ``include_no_label``. The numbers come from
-    :func:`matrix_scores`, as the scores' do; every average runs over the
-    shown rows ("micro" pools their counts, as scikit-learn's does).
-    ``samples``, the :class:`~._mlcm._samples.SizeTable` of the instances,
-    adds the "samples avg" row, with the weight and support totals as the
-    other averages (scikit-learn's support column).
-    """
-    metrics = ("precision", "recall", "fbeta")
-    options = {
-        "include_no_label": include_no_label,
-        "zero_division": zero_division,
-        "beta": 1.0,
-    }
-    values = matrix_scores(cm, metrics, **options)
-    values = [values[m] for m in metrics]
-    shown = len(values[0])
-    weight = row_sums(cm)[:shown]
-    support = np.append(supports, no_label_support)[:shown]
-    averages = {}
-    for average in REPORT_AVERAGES:
-        # the per-label values have warned already; a pooled ratio has not
-        warn_for = metrics if average == "micro" else ()
-        scores = matrix_scores(
-            cm, metrics, average=average, warn_for=warn_for, **options
-        )
-        averages[f"{average} avg"] = (
-            *(scores[m] for m in metrics),
-            weight.sum(),
-            support.sum(),
-        )
-    if samples is not None:  # the instances' ratios have not warned yet
-        sums = table_sums(samples, beta=1.0, include_no_label=include_no_label)
-        scores = samples_average(sums, metrics, zero_division=zero_division)
-        averages[f"{SAMPLES_AVERAGE} avg"] = (
-            *(scores[m] for m in metrics),
-            weight.sum(),
-            support.sum(),
-        )
-    rows = list(zip(*values, weight, support))
-    return rows, averages
-
-
-def _amount_format(values, digits):
-    """Integers print as integers; fractional amounts with ``digits`` decimals.
-
-    An amount within floating-point rounding of an integer counts as one: a row
-    of Krstinic's matrix sums fractions such as 1/3 + 2/3 to its support, which
-    float64 may leave a few units in the last place away from the integer.
-    """
-    if all_integral(values):
-        return lambda x: f"{int(round(float(x)))}"
-    return lambda x: f"{float(x):.{digits}f}"
-
-
-def all_integral(values):
-    """Whether every amount is an integer, within floating-point rounding (see
-    :func:`_amount_format`): then the report prints, and a frame keeps, them
-    as integers."""
-    values = np.asarray(values, dtype=np.float64)
-    return bool(np.allclose(values, np.round(values), rtol=1e-12, atol=1e-9))
 
 
 #: The options that shape the report's intervals, with their defaults.
@@ -157,16 +88,30 @@ _intervals_need_a_level = options_need(
     "confidence_level",
     _INTERVAL_DEFAULTS,
     "a confidence_level",
-    "the confidence intervals, which only a confidence_level (such as 0.95) "
-    "asks for",
+    "the confidence intervals, which only a confidence_level (such as 0.95) asks for",
 )
 
 
-#: The constraints of the report's options (names, zero division, the
-#: no-label row and the intervals), declared once for every public call that
-#: builds a report: :func:`mlcm_classification_report` and
+def metrics_are_distinct(arguments):
+    """Rule: ``metrics`` names each statistic once ("f1" and "f1-score" are
+    one column)."""
+    repeated = repeated_statistic(arguments["metrics"])
+    if repeated is not None:
+        first, second = repeated
+        raise invalid_parameter(
+            "metrics",
+            f"a list of distinct statistics ({first!r} and {second!r} name the "
+            "same one)",
+            arguments["metrics"],
+        )
+
+
+#: The constraints of the report's options (its statistics, names, zero
+#: division, the no-label row and the intervals), declared once for every
+#: public call that builds a report: :func:`mlcm_classification_report` and
 #: :class:`~sklearn_mlcm.MLCMReport`'s constructors.
 REPORT_CONSTRAINTS = {
+    "metrics": [Sequence(str, options=METRIC_NAMES, unique=True, min_length=1)],
     "target_names": [Sequence(), None],
     "zero_division": ZERO_DIVISION,
     "include_no_label": ["boolean"],
@@ -190,7 +135,7 @@ REPORT_CONSTRAINTS = {
         "output_dict": ["boolean"],
         **REPORT_CONSTRAINTS,
     },
-    rules=(_intervals_need_a_level, resamples_resolve_tails),
+    rules=(_intervals_need_a_level, resamples_resolve_tails, metrics_are_distinct),
 )
 def mlcm_classification_report(
     y_true,
@@ -204,6 +149,7 @@ def mlcm_classification_report(
     output_dict=False,
     zero_division="warn",
     include_no_label=False,
+    metrics=DEFAULT_METRICS,
     confidence_level=None,
     n_resamples=9999,
     interval="bca",
@@ -262,9 +208,20 @@ def mlcm_classification_report(
         Also report the "no label" index (the NTL row and NPL column) as a row
         named ``"no label"``, and take it into the macro and weighted averages.
 
+    metrics : list of str, default=("precision", "recall", "f1-score")
+        The report's statistics, one column each, in this order: any
+        per-class statistic of :func:`confusion_matrix_statistics` (the
+        registry), by its key (``"matthews_corrcoef"``), its column header
+        (``"MCC"``) or the alias ``"f1"`` (the report's F-score is F1). Each
+        gets its micro, macro and weighted averages and, with a
+        ``confidence_level``, its interval. Only precision, recall and F1
+        have a samples average: the others print a blank cell in the
+        "samples avg" row and have no key in its dict entry. A name given
+        twice, or two names of one statistic, is refused.
+
     confidence_level : float or None, default=None
-        With a level in (0, 1), every precision, recall and F1 (per label and
-        averaged) is printed with its bootstrap confidence interval, as
+        With a level in (0, 1), every score (per label and averaged) is
+        printed with its bootstrap confidence interval, as
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
         for all of them), and a last line says what the brackets are. None:
         the report without intervals; the five options below then keep their
@@ -300,7 +257,8 @@ def mlcm_classification_report(
     Returns
     -------
     report : str or dict
-        Text summary of precision, recall, F1, weight and support per label
+        Text summary of the ``metrics`` (precision, recall, F1 by default),
+        weight and support per label
         and of the micro, macro and weighted averages, and for multi-label
         (2-D) input of the samples average, as scikit-learn's. As a dict::
 
@@ -310,7 +268,8 @@ def mlcm_classification_report(
              "micro avg": {...}, "macro avg": {...}, "weighted avg": {...},
              "samples avg": {...}}
 
-        With a ``confidence_level`` each score is followed by its bounds,
+        The keys of the scores are the ``metrics``' column headers. With a
+        ``confidence_level`` each score is followed by its bounds,
         ``"precision low"``, ``"precision high"``, ``"recall low"``, ...,
         ``"f1-score high"``. All values are Python floats, as
         scikit-learn's.
@@ -381,6 +340,14 @@ def mlcm_classification_report(
     instance ratios are undefined and take ``zero_division`` in the samples
     average (with the default "warn", 0.0 and a warning).
 
+    Other statistics of the registry, by key or header:
+
+    >>> report = mlcm_classification_report(
+    ...     y_true, y_pred, metrics=("jaccard", "MCC"), output_dict=True,
+    ...     zero_division=0.0)
+    >>> round(report["macro avg"]["jaccard"], 4), report["samples avg"]
+    (0.2626, {'weight': 18.0, 'support': 13.0})
+
     Predicting nothing on data where two of four instances have no label: the
     micro average over the labels is 0, while Table 12's convention counts the
     two empty instances as correct.
@@ -428,6 +395,7 @@ def mlcm_classification_report(
         output_dict=bool(output_dict),
         zero_division=zero_division,
         include_no_label=bool(include_no_label),
+        statistics=report_statistics(metrics),
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         interval=interval,
@@ -446,6 +414,7 @@ def report_of(
     output_dict,
     zero_division,
     include_no_label,
+    statistics,
     confidence_level,
     n_resamples,
     interval,
@@ -464,6 +433,7 @@ def report_of(
     if confidence_level is not None:
         bounds = _report_bounds(
             targets,
+            statistics=statistics,
             method=method,
             samples=samples is not None,
             include_no_label=include_no_label,
@@ -485,6 +455,7 @@ def report_of(
         output_dict=output_dict,
         zero_division=zero_division,
         include_no_label=include_no_label,
+        statistics=statistics,
         bounds=bounds,
         samples=samples,
     )
@@ -494,6 +465,7 @@ def report_of(
 def _report_bounds(
     targets,
     *,
+    statistics,
     method,
     samples,
     include_no_label,
@@ -507,19 +479,19 @@ def _report_bounds(
 ):
     """The :class:`ReportBounds` of the report's numbers: one set of
     resamples (as :func:`mlcm_confidence_intervals` draws them) for every
-    precision, recall and F1, per row and averaged (the samples average
-    too with ``samples``). ``target_names`` (checked by :func:`build_report`)
-    names the rows in the warning of an estimate outside its interval."""
+    score of ``statistics``, per row and averaged (the samples average too
+    with ``samples``, for the statistics that have one). ``target_names``
+    (checked by :func:`build_report`) names the rows in the warning of an
+    estimate outside its interval."""
     units, names = unit_table(targets, method=method)
     if target_names is not None and len(target_names) == len(names):
         names = target_names
     names = [*names, NO_LABEL_NAME] if include_no_label else list(names)
     shown = units.n_labels + include_no_label
-    metrics = ("precision", "recall", "f1")
     averages = REPORT_AVERAGES + ((SAMPLES_AVERAGE,) if samples else ())
     scores, _ = bootstrap_intervals(
         units,
-        metrics=metrics,
+        metrics=tuple(score_key(statistic) for statistic in statistics),
         averages=averages,
         shown=shown,
         n_resamples=n_resamples,
@@ -532,28 +504,13 @@ def _report_bounds(
         n_jobs=n_jobs,
         names=names,
     )
-    low, high = report_bounds(scores, metrics, averages, shown)
     units_name = "groups" if targets.groups is not None else "instances"
     legend = (
         f"[low, high]: {100 * confidence_level:g}% "
         f"{'BCa' if interval == 'bca' else 'percentile'} bootstrap intervals, "
         f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}"
     )
-    return ReportBounds(low, high, legend)
-
-
-def report_bounds(scores, metrics, averages, shown):
-    """``(low, high)``, each (shown + len(averages), len(metrics)): the bounds
-    of each shown row, then of each average, of the intervals ``scores``
-    (metric, or (metric, average), to :class:`ScoreInterval`)."""
-    size = (shown + len(averages), len(metrics))
-    low, high = np.empty(size), np.empty(size)
-    for j, metric in enumerate(metrics):
-        low[:shown, j], high[:shown, j] = scores[metric].confidence_interval
-        for i, average in enumerate(averages):
-            bound = scores[metric, average].confidence_interval
-            low[shown + i, j], high[shown + i, j] = bound
-    return low, high
+    return ReportBounds(scores, legend)
 
 
 def build_report(
@@ -567,6 +524,7 @@ def build_report(
     output_dict,
     zero_division,
     include_no_label,
+    statistics,
     bounds=None,
     samples=None,
 ):
@@ -574,9 +532,10 @@ def build_report(
 
     Shared by :func:`mlcm_classification_report` and
     :meth:`MLCMAccumulator.classification_report`, so both print one report;
-    ``bounds`` (a :class:`ReportBounds`) adds the intervals (see
-    :func:`format_report`); ``samples``, the table of the instances' set
-    sizes, the samples average's row (:func:`report_table`).
+    ``statistics`` are its columns (registry entries); ``bounds`` (a
+    :class:`ReportBounds` of them) adds the intervals; ``samples``, the
+    table of the instances' set sizes, the samples average's row
+    (:func:`report_table`).
     """
     reserved = {f"{a} avg" for a in REPORT_AVERAGES}
     if samples is not None:
@@ -589,97 +548,16 @@ def build_report(
     if include_no_label:
         names.append(NO_LABEL_NAME)
 
-    rows, averages = report_table(
+    table = report_table(
         cm,
+        names,
         supports,
         no_label_support,
+        statistics=statistics,
         include_no_label=include_no_label,
         zero_division=zero_division,
         samples=samples,
     )
-
-    return format_report(
-        names, rows, averages, digits=digits, output_dict=output_dict, bounds=bounds
-    )
-
-
-def format_report(names, rows, averages, *, digits, output_dict, bounds=None):
-    """The report (str or dict) of its values, with intervals if ``bounds``.
-
-    ``rows`` are the (precision, recall, f1, weight, support) of each shown
-    label, ``averages`` the same per average heading (:func:`report_table`).
-    ``bounds`` is None or a :class:`ReportBounds` whose ``low`` and ``high``
-    are arrays of shape (len(rows) + len(averages), 3): the bounds of
-    precision, recall and F1 of each row, then of each average, and whose
-    ``legend`` says what the brackets are. Nothing here resamples: any
-    bootstrap (the instances', the accumulator's Poisson one) can print
-    through it.
-    """
-    headings = list(averages)
-    if output_dict:
-        report = {}
-        values = [*rows, *averages.values()]
-        for i, (name, row) in enumerate(zip([*names, *headings], values)):
-            entry = {}
-            for j, header in enumerate(_HEADERS):
-                entry[header] = float(row[j])
-                if bounds is not None and j < 3:
-                    entry[f"{header} low"] = float(bounds.low[i, j])
-                    entry[f"{header} high"] = float(bounds.high[i, j])
-            report[name] = entry
-        return report
-
-    names = [printable(name) for name in names]  # no control reaches a terminal
-    width = max(max(len(name) for name in names), len("weighted avg"), digits)
-    all_rows = [*rows, *averages.values()]
-    fmt_weight = _amount_format([r[3] for r in all_rows], digits)
-    fmt_support = _amount_format([r[4] for r in all_rows], digits)
-    # scikit-learn's columns of 9 characters, widened where a value needs
-    # more (huge weights, many digits): the headers stay over their values
-    amount = max(
-        9,
-        *(len(fmt_weight(r[3])) for r in all_rows),
-        *(len(fmt_support(r[4])) for r in all_rows),
-    )
-    if bounds is None:
-        score = max(9, digits + 2)
-        text = (
-            f"{'':>{width}s} "
-            + "".join(f" {h:>{score}s}" for h in _HEADERS[:3])
-            + "".join(f" {h:>{amount}s}" for h in _HEADERS[3:])
-            + "\n\n"
-        )
-        for i, (name, (p, r, f, w, s)) in enumerate(
-            [*zip(names, rows), *averages.items()]
-        ):
-            if i == len(rows):
-                text += "\n"
-            scores = "".join(f" {v:>{score}.{digits}f}" for v in (p, r, f))
-            text += (
-                f"{name:>{width}s} {scores} {fmt_weight(w):>{amount}} "
-                f"{fmt_support(s):>{amount}}\n"
-            )
-        return text
-    # "0.62 [0.45, 0.78]": every number as wide as the widest ("nan", "1.00")
-    number = max(digits + 2 if digits else 1, 3)
-    cell = 3 * number + 5
-    text = (
-        f"{'':>{width}s} "
-        + "".join(f"  {h:>{cell}s}" for h in _HEADERS[:3])
-        + "".join(f" {h:>{amount}s}" for h in _HEADERS[3:])
-        + "\n\n"
-    )
-    for i, line in enumerate([*zip(names, rows), *averages.items()]):
-        if i == len(rows):
-            text += "\n"
-        name, row = line
-        scores = "".join(
-            f"  {row[j]:>{number}.{digits}f} [{bounds.low[i, j]:>{number}.{digits}f}"
-            f", {bounds.high[i, j]:>{number}.{digits}f}]"
-            for j in range(3)
-        )
-        text += (
-            f"{name:>{width}s} {scores} {fmt_weight(row[3]):>{amount}} "
-            f"{fmt_support(row[4]):>{amount}}\n"
-        )
-    return text + "\n" + bounds.legend + "\n"
+    if bounds is not None:
+        table = with_bounds(table, statistics, bounds)
+    return report_dict(table) if output_dict else report_text(table, digits)
