@@ -22,9 +22,7 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._param_validation import current_function
-from sklearn_mlcm._report import NO_LABEL_NAME
-
-from ._tables import AVERAGE_ROWS
+from sklearn_mlcm._report._table import AVERAGE_ROWS, NO_LABEL_NAME
 
 __all__ = ["log_mlflow", "log_wandb", "matrix_table", "report_table", "scalars"]
 
