@@ -179,7 +179,7 @@ def mlcm_confusion_matrix(
            [0.  , 0.  , 1.  , 0.  ],
            [0.  , 0.5 , 0.5 , 1.  ]])
     """
-    cm = _compute_matrix(
+    computed = _compute_matrix(
         y_true,
         y_pred,
         method=method,
@@ -187,7 +187,19 @@ def mlcm_confusion_matrix(
         sample_weight=sample_weight,
         lazy=not compute,
     )
-    cm = as_output(cm, bool(sparse_output))
+    if computed.on_device is not None:  # Array API input: stays on its device
+        if sparse_output:
+            raise invalid_parameter(
+                "sparse_output",
+                "False for Array API input under array_api_dispatch (the matrix "
+                "is returned in the input's namespace, which has no sparse "
+                "matrices)",
+                True,
+            )
+        if normalize is None:
+            return computed.on_device
+        return computed.device.back(normalize_matrix(computed.matrix, normalize))
+    cm = as_output(computed.matrix, bool(sparse_output))
     if normalize is None:
         return cm
     return normalize_matrix(cm, normalize)
@@ -281,16 +293,20 @@ def mlcm_multilabel_confusion_matrix(
     array([[27, 12],
            [12,  9]])
     """
-    cm = _compute_matrix(
+    computed = _compute_matrix(
         y_true, y_pred, method=method, labels=labels, sample_weight=sample_weight
     )
-    return one_vs_rest(cm, tn)
+    multi_confusion = one_vs_rest(computed.matrix, tn)
+    if computed.device is not None:  # Array API input: back to its device
+        return computed.device.back(multi_confusion)
+    return multi_confusion
 
 
 def _compute_matrix(y_true, y_pred, *, method, labels, sample_weight, lazy=False):
-    """The (q+1, q+1) matrix of validated parameters (dense, CSR or dask):
+    """The :class:`~._mlcm._record.Computed` of validated parameters, whose
+    ``matrix`` is dense, CSR or dask (``on_device`` for Array API input):
     the targets validated once, then the engine."""
     targets = validate_targets(
         y_true, y_pred, labels=labels, sample_weight=sample_weight
     )
-    return compute(targets, method=method, lazy=lazy).matrix
+    return compute(targets, method=method, lazy=lazy)

@@ -180,6 +180,8 @@ def _prfs(
             zero_division=zero_division,
             warn_for=warn_for,
         )
+        if targets.device is not None:  # Array API input: Python floats
+            values = {name: float(value) for name, value in values.items()}
         return values, None
     computed = compute(
         targets,
@@ -201,7 +203,20 @@ def _prfs(
         support = np.asarray(computed.supports)
         if include_no_label:
             support = np.append(support, computed.no_label_support)
+    if computed.device is not None:
+        values, support = _to_device(values, support, computed.device)
     return values, support
+
+
+def _to_device(values, support, device):
+    """Array API input: the per-label values and supports back in the input's
+    namespace, on its device; an average as a Python float (scikit-learn's
+    rule)."""
+    values = {
+        name: float(value) if np.ndim(value) == 0 else device.back(value)
+        for name, value in values.items()
+    }
+    return values, None if support is None else device.back(support)
 
 
 @validate_params(
