@@ -180,8 +180,6 @@ def _prfs(
             zero_division=zero_division,
             warn_for=warn_for,
         )
-        if targets.device is not None:  # Array API input: Python floats
-            values = {name: float(value) for name, value in values.items()}
         return values, None
     computed = compute(
         targets,
