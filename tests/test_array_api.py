@@ -351,3 +351,24 @@ def test_mlcm_confusion_matrix_array_api_device_weights():
         np.asarray(TABLE_1_TRUE), np.asarray(TABLE_1_PRED), weight
     )
     assert_allclose(host(result), expected)
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_mlcm_confusion_matrix_array_api_host_memory(method):
+    """Arrays in the host's memory are counted in place by the NumPy kernels:
+    the NumPy bits, returned in the input's namespace."""
+    rng = np.random.default_rng(0)
+    y_true, y_pred = rng.random((200, 6)) < 0.3, rng.random((200, 6)) < 0.3
+    weight = rng.random(200)
+    result = mlcm_confusion_matrix(
+        xps.asarray(y_true), xps.asarray(y_pred), method=method, sample_weight=weight
+    )
+    assert isinstance(result, type(on_device([1])))
+    assert result.device == CPU
+    expected = mlcm_confusion_matrix(
+        y_true, y_pred, method=method, sample_weight=weight
+    )
+    assert_array_equal(np.asarray(result), expected)
+    scores = mlcm_f1_score(xps.asarray(y_true), xps.asarray(y_pred), average=None)
+    assert_array_equal(np.asarray(scores), mlcm_f1_score(y_true, y_pred, average=None))

@@ -50,6 +50,16 @@ def compute(
         )
     if targets.kind == "array_api":
         return _array_api_compute(targets, method, with_supports, samples, matrix)
+    result = _compute(targets, method, with_supports, samples, matrix)
+    if targets.device is not None:  # Array API input in the host's memory
+        result.device = targets.device
+        if result.matrix is not None:
+            result.on_device = targets.device.back(result.matrix)
+    return result
+
+
+def _compute(targets, method, with_supports, samples, matrix):
+    """:func:`compute` of targets in the host's memory (NumPy, sparse, frames)."""
     space, weight = targets.space, targets.weight
     dense = fits_dense(space.n_labels)
     if space.codes is not None:  # 1-D class labels: one histogram of the pairs

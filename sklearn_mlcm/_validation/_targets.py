@@ -22,10 +22,12 @@ from sklearn.utils.multiclass import unique_labels
 from sklearn_mlcm._param_validation import InvalidInputError, current_function
 
 from ._array_api import (
+    DeviceTargets,
     HostRows,
     array_api_namespace,
     check_array_api_targets,
     device_weights,
+    host_targets,
     to_numpy,
 )
 from ._dask import check_dask_kinds, check_dask_targets
@@ -336,10 +338,17 @@ def validate_targets(
         chunks = (y_true, y_pred, kept)
         return Targets(None, names, sample_weight, groups, "dask", chunks)
     namespace = array_api_namespace(y_true, y_pred)
+    device = None
     if namespace is not None:
-        return _array_api_targets(
-            y_true, y_pred, namespace, labels, sample_weight, groups, matrix_sums
-        )
+        views = host_targets(y_true, y_pred, sample_weight, namespace)
+        if views is None:  # on an accelerator: counted there
+            return _array_api_targets(
+                y_true, y_pred, namespace, labels, sample_weight, groups, matrix_sums
+            )
+        # in the host's memory: NumPy reads it in place, results go back
+        y_true, y_pred, sample_weight = views
+        device = DeviceTargets(*namespace, None, None)
+        library = set()
     space = check_mlcm_targets(y_true, y_pred, labels=labels)
     n = space.codes[0].shape[0] if space.codes is not None else space.y_true.shape[0]
     weight = check_sample_weight(sample_weight, n)
@@ -353,7 +362,7 @@ def validate_targets(
         kind = "sparse"
     else:
         kind = "numpy"
-    return Targets(space, list(space.names), weight, groups, kind)
+    return Targets(space, list(space.names), weight, groups, kind, device=device)
 
 
 def _array_api_targets(y_true, y_pred, namespace, labels, sample_weight, groups, sums):
