@@ -71,7 +71,11 @@ def mlcm_confusion_matrix(
         lists, NumPy arrays, scipy sparse CSR/CSC or pandas DataFrames), or 1-D
         class labels, which are single-label instances. A 2-D array with one
         column is the indicator matrix of one label (scikit-learn would read
-        it as 1-D class labels).
+        it as 1-D class labels). Under
+        ``sklearn.config_context(array_api_dispatch=True)``, 2-D indicators of
+        any Array API namespace (torch, CuPy, array_api_strict): the matrix is
+        then counted and returned in the namespace of ``y_pred``, on its
+        device (:ref:`array_api`).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels, as returned by a classifier (thresholded, not scores).
@@ -232,7 +236,9 @@ def mlcm_multilabel_confusion_matrix(
     ----------
     y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
             or (n_samples,)
-        Ground truth 0/1 indicators, or 1-D class labels.
+        Ground truth 0/1 indicators, or 1-D class labels; Array API arrays
+        under ``array_api_dispatch``, as in :func:`mlcm_confusion_matrix`
+        (the matrices are then returned in the namespace of ``y_pred``).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.

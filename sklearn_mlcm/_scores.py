@@ -71,7 +71,11 @@ def _substitute(**texts):
 _DOC = {
     "targets": """y_true : {array-like, sparse matrix, DataFrame} of shape \
             (n_samples, n_labels) or (n_samples,)
-        Ground truth 0/1 indicators, or 1-D class labels.
+        Ground truth 0/1 indicators, or 1-D class labels. Under
+        ``sklearn.config_context(array_api_dispatch=True)``, 2-D indicators of
+        any Array API namespace (torch, CuPy, array_api_strict): per-label
+        values are then returned in the namespace of ``y_pred``, on its
+        device, and averages as Python floats (:ref:`array_api`).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.""",
