@@ -39,18 +39,14 @@ from sklearn_mlcm._report._table import (
     NO_LABEL_NAME,
     REPORT_AVERAGES,
     SAMPLES_AVERAGE,
-    headline,
     report_cells,
     report_frame,
     report_statistics,
     table_of_report,
 )
 from sklearn_mlcm._report._writers import latex_table, markdown_table
-from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import (
     CURVE_AVERAGES,
-    IN_SAMPLE,
-    OUT_OF_SAMPLE,
     ThresholdCurveResult,
     threshold_curve,
 )
@@ -67,6 +63,7 @@ from sklearn_mlcm._validation._matrices import fits_dense
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._files import output_path_problem
+from ._report_summary import report_summary
 
 __all__ = ["MLCMReport"]
 
@@ -74,9 +71,6 @@ __all__ = ["MLCMReport"]
 #: lines (fewer names when they are long). Names too long to stand beside the
 #: counts on the first line go on a second line, after ``_REPR_NAMES_LEAD``:
 #: whole, as many as fit, then how many are left ("... and 978 more").
-_REPR_NAMES = 5
-_REPR_WIDTH = 79
-_REPR_NAMES_LEAD = "labels: "
 
 _REPORT_CONSTRAINTS = {
     "method": TARGET_CONSTRAINTS["method"],
@@ -741,9 +735,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
             self.target_names,
             len(self.target_names),
             no_label=(
-                (ntl_label, npl_label)
-                if kwargs.get("include_no_label", True)
-                else ()
+                (ntl_label, npl_label) if kwargs.get("include_no_label", True) else ()
             ),
             renamable=True,
         )
@@ -1004,63 +996,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
         return render_page(self)
 
     def __repr__(self):
-        # whole names: only a name wider than the line of names is cut
-        room = _REPR_WIDTH - len(_REPR_NAMES_LEAD)
-        cut = room - len(f", ... and {len(self.target_names):,} more")
-        names = [shorten(name, cut) for name in self.target_names]
-        instances = "instance" if self.n_samples == 1 else "instances"
-        labels = "label" if len(names) == 1 else "labels"
-        head = f"MLCMReport: {len(names):,} {labels}"
-        rest = f", {self.n_samples:,} {instances}, method={self.method!r}"
-        # the first names that keep the line within one terminal line
-        for k in range(min(_REPR_NAMES, len(names)), 0, -1):
-            shown = ", ".join(names[:k]) + (", ..." if len(names) > k else "")
-            first = f"{head} ({shown}){rest}"
-            if len(first) <= _REPR_WIDTH:
-                lines = [first]
-                break
-        else:  # not one whole name beside the counts: the names on a line
-            lines = [
-                head + rest,
-                _REPR_NAMES_LEAD + _names_within(names, room),
-            ]
-        scores = []
-        column, words = headline(table_of_report(self.report).columns)
-        for average in ("micro", "macro"):
-            entry = self.report.get(f"{average} avg")
-            if entry is None:
-                continue
-            text = f"{average} {words} {entry[column]:.2f}"
-            if f"{column} low" in entry:
-                low, high = entry[f"{column} low"], entry[f"{column} high"]
-                text += f" [{low:.2f}, {high:.2f}]"
-            scores.append(text)
-        lines.append(", ".join(scores))
-        if self.interval_legend is not None:
-            lines.append(self.interval_legend)
-        if self.most_confused:
-            top = self.most_confused[0]
-            value = top.value if isinstance(top.value, int) else f"{top.value:.3g}"
-            pair = f"{shorten(top.true)} -> {shorten(top.predicted)}"
-            lines.append(f"most confused: {pair} ({value})")
-        curve = self.threshold_curve
-        if curve is not None:
-            best = curve.best_threshold
-            where = (
-                f"{best:.3g}"
-                if np.ndim(best) == 0
-                else f"row {curve.best_index} of per-label thresholds"
-            )
-            metric = {"f1": "F1"}.get(curve.metric, curve.metric)
-            lines.append(
-                f"best threshold: {where} ({curve.average} {metric} "
-                f"{curve.scores[curve.best_index]:.2f}; {IN_SAMPLE})"
-            )
-            if self.threshold_spread is None:
-                lines.append(f"  {OUT_OF_SAMPLE}")
-        if self.threshold_spread is not None:
-            lines.append(f"tuned thresholds: {self.threshold_spread.headline()}")
-        return "\n".join(lines)
+        return report_summary(self)
 
     # -- experiment trackers --------------------------------------------------
 
@@ -1167,22 +1103,6 @@ def _tuned_spread(estimator, labels):
         spread.first_candidate[kept],
         spread.last_candidate[kept],
     )
-
-
-def _names_within(names, width):
-    """As many of ``names`` as fit ``width`` characters, comma-separated,
-    then how many are left (``"a, b, ... and 980 more"``); the first always."""
-    shown, used = [], 0
-    for k, name in enumerate(names):
-        left = len(names) - k - 1
-        more = len(f", ... and {left:,} more") if left else 0
-        extra = len(name) + (2 if shown else 0)
-        if shown and used + extra + more > width:
-            break
-        shown.append(name)
-        used += extra
-    left = len(names) - len(shown)
-    return ", ".join(shown) + (f", ... and {left:,} more" if left else "")
 
 
 def _shape_only(y):
