@@ -53,6 +53,14 @@ class ScoreInterval:
 
     bootstrap_distribution : ndarray of shape (n_resamples, ...) or None
         The value in each resample, with ``return_distributions=True``.
+
+    flag : str, tuple of (str or None), or None
+        Why the interval cannot be trusted (the reasons of
+        :mod:`~sklearn_mlcm._uncertainty._flags`), None where it can: for an
+        averaged score a reason or None; per label a tuple of length
+        n_labels of a reason or None each; None for the matrix. Every output
+        of the report shows it (the dict's ``"<score> flag"``, a mark and a
+        footnote in the text, the frames, markdown, LaTeX and the page).
     """
 
     estimate: object
@@ -60,6 +68,7 @@ class ScoreInterval:
     n_undefined: object
     n_degenerate: int
     bootstrap_distribution: object = None
+    flag: object = None
 
 
 @unpackable("estimate", "confidence_interval")
