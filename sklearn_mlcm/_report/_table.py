@@ -53,16 +53,19 @@ __all__ = [
     "AMOUNTS",
     "AVERAGE_ROWS",
     "DEFAULT_METRICS",
+    "FLAG_HEADING",
     "FLAG_MARK",
     "FlagNote",
     "METRIC_NAMES",
     "NO_LABEL_NAME",
     "REPORT_AVERAGES",
     "SAMPLES_AVERAGE",
+    "UNDEFINED_CELL",
     "ReportBounds",
     "ReportRow",
     "ReportTable",
     "all_integral",
+    "flag_lines",
     "flag_notes",
     "headline",
     "is_undefined",
@@ -487,21 +490,24 @@ def _number_width(table, digits):
     return width
 
 
-def flag_lines(table, *, undefined=UNDEFINED_CELL):
-    """The notes of the flagged intervals of ``table`` as lines of text: a
-    heading, each :class:`FlagNote` (indented), and what ``undefined`` (the
-    cell of an undefined score) means when one is; no line where nothing is
-    flagged."""
+#: The heading of the notes of flagged intervals.
+FLAG_HEADING = "Flagged intervals (the data cannot support them as printed):"
+#: What the cell of an undefined score means, in the notes.
+UNDEFINED_NOTE = (
+    f"{UNDEFINED_CELL}: undefined (a zero denominator); the dict keeps "
+    "zero_division's value, as scikit-learn's does"
+)
+
+
+def flag_lines(table):
+    """The notes of the flagged intervals of ``table``, as lines of text:
+    each :class:`FlagNote`'s, then what ``—`` means when a score is
+    undefined; none where nothing is flagged. The writers put
+    :data:`FLAG_HEADING` above them."""
     notes = flag_notes(table)
-    if not notes:
-        return []
-    lines = ["Flagged intervals (the data cannot support them as printed):"]
-    lines += [f"  {note.text()}" for note in notes]
+    lines = [note.text() for note in notes]
     if any(is_undefined(note.reason) for note in notes):
-        lines.append(
-            f"  {undefined}: undefined (a zero denominator); the dict keeps "
-            "zero_division's value, as scikit-learn's does"
-        )
+        lines.append(UNDEFINED_NOTE)
     return lines
 
 
@@ -582,7 +588,7 @@ def report_text(table, digits):
         text += "\n" + table.legend + "\n"
     notes = flag_lines(table)
     if notes:
-        text += "\n" + "\n".join(notes) + "\n"
+        text += "\n" + "\n  ".join([FLAG_HEADING, *notes]) + "\n"
     return text
 
 
@@ -694,6 +700,14 @@ def report_frame(table, *, what, include_no_label=False):
     names = [row.name for row in rows if row.average is None]
     averages = [row.name for row in rows if row.average is not None]
     frame = label_frame(what, names, averages, data)
+    if flag_columns:  # label_frame has pandas imported
+        import pandas
+
+        # None where trusted, as the dict has it (not the NaN of a str dtype)
+        for column in flag_columns:
+            frame[column] = pandas.Series(
+                list(data[column]), index=frame.index, dtype=object
+            )
     if include_no_label and names and names[-1] == NO_LABEL_NAME:
         frame.iloc[len(names) - 1, frame.columns.get_loc("kind")] = NO_LABEL_NAME
     return frame

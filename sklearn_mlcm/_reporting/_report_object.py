@@ -36,16 +36,25 @@ from sklearn_mlcm._report._classification_report import (
 )
 from sklearn_mlcm._report._table import (
     DEFAULT_METRICS,
+    FLAG_HEADING,
     NO_LABEL_NAME,
     REPORT_AVERAGES,
     SAMPLES_AVERAGE,
+    UNDEFINED_CELL,
+    flag_lines,
     headline,
+    is_undefined,
     report_cells,
     report_frame,
     report_statistics,
     table_of_report,
 )
-from sklearn_mlcm._report._writers import latex_table, markdown_table
+from sklearn_mlcm._report._writers import (
+    latex_notes,
+    latex_table,
+    markdown_notes,
+    markdown_table,
+)
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import (
     CURVE_AVERAGES,
@@ -892,10 +901,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         | samples avg | 0.389 | 0.463 | 0.400 | 18 | 13 |
         <BLANKLINE>
         """
-        headers, rows, _ = report_cells(
-            table_of_report(self.report), digits=int(digits)
-        )
-        return markdown_table(headers, rows)
+        table = table_of_report(self.report)
+        headers, rows, _ = report_cells(table, digits=int(digits))
+        notes = markdown_notes(FLAG_HEADING, flag_lines(table))
+        return markdown_table(headers, rows) + notes
 
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
     def to_latex(self, *, digits=2):
@@ -944,10 +953,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         \\end{tabular}
         <BLANKLINE>
         """
-        headers, rows, n_labels = report_cells(
-            table_of_report(self.report), digits=int(digits)
-        )
-        return latex_table(headers, rows, rules_after=(n_labels - 1,))
+        table = table_of_report(self.report)
+        headers, rows, n_labels = report_cells(table, digits=int(digits))
+        notes = latex_notes(FLAG_HEADING, flag_lines(table))
+        return latex_table(headers, rows, rules_after=(n_labels - 1,)) + notes
 
     @validate_params(
         {"path": [str, os.PathLike, None], "title": [str, None]},
@@ -1030,10 +1039,16 @@ random_state, n_jobs, top_k, thresholds, metric, average
             entry = self.report.get(f"{average} avg")
             if entry is None:
                 continue
+            flag = entry.get(f"{column} flag")
+            if is_undefined(flag):
+                scores.append(f"{average} {words} {UNDEFINED_CELL} ({flag})")
+                continue
             text = f"{average} {words} {entry[column]:.2f}"
             if f"{column} low" in entry:
                 low, high = entry[f"{column} low"], entry[f"{column} high"]
                 text += f" [{low:.2f}, {high:.2f}]"
+            if flag is not None:
+                text += f" (flagged: {flag})"
             scores.append(text)
         lines.append(", ".join(scores))
         if self.interval_legend is not None:
