@@ -5,7 +5,10 @@ instances, method, the micro, macro and samples F1 with their intervals),
 the labels most involved in confusion (the matrix's picture, the label pairs
 and the label sets), the threshold curve when scores were given, and the
 classification report of every label. :func:`write_page` writes it to a
-file, atomically (:mod:`._files`).
+file, atomically (:mod:`._files`). With intervals, one that cannot be
+trusted (its flag, :func:`~sklearn_mlcm._report._table.flag_notes`) is
+marked (``†1``, its reason the tooltip), an undefined score shows as ``—``,
+the summary says how many are flagged and the reasons follow the report.
 
 What the page promises, and the tests check in a browser:
 

@@ -828,8 +828,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
             "average", or "no label" for the row of the no-label index with
             ``include_no_label``), the report's statistics (``precision``,
             ``recall``, ``f1-score`` by default, the ``metrics`` chosen),
-            ``weight``, ``support`` and, with intervals, ``<score> low`` and
-            ``<score> high`` of each (``precision low``, ...). The scores and
+            ``weight``, ``support`` and, with intervals, ``<score> low``,
+            ``<score> high`` and ``<score> flag`` of each (``precision
+            low``, ...; the flag an object column, None where the interval
+            can be trusted, else the reason it cannot). The scores and
             bounds are float64 (NaN in the "samples avg" row for a
             statistic without a samples average); ``weight`` and
             ``support`` int64 when all of a column's values are integers
@@ -865,6 +867,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
     def to_markdown(self, *, digits=2):
         """The report as a GitHub markdown (pipe) table.
+
+        With intervals a flagged one ends with its mark (``†1``), an
+        undefined score shows as ``—`` with its mark, and the reasons follow
+        the table as a list.
 
         Label names are escaped (``|`` as ``\\|``, markdown's other marks
         such as ``* _ ` [ ] < > & ~ !`` backslash-escaped, line breaks as
@@ -909,6 +915,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
     def to_latex(self, *, digits=2):
         """The report as a LaTeX ``tabular`` (booktabs rules).
+
+        With intervals a flagged one ends with its mark (``†1``), an
+        undefined score shows as ``—`` with its mark, and the reasons follow
+        the ``tabular`` in ``\\footnotesize``.
 
         Label names are escaped (``& % $ # _ { } ~ ^ \\ | < >``, a leading
         ``[`` as ``{[}``, line breaks as spaces) and TeX's input ligatures
