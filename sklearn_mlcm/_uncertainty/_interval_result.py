@@ -55,12 +55,11 @@ class ScoreInterval:
         The value in each resample, with ``return_distributions=True``.
 
     flag : str, tuple of (str or None), or None
-        Why the interval cannot be trusted (the reasons of
-        :mod:`~sklearn_mlcm._uncertainty._flags`), None where it can: for an
-        averaged score a reason or None; per label a tuple of length
-        n_labels of a reason or None each; None for the matrix. Every output
-        of the report shows it (the dict's ``"<score> flag"``, a mark and a
-        footnote in the text, the frames, markdown, LaTeX and the page).
+        Why the interval cannot be trusted, or None where it can (the
+        reasons of :mod:`~sklearn_mlcm._uncertainty._flags`: "undefined:
+        never predicted", "12 of 53 labels have < 5 positives"...). For an
+        averaged score one reason or None; per label a tuple of
+        ``n_labels`` of them; None for the matrix.
     """
 
     estimate: object
