@@ -36,15 +36,22 @@ from sklearn_mlcm._report._classification_report import (
 )
 from sklearn_mlcm._report._table import (
     DEFAULT_METRICS,
+    FLAG_HEADING,
     NO_LABEL_NAME,
     REPORT_AVERAGES,
     SAMPLES_AVERAGE,
+    flag_lines,
     report_cells,
     report_frame,
     report_statistics,
     table_of_report,
 )
-from sklearn_mlcm._report._writers import latex_table, markdown_table
+from sklearn_mlcm._report._writers import (
+    latex_notes,
+    latex_table,
+    markdown_notes,
+    markdown_table,
+)
 from sklearn_mlcm._thresholds._curve import (
     CURVE_AVERAGES,
     ThresholdCurveResult,
@@ -811,8 +818,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
             "average", or "no label" for the row of the no-label index with
             ``include_no_label``), the report's statistics (``precision``,
             ``recall``, ``f1-score`` by default, the ``metrics`` chosen),
-            ``weight``, ``support`` and, with intervals, ``<score> low`` and
-            ``<score> high`` of each (``precision low``, ...). The scores and
+            ``weight``, ``support`` and, with intervals, ``<score> low``,
+            ``<score> high`` and ``<score> flag`` of each (``precision
+            low``, ...; the flag an object column, None where the interval
+            can be trusted, else the reason it cannot). The scores and
             bounds are float64 (NaN in the "samples avg" row for a
             statistic without a samples average); ``weight`` and
             ``support`` int64 when all of a column's values are integers
@@ -849,6 +858,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
     def to_markdown(self, *, digits=2):
         """The report as a GitHub markdown (pipe) table.
 
+        With intervals a flagged one ends with its mark (``†1``), an
+        undefined score shows as ``—`` with its mark, and the reasons follow
+        the table as a list.
+
         Label names are escaped (``|`` as ``\\|``, markdown's other marks
         such as ``* _ ` [ ] < > & ~ !`` backslash-escaped, line breaks as
         spaces), so that every row keeps its columns and a name prints as
@@ -884,14 +897,18 @@ random_state, n_jobs, top_k, thresholds, metric, average
         | samples avg | 0.389 | 0.463 | 0.400 | 18 | 13 |
         <BLANKLINE>
         """
-        headers, rows, _ = report_cells(
-            table_of_report(self.report), digits=int(digits)
-        )
-        return markdown_table(headers, rows)
+        table = table_of_report(self.report)
+        headers, rows, _ = report_cells(table, digits=int(digits))
+        notes = markdown_notes(FLAG_HEADING, flag_lines(table))
+        return markdown_table(headers, rows) + notes
 
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
     def to_latex(self, *, digits=2):
         """The report as a LaTeX ``tabular`` (booktabs rules).
+
+        With intervals a flagged one ends with its mark (``†1``), an
+        undefined score shows as ``—`` with its mark, and the reasons follow
+        the ``tabular`` in ``\\footnotesize``.
 
         Label names are escaped (``& % $ # _ { } ~ ^ \\ | < >``, a leading
         ``[`` as ``{[}``, line breaks as spaces) and TeX's input ligatures
@@ -936,10 +953,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         \\end{tabular}
         <BLANKLINE>
         """
-        headers, rows, n_labels = report_cells(
-            table_of_report(self.report), digits=int(digits)
-        )
-        return latex_table(headers, rows, rules_after=(n_labels - 1,))
+        table = table_of_report(self.report)
+        headers, rows, n_labels = report_cells(table, digits=int(digits))
+        notes = latex_notes(FLAG_HEADING, flag_lines(table))
+        return latex_table(headers, rows, rules_after=(n_labels - 1,)) + notes
 
     @validate_params(
         {"path": [str, os.PathLike, None], "title": [str, None]},

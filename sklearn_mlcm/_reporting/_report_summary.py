@@ -4,7 +4,12 @@ most confused pair, and the thresholds, each said for what it is."""
 
 import numpy as np
 
-from sklearn_mlcm._report._table import headline, table_of_report
+from sklearn_mlcm._report._table import (
+    UNDEFINED_CELL,
+    headline,
+    is_undefined,
+    table_of_report,
+)
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import IN_SAMPLE, OUT_OF_SAMPLE
 
@@ -44,10 +49,16 @@ def report_summary(report):
         entry = report.report.get(f"{average} avg")
         if entry is None:
             continue
+        flag = entry.get(f"{column} flag")
+        if is_undefined(flag):
+            scores.append(f"{average} {words} {UNDEFINED_CELL} ({flag})")
+            continue
         text = f"{average} {words} {entry[column]:.2f}"
         if f"{column} low" in entry:
             low, high = entry[f"{column} low"], entry[f"{column} high"]
             text += f" [{low:.2f}, {high:.2f}]"
+        if flag is not None:
+            text += f" (flagged: {flag})"
         scores.append(text)
     lines.append(", ".join(scores))
     if report.interval_legend is not None:
