@@ -19,7 +19,7 @@ from ._batch_checks import (
 )
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
-from ._mlcm._samples import empty_table, merge_tables
+from ._mlcm._samples import RATIOS, RESAMPLED_SUMS, empty_table, merge_tables
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -241,7 +241,12 @@ class MLCMAccumulator:
             if self.n_resamples is not None:
                 self._replicates = np.zeros((self.n_resamples, 3, q + 1))
                 self._replicate_samples = np.zeros(
-                    (self.n_resamples, len(_SAMPLES_OPTIONS), 3, 3)
+                    (
+                        self.n_resamples,
+                        len(_SAMPLES_OPTIONS),
+                        len(RATIOS),
+                        len(RESAMPLED_SUMS),
+                    )
                 )
             self._next_row = 0
             self._streams = set()
@@ -1080,14 +1085,15 @@ def _report_bounds(
 #: the no-label index, which the report chooses.
 _SAMPLES_OPTIONS = ((1.0, False), (1.0, True))
 #: The floats of a replicate's sums of those averages (S, D, U per ratio).
-_REPLICATE_SUMS = 9 * len(_SAMPLES_OPTIONS)
+_REPLICATE_SUMS = len(RATIOS) * len(RESAMPLED_SUMS) * len(_SAMPLES_OPTIONS)
 
 
 def _replicate_arrays(margins, sums, n_resamples):
     """The (B, 3, q+1) margins and the (B, k, 3, 3) sums (ratio, then S, D, U)
     of :func:`replicate_margins`' (3 (q+1), B) and (9 k, B) arrays."""
     margins = margins.T.reshape(n_resamples, 3, -1)
-    sums = sums.T.reshape(n_resamples, -1, 3, 3).swapaxes(-1, -2)
+    sums = sums.T.reshape(n_resamples, -1, len(RESAMPLED_SUMS), len(RATIOS))
+    sums = sums.swapaxes(-1, -2)
     return margins, np.ascontiguousarray(sums)
 
 

@@ -54,6 +54,9 @@ from ._chunking import (
 __all__ = [
     "BINCOUNT_KEYS",
     "RATIOS",
+    "RESAMPLED_SUMS",
+    "SUMS",
+    "SUMS_SHAPE",
     "SizeTable",
     "empty_table",
     "instance_ratios",
@@ -70,6 +73,15 @@ __all__ = [
 
 #: The ratios of the samples average, in the order of the sums' first axis.
 RATIOS = ("precision", "recall", "fbeta")
+#: The sums of each ratio, in the order of the sums' last axis: ``S``, the
+#: weighted sum of the defined instances' ratios; ``D``, their weight; ``U``,
+#: the weight of the undefined instances; ``N``, how many those are.
+SUMS = ("S", "D", "U", "N")
+#: The shape of a table's sums: a row per ratio, a column per sum.
+SUMS_SHAPE = (len(RATIOS), len(SUMS))
+#: The sums a resample or a replicate adds up, ``S``, ``D`` and ``U``
+#: (``N``, which only says whether to warn, is read off the whole table).
+RESAMPLED_SUMS = SUMS[:3]
 
 
 @dataclass(frozen=True)

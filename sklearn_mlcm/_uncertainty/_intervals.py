@@ -17,6 +17,7 @@ from sklearn.utils import check_random_state
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
 from sklearn_mlcm._mlcm._dispatch import METHODS
+from sklearn_mlcm._mlcm._samples import SUMS_SHAPE
 from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -509,7 +510,7 @@ def _with_samples_average(call, scores, sums):
     ``zero_division`` (and warn for ``warn_for``); the resamples that drew
     an instance of undefined ratio are counted."""
     samples, silent = call.samples, call.silent
-    total = (call.units.multiplicity @ samples.sums).reshape(-1, 3, 4)
+    total = (call.units.multiplicity @ samples.sums).reshape(-1, *SUMS_SHAPE)
     observed = dict(scores.observed.averaged)
     for beta_slot, part in enumerate(total):
         chosen = [m for m, slot in samples.slots.items() if slot.beta_slot == beta_slot]
@@ -517,7 +518,7 @@ def _with_samples_average(call, scores, sums):
             part, chosen, zero_division=call.zero_division, warn_for=call.warn_for
         )
         observed.update({(m, "samples"): np.array([estimates[m]]) for m in chosen})
-    resampled = sums.reshape(call.n_resamples, -1, 3, 4)
+    resampled = sums.reshape(call.n_resamples, -1, *SUMS_SHAPE)
     averaged = {
         **scores.resampled.averaged,
         **_by_metric(samples_values(resampled, silent), samples.slots),
@@ -529,7 +530,7 @@ def _with_samples_average(call, scores, sums):
     jackknife = scores.jackknife
     if jackknife is not None:
         left = np.maximum(total.reshape(1, -1) - samples.sums, 0.0)
-        left = samples_values(left.reshape(call.units.n_kinds, -1, 3, 4), silent)
+        left = samples_values(left.reshape(call.units.n_kinds, -1, *SUMS_SHAPE), silent)
         jackknife = _Scored(
             jackknife.labels, {**jackknife.averaged, **_by_metric(left, samples.slots)}
         )

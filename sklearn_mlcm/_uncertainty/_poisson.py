@@ -25,7 +25,12 @@ import functools
 import numpy as np
 from scipy import sparse
 
-from sklearn_mlcm._mlcm._samples import instance_ratios, set_sizes
+from sklearn_mlcm._mlcm._samples import (
+    RATIOS,
+    RESAMPLED_SUMS,
+    instance_ratios,
+    set_sizes,
+)
 
 from ._margins import BATCH_CELLS, INSTANCE_MARGINS, as_dense_bool
 from ._table import distinct_pairs
@@ -124,7 +129,7 @@ def replicate_margins(
     width = 3 * (q + 1)
     step = max(1, BATCH_CELLS // max(width, 4 * -(-n_resamples // 4)))
     total = np.zeros((width, n_resamples))
-    n_sums = 0 if samples is None else 9 * len(samples)
+    n_sums = 0 if samples is None else len(RATIOS) * len(RESAMPLED_SUMS) * len(samples)
     sums = np.zeros((n_sums, n_resamples))
     for begin in range(0, n, step):
         stop = min(begin + step, n)
@@ -153,7 +158,7 @@ def replicate_margins(
 
 
 def _instance_sums(t, p, options):
-    """(rows, 9 len(options)): each row's own contribution, weight one, to
+    """(rows, 3 x 3 len(options)): each row's own contribution, weight one, to
     the sums ``S, D, U`` of each ratio of the samples average."""
     sizes = set_sizes(t, p)
     parts = []

@@ -37,7 +37,12 @@ from scipy import sparse
 
 from sklearn_mlcm._mlcm._dask import import_dask, is_dask_collection
 from sklearn_mlcm._mlcm._dispatch import METHODS
-from sklearn_mlcm._mlcm._samples import instance_ratios
+from sklearn_mlcm._mlcm._samples import (
+    RATIOS,
+    RESAMPLED_SUMS,
+    SUMS_SHAPE,
+    instance_ratios,
+)
 from sklearn_mlcm._param_validation import current_function, public_call
 from sklearn_mlcm._validation._label_space import check_mlcm_targets
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
@@ -358,11 +363,13 @@ class UnitTable:
             [np.where(defined, values, 0.0), defined.astype(np.float64), undefined],
             axis=1,
         )
-        sums = np.asarray(self.kind_pairs @ weighted).reshape(self.n_kinds, 3, 3)
+        sums = np.asarray(self.kind_pairs @ weighted).reshape(
+            self.n_kinds, len(RESAMPLED_SUMS), len(RATIOS)
+        )
         present = self.kind_pairs.copy()
         present.data = (present.data > 0).astype(np.float64)
         any_undefined = (present @ undefined > 0).astype(np.float64)
-        out = np.empty((self.n_kinds, 3, 4))
+        out = np.empty((self.n_kinds, *SUMS_SHAPE))
         out[:, :, 0] = sums[:, 0]
         out[:, :, 1] = sums[:, 1]
         out[:, :, 2] = sums[:, 2]
