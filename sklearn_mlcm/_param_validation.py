@@ -46,6 +46,7 @@ __all__ = [
     "Options",
     "Sequence",
     "ZERO_DIVISION",
+    "check_keywords",
     "current_function",
     "invalid_parameter",
     "public_call",
@@ -517,14 +518,18 @@ def validate_params(constraints, *, rules=()):
 def validate_keywords(func, keywords, *, exclude=()):
     """Check ``keywords`` meant for the decorated ``func`` now, against its
     declared constraints (a scorer's options, checked when it is made)."""
-    constraints = func.__mlcm_constraints__
+    check_keywords(func.__name__, func.__mlcm_constraints__, keywords, exclude=exclude)
+
+
+def check_keywords(owner, constraints, keywords, *, exclude=()):
+    """Check ``keywords`` against ``constraints``, the options of ``owner``
+    (a function's name, or a description such as "the scorer of 'jaccard'")."""
     for name, value in keywords.items():
         if name not in constraints or name in exclude:
             allowed = sorted(set(constraints) - set(exclude))
             raise invalid_parameter(
                 name,
-                f"left out: {func.__name__} takes no {name!r} (its options are "
-                f"{allowed})",
+                f"left out: {owner} takes no {name!r} (its options are {allowed})",
                 value,
             )
         check_parameter(value, constraints[name], name)

@@ -20,12 +20,19 @@ from ._param_validation import (
     Functions,
     Interval,
     Options,
+    check_keywords,
     invalid_parameter,
     public_call,
     validate_keywords,
     validate_params,
 )
-from ._statistics import AVERAGES, matrix_scores, samples_average, statistic_of
+from ._statistics import (
+    AVERAGES,
+    STATISTICS,
+    matrix_scores,
+    samples_average,
+    statistic_of,
+)
 from ._validation._frames import frame_columns, read_frame
 from ._validation._targets import validate_targets
 
@@ -793,9 +800,64 @@ _SCORE_FUNCTIONS = {
 _METRIC_NAMES = {function: name for name, function in _SCORE_FUNCTIONS.items()}
 
 
+#: The registry's statistics without a score function of their own (accuracy,
+#: jaccard, ...): a scorer reads them off the MLCM (:func:`_statistic_score`).
+_STATISTIC_NAMES = tuple(name for name in STATISTICS if name not in _SCORE_FUNCTIONS)
+
+#: The options of a scorer of such a statistic: those of a matrix ratio that
+#: reads TN, as :func:`mlcm_specificity_score`'s (``sample_weight`` is
+#: routed at call time, not fixed).
+_STATISTIC_OPTIONS = {
+    name: SCORE_CONSTRAINTS[name]
+    for name in ("labels", "zero_division", "include_no_label")
+}
+_STATISTIC_OPTIONS.update(_TN)
+
+
 def _metric_name(metric):
     """A score's name (``"f1"``) from its name or its public function."""
     return metric if isinstance(metric, str) else _METRIC_NAMES[metric]
+
+
+def _scorer_owner(metric):
+    """Who a scorer's refusals name: its score function, or, for a statistic
+    without one, the scorer itself."""
+    if metric in _SCORE_FUNCTIONS:
+        return _SCORE_FUNCTIONS[metric].__name__
+    return f"make_mlcm_scorer(metric={metric!r})"
+
+
+def _statistic_score(
+    metric,
+    y_true,
+    y_pred,
+    *,
+    average,
+    method,
+    labels=None,
+    sample_weight=None,
+    zero_division="warn",
+    include_no_label=False,
+    tn="complement",
+):
+    """One registered statistic of the MLCM of ``(y_true, y_pred)``, averaged:
+    the engine's one validation and kernel path (:func:`_prfs`), for the
+    statistics that have no score function of their own."""
+    values, _ = _prfs(
+        y_true,
+        y_pred,
+        beta=1.0,
+        labels=labels,
+        average=average,
+        method=method,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+        include_no_label=include_no_label,
+        warn_for=(metric,),
+        metrics=(metric,),
+        tn=tn,
+    )
+    return values[metric]
 
 
 def _estimator_score(y_true, y_pred, *, metric, **kwargs):
@@ -803,23 +865,35 @@ def _estimator_score(y_true, y_pred, *, metric, **kwargs):
     whose columns are y_true's by position (scikit-learn's contract), so a
     frame ``y_true`` is read as its values, in its column order, and not
     refused as a frame mixed with an array without names."""
-    score_func = _SCORE_FUNCTIONS[metric]
+    owner = _scorer_owner(metric)
     if frame_columns(y_true) is not None and frame_columns(y_pred) is None:
-        with public_call(score_func.__name__):  # its refusals name the score
+        with public_call(owner):  # its refusals name the score
             y_true = read_frame(y_true, "y_true")[0]
-    return score_func(y_true, y_pred, **kwargs)
+    if metric in _SCORE_FUNCTIONS:
+        return _SCORE_FUNCTIONS[metric](y_true, y_pred, **kwargs)
+    with public_call(owner):
+        return _statistic_score(metric, y_true, y_pred, **kwargs)
 
 
 def _check_scorer_keywords(arguments):
-    """The keywords must be options of the chosen score, and fbeta needs beta;
-    specificity has no samples average."""
+    """The statistic must have a direction and the chosen average; the
+    keywords must be options of the chosen score, and fbeta needs beta."""
     metric, kwargs = _metric_name(arguments["metric"]), arguments["kwargs"]
-    if metric == "specificity" and arguments["average"] == "samples":
+    statistic, _ = statistic_of(metric)
+    if statistic.higher_is_better is None:
+        raise invalid_parameter(
+            "metric",
+            "a score of a model, higher or lower is better; "
+            f"{metric!r} is a property of the data, neither good nor bad, "
+            "read it with confusion_matrix_statistics",
+            metric,
+        )
+    if arguments["average"] not in statistic.averages:
         raise invalid_parameter(
             "average",
-            "one of " + ", ".join(map(repr, AVERAGES)) + " for "
-            "metric='specificity' (it has no samples average)",
-            "samples",
+            "one of " + ", ".join(map(repr, AVERAGES)) + f" for metric={metric!r} "
+            "(it has no samples average)",
+            arguments["average"],
         )
     if metric == "fbeta" and "beta" not in kwargs:
         raise invalid_parameter(
@@ -827,6 +901,9 @@ def _check_scorer_keywords(arguments):
             "given with metric='fbeta', as mlcm_fbeta_score requires it",
             None,
         )
+    if metric not in _SCORE_FUNCTIONS:
+        check_keywords(f"the scorer of {metric!r}", _STATISTIC_OPTIONS, kwargs)
+        return
     validate_keywords(
         _SCORE_FUNCTIONS[metric],
         kwargs,
@@ -836,7 +913,10 @@ def _check_scorer_keywords(arguments):
 
 @validate_params(
     {
-        "metric": [Options(*_SCORE_FUNCTIONS), Functions(*_METRIC_NAMES)],
+        "metric": [
+            Options(*_SCORE_FUNCTIONS, *_STATISTIC_NAMES),
+            Functions(*_METRIC_NAMES),
+        ],
         "average": [Options(*SCORE_AVERAGES)],
         "method": [Options(*METHODS)],
     },
@@ -858,32 +938,46 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
 
     Parameters
     ----------
-    metric : {"f1", "precision", "recall", "fbeta", "specificity"} or callable, \
-            default="f1"
+    metric : str or callable, default="f1"
         The score: :func:`mlcm_f1_score`, :func:`mlcm_precision_score`,
         :func:`mlcm_recall_score`, :func:`mlcm_fbeta_score` (give ``beta``)
-        or :func:`mlcm_specificity_score`, by name or the function itself.
-        Other functions are refused: a scorer of another score is
-        scikit-learn's ``make_scorer``.
+        or :func:`mlcm_specificity_score`, by name ("f1", "precision",
+        "recall", "fbeta", "specificity") or the function itself; or any
+        other per-class statistic of :func:`confusion_matrix_statistics` by
+        its name ("accuracy", "jaccard", "matthews_corrcoef",
+        "balanced_accuracy", "negative_predictive_value",
+        "false_discovery_rate", "false_omission_rate", "false_positive_rate",
+        "false_negative_rate", "informedness", "markedness", "g_mean"), read
+        off the MLCM as the report reads it. "prevalence" is refused: it is a
+        property of the data, not a score of a model. Other functions are
+        refused: a scorer of another score is scikit-learn's ``make_scorer``.
 
     average : {"micro", "micro_all", "macro", "weighted", "samples"}, \
             default="macro"
         How the per-label scores are combined (see :func:`mlcm_f1_score`); a
         scorer needs one number, so None is refused. "samples" (the mean of
-        each instance's own score) is refused for "specificity".
+        each instance's own score) is refused for a statistic without a
+        samples form: every one but precision, recall, F1 and F-beta.
 
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which 2-D matrix to read.
 
     **kwargs
         Further keyword arguments of the score function (``labels``,
-        ``zero_division``, ``include_no_label``, ``beta``, ``tn``).
+        ``zero_division``, ``include_no_label``, ``beta``, ``tn``); for a
+        statistic without a score function, ``labels``, ``zero_division``,
+        ``include_no_label`` and ``tn`` (its true negatives, as
+        :func:`mlcm_specificity_score`'s).
 
     Returns
     -------
     scorer : callable
         ``scorer(estimator, X, y_true, sample_weight=None)``; greater is
-        better.
+        better. For an error rate (the statistic's direction is lower is
+        better: "false_discovery_rate", "false_omission_rate",
+        "false_positive_rate", "false_negative_rate") the scorer returns the
+        rate negated, as scikit-learn's ``"neg_log_loss"``
+        (``make_scorer(..., greater_is_better=False)``).
 
     See Also
     --------
@@ -906,10 +1000,21 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
 
     >>> from sklearn_mlcm import mlcm_fbeta_score
     >>> f2 = make_mlcm_scorer(mlcm_fbeta_score, beta=2, average="weighted")
+
+    Any registered statistic by name; an error rate is negated:
+
+    >>> search = GridSearchCV(KNeighborsClassifier(), {"n_neighbors": [3, 9]},
+    ...                       scoring=make_mlcm_scorer("jaccard"))
+    >>> search.fit(X, y).best_params_
+    {'n_neighbors': 9}
+    >>> fpr = make_mlcm_scorer("false_positive_rate", average="micro")
+    >>> fpr(search, X, y) <= 0
+    True
     """
     metric = _metric_name(metric)
     scorer = make_scorer(
         _estimator_score,
+        greater_is_better=statistic_of(metric)[0].higher_is_better,
         metric=metric,
         average=average,
         method=method,
@@ -923,14 +1028,38 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian", **kwar
 
 
 #: The averages of :func:`mlcm_scorers`: scikit-learn's scorer names'
-#: (specificity, which scikit-learn has not and which has no samples form,
-#: takes the first three).
+#: (a statistic without a samples form takes the first three).
 _SCORER_AVERAGES = ("micro", "macro", "weighted", "samples")
+
+
+def _scorer_specs():
+    """``{scorer name: (metric, average)}`` of :func:`mlcm_scorers`, read off
+    the registry: each statistic with a direction, at each of its averages
+    among :data:`_SCORER_AVERAGES`; F-beta as "f1", and a lower-is-better
+    statistic as "neg_{name}", as scikit-learn names its negated scorers."""
+    specs = {}
+    for statistic in STATISTICS.values():
+        if statistic.higher_is_better is None:
+            continue
+        metric = "f1" if statistic.name == "fbeta" else statistic.name
+        prefix = "" if statistic.higher_is_better else "neg_"
+        for average in _SCORER_AVERAGES:
+            if average in statistic.averages:
+                specs[f"mlcm_{prefix}{metric}_{average}"] = (metric, average)
+    return specs
+
+
+#: The names of :func:`mlcm_scorers` and what each computes.
+SCORER_SPECS = _scorer_specs()
 
 
 @validate_params({"method": [Options(*METHODS)]})
 def mlcm_scorers(method="heydarian"):
     """Ready-made scorers, named like scikit-learn's, for ``scoring=``.
+
+    One scorer per per-class statistic of :func:`confusion_matrix_statistics`
+    that is a score of a model (every one but the prevalence), and per
+    average it has among "micro", "macro", "weighted" and "samples".
 
     Read more in the :ref:`User Guide <scorers>`.
 
@@ -942,32 +1071,41 @@ def mlcm_scorers(method="heydarian"):
     Returns
     -------
     scorers : dict of str to callable
-        ``"mlcm_{metric}_{average}"`` for metric in precision, recall, f1 and
-        specificity and average in micro, macro and weighted, and for metric
-        in precision, recall and f1 and average samples, as scikit-learn has
-        ``"f1_samples"`` (fifteen scorers), each made by
-        :func:`make_mlcm_scorer`. Pass the whole dict, or a subset, as
-        ``scoring=`` (with ``refit=`` one of its keys).
+        ``"mlcm_{metric}_{average}"``, each made by :func:`make_mlcm_scorer`,
+        for average in micro, macro and weighted, and samples for precision,
+        recall and f1 (the statistics with a samples form), as scikit-learn
+        has ``"f1_samples"``. The metrics are precision, recall, f1,
+        specificity, accuracy, jaccard, matthews_corrcoef,
+        balanced_accuracy, negative_predictive_value, informedness,
+        markedness and g_mean; the error rates, lower is better, are named
+        ``"mlcm_neg_{metric}_{average}"`` and return the rate negated, as
+        scikit-learn's ``"neg_log_loss"``: false_discovery_rate,
+        false_omission_rate, false_positive_rate and false_negative_rate.
+        Fifty-one scorers; a statistic added to the registry gets its own.
+        Pass the whole dict, or a subset, as ``scoring=`` (with ``refit=``
+        one of its keys).
 
     See Also
     --------
     sklearn.metrics.get_scorer_names : scikit-learn's own names
-        (``"f1_macro"``, ``"f1_samples"``, ...), which these mirror.
+        (``"f1_macro"``, ``"f1_samples"``, ``"neg_log_loss"``, ...), which
+        these mirror.
 
     Examples
     --------
     >>> from sklearn_mlcm import mlcm_scorers
-    >>> sorted(mlcm_scorers())[:4]
-    ['mlcm_f1_macro', 'mlcm_f1_micro', 'mlcm_f1_samples', 'mlcm_f1_weighted']
+    >>> scorers = mlcm_scorers()
+    >>> len(scorers)
+    51
+    >>> sorted(scorers)[:4]
+    ['mlcm_accuracy_macro', 'mlcm_accuracy_micro', 'mlcm_accuracy_weighted', \
+'mlcm_balanced_accuracy_macro']
+    >>> [name for name in scorers if name.startswith("mlcm_f1_")]
+    ['mlcm_f1_micro', 'mlcm_f1_macro', 'mlcm_f1_weighted', 'mlcm_f1_samples']
+    >>> "mlcm_neg_false_positive_rate_macro" in scorers
+    True
     """
-    averages = {
-        metric: [a for a in _SCORER_AVERAGES if a in statistic_of(metric)[0].averages]
-        for metric in ("precision", "recall", "f1", "specificity")
-    }
     return {
-        f"mlcm_{metric}_{average}": make_mlcm_scorer(
-            metric, average=average, method=method
-        )
-        for metric, names in averages.items()
-        for average in names
+        name: make_mlcm_scorer(metric, average=average, method=method)
+        for name, (metric, average) in SCORER_SPECS.items()
     }

@@ -31,6 +31,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn_mlcm import (
     InvalidInputError,
     InvalidParameterError,
+    confusion_matrix_statistics,
     make_mlcm_scorer,
     mlcm_classification_report,
     mlcm_confusion_matrix,
@@ -42,6 +43,7 @@ from sklearn_mlcm import (
     mlcm_scorers,
     mlcm_specificity_score,
 )
+from sklearn_mlcm._statistics import STATISTICS, matrix_scores
 
 # Heydarian et al. (2022), Table 1
 T, P = TABLE_1_TRUE, TABLE_1_PRED
@@ -188,8 +190,8 @@ def test_mlcm_specificity_score_bad_tn():
             (precision_recall_fscore_support,),
             {},
             TypeError,
-            r"must be one of \{'f1', 'fbeta', 'precision', 'recall', 'specificity'\} "
-            r"or one of the functions mlcm_f1_score, mlcm_fbeta_score, "
+            r"must be one of \{'accuracy', .*'f1', 'false_discovery_rate', .*"
+            r"'specificity'\} or one of the functions mlcm_f1_score, mlcm_fbeta_score, "
             r"mlcm_precision_score, mlcm_recall_score, mlcm_specificity_score. Got "
             r"the function sklearn\.metrics\.\w+\.precision_recall_fscore_support "
             r"instead\.",
@@ -201,6 +203,30 @@ def test_mlcm_specificity_score_bad_tn():
             "Got the function sklearn_mlcm._scores.mlcm_precision_recall_fscore",
         ),
         ((len,), {}, TypeError, "Got the function builtins.len instead"),
+        (
+            ("prevalence",),
+            {},
+            ValueError,
+            "'metric' parameter of make_mlcm_scorer must be a score of a model, "
+            "higher or lower is better; 'prevalence' is a property of the data",
+        ),
+        (
+            ("jaccard",),
+            {"average": "samples"},
+            ValueError,
+            "'average' parameter of make_mlcm_scorer must be one of 'micro', "
+            r"'micro_all', 'macro', 'weighted' for metric='jaccard' \(it has no "
+            r"samples average\)",
+        ),
+        (
+            ("false_positive_rate",),
+            {"beta": 2},
+            TypeError,
+            "the scorer of 'false_positive_rate' takes no 'beta'",
+        ),
+        (("jaccard",), {"tn": "all"}, ValueError, "'tn' parameter of make_mlcm"),
+        (("g_mean",), {"zero_division": 7}, ValueError, "'zero_division' param"),
+        (("informedness",), {"sample_weight": [1]}, TypeError, "takes no 'sample"),
     ],
 )
 def test_make_mlcm_scorer_bad_arguments(args, kwargs, error, match):
@@ -217,12 +243,16 @@ def test_mlcm_scorers_bad_method():
 
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 def test_mlcm_scorers_names_and_values(multilabel_data, method):
-    """Fifteen scorers named like scikit-learn's (the samples averages of
-    precision, recall and F1 too, as scikit-learn's "f1_samples"), each the
-    score of predict()."""
+    """The fifteen scorers of the score functions keep their names (the
+    samples averages of precision, recall and F1 too, as scikit-learn's
+    "f1_samples"), each the score of predict()."""
     X, y = multilabel_data
     model = KNeighborsClassifier().fit(X, y)
-    scorers = mlcm_scorers(method)
+    scorers = {
+        name: scorer
+        for name, scorer in mlcm_scorers(method).items()
+        if name.split("_")[1] in ("precision", "recall", "f1", "specificity")
+    }
     assert sorted(scorers) == sorted(
         [
             *(
@@ -634,9 +664,7 @@ _ABSENT = {"y_true": [0, 1, 2, 0], "y_pred": [0, 2, 1, 0], "labels": [5, 6]}
 
 @pytest.mark.parametrize("average", [None, "micro", "macro", "weighted"])
 @pytest.mark.parametrize("zero_division", ["warn", 0.0, 1.0, np.nan])
-def test_mlcm_precision_recall_fscore_support_labels_none_occur(
-    average, zero_division
-):
+def test_mlcm_precision_recall_fscore_support_labels_none_occur(average, zero_division):
     """Labels of which none occurs give scikit-learn's answer: the zero_division
     value for every ratio, support 0, and its warnings (#24 defect 6: they were
     refused)."""
@@ -857,9 +885,7 @@ def test_mlcm_scores_samples_reads_no_matrix(monkeypatch):
     for method in ("heydarian", "krstinic"):
         monkeypatch.setitem(dispatch.METHODS, method, refuse)
     values = {
-        method: mlcm_f1_score(
-            T, P, average="samples", method=method, zero_division=0.0
-        )
+        method: mlcm_f1_score(T, P, average="samples", method=method, zero_division=0.0)
         for method in ("heydarian", "krstinic")
     }
     assert values["heydarian"] == values["krstinic"] == pytest.approx(0.4)
@@ -970,3 +996,137 @@ def test_mlcm_scores_samples_table_paths_agree(monkeypatch):
     assert_array_equal(table.sizes, [[5, 5, 2], [big, 1, 0]])
     assert_array_equal(table.count, [2, 2])
     assert_array_equal(table.weight, [6.0, 4.0])
+
+
+# -- scorers of every registered statistic (#31) --------------------------------
+
+#: The registry's statistics that are scores of a model (all but prevalence).
+_DIRECTED = [s for s in STATISTICS.values() if s.higher_is_better is not None]
+
+
+def _scorer_name(statistic, average):
+    """The mlcm_scorers key of a statistic at an average."""
+    metric = "f1" if statistic.name == "fbeta" else statistic.name
+    prefix = "" if statistic.higher_is_better else "neg_"
+    return f"mlcm_{prefix}{metric}_{average}"
+
+
+def test_mlcm_scorers_names_follow_the_registry():
+    """One scorer per registered statistic with a direction and per average
+    it has among micro, macro, weighted and samples (51 today), the error
+    rates named neg_ as scikit-learn's negated scorers; prevalence has none."""
+    expected = [
+        _scorer_name(s, a)
+        for s in _DIRECTED
+        for a in ("micro", "macro", "weighted", "samples")
+        if a in s.averages
+    ]
+    scorers = mlcm_scorers()
+    assert list(scorers) == expected
+    assert len(scorers) == 51
+    assert {
+        "mlcm_jaccard_macro",
+        "mlcm_matthews_corrcoef_weighted",
+        "mlcm_neg_false_positive_rate_micro",
+        "mlcm_neg_false_negative_rate_macro",
+        "mlcm_g_mean_macro",
+    } <= set(scorers)
+    assert not any("prevalence" in name for name in scorers)
+    assert not any("false_positive_rate" in n and "neg_" not in n for n in scorers)
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@pytest.mark.parametrize("average", ["micro", "micro_all", "macro", "weighted"])
+@pytest.mark.parametrize("statistic", _DIRECTED, ids=lambda s: s.name)
+def test_make_mlcm_scorer_of_every_statistic_reads_the_mlcm(
+    multilabel_data, statistic, average, method
+):
+    """A scorer of each registered statistic is the value matrix_scores reads
+    off the MLCM of predict(), negated for an error rate (as scikit-learn's
+    neg_ scorers); macro equals the mean of confusion_matrix_statistics."""
+    X, y = multilabel_data
+    model = KNeighborsClassifier().fit(X, y)
+    cm = mlcm_confusion_matrix(y, model.predict(X), method=method)
+    extra = {"beta": 1.0} if statistic.name == "fbeta" else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        expected = matrix_scores(cm, (statistic.name,), average=average)
+        expected = expected[statistic.name]
+        per_label = confusion_matrix_statistics(cm)[statistic.name][:-1]
+        scorer = make_mlcm_scorer(
+            statistic.name, average=average, method=method, **extra
+        )
+        got = scorer(model, X, y)
+    sign = 1.0 if statistic.higher_is_better else -1.0
+    assert isinstance(got, float)
+    assert got == pytest.approx(sign * expected)
+    if average == "macro":
+        assert got == pytest.approx(sign * np.mean(per_label))
+    if average in ("micro", "macro", "weighted"):
+        by_name = mlcm_scorers(method)[_scorer_name(statistic, average)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            assert by_name(model, X, y) == pytest.approx(got)
+
+
+def test_make_mlcm_scorer_of_a_statistic_takes_its_options(multilabel_data):
+    """labels, zero_division, include_no_label, tn and a routed sample_weight
+    reach a new statistic's scorer as they reach the score functions."""
+    X, y = multilabel_data
+    model = KNeighborsClassifier().fit(X, y)
+    y_pred = model.predict(X)
+    weight = np.random.default_rng(0).integers(1, 4, y.shape[0])
+    options = {"labels": [0, 2, 3], "include_no_label": True, "tn": "diagonal"}
+    scorer = make_mlcm_scorer("balanced_accuracy", zero_division=1.0, **options)
+    cm = mlcm_confusion_matrix(y, y_pred, labels=[0, 2, 3], sample_weight=weight)
+    expected = matrix_scores(
+        cm,
+        ("balanced_accuracy",),
+        average="macro",
+        include_no_label=True,
+        zero_division=1.0,
+        tn="diagonal",
+    )["balanced_accuracy"]
+    assert scorer(model, X, y, sample_weight=weight) == pytest.approx(expected)
+
+
+def test_make_mlcm_scorer_of_a_statistic_refuses_bad_targets(multilabel_data):
+    """A new statistic's scorer validates its targets as the scores do, and
+    the refusal names the scorer."""
+    X, y = multilabel_data
+    model = KNeighborsClassifier().fit(X, y)
+    scorer = make_mlcm_scorer("jaccard")
+    with pytest.raises(ValueError, match=r"make_mlcm_scorer\(metric='jaccard'\)"):
+        scorer(model, X, y[:, :2])
+
+
+def test_grid_search_cv_with_a_registry_scorer(multilabel_data):
+    """GridSearchCV with the Jaccard scorer and with a negated error rate
+    picks the best of its own folds' scores; refit by a mlcm_scorers key."""
+    X, y = multilabel_data
+    cv = KFold(3, shuffle=True, random_state=0)
+    grid = {"n_neighbors": [1, 5, 15]}
+    scorers = mlcm_scorers()
+    for name in ("mlcm_jaccard_macro", "mlcm_neg_false_negative_rate_micro"):
+        search = GridSearchCV(
+            KNeighborsClassifier(), grid, scoring=scorers[name], cv=cv
+        ).fit(X, y)
+        scores = search.cv_results_["mean_test_score"]
+        assert search.best_index_ == int(np.argmax(scores))
+        assert np.all(scores <= 0) if "neg_" in name else np.all(scores >= 0)
+    search = GridSearchCV(
+        KNeighborsClassifier(),
+        grid,
+        scoring={k: scorers[k] for k in ("mlcm_jaccard_macro", "mlcm_f1_macro")},
+        refit="mlcm_jaccard_macro",
+        cv=cv,
+    ).fit(X, y)
+    fold_scores = [
+        make_mlcm_scorer("jaccard")(
+            clone(KNeighborsClassifier(**search.best_params_)).fit(X[a], y[a]),
+            X[b],
+            y[b],
+        )
+        for a, b in cv.split(X)
+    ]
+    assert search.best_score_ == pytest.approx(np.mean(fold_scores))

@@ -16,7 +16,11 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import make_multilabel_classification
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.exceptions import (
+    ConvergenceWarning,
+    NotFittedError,
+    UndefinedMetricWarning,
+)
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import (
@@ -46,6 +50,7 @@ from sklearn_mlcm import (
     mlcm_fbeta_score,
     mlcm_precision_score,
     mlcm_recall_score,
+    mlcm_scorers,
     mlcm_specificity_score,
     mlcm_threshold_curve,
 )
@@ -831,6 +836,72 @@ def test_scikit_learn_scorer_is_called_per_candidate():
         expected = [scorer(FixedThreshold(fixed, g), X, y_true) for g in GRID]
         assert_allclose(tuned.cv_results_["scores"], expected)
         assert tuned.best_score_ == pytest.approx(max(expected))
+
+
+@pytest.mark.parametrize(
+    "scoring",
+    [
+        "mlcm_jaccard_macro",
+        "mlcm_neg_false_positive_rate_micro",
+        "mlcm_matthews_corrcoef_weighted",
+    ],
+)
+@pytest.mark.parametrize("strategy", ["global", "per_label"])
+def test_registry_scorer_read_off_the_margins_is_the_scorer(scoring, strategy):
+    """A scorer of a registered statistic beyond the score functions (#31) is
+    read off the margins (no call of the scorer), and tunes as the scorer
+    called per candidate does: the same scores (an error rate negated, so
+    its lowest rate is the best), thresholds and best_score_."""
+    rng = np.random.default_rng(5)
+    y_true = (rng.random((50, 3)) < 0.4).astype(int)
+    y_score = np.clip(y_true * 0.3 + rng.random((50, 3)) * 0.7, 0, 1).round(1)
+    fixed, X = _fixed(y_score)
+    scorer = mlcm_scorers()[scoring]
+    options = {
+        "estimator": fixed,
+        "strategy": strategy,
+        "cv": "prefit",
+        "refit": False,
+        "thresholds": GRID,
+        "store_cv_results": True,
+    }
+    tuner = MLCMTunedThresholdClassifierCV(**options, scoring=scoring)
+    assert isinstance(tuner._objective(scorer, y_true, y_true, {}), MarginObjective)
+    fast = tuner.fit(X, y_true)
+    # a wrapper without _mlcm_options: the scorer called per candidate
+
+    def called(estimator, X, y):
+        return scorer(estimator, X, y)
+
+    slow = MLCMTunedThresholdClassifierCV(**options, scoring=called).fit(X, y_true)
+    assert_allclose(fast.cv_results_["scores"], slow.cv_results_["scores"])
+    assert_array_equal(fast.best_threshold_, slow.best_threshold_)
+    assert fast.best_score_ == pytest.approx(slow.best_score_)
+    with warnings.catch_warnings():  # a grid's end predicts nothing or all
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        assert fast.best_score_ == pytest.approx(scorer(fast, X, y_true))
+        expected = [scorer(FixedThreshold(fixed, g), X, y_true) for g in GRID]
+    if strategy == "global":
+        assert_allclose(fast.cv_results_["scores"], expected)
+        assert fast.best_score_ == pytest.approx(max(expected))
+
+
+def test_registry_scorer_in_grid_search_of_the_tuned_classifier():
+    """GridSearchCV over the tuned classifier with the Jaccard scorer, each
+    candidate tuning its thresholds for Jaccard by name (#31)."""
+    X, y = _data()
+    search = GridSearchCV(
+        MLCMTunedThresholdClassifierCV(
+            KNeighborsClassifier(), scoring="mlcm_jaccard_macro", random_state=0
+        ),
+        {"estimator__n_neighbors": [3, 9]},
+        scoring=mlcm_scorers()["mlcm_jaccard_macro"],
+        cv=3,
+    ).fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    assert search.best_index_ == int(np.argmax(scores))
+    assert np.all((scores >= 0) & (scores <= 1))
+    assert hasattr(search.best_estimator_, "best_threshold_")
 
 
 class FixedThreshold(ClassifierMixin, BaseEstimator):

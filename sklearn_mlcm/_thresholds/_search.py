@@ -40,6 +40,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import UndefinedMetricWarning
 
+from sklearn_mlcm._statistics import statistic_of
 from sklearn_mlcm._uncertainty._margins import BATCH_CELLS, scores_from_margins
 
 from ._decision import decide_dense
@@ -137,7 +138,9 @@ class MarginObjective:
     :func:`._margins.scores_from_margins`. ``zero_division="warn"`` counts as
     0.0 without warning (the search evaluates thousands of matrices); a score
     that is NaN (every label undefined with ``zero_division=np.nan``) ranks
-    below every number.
+    below every number. A lower-is-better statistic (an error rate) is
+    negated, as its scorer is (``greater_is_better=False``), so the search
+    always maximises and ``best_score_`` is the scorer's number.
 
     The margins of many groups of instances at once (the buckets of
     :meth:`profile`): each instance's margins are coefficients of its rows
@@ -171,6 +174,7 @@ class MarginObjective:
             "tn": options.get("tn", "complement"),
             "zero_division": options["zero_division"],
         }
+        self._sign = -1.0 if statistic_of(metric)[0].higher_is_better is False else 1.0
         self._rows = block_rows or max(1, BATCH_CELLS // max(q, 1))
         self._blocks = [
             slice(start, min(start + self._rows, n))
@@ -184,7 +188,7 @@ class MarginObjective:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
             overall, _ = scores_from_margins(margins, **self.options)
-        return np.where(np.isnan(overall), -np.inf, overall)
+        return np.where(np.isnan(overall), -np.inf, self._sign * overall)
 
     def _products(self, block, coefficients, indicators, bucket, n_buckets):
         """(3, n_buckets, q) sums over each bucket of one block's weighted

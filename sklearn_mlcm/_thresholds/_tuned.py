@@ -38,7 +38,7 @@ from sklearn_mlcm._param_validation import (
     public_call,
     validate_params,
 )
-from sklearn_mlcm._scores import make_mlcm_scorer, mlcm_scorers
+from sklearn_mlcm._scores import SCORER_SPECS, make_mlcm_scorer
 from sklearn_mlcm._uncertainty._margins import as_dense_bool
 from sklearn_mlcm._uncertainty._parallel import N_JOBS
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
@@ -59,7 +59,7 @@ __all__ = ["MLCMTunedThresholdClassifierCV"]
 _NAME = "MLCMTunedThresholdClassifierCV"
 
 #: The scorer names ``scoring`` takes: those of :func:`mlcm_scorers`.
-SCORER_NAMES = tuple(sorted(mlcm_scorers()))
+SCORER_NAMES = tuple(sorted(SCORER_SPECS))
 
 #: Options of an MLCM scorer that the margins can read (the fast path).
 _MARGIN_OPTIONS = {"beta", "tn", "zero_division"}
@@ -115,7 +115,8 @@ class MLCMTunedThresholdClassifierCV(
 
     scoring : str or callable, default="mlcm_f1_macro"
         The score to maximise: a name of :func:`mlcm_scorers`
-        (``"mlcm_{metric}_{average}"``), or a scorer callable
+        (``"mlcm_{metric}_{average}"``, ``"mlcm_neg_{metric}_{average}"``
+        for an error rate, whose negation is maximised), or a scorer callable
         ``scorer(estimator, X, y)`` such as :func:`make_mlcm_scorer`'s (any
         metric, ``beta``, ``method="krstinic"``) or scikit-learn's
         (``sklearn.metrics.get_scorer("f1_macro")``, the one-vs-rest macro
@@ -462,7 +463,7 @@ class MLCMTunedThresholdClassifierCV(
     def _scorer(self):
         """The scorer object, made from a name if need be."""
         if isinstance(self.scoring, str):
-            metric, average = self.scoring[len("mlcm_") :].split("_")
+            metric, average = SCORER_SPECS[self.scoring]
             return make_mlcm_scorer(metric, average=average)
         return self.scoring
 
