@@ -311,8 +311,12 @@ def test_report_without_intervals_keeps_scikit_learns_text():
 
 # -- end to end: the engine's flags --------------------------------------------
 
+#: Issue #32: the interval engine does not fill ScoreInterval.flag yet (its
+#: wiring, with the score intervals and the macro bootstrap-t, missed the
+#: engine's speed bound); these pass, and must lose this mark, once it does.
 ENGINE = pytest.mark.xfail(
-    reason="needs the engine's flags (branch honest-engine)", strict=True
+    reason="issue #32: the interval engine does not fill ScoreInterval.flag yet",
+    strict=True,
 )
 
 
