@@ -1013,8 +1013,9 @@ def _scorer_name(statistic, average):
 
 def test_mlcm_scorers_names_follow_the_registry():
     """One scorer per registered statistic with a direction and per average
-    it has among micro, macro, weighted and samples (51 today), the error
-    rates named neg_ as scikit-learn's negated scorers; prevalence has none."""
+    it has among micro, macro, weighted and samples (51 today; the count is
+    read off the registry, so a new entry changes no test), the error rates
+    named neg_ as scikit-learn's negated scorers; prevalence has none."""
     expected = [
         _scorer_name(s, a)
         for s in _DIRECTED
@@ -1023,7 +1024,6 @@ def test_mlcm_scorers_names_follow_the_registry():
     ]
     scorers = mlcm_scorers()
     assert list(scorers) == expected
-    assert len(scorers) == 51
     assert {
         "mlcm_jaccard_macro",
         "mlcm_matthews_corrcoef_weighted",

@@ -7,6 +7,7 @@ invariances every entry gets are in ``test_common.py``.
 """
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -207,3 +208,19 @@ def test_confusion_matrix_statistics_match_pycm(data, mlcm_strategies):
             assert stats[name][i] == pytest.approx(expected, abs=1e-9), (name, i)
             compared += 1
     assert compared > 0
+
+
+def test_statistics_docs_table_lists_every_entry():
+    """The user guide's table of statistics has a row for every registry
+    entry, and none for a statistic the registry lacks: the docs' one line of
+    a new statistic cannot be forgotten."""
+    page = Path(__file__).resolve().parents[1] / "doc" / "user_guide"
+    text = (page / "statistics.rst").read_text(encoding="utf-8")
+    table = text.split("key                              formula", 1)[1]
+    table = table.split("\n=", 2)[1]  # the rows, between the rules
+    keys = [
+        line.split("``")[1] for line in table.splitlines() if line.startswith("``")
+    ]
+    rows = [k for k in keys if k != "overall_accuracy"]
+    assert len(rows) == len(set(rows))
+    assert set(rows) == set(STATISTICS)
