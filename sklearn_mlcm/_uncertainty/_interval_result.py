@@ -53,6 +53,13 @@ class ScoreInterval:
 
     bootstrap_distribution : ndarray of shape (n_resamples, ...) or None
         The value in each resample, with ``return_distributions=True``.
+
+    flag : str, tuple of (str or None), or None
+        Why the interval cannot be trusted, or None where it can (the
+        reasons of :mod:`~sklearn_mlcm._uncertainty._flags`: "undefined:
+        never predicted", "12 of 53 labels have < 5 positives"...). For an
+        averaged score one reason or None; per label a tuple of
+        ``n_labels`` of them; None for the matrix.
     """
 
     estimate: object
@@ -60,6 +67,7 @@ class ScoreInterval:
     n_undefined: object
     n_degenerate: int
     bootstrap_distribution: object = None
+    flag: object = None
 
 
 @unpackable("estimate", "confidence_interval")
@@ -373,4 +381,5 @@ def _without_distribution(value):
         value.n_undefined,
         value.n_degenerate,
         None,
+        value.flag,
     )

@@ -9,7 +9,7 @@ kinds' margins, and every score of the report is read off the same margins:
 one set of resamples for all of them.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -25,7 +25,12 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._results import ConfidenceInterval
-from sklearn_mlcm._statistics import samples_average, samples_values, statistic_of
+from sklearn_mlcm._statistics import (
+    samples_average,
+    samples_values,
+    statistic_of,
+    undefined_mask,
+)
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
 from sklearn_mlcm._validation._messages import input_error
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
@@ -35,8 +40,10 @@ from ._bounds import (
     bootstrap_bounds,
     estimates_outside,
     sum_acceleration,
+    warn_flagged,
     warn_outside,
 )
+from ._flags import average_flag, label_flags, label_support
 from ._interval_result import (
     ConfidenceIntervalResult,
     ScoreInterval,
@@ -47,9 +54,16 @@ from ._margins import (
     MAX_RESAMPLES,
     METRICS,
     every_score,
+    margin_counts,
     resamples_resolve_tails,
 )
 from ._parallel import N_JOBS, n_workers, run_ranges
+from ._score_intervals import (
+    RATIOS,
+    label_score_intervals,
+    macro_interval,
+    ratio_moments,
+)
 from ._table import (
     DRAW_CELLS,
     UnitTable,
@@ -612,19 +626,121 @@ def _interval_of(call, task):
     )
 
 
+def _score_interval_of(call, task):
+    """The :class:`_Bounded` score interval of a ratio's labels (Wilson's on
+    the effective trials, :func:`label_score_intervals`), or the bootstrap-t
+    of its macro average (:func:`macro_interval`): never outside their
+    estimate's reach, so nothing is reported outside. A label whose ratio is
+    undefined on the test set (a zero denominator) gets [0, 1], every value
+    the population's ratio may take, or NaN bounds where its estimate is NaN
+    (``zero_division=np.nan``)."""
+    metric = task.key if isinstance(task.key, str) else task.key[0]
+    units = call.units
+    if isinstance(task.key, str):
+        moments = ratio_moments(
+            units, metric, beta=call.beta, tn=call.tn, shown=call.shown
+        )
+        found = label_score_intervals(
+            moments, confidence_level=call.confidence_level
+        )
+        estimate = np.asarray(task.estimate, dtype=np.float64)
+        known = np.isfinite(estimate)
+        low = np.where(np.isnan(found.low), np.where(known, 0.0, np.nan), found.low)
+        high = np.where(
+            np.isnan(found.high), np.where(known, 1.0, np.nan), found.high
+        )
+        bounds = ConfidenceInterval(low, high)
+        estimate = task.estimate
+    else:
+        found = macro_interval(
+            units,
+            metric,
+            confidence_level=call.confidence_level,
+            beta=call.beta,
+            tn=call.tn,
+            zero_division=call.silent,
+            n_resamples=call.n_resamples,
+            seed=call.seed,
+            shown=call.shown,
+        )
+        estimate = float(task.estimate)
+        low, high = found.low, found.high
+        if not np.isfinite(estimate):
+            low = high = np.nan
+        bounds = ConfidenceInterval(float(low), float(high))
+    return _Bounded(
+        interval=ScoreInterval(
+            estimate=estimate,
+            confidence_interval=bounds,
+            n_undefined=task.n_undefined,
+            n_degenerate=0,
+            bootstrap_distribution=(
+                task.distribution if call.return_distributions else None
+            ),
+        ),
+        outside=[],
+    )
+
+
+def _uses_score_interval(key):
+    """Whether the score ``key`` gets a score interval (a ratio's labels) or
+    the bootstrap-t (a ratio's macro average), not the bootstrap's bounds."""
+    if isinstance(key, str):
+        return key in RATIOS
+    return key[0] in RATIOS and key[1] == "macro"
+
+
+def _flags(call, tasks):
+    """Each task's flag (:attr:`ScoreInterval.flag`): per label a tuple of
+    reasons or None (:func:`label_flags`), per average one
+    (:func:`average_flag`), from the labels' effective counts and where each
+    metric is undefined on the test set."""
+    units, shown = call.units, call.shown
+    support = label_support(units, include_no_label=shown > units.n_labels)
+    counts = [x[:, :shown] for x in margin_counts(units.observed(), call.tn)]
+    defined = {}
+    flags = {}
+    for task in tasks:
+        metric = task.key if isinstance(task.key, str) else task.key[0]
+        if metric not in defined:
+            undefined = undefined_mask(metric, *counts, beta=call.beta)[0]
+            defined[metric] = (~undefined).astype(np.float64)
+        if isinstance(task.key, str):
+            kind = "score" if metric in RATIOS else "bootstrap"
+            flags[task.key] = tuple(
+                label_flags(support, defined[metric], metric, interval=kind)
+            )
+        else:
+            flags[task.key] = average_flag(
+                support, defined[metric], metric, task.key[1]
+            )
+    return flags
+
+
 def _score_intervals(call, scores):
     """Every score's :class:`ScoreInterval`, keyed as
     :func:`bootstrap_intervals` returns them: the scores are bounded
-    independently (ranges of them across threads), then the estimates
-    outside their intervals are warned of, once, in the calling thread."""
+    independently (ranges of them across threads), each flagged where its
+    interval cannot be trusted; then the flagged intervals, and the
+    estimates outside their bootstrap intervals, are warned of, once each,
+    in the calling thread."""
     tasks = _tasks(call, scores)
     bounded = {}
 
     def bound_range(start, stop):
         for task in tasks[start:stop]:
-            bounded[task.key] = _interval_of(call, task)
+            if _uses_score_interval(task.key):
+                bounded[task.key] = _score_interval_of(call, task)
+            else:
+                bounded[task.key] = _interval_of(call, task)
 
     run_ranges(bound_range, len(tasks), call.n_jobs)
+    flags = _flags(call, tasks)
+    warn_flagged(
+        [(task.key, flags[task.key]) for task in tasks],
+        call.names,
+        confidence_level=call.confidence_level,
+    )
     warn_outside(
         [(task.key, bounded[task.key].outside) for task in tasks],
         call.names,
@@ -632,7 +748,10 @@ def _score_intervals(call, scores):
         interval=call.interval,
         n_resamples=call.n_resamples,
     )
-    return {task.key: bounded[task.key].interval for task in tasks}
+    return {
+        task.key: replace(bounded[task.key].interval, flag=flags[task.key])
+        for task in tasks
+    }
 
 
 def _matrix_interval(call, draws):

@@ -37,6 +37,7 @@ from scipy.special import betaincinv, ndtri
 from ._table import resample_counts
 
 __all__ = [
+    "RATIOS",
     "SCORE_INTERVALS",
     "LabelIntervals",
     "MacroInterval",
@@ -47,6 +48,26 @@ __all__ = [
     "ratio_moments",
     "ratio_parts",
 ]
+
+#: The registry's statistics that are ratios of counts (and "f1"), by their
+#: numerator's and denominator's counts: each gets a score interval per
+#: label and the bootstrap-t for its macro average. The others (MCC, balanced
+#: accuracy, informedness, markedness, G-mean) are not ratios of sums.
+RATIOS = {
+    "precision": (("tp",), ("tp", "fp")),
+    "recall": (("tp",), ("tp", "fn")),
+    "f1": None,
+    "fbeta": None,
+    "specificity": (("tn",), ("tn", "fp")),
+    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
+    "jaccard": (("tp",), ("tp", "fp", "fn")),
+    "negative_predictive_value": (("tn",), ("tn", "fn")),
+    "false_discovery_rate": (("fp",), ("fp", "tp")),
+    "false_omission_rate": (("fn",), ("fn", "tn")),
+    "false_positive_rate": (("fp",), ("fp", "tn")),
+    "false_negative_rate": (("fn",), ("fn", "tp")),
+    "prevalence": (("tp", "fn"), ("tp", "fn", "fp", "tn")),
+}
 
 #: The score intervals of a proportion, by name.
 SCORE_INTERVALS = ("wilson", "jeffreys")
@@ -127,7 +148,31 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
 # -- a per-label ratio of sums over the units ---------------------------------------
 
 
-def ratio_parts(units, metric, *, beta=1.0, tn="complement"):
+def _count_forms(tn):
+    """The linear forms of the one-vs-rest counts in the margins."""
+    true_negatives = (
+        ((1.0, "trace"), (-1.0, "diag"))
+        if tn == "diagonal"
+        else ((1.0, "total"), (-1.0, "rows"), (-1.0, "cols"), (1.0, "diag"))
+    )
+    return {
+        "tp": ((1.0, "diag"),),
+        "fp": ((1.0, "cols"), (-1.0, "diag")),
+        "fn": ((1.0, "rows"), (-1.0, "diag")),
+        "tn": true_negatives,
+    }
+
+
+def _sum_forms(names, forms):
+    """The linear form of a sum of counts, its coefficients merged by name."""
+    merged = {}
+    for name in names:
+        for coefficient, component in forms[name]:
+            merged[component] = merged.get(component, 0.0) + coefficient
+    return tuple((c, name) for name, c in merged.items() if c != 0.0)
+
+
+def ratio_parts(units, metric, *, beta=1.0, tn="complement", shown=None):
     """Each unit's numerator and denominator of a per-label ratio, as linear
     forms of the unit's margins: ``(numerator, denominator, components)``.
 
@@ -143,16 +188,39 @@ def ratio_parts(units, metric, *, beta=1.0, tn="complement"):
       ``b^2`` when ``b^2`` would overflow;
     - specificity: ``x = total - rows - cols + diag``, ``y = total - rows``
       (``tn="complement"``), or ``x = trace - diag``, ``y = trace + cols - 2
-      diag`` (``tn="diagonal"``).
+      diag`` (``tn="diagonal"``);
+    - the registry's other ratios (:data:`RATIOS`): the sums of their counts,
+      ``TP = diag``, ``FP = cols - diag``, ``FN = rows - diag`` and TN as for
+      specificity.
+
+    ``shown`` is the number of indices scored: q (by default), or q + 1
+    with the "no label" index.
     """
     q = units.n_labels
     q1 = q + 1
+    s = q if shown is None else shown
     flat = sparse.csr_array(units.unit_margins)
     components = {
-        "diag": sparse.csr_array(flat[:, 0:q]),
-        "rows": sparse.csr_array(flat[:, q1 : q1 + q]),
-        "cols": sparse.csr_array(flat[:, 2 * q1 : 2 * q1 + q]),
+        "diag": sparse.csr_array(flat[:, 0:s]),
+        "rows": sparse.csr_array(flat[:, q1 : q1 + s]),
+        "cols": sparse.csr_array(flat[:, 2 * q1 : 2 * q1 + s]),
     }
+    if RATIOS.get(metric) is not None and metric not in (
+        "precision",
+        "recall",
+        "specificity",
+    ):
+        numerator, denominator = RATIOS[metric]
+        forms = _count_forms(tn)
+        x, y = _sum_forms(numerator, forms), _sum_forms(denominator, forms)
+        used = {name for _, name in x + y}
+        if "trace" in used:
+            trace = np.asarray(flat[:, 0:q1].sum(axis=1)).reshape(-1, 1)
+            components["trace"] = trace
+        if "total" in used:
+            total = np.asarray(flat[:, q1 : 2 * q1].sum(axis=1)).reshape(-1, 1)
+            components["total"] = total
+        return x, y, components
     if metric == "precision":
         x, y = ((1.0, "diag"),), ((1.0, "cols"),)
     elif metric == "recall":
@@ -241,13 +309,16 @@ class RatioMoments:
     yy: np.ndarray
 
 
-def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None):
+def ratio_moments(
+    units, metric, *, beta=1.0, tn="complement", counts=None, shown=None
+):
     """The :class:`RatioMoments` of ``metric`` over the units of ``units``
     (a :class:`~._table.UnitTable`), each kind counted ``counts`` times
-    (its multiplicity by default: the test set itself)."""
-    q = units.n_labels
+    (its multiplicity by default: the test set itself), of the first
+    ``shown`` indices (q by default)."""
+    q = units.n_labels if shown is None else shown
     m = units.multiplicity if counts is None else np.asarray(counts, dtype=float)
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn)
+    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn, shown=q)
     return RatioMoments(
         numerator=_linear_sum(m, x, parts, q),
         denominator=_linear_sum(m, y, parts, q),
@@ -431,6 +502,7 @@ def macro_interval(
     interval="bootstrap-t",
     n_resamples=999,
     seed=0,
+    shown=None,
 ):
     """The interval of a macro average of per-label ratios.
 
@@ -438,8 +510,8 @@ def macro_interval(
     ----------
     units : UnitTable
         The distinct units of the test set (:class:`~._table.UnitTable`).
-    metric : {"precision", "recall", "f1", "fbeta", "specificity"}
-        The per-label ratio averaged.
+    metric : str
+        The per-label ratio averaged, a name of :data:`RATIOS`.
     confidence_level : float
         In (0, 1).
     beta : float, default=1.0
@@ -457,6 +529,9 @@ def macro_interval(
     seed : int, default=0
         Seed of the resamples (the streams of :func:`~._table.resample_counts`,
         the same as the percentile intervals').
+    shown : int, default=None
+        The indices averaged: q (by default), or q + 1 with the "no label"
+        index.
 
     Returns
     -------
@@ -476,8 +551,8 @@ def macro_interval(
     0 counts as ``t_b = +-inf`` (0 where ``M_b = M``). "linearised" is ``M
     +- z se``.
     """
-    q = units.n_labels
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn)
+    q = units.n_labels if shown is None else shown
+    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn, shown=q)
     zero_division = float(zero_division)
     estimate, variance = _macro_of_counts(
         units.multiplicity[None, :], x, y, parts, q, zero_division
