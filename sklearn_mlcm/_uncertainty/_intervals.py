@@ -61,8 +61,11 @@ from ._parallel import N_JOBS, n_workers, run_ranges
 from ._score_intervals import (
     RATIOS,
     label_score_intervals,
-    macro_interval,
+    macro_estimate,
+    macro_form,
     ratio_moments,
+    resampled_macro,
+    studentised_bounds,
 )
 from ._table import (
     DRAW_CELLS,
@@ -171,6 +174,9 @@ class _Call:
     of the samples averages when "samples" was asked for (None otherwise).
     ``n_jobs`` is the threads the call uses (1 below
     :data:`THREADED_UNITS` units), ``threads`` their number.
+    ``macro_forms`` maps each ratio (:data:`RATIOS`) whose macro average is
+    asked for to its :class:`~._score_intervals.MacroForm`: its bootstrap-t
+    is read off the same resamples' counts.
     """
 
     units: UnitTable
@@ -191,6 +197,7 @@ class _Call:
     n_jobs: object
     threads: int
     names: object
+    macro_forms: dict
 
     @property
     def q1(self):
@@ -218,12 +225,15 @@ class _Draws:
     """The resamples, drawn: each one's margins (n_resamples, 3, q1); its
     sums of the samples averages (n_resamples, 12 k) or None; the matrix's
     cells (n_resamples, q1 * q1) and the kinds' cells ``contributions``
-    (sparse, n_kinds x q1 * q1), or None without the matrix."""
+    (sparse, n_kinds x q1 * q1), or None without the matrix; ``macro`` maps
+    each metric of :attr:`_Call.macro_forms` to its macro averages and their
+    linearised variances in the resamples, (2, n_resamples)."""
 
     margins: np.ndarray
     sums: np.ndarray | None
     cells: np.ndarray | None
     contributions: object
+    macro: dict
 
 
 @dataclass(frozen=True)
@@ -384,6 +394,11 @@ def bootstrap_intervals(
         n_jobs=n_jobs,
         threads=n_workers(n_jobs),
         names=names,
+        macro_forms={
+            metric: macro_form(units, metric, beta=beta, tn=tn, shown=shown)
+            for metric in metrics
+            if "macro" in averages and metric in RATIOS
+        },
     )
     _check_call_memory(call)
     observed = _observed_scores(call)
@@ -391,7 +406,7 @@ def bootstrap_intervals(
     scores = _resampled_scores(call, observed, draws)
     if samples is not None:
         scores = _with_samples_average(call, scores, draws.sums)
-    results = _score_intervals(call, scores)
+    results = _score_intervals(call, scores, draws)
     return results, _matrix_interval(call, draws) if matrix else None
 
 
@@ -476,6 +491,8 @@ def _draw(call):
     if call.matrix:
         contributions = units.cells()
         cells = np.empty((n_resamples, q1 * q1))
+    macro = {metric: np.empty((2, n_resamples)) for metric in call.macro_forms}
+    silent = float(call.silent)
     per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if call.matrix else 0)
     batch_chunks = max(1, BATCH_CELLS // call.threads // per_resample // units.chunk)
     units.kind_ends()  # computed once, before the threads read it
@@ -490,9 +507,11 @@ def _draw(call):
                 sums[start:end] = counts @ samples_sums
             if cells is not None:
                 cells[start:end] = (contributions.T @ counts.T).T
+            for metric, form in call.macro_forms.items():
+                macro[metric][:, start:end] = resampled_macro(counts, form, silent)
 
     run_ranges(fill_range, -(-n_resamples // units.chunk), call.n_jobs)
-    return _Draws(margins, sums, cells, contributions)
+    return _Draws(margins, sums, cells, contributions, macro)
 
 
 def _resampled_scores(call, observed, draws):
@@ -626,11 +645,12 @@ def _interval_of(call, task):
     )
 
 
-def _score_interval_of(call, task):
+def _score_interval_of(call, task, draws):
     """The :class:`_Bounded` score interval of a ratio's labels (Wilson's on
     the effective trials, :func:`label_score_intervals`), or the bootstrap-t
     of its macro average (:func:`macro_interval`): never outside their
-    estimate's reach, so nothing is reported outside. A label whose ratio is
+    estimate's reach, so nothing is reported outside. The bootstrap-t reads
+    the resamples' macro averages and standard errors of ``draws``. A label whose ratio is
     undefined on the test set (a zero denominator) gets [0, 1], every value
     the population's ratio may take, or NaN bounds where its estimate is NaN
     (``zero_division=np.nan``)."""
@@ -652,19 +672,13 @@ def _score_interval_of(call, task):
         bounds = ConfidenceInterval(low, high)
         estimate = task.estimate
     else:
-        found = macro_interval(
-            units,
-            metric,
-            confidence_level=call.confidence_level,
-            beta=call.beta,
-            tn=call.tn,
-            zero_division=call.silent,
-            n_resamples=call.n_resamples,
-            seed=call.seed,
-            shown=call.shown,
+        form = call.macro_forms[metric]
+        estimate, se = macro_estimate(units, form, call.silent)
+        resampled, variance = draws.macro[metric]
+        low, high = studentised_bounds(
+            estimate, se, resampled, variance, confidence_level=call.confidence_level
         )
         estimate = float(task.estimate)
-        low, high = found.low, found.high
         if not np.isfinite(estimate):
             low = high = np.nan
         bounds = ConfidenceInterval(float(low), float(high))
@@ -717,7 +731,7 @@ def _flags(call, tasks):
     return flags
 
 
-def _score_intervals(call, scores):
+def _score_intervals(call, scores, draws):
     """Every score's :class:`ScoreInterval`, keyed as
     :func:`bootstrap_intervals` returns them: the scores are bounded
     independently (ranges of them across threads), each flagged where its
@@ -730,7 +744,7 @@ def _score_intervals(call, scores):
     def bound_range(start, stop):
         for task in tasks[start:stop]:
             if _uses_score_interval(task.key):
-                bounded[task.key] = _score_interval_of(call, task)
+                bounded[task.key] = _score_interval_of(call, task, draws)
             else:
                 bounded[task.key] = _interval_of(call, task)
 

@@ -41,12 +41,17 @@ __all__ = [
     "SCORE_INTERVALS",
     "LabelIntervals",
     "MacroInterval",
+    "MacroForm",
     "RatioMoments",
     "label_score_intervals",
+    "macro_estimate",
+    "macro_form",
     "macro_interval",
     "proportion_interval",
     "ratio_moments",
     "ratio_parts",
+    "resampled_macro",
+    "studentised_bounds",
 ]
 
 #: The registry's statistics that are ratios of counts (and "f1"), by their
@@ -551,34 +556,82 @@ def macro_interval(
     0 counts as ``t_b = +-inf`` (0 where ``M_b = M``). "linearised" is ``M
     +- z se``.
     """
-    q = units.n_labels if shown is None else shown
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn, shown=q)
+    form = macro_form(units, metric, beta=beta, tn=tn, shown=shown)
     zero_division = float(zero_division)
-    estimate, variance = _macro_of_counts(
-        units.multiplicity[None, :], x, y, parts, q, zero_division
-    )
-    estimate, se = float(estimate[0]), float(np.sqrt(max(variance[0], 0.0)))
-    alpha = (1.0 - confidence_level) / 2.0
+    estimate, se = macro_estimate(units, form, zero_division)
     if interval == "linearised" or not np.isfinite(estimate):
-        z = ndtri(1.0 - alpha)
-        low, high = estimate - z * se, estimate + z * se
-        return MacroInterval(
-            estimate, float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1)), se
+        low, high = studentised_bounds(
+            estimate, se, None, None, confidence_level=confidence_level
         )
-    t = np.empty(n_resamples)
+        return MacroInterval(estimate, low, high, se)
+    macro = np.empty(n_resamples)
+    variance = np.empty(n_resamples)
     step = max(
         units.chunk, (1 << 20) // max(units.n_kinds, 1) // units.chunk * units.chunk
     )
     for start in range(0, n_resamples, step):
         stop = min(start + step, n_resamples)
         counts = resample_counts(seed, start, stop, units)
-        macro, var = _macro_of_counts(counts, x, y, parts, q, zero_division)
-        se_b = np.sqrt(np.maximum(var, 0.0))
-        diff = macro - estimate
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t[start:stop] = np.where(
-                se_b > 0, diff / np.where(se_b > 0, se_b, 1.0), np.sign(diff) * np.inf
-            )
+        macro[start:stop], variance[start:stop] = resampled_macro(
+            counts, form, zero_division
+        )
+    low, high = studentised_bounds(
+        estimate, se, macro, variance, confidence_level=confidence_level
+    )
+    return MacroInterval(estimate, low, high, se)
+
+
+@dataclass(frozen=True)
+class MacroForm:
+    """What the macro average of a ratio needs of the units: the linear
+    forms of its numerator ``x`` and denominator ``y``, their ``parts``
+    (:func:`ratio_parts`) and the number ``q`` of indices averaged."""
+
+    x: tuple
+    y: tuple
+    parts: dict
+    q: int
+
+
+def macro_form(units, metric, *, beta=1.0, tn="complement", shown=None):
+    """The :class:`MacroForm` of the macro average of ``metric``."""
+    q = units.n_labels if shown is None else shown
+    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn, shown=q)
+    return MacroForm(x, y, parts, q)
+
+
+def resampled_macro(counts, form, zero_division):
+    """Macro averages (B,) and their linearised variances (B,) of the units
+    counted ``counts`` (B, n_kinds) times."""
+    return _macro_of_counts(counts, form.x, form.y, form.parts, form.q, zero_division)
+
+
+def macro_estimate(units, form, zero_division):
+    """The macro average of the test set and its linearised standard error
+    (floats)."""
+    estimate, variance = resampled_macro(
+        units.multiplicity[None, :], form, float(zero_division)
+    )
+    return float(estimate[0]), float(np.sqrt(max(variance[0], 0.0)))
+
+
+def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
+    """``(low, high)`` of the bootstrap-t of ``estimate`` (standard error
+    ``se``) from the resamples' macro averages and linearised variances
+    (B,), clipped to [0, 1]; the normal interval ``estimate +- z se`` where
+    ``macro`` is None (see :func:`macro_interval`'s Notes)."""
+    alpha = (1.0 - confidence_level) / 2.0
+    if macro is None:
+        z = ndtri(1.0 - alpha)
+        low, high = estimate - z * se, estimate + z * se
+        return float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1))
+    n_resamples = macro.size
+    se_b = np.sqrt(np.maximum(variance, 0.0))
+    diff = macro - estimate
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(
+            se_b > 0, diff / np.where(se_b > 0, se_b, 1.0), np.sign(diff) * np.inf
+        )
     t = np.sort(np.where(np.isnan(t), 0.0, t))
     # order statistics, as the percentile bounds read at (B + 1) alpha
     k_low = int(np.clip(np.floor((n_resamples + 1) * alpha) - 1, 0, n_resamples - 1))
@@ -587,6 +640,4 @@ def macro_interval(
     )
     low = estimate - t[k_high] * se if np.isfinite(t[k_high]) else 0.0
     high = estimate - t[k_low] * se if np.isfinite(t[k_low]) else 1.0
-    return MacroInterval(
-        estimate, float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0)), se
-    )
+    return float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
