@@ -52,6 +52,14 @@ from sklearn_mlcm._uncertainty._table import (
 )
 from sklearn_mlcm._validation._targets import validate_targets
 
+#: The data here are small: most macro averages are over labels with fewer
+#: than 5 positives, and their flagged intervals warn (issue #32). The
+#: flags' warning is checked in its own tests (pytest.warns, which sees it
+#: whatever this says); the others are about the numbers.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:.*intervals flagged:scipy.stats.DegenerateDataWarning"
+)
+
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
 
@@ -235,8 +243,9 @@ def test_mlcm_confidence_intervals_coverage_in_simulation():
             low, high = result.scores["recall"].confidence_interval
             hits["recall", interval] += low[3] <= truth_recall <= high[3]
     coverage = {key: hit / repetitions for key, hit in hits.items()}
+    # the macro F1's bootstrap-t (issue #32) over-covers a little: 97.3%
     for key, value in coverage.items():
-        assert 0.93 <= value <= 0.97, (key, coverage)
+        assert 0.93 <= value <= (0.98 if key[0] == "f1" else 0.97), (key, coverage)
 
 
 def test_mlcm_confidence_intervals_groups_resample_whole_groups():
@@ -347,10 +356,9 @@ def test_mlcm_confidence_intervals_shifted_resamples_have_the_law_of_a_naive_loo
     have more than 97.5% of their resamples above 2/13 (the package warns),
     and the same law (two-sample Kolmogorov-Smirnov)."""
     y_true, y_pred = _charged_misses(12)
-    match = (
-        r"recall, macro avg = 0\.1538 outside \[0\.1656, 0\.629\] \(1,476 of "
-        r"1,500 resamples above it, their mean 0\.387\)"
-    )
+    # the macro recall now has the bootstrap-t, and is flagged: every label
+    # has one positive
+    match = r"recall, macro avg: 12 of 12 labels have < 5 positives"
     with pytest.warns(DegenerateDataWarning, match=match):
         result = mlcm_confidence_intervals(
             y_true,
@@ -377,28 +385,18 @@ def test_mlcm_confidence_intervals_shifted_resamples_have_the_law_of_a_naive_loo
     assert stats.ks_2samp(ours, naive).pvalue > 0.01
 
 
-@pytest.mark.parametrize(
-    "interval, kind, fallback",
-    [
-        ("bca", "BCa", ", BCa undefined: percentile bounds"),
-        ("percentile", "percentile", ""),
-    ],
-)
-def test_mlcm_confidence_intervals_warn_of_an_estimate_outside_its_interval(
-    interval, kind, fallback
-):
+@pytest.mark.parametrize("interval", ["bca", "percentile"])
+def test_mlcm_confidence_intervals_flag_a_shifted_macro_average(interval):
     """Every resample above the macro recall (1/15.5 from 30 labels charged
-    29 times each): one DegenerateDataWarning names the score, its bounds,
-    the resamples beyond it and their mean; BCa, undefined there, counts the
-    fallback and gives the percentile bounds."""
+    29 times each), which the percentile and BCa intervals used to exclude
+    (issue #32): the macro average gets the bootstrap-t, no BCa fallback, and
+    is flagged, every label having one positive; one DegenerateDataWarning
+    names it, from the caller's line."""
     y_true, y_pred = _charged_misses(30)
     match = (
-        rf"^1 estimate outside its own 95% {kind} bootstrap interval \(999 "
-        r"resamples\): recall, macro avg = 0\.06452 outside \[0\.2002, "
-        r"0\.4972\] \(999 of 999 resamples above it, their mean 0\.3468"
-        rf"{re.escape(fallback)}\)\. The bootstrap distribution of such a score "
-        r"is shifted from its estimate .* the interval says little about the "
-        r"population's value \(see the Notes of mlcm_confidence_intervals\)\.$"
+        r"^95% intervals flagged, their coverage not held: recall, macro avg: "
+        r"30 of 30 labels have < 5 positives; f1, macro avg: 30 of 30 labels "
+        r"have < 5 positives\. "
     )
     with pytest.warns(DegenerateDataWarning, match=match) as record:
         result = mlcm_confidence_intervals(
@@ -412,24 +410,19 @@ def test_mlcm_confidence_intervals_warn_of_an_estimate_outside_its_interval(
         )
     assert len(record) == 1
     assert record[0].filename == __file__
-    estimate, (low, high) = result
-    assert estimate == pytest.approx(2 / 31)
-    assert (low, high) == pytest.approx((0.20017059331501955, 0.49715287492032845))
-    assert result.bootstrap_distribution.min() > estimate
-    assert result.n_degenerate == (1 if interval == "bca" else 0)
+    assert result.estimate == pytest.approx(2 / 31)
+    assert result.bootstrap_distribution.min() > result.estimate
+    assert result.scores["recall_macro"].flag == "30 of 30 labels have < 5 positives"
+    assert result.n_degenerate == 0
 
 
-def test_mlcm_confidence_intervals_warn_of_bca_overshooting_the_estimate():
+def test_mlcm_confidence_intervals_flag_where_the_bootstrap_t_misses():
     """With 988 of 999 resamples above the macro recall (2/13), BCa's bias
-    correction (z0 near -2.3) moves both bounds into the lowest 1% of the
-    resamples, below the estimate: that warns too."""
+    correction used to move both bounds below the estimate; the bootstrap-t
+    misses it too (no interval of the plug-in macro average holds there,
+    issue #32), and the flag says so."""
     y_true, y_pred = _charged_misses(12)
-    match = (
-        r"^1 estimate outside its own 95% BCa bootstrap interval \(999 "
-        r"resamples\): recall, macro avg = 0\.1538 outside \[0\.06672, "
-        r"0\.09414\] \(988 of 999 resamples above it, their mean 0\.3881\)\. "
-    )
-    with pytest.warns(DegenerateDataWarning, match=match):
+    with pytest.warns(DegenerateDataWarning, match="recall, macro avg: 12 of 12"):
         result = mlcm_confidence_intervals(
             y_true,
             y_pred,
@@ -439,8 +432,8 @@ def test_mlcm_confidence_intervals_warn_of_bca_overshooting_the_estimate():
             random_state=0,
         )
     estimate, (low, high) = result
-    assert low < high < estimate < np.quantile(result.bootstrap_distribution, 0.02)
-    assert result.n_degenerate == 0
+    assert low < high < estimate
+    assert result.scores["recall_macro"].flag == "12 of 12 labels have < 5 positives"
 
 
 def test_mlcm_confidence_intervals_no_warning_for_a_chance_miss():
@@ -701,13 +694,14 @@ def test_mlcm_confidence_intervals_refuse_too_few_resamples_for_the_level(
 
 
 def test_mlcm_confidence_intervals_take_the_fewest_resamples_for_the_level():
-    """The minimum itself is taken at each level (an interval of non-zero
-    width within the resamples' range)."""
+    """The minimum itself is taken at each level (a percentile interval, the
+    micro average's, of non-zero width within the resamples' range)."""
     y_true, y_pred = _noisy(np.random.default_rng(0), 200, 3, 0.2)
     for n_resamples, level in ((39, 0.95), (19, 0.9), (3, 0.5), (199, 0.99)):
         result = mlcm_confidence_intervals(
             y_true,
             y_pred,
+            average="micro",
             n_resamples=n_resamples,
             confidence_level=level,
             interval="percentile",
