@@ -1187,3 +1187,134 @@ def test_acceleration_of_kinds_is_the_jackknife_of_units(values, data):
         assert np.isnan(got)
     else:
         assert got == pytest.approx(expected, rel=1e-6, abs=1e-12)
+
+
+def _class9(rng, n=400):
+    """Four common labels, a never-predicted fifth ('Class9') and a rare
+    sixth with one positive, never hit."""
+    y_true = (rng.random((n, 6)) < 0.3).astype(int)
+    y_pred = y_true ^ (rng.random((n, 6)) < 0.1)
+    y_pred[:, 4] = 0
+    y_true[:, 5] = 0
+    y_true[0, 5] = 1
+    y_pred[:, 5] = 0
+    return y_true, y_pred
+
+
+NAMES = ["a", "b", "c", "d", "Class9", "rare"]
+
+
+def test_mlcm_confidence_intervals_zero_hits_do_not_collapse():
+    """A never-predicted label's precision is flagged "undefined: never
+    predicted" with the interval [0, 1], not [0, 0]; a rare label with no
+    hit has recall 0 with a positive upper bound (Wilson's), unflagged."""
+    y_true, y_pred = _class9(np.random.default_rng(0))
+    with pytest.warns(DegenerateDataWarning):
+        result = mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=199, zero_division=0.0, target_names=NAMES
+        )
+    precision = result.scores["precision"]
+    assert precision.flag[4] == "undefined: never predicted"
+    assert precision.flag[:4] == (None,) * 4
+    assert (
+        precision.confidence_interval.low[4],
+        precision.confidence_interval.high[4],
+    ) == (0.0, 1.0)
+    recall = result.scores["recall"]
+    assert recall.estimate[5] == 0.0
+    assert recall.flag[5] is None
+    assert 0.5 < recall.confidence_interval.high[5] < 1.0  # Wilson's at one trial
+    assert recall.confidence_interval.low[5] == 0.0
+
+
+def test_mlcm_confidence_intervals_flag_the_macro_average_of_rare_labels():
+    """The macro average over many labels with fewer than 5 positives is
+    flagged; over common labels it is not, and nothing warns."""
+    rng = np.random.default_rng(1)
+    y_true = np.zeros((200, 40), dtype=int)
+    y_true[:, :4] = rng.random((200, 4)) < 0.4
+    y_true[rng.integers(0, 200, 36), np.arange(4, 40)] = 1  # one positive each
+    y_pred = y_true ^ (rng.random((200, 40)) < 0.02)
+    with pytest.warns(DegenerateDataWarning, match=r"f1, macro avg: 36 of 40 labels"):
+        rare = mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=199, random_state=0
+        )
+    assert rare.scores["f1_macro"].flag == "36 of 40 labels have < 5 positives"
+    assert rare.scores["f1_micro"].flag is None
+    assert rare.scores["f1_weighted"].flag is None
+    common_true, common_pred = _noisy(rng, 300, 4, 0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        common = mlcm_confidence_intervals(
+            common_true, common_pred, n_resamples=199, random_state=0
+        )
+    assert all(
+        common.scores[f"{m}_macro"].flag is None
+        for m in ("precision", "recall", "f1", "specificity")
+    )
+
+
+def test_mlcm_confidence_intervals_warning_names_the_flagged():
+    """One DegenerateDataWarning names the flagged labels by name, with the
+    reason, from the caller's line."""
+    y_true, y_pred = _class9(np.random.default_rng(0))
+    match = r"precision of 'Class9', 'rare': undefined: never predicted"
+    with pytest.warns(DegenerateDataWarning, match=match) as record:
+        mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=199, zero_division=0.0, target_names=NAMES
+        )
+    flagged = [w for w in record if "intervals flagged" in str(w.message)]
+    assert len(flagged) == 1
+    assert flagged[0].filename == __file__
+
+
+def test_confidence_interval_result_shows_flags():
+    """The summary marks a flagged average and names the flagged labels with
+    their reason; to_frame() has a '<score> flag' column."""
+    y_true, y_pred = _class9(np.random.default_rng(0))
+    with pytest.warns(DegenerateDataWarning):
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric="precision",
+            n_resamples=199,
+            zero_division=0.0,
+            target_names=NAMES,
+        )
+    text = repr(result)
+    assert "95% bootstrap-t interval" in text
+    assert "* macro avg: 2 of 6 labels have < 5 predictions" in text
+    assert "flagged precision intervals: Class9: undefined: never predicted" in text
+    pytest.importorskip("pandas")
+    frame = result.to_frame()
+    assert frame.loc["Class9", "precision flag"] == "undefined: never predicted"
+    assert frame.loc["macro avg", "precision flag"] == (
+        "2 of 6 labels have < 5 predictions"
+    )
+    assert list(frame.columns[1:5]) == [
+        "precision",
+        "precision low",
+        "precision high",
+        "precision flag",
+    ]
+
+
+def test_mlcm_confidence_intervals_score_every_registry_statistic():
+    """metric= takes every statistic of the registry: the Jaccard index gets
+    its estimate (the mean of its labels'), a score interval per label and
+    the bootstrap-t for its macro average."""
+    y_true, y_pred = _noisy(np.random.default_rng(2), 300, 4, 0.1)
+    result = mlcm_confidence_intervals(
+        y_true, y_pred, metric="jaccard", n_resamples=199, random_state=0
+    )
+    assert result.estimate == pytest.approx(result.label_estimates.mean())
+    assert result.scores["jaccard_micro"].flag is None
+    low, high = result.label_confidence_interval
+    assert np.all(low < result.label_estimates) and np.all(
+        result.label_estimates < high
+    )
+    assert "bootstrap-t" in repr(result).splitlines()[0]
+    with pytest.raises(
+        InvalidParameterError, match=r"'metric' parameter .*'jaccard'.*Got 'mcc'"
+    ):
+        mlcm_confidence_intervals(y_true, y_pred, metric="mcc")

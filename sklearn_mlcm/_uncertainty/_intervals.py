@@ -650,25 +650,21 @@ def _score_interval_of(call, task, draws):
     the effective trials, :func:`label_score_intervals`), or the bootstrap-t
     of its macro average (:func:`macro_interval`): never outside their
     estimate's reach, so nothing is reported outside. The bootstrap-t reads
-    the resamples' macro averages and standard errors of ``draws``. A label whose ratio is
-    undefined on the test set (a zero denominator) gets [0, 1], every value
-    the population's ratio may take, or NaN bounds where its estimate is NaN
-    (``zero_division=np.nan``)."""
+    the resamples' macro averages and standard errors of ``draws``. A label
+    whose ratio is undefined on the test set (a zero denominator) gets
+    [0, 1], every value the population's ratio may take, or NaN bounds where
+    its estimate is NaN (``zero_division=np.nan``)."""
     metric = task.key if isinstance(task.key, str) else task.key[0]
     units = call.units
     if isinstance(task.key, str):
         moments = ratio_moments(
             units, metric, beta=call.beta, tn=call.tn, shown=call.shown
         )
-        found = label_score_intervals(
-            moments, confidence_level=call.confidence_level
-        )
+        found = label_score_intervals(moments, confidence_level=call.confidence_level)
         estimate = np.asarray(task.estimate, dtype=np.float64)
         known = np.isfinite(estimate)
         low = np.where(np.isnan(found.low), np.where(known, 0.0, np.nan), found.low)
-        high = np.where(
-            np.isnan(found.high), np.where(known, 1.0, np.nan), found.high
-        )
+        high = np.where(np.isnan(found.high), np.where(known, 1.0, np.nan), found.high)
         bounds = ConfidenceInterval(low, high)
         estimate = task.estimate
     else:

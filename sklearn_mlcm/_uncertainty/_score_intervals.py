@@ -314,9 +314,7 @@ class RatioMoments:
     yy: np.ndarray
 
 
-def ratio_moments(
-    units, metric, *, beta=1.0, tn="complement", counts=None, shown=None
-):
+def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None, shown=None):
     """The :class:`RatioMoments` of ``metric`` over the units of ``units``
     (a :class:`~._table.UnitTable`), each kind counted ``counts`` times
     (its multiplicity by default: the test set itself), of the first
