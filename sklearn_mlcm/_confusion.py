@@ -71,7 +71,11 @@ def mlcm_confusion_matrix(
         lists, NumPy arrays, scipy sparse CSR/CSC or pandas DataFrames), or 1-D
         class labels, which are single-label instances. A 2-D array with one
         column is the indicator matrix of one label (scikit-learn would read
-        it as 1-D class labels).
+        it as 1-D class labels). Under
+        ``sklearn.config_context(array_api_dispatch=True)``, 2-D indicators of
+        any Array API namespace (torch, CuPy, array_api_strict): the matrix is
+        then counted and returned in the namespace of ``y_pred``, on its
+        device (:ref:`array_api`).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels, as returned by a classifier (thresholded, not scores).
@@ -179,7 +183,7 @@ def mlcm_confusion_matrix(
            [0.  , 0.  , 1.  , 0.  ],
            [0.  , 0.5 , 0.5 , 1.  ]])
     """
-    cm = _compute_matrix(
+    computed = _compute_matrix(
         y_true,
         y_pred,
         method=method,
@@ -187,7 +191,19 @@ def mlcm_confusion_matrix(
         sample_weight=sample_weight,
         lazy=not compute,
     )
-    cm = as_output(cm, bool(sparse_output))
+    if computed.on_device is not None:  # Array API input: stays on its device
+        if sparse_output:
+            raise invalid_parameter(
+                "sparse_output",
+                "False for Array API input under array_api_dispatch (the matrix "
+                "is returned in the input's namespace, which has no sparse "
+                "matrices)",
+                True,
+            )
+        if normalize is None:
+            return computed.on_device
+        return computed.device.back(normalize_matrix(computed.matrix, normalize))
+    cm = as_output(computed.matrix, bool(sparse_output))
     if normalize is None:
         return cm
     return normalize_matrix(cm, normalize)
@@ -220,7 +236,9 @@ def mlcm_multilabel_confusion_matrix(
     ----------
     y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels) \
             or (n_samples,)
-        Ground truth 0/1 indicators, or 1-D class labels.
+        Ground truth 0/1 indicators, or 1-D class labels; Array API arrays
+        under ``array_api_dispatch``, as in :func:`mlcm_confusion_matrix`
+        (the matrices are then returned in the namespace of ``y_pred``).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.
@@ -281,16 +299,20 @@ def mlcm_multilabel_confusion_matrix(
     array([[27, 12],
            [12,  9]])
     """
-    cm = _compute_matrix(
+    computed = _compute_matrix(
         y_true, y_pred, method=method, labels=labels, sample_weight=sample_weight
     )
-    return one_vs_rest(cm, tn)
+    multi_confusion = one_vs_rest(computed.matrix, tn)
+    if computed.device is not None:  # Array API input: back to its device
+        return computed.device.back(multi_confusion)
+    return multi_confusion
 
 
 def _compute_matrix(y_true, y_pred, *, method, labels, sample_weight, lazy=False):
-    """The (q+1, q+1) matrix of validated parameters (dense, CSR or dask):
+    """The :class:`~._mlcm._record.Computed` of validated parameters, whose
+    ``matrix`` is dense, CSR or dask (``on_device`` for Array API input):
     the targets validated once, then the engine."""
     targets = validate_targets(
         y_true, y_pred, labels=labels, sample_weight=sample_weight
     )
-    return compute(targets, method=method, lazy=lazy).matrix
+    return compute(targets, method=method, lazy=lazy)

@@ -71,7 +71,11 @@ def _substitute(**texts):
 _DOC = {
     "targets": """y_true : {array-like, sparse matrix, DataFrame} of shape \
             (n_samples, n_labels) or (n_samples,)
-        Ground truth 0/1 indicators, or 1-D class labels.
+        Ground truth 0/1 indicators, or 1-D class labels. Under
+        ``sklearn.config_context(array_api_dispatch=True)``, 2-D indicators of
+        any Array API namespace (torch, CuPy, array_api_strict): per-label
+        values are then returned in the namespace of ``y_pred``, on its
+        device, and averages as Python floats (:ref:`array_api`).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.""",
@@ -201,7 +205,20 @@ def _prfs(
         support = np.asarray(computed.supports)
         if include_no_label:
             support = np.append(support, computed.no_label_support)
+    if computed.device is not None:
+        values, support = _to_device(values, support, computed.device)
     return values, support
+
+
+def _to_device(values, support, device):
+    """Array API input: the per-label values and supports back in the input's
+    namespace, on its device; an average as a Python float (scikit-learn's
+    rule)."""
+    values = {
+        name: float(value) if np.ndim(value) == 0 else device.back(value)
+        for name, value in values.items()
+    }
+    return values, None if support is None else device.back(support)
 
 
 @validate_params(

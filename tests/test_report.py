@@ -463,12 +463,15 @@ def test_mlcm_classification_report_dict_with_intervals():
         "precision",
         "precision low",
         "precision high",
+        "precision flag",
         "recall",
         "recall low",
         "recall high",
+        "recall flag",
         "f1-score",
         "f1-score low",
         "f1-score high",
+        "f1-score flag",
         "weight",
         "support",
     ]
@@ -482,9 +485,14 @@ def test_mlcm_classification_report_dict_with_intervals():
         "samples avg",
     ]
     for row in report.values():
-        # each score's bounds right after it, in scikit-learn's order
+        # each score's bounds and flag right after it, in scikit-learn's order
         assert [key for key in row if key in keys] == keys
-        assert all(type(v) is float for v in row.values())
+        assert all(
+            type(v) is float for k, v in row.items() if not k.endswith(" flag")
+        )
+        assert all(
+            v is None or type(v) is str for k, v in row.items() if k.endswith(" flag")
+        )
         assert row["recall low"] <= row["recall high"]
     plain = mlcm_classification_report(T, P, output_dict=True, zero_division=0.0)
     for name, row in plain.items():

@@ -15,7 +15,10 @@
 - ``_sparse``: CSR helpers shared by both kernels: the matrix as one product;
 - ``_chunking``: row blocks, the thread pool, per-thread work buffers, BLAS
   held to one thread;
-- ``_dask``: dask arrays, one count per chunk of rows.
+- ``_dask``: dask arrays, one count per chunk of rows;
+- ``_array_api``: Array API arrays on their own device (a GPU's, say): both
+  kernels as matrix products of the indicator parts, in blocks of rows, so
+  that only the (q+1, q+1) matrix and the set sizes' table reach the host.
 
 This package imports nothing from the public modules above it.
 """

@@ -5,6 +5,7 @@ from scipy import sparse
 
 from sklearn_mlcm._validation._matrices import check_dense_size, fits_dense
 
+from ._array_api import array_api_matrix, array_api_table
 from ._dask import dask_compute, is_dask_collection
 from ._heydarian import heydarian_matrix
 from ._krstinic import krstinic_matrix
@@ -47,6 +48,18 @@ def compute(
             samples=samples,
             matrix=matrix,
         )
+    if targets.kind == "array_api":
+        return _array_api_compute(targets, method, with_supports, samples, matrix)
+    result = _compute(targets, method, with_supports, samples, matrix)
+    if targets.device is not None:  # Array API input in the host's memory
+        result.device = targets.device
+        if result.matrix is not None:
+            result.on_device = targets.device.back(result.matrix)
+    return result
+
+
+def _compute(targets, method, with_supports, samples, matrix):
+    """:func:`compute` of targets in the host's memory (NumPy, sparse, frames)."""
     space, weight = targets.space, targets.weight
     dense = fits_dense(space.n_labels)
     if space.codes is not None:  # 1-D class labels: one histogram of the pairs
@@ -90,6 +103,33 @@ def compute(
         return Computed(counts, space.names, samples=sums)
     cm, supports, no_label = counts
     return Computed(cm, space.names, supports, no_label, samples=sums)
+
+
+def _array_api_compute(targets, method, with_supports, samples, matrix):
+    """:func:`compute` of Array API targets: in their namespace, on their
+    device (:mod:`._array_api`); the host holds what is read off the matrix."""
+    device = targets.device
+    if not matrix:
+        table = array_api_table(device) if samples else None
+        return Computed(None, targets.names, samples=table, device=device)
+    check_dense_size(
+        targets.n_labels,
+        hint="Pass a scipy sparse matrix of the targets outside "
+        "array_api_dispatch: the sparse kernels never build the dense matrix.",
+    )
+    on_device, host, table = array_api_matrix(device, method=method, samples=samples)
+    cm, supports, no_label = host
+    if not with_supports:
+        supports = no_label = None
+    return Computed(
+        cm,
+        targets.names,
+        supports,
+        no_label,
+        samples=table,
+        on_device=on_device,
+        device=device,
+    )
 
 
 def as_output(cm, sparse_output):

@@ -14,7 +14,12 @@ class Computed:
     ``no_label_support`` are the (weighted) true totals per label and of the
     instances with no true label, when asked for. ``samples`` is the
     :class:`~._samples.SizeTable` of the samples average, when asked for;
-    ``multilabel`` is False for 1-D class labels.
+    ``multilabel`` is False for 1-D class labels. For Array API input
+    (``Targets.kind == "array_api"``) ``matrix`` and the rest are the host's
+    copies and ``on_device`` is the matrix in the input's namespace, on its
+    device; ``device`` is the targets'
+    :class:`~sklearn_mlcm._validation._array_api.DeviceTargets`, whose
+    ``back`` puts what is read off the matrix back there.
     """
 
     matrix: object
@@ -23,3 +28,5 @@ class Computed:
     no_label_support: object = None
     samples: object = None
     multilabel: bool = True
+    on_device: object = None
+    device: object = None

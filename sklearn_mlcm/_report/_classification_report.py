@@ -269,10 +269,16 @@ def mlcm_classification_report(
              "samples avg": {...}}
 
         The keys of the scores are the ``metrics``' column headers. With a
-        ``confidence_level`` each score is followed by its bounds,
-        ``"precision low"``, ``"precision high"``, ``"recall low"``, ...,
-        ``"f1-score high"``. All values are Python floats, as
-        scikit-learn's.
+        ``confidence_level`` each score is followed by its bounds and its
+        flag, ``"precision low"``, ``"precision high"``, ``"precision
+        flag"``, ``"recall low"``, ..., ``"f1-score flag"``: the flag is None
+        where the interval can be trusted, else the reason it cannot
+        (``"undefined: never predicted"``, ``"few positives (3 < 5)"``,
+        ``"12 of 53 labels have < 5 positives"``). All other values are
+        Python floats, as scikit-learn's; an undefined score keeps
+        ``zero_division``'s value. The text marks a flagged interval
+        (``†1``), prints an undefined score as ``—`` and lists the reasons
+        under the table.
 
     See Also
     --------

@@ -18,6 +18,17 @@ read the records by column name:
   (:mod:`._writers`) and of the page;
 - :func:`report_frame`, a tidy pandas DataFrame.
 
+With intervals each score carries a flag (:attr:`ReportRow.flags`): None
+where its interval can be trusted, else the reason of
+:mod:`~sklearn_mlcm._uncertainty._flags` (``"undefined: never predicted"``,
+``"few positives (3 < 5)"``...), read off the intervals'
+``ScoreInterval.flag``. Every writer shows it: the dict as ``"<header>
+flag"``, the frame as a column, the text, markdown, LaTeX and the page as a
+mark after the interval (``†1``) and a note per reason under the table
+(:func:`flag_notes`). A score whose reason says it is undefined (its ratio's
+denominator is 0, the value is ``zero_division``'s) prints as ``—`` with its
+mark; the dict and the frame keep scikit-learn's value.
+
 A statistic without a samples average (every one but precision, recall and
 F-score, :attr:`~sklearn_mlcm._statistics.Statistic.samples`) has no value
 in the "samples avg" row: its key is left out of that row's dict, its text
@@ -42,15 +53,22 @@ __all__ = [
     "AMOUNTS",
     "AVERAGE_ROWS",
     "DEFAULT_METRICS",
+    "FLAG_HEADING",
+    "FLAG_MARK",
+    "FlagNote",
     "METRIC_NAMES",
     "NO_LABEL_NAME",
     "REPORT_AVERAGES",
     "SAMPLES_AVERAGE",
+    "UNDEFINED_CELL",
     "ReportBounds",
     "ReportRow",
     "ReportTable",
     "all_integral",
+    "flag_lines",
+    "flag_notes",
     "headline",
+    "is_undefined",
     "repeated_statistic",
     "report_cells",
     "report_dict",
@@ -136,6 +154,10 @@ class ReportRow:
     low, high : dict of str to float, or None
         The bounds of each score's interval, by column header; None without
         intervals.
+    flags : dict of str to (str or None), or None
+        Each score's flag, by column header: None where its interval can be
+        trusted, else the reason it cannot (``"undefined: never
+        predicted"``); None without intervals.
     """
 
     name: str
@@ -145,6 +167,7 @@ class ReportRow:
     average: str | None = None
     low: dict | None = None
     high: dict | None = None
+    flags: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -179,6 +202,68 @@ class ReportBounds:
 
     intervals: dict
     legend: str
+
+
+#: The mark of a flagged interval, numbered by reason (``†1``, ``†2``...).
+FLAG_MARK = "\N{DAGGER}"
+#: What an undefined score prints as, in place of ``zero_division``'s value.
+UNDEFINED_CELL = "\N{EM DASH}"
+#: How many of a reason's cells its note names (then "and 12 more").
+NOTE_PLACES = 3
+
+
+def is_undefined(reason):
+    """Whether the flag ``reason`` says the score is undefined (a zero
+    denominator: its value is ``zero_division``'s, not a measurement). The
+    reasons of :mod:`~sklearn_mlcm._uncertainty._flags` that say so start
+    with "undefined"."""
+    return reason is not None and str(reason).startswith("undefined")
+
+
+@dataclass(frozen=True)
+class FlagNote:
+    """One reason of a report's flagged intervals: its ``mark`` (``†1``),
+    the ``reason`` and the ``places`` it marks, ``(row name, column
+    header)`` in the report's order."""
+
+    mark: str
+    reason: str
+    places: tuple
+
+    def text(self, *, limit=NOTE_PLACES):
+        """``"†1 undefined: never predicted: 3 intervals (Class9 precision,
+        ...)"``: the mark, the reason and the first ``limit`` places."""
+        n = len(self.places)
+        shown = ", ".join(
+            f"{printable(row)} {column}" for row, column in self.places[:limit]
+        )
+        more = f" and {n - limit:,} more" if n > limit else ""
+        return (
+            f"{self.mark} {self.reason}: {n:,} interval{'s' * (n != 1)} "
+            f"({shown}{more})"
+        )
+
+
+def flag_notes(table):
+    """The :class:`FlagNote` of each distinct reason among the flags of
+    ``table`` (a :class:`ReportTable`), numbered in the order they first
+    appear (row by row); empty where every interval is trusted or there are
+    none."""
+    places = {}
+    for row in table.rows:
+        for column in table.columns:
+            reason = (row.flags or {}).get(column)
+            if reason is not None:
+                places.setdefault(reason, []).append((row.name, column))
+    return tuple(
+        FlagNote(f"{FLAG_MARK}{k}", reason, tuple(where))
+        for k, (reason, where) in enumerate(places.items(), start=1)
+    )
+
+
+def _marks(table):
+    """The mark of each flag's reason in ``table``."""
+    return {note.reason: note.mark for note in flag_notes(table)}
 
 
 def report_table(
@@ -259,19 +344,23 @@ def with_bounds(table, statistics, bounds):
     :class:`ReportBounds` of ``statistics``), and its legend."""
     rows = []
     for i, row in enumerate(table.rows):
-        low, high = {}, {}
+        low, high, flags = {}, {}, {}
         for statistic in statistics:
             header = statistic.header
             if header not in row.values:
                 continue
             if row.average is None:
-                lows, highs = bounds.intervals[score_key(statistic)].confidence_interval
+                interval = bounds.intervals[score_key(statistic)]
+                lows, highs = interval.confidence_interval
                 low[header], high[header] = float(lows[i]), float(highs[i])
+                # per label a reason or None each (None for all: trusted)
+                flags[header] = None if interval.flag is None else interval.flag[i]
             else:
-                key = (score_key(statistic), row.average)
-                lower, upper = bounds.intervals[key].confidence_interval
+                interval = bounds.intervals[score_key(statistic), row.average]
+                lower, upper = interval.confidence_interval
                 low[header], high[header] = float(lower), float(upper)
-        rows.append(replace(row, low=low, high=high))
+                flags[header] = interval.flag
+        rows.append(replace(row, low=low, high=high, flags=flags))
     return replace(table, rows=tuple(rows), legend=bounds.legend)
 
 
@@ -289,8 +378,11 @@ def headline(columns):
 
 def report_dict(table):
     """The report as scikit-learn's dict: per row, each score (followed by
-    ``"<header> low"`` and ``"<header> high"`` with intervals), then
-    ``"weight"`` and ``"support"``; every value a Python float."""
+    ``"<header> low"``, ``"<header> high"`` and ``"<header> flag"`` with
+    intervals), then ``"weight"`` and ``"support"``; every value a Python
+    float but the flags, None (a trusted interval) or the reason (a str).
+    An undefined score keeps its value, ``zero_division``'s, as
+    scikit-learn's dict has it."""
     report = {}
     for row in table.rows:
         entry = {}
@@ -301,6 +393,8 @@ def report_dict(table):
             if row.low is not None:
                 entry[f"{header} low"] = float(row.low[header])
                 entry[f"{header} high"] = float(row.high[header])
+                flag = (row.flags or {}).get(header)
+                entry[f"{header} flag"] = None if flag is None else str(flag)
         entry["weight"] = float(row.weight)
         entry["support"] = float(row.support)
         report[row.name] = entry
@@ -328,24 +422,33 @@ def table_of_report(report, *, legend=None, names=None):
         for key in entry:
             if key in AMOUNTS or key in columns:
                 continue
-            if any(key in (f"{c} low", f"{c} high") for c in columns):
+            if any(key in (f"{c} low", f"{c} high", f"{c} flag") for c in columns):
                 continue
             columns.append(key)
     bounded = bool(columns) and any(f"{columns[0]} low" in e for _, e in entries)
     rows = []
     for i, (name, entry) in enumerate(entries):
         values = {c: entry[c] for c in columns if c in entry}
-        low = high = None
+        low = high = flags = None
         if bounded:
             low = {c: entry[f"{c} low"] for c in values}
             high = {c: entry[f"{c} high"] for c in values}
+            # a dict written before the flags: every interval unflagged
+            flags = {c: entry.get(f"{c} flag") for c in values}
         if i < n_labels:
             name, average = name if names is None else names[i], None
         else:
             average = name[: -len(" avg")]
         rows.append(
             ReportRow(
-                name, values, entry["weight"], entry["support"], average, low, high
+                name,
+                values,
+                entry["weight"],
+                entry["support"],
+                average,
+                low,
+                high,
+                flags,
             )
         )
     return ReportTable(tuple(columns), tuple(rows), legend if bounded else None)
@@ -387,10 +490,40 @@ def _number_width(table, digits):
     return width
 
 
+#: The heading of the notes of flagged intervals.
+FLAG_HEADING = "Flagged intervals (the data cannot support them as printed):"
+#: What the cell of an undefined score means, in the notes.
+UNDEFINED_NOTE = (
+    f"{UNDEFINED_CELL}: undefined (a zero denominator); the dict keeps "
+    "zero_division's value, as scikit-learn's does"
+)
+
+
+def flag_lines(table):
+    """The notes of the flagged intervals of ``table``, as lines of text:
+    each :class:`FlagNote`'s, then what ``—`` means when a score is
+    undefined; none where nothing is flagged. The writers put
+    :data:`FLAG_HEADING` above them."""
+    notes = flag_notes(table)
+    lines = [note.text() for note in notes]
+    if any(is_undefined(note.reason) for note in notes):
+        lines.append(UNDEFINED_NOTE)
+    return lines
+
+
+def _flag_of(row, header):
+    """The flag of ``row``'s score ``header`` (None without intervals)."""
+    return (row.flags or {}).get(header)
+
+
 def report_text(table, digits):
     """The text report of a :class:`ReportTable`: scikit-learn's layout, the
     scores in columns of 9 characters (wider for a long header or value),
-    with intervals ``0.62 [0.45, 0.78]`` and the legend line."""
+    with intervals ``0.62 [0.45, 0.78]`` and the legend line.
+
+    A flagged interval is followed by its mark (``0.00 [0.00, 0.40] †1``),
+    an undefined score shows ``—`` in place of its value and interval, and
+    the notes of :func:`flag_lines` follow the legend."""
     names = [printable(row.name) for row in table.rows]
     width = max(
         max((len(name) for name in names[: table.n_labels]), default=0),
@@ -407,9 +540,12 @@ def report_text(table, digits):
         *(len(fmt_support(row.support)) for row in table.rows),
     )
     number = _number_width(table, digits)
+    marks = _marks(table)
+    # " †1" after each flagged interval, blanks after the others
+    mark_width = max((1 + len(mark) for mark in marks.values()), default=0)
     if table.bounded:
         # "0.62 [0.45, 0.78]": every number as wide as the widest
-        cell, gap = 3 * number + 5, "  "
+        cell, gap = 3 * number + 5 + mark_width, "  "
     else:
         cell, gap = max(9, digits + 2, number), " "
     widths = [max(cell, len(header)) for header in table.columns]
@@ -419,11 +555,18 @@ def report_text(table, digits):
             return ""
         if not table.bounded:
             return f"{row.values[header]:.{digits}f}"
-        low, high = row.low[header], row.high[header]
-        return (
-            f"{row.values[header]:>{number}.{digits}f} [{low:>{number}.{digits}f}"
-            f", {high:>{number}.{digits}f}]"
-        )
+        flag = _flag_of(row, header)
+        if is_undefined(flag):
+            text = f"{UNDEFINED_CELL:>{number}s}" + " " * (2 * number + 5)
+        else:
+            low, high = row.low[header], row.high[header]
+            text = (
+                f"{row.values[header]:>{number}.{digits}f} "
+                f"[{low:>{number}.{digits}f}, {high:>{number}.{digits}f}]"
+            )
+        if not marks:
+            return text
+        return text + f" {marks.get(flag, ''):<{mark_width - 1}s}"
 
     text = (
         f"{'':>{width}s} "
@@ -443,6 +586,9 @@ def report_text(table, digits):
         )
     if table.legend is not None:
         text += "\n" + table.legend + "\n"
+    notes = flag_lines(table)
+    if notes:
+        text += "\n" + "\n  ".join([FLAG_HEADING, *notes]) + "\n"
     return text
 
 
@@ -457,8 +603,11 @@ def report_cells(table, *, digits):
     average: a score as ``"0.62"``, or with its interval ``"0.62 [0.36,
     0.83]"``, blank where the row has none (a samples average the statistic
     lacks); weight and support as integers when they all are (as the text
-    report prints them).
+    report prints them). A flagged interval ends with its mark (``"0.00
+    [0.00, 0.40] †1"``, :func:`flag_notes`), an undefined score is ``"—"``
+    and its mark (``"— †2"``).
     """
+    marks = _marks(table)
     amounts = {
         "weight": _amount_format([row.weight for row in table.rows], digits),
         "support": _amount_format([row.support for row in table.rows], digits),
@@ -470,10 +619,16 @@ def report_cells(table, *, digits):
             if column not in row.values:
                 cells.append("")
                 continue
-            cell = f"{row.values[column]:.{digits}f}"
-            if row.low is not None:
-                low, high = row.low[column], row.high[column]
-                cell += f" [{low:.{digits}f}, {high:.{digits}f}]"
+            flag = _flag_of(row, column)
+            if is_undefined(flag):
+                cell = UNDEFINED_CELL
+            else:
+                cell = f"{row.values[column]:.{digits}f}"
+                if row.low is not None:
+                    low, high = row.low[column], row.high[column]
+                    cell += f" [{low:.{digits}f}, {high:.{digits}f}]"
+            if flag is not None:
+                cell += f" {marks[flag]}"
             cells.append(cell)
         cells += [
             amounts["weight"](row.weight),
@@ -506,16 +661,19 @@ def report_frame(table, *, what, include_no_label=False):
     :func:`~sklearn_mlcm._summary.label_frame`), with the columns ``kind``
     ("label", "average", or "no label" for the row of the no-label index
     when ``include_no_label``), the score columns, ``weight``, ``support``
-    and, with intervals, ``<score> low`` and ``<score> high`` of each score.
-    The scores are float64 (NaN where a row has none: a samples average the
-    statistic lacks); ``weight`` and ``support`` int64 when every value of
-    the column is an integer (as the text report prints them) that int64
-    holds, else float64 (Krstinic's matrix, fractional sample weights, whole
-    amounts of 2**63 or more, which int64 would wrap to negative numbers).
+    and, with intervals, ``<score> low``, ``<score> high`` and ``<score>
+    flag`` of each score (the flag an object column: None for a trusted
+    interval, else its reason). The scores are float64 (NaN where a row has
+    none: a samples average the statistic lacks; an undefined score keeps
+    ``zero_division``'s value, as the dict does); ``weight`` and
+    ``support`` int64 when every value of the column is an integer (as the
+    text report prints them) that int64 holds, else float64 (Krstinic's
+    matrix, fractional sample weights, whole amounts of 2**63 or more,
+    which int64 would wrap to negative numbers).
     ``what`` names the call in the ImportError without pandas.
     """
     rows = table.rows
-    columns = {}
+    columns, flag_columns = {}, set()
     for column in table.columns:
         columns[column] = [row.values.get(column, np.nan) for row in rows]
     columns["weight"] = [row.weight for row in rows]
@@ -526,8 +684,15 @@ def report_frame(table, *, what, include_no_label=False):
                 columns[f"{column} {end}"] = [
                     getattr(row, end).get(column, np.nan) for row in rows
                 ]
+            flags = np.empty(len(rows), dtype=object)
+            flags[:] = [_flag_of(row, column) for row in rows]
+            columns[f"{column} flag"] = flags
+            flag_columns.add(f"{column} flag")
     data = {}
     for column, values in columns.items():
+        if column in flag_columns:  # None or a reason, as they are
+            data[column] = values
+            continue
         values = np.array(values, dtype=np.float64)
         if column in AMOUNTS and _int64_holds(values):
             values = np.round(values).astype(np.int64)
@@ -535,6 +700,14 @@ def report_frame(table, *, what, include_no_label=False):
     names = [row.name for row in rows if row.average is None]
     averages = [row.name for row in rows if row.average is not None]
     frame = label_frame(what, names, averages, data)
+    if flag_columns:  # label_frame has pandas imported
+        import pandas
+
+        # None where trusted, as the dict has it (not the NaN of a str dtype)
+        for column in flag_columns:
+            frame[column] = pandas.Series(
+                list(data[column]), index=frame.index, dtype=object
+            )
     if include_no_label and names and names[-1] == NO_LABEL_NAME:
         frame.iloc[len(names) - 1, frame.columns.get_loc("kind")] = NO_LABEL_NAME
     return frame

@@ -7,7 +7,14 @@ table's columns. The report's cells come from :func:`._table.report_cells`.
 
 import re
 
-__all__ = ["escape_latex", "escape_markdown", "latex_table", "markdown_table"]
+__all__ = [
+    "escape_latex",
+    "escape_markdown",
+    "latex_notes",
+    "latex_table",
+    "markdown_notes",
+    "markdown_table",
+]
 
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 # CommonMark escapes any ASCII punctuation with a backslash: these would
@@ -119,3 +126,23 @@ def latex_table(headers, rows, *, rules_after=()):
             lines.append(r"\midrule")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def markdown_notes(heading, lines):
+    """Notes under a markdown table: the ``heading`` as a paragraph, each
+    of ``lines`` a list item, all escaped as text (:func:`escape_markdown`);
+    "" without lines."""
+    if not lines:
+        return ""
+    items = [f"- {escape_markdown(line)}" for line in lines]
+    return "\n" + "\n".join([escape_markdown(heading), "", *items]) + "\n"
+
+
+def latex_notes(heading, lines):
+    """Notes under a LaTeX table, in ``\\footnotesize``: the ``heading`` and
+    each of ``lines`` a paragraph, escaped (:func:`escape_latex`); "" without
+    lines."""
+    if not lines:
+        return ""
+    body = "\n".join(escape_latex(line) + r"\par" for line in [heading, *lines])
+    return "\\par\\smallskip\n{\\footnotesize\n" + body + "}\n"

@@ -3,9 +3,8 @@
 - ``_report_object``: :class:`~sklearn_mlcm.MLCMReport`, one evaluation
   (matrix, classification report, confusions, threshold curve) computed
   once from validated targets, with its tables, pictures and page;
-- ``_tables``: the writers of a table of rows: GitHub markdown and LaTeX
-  (booktabs), each escaping the label names for its format, and the rows of
-  a classification report;
+- ``_report_summary``: the report's one-screen summary (its repr): whole
+  label names, the headline scores, the most confused pair, the thresholds;
 - ``_page``: the self-contained HTML page of a report;
 - ``_trackers``: a report logged to MLflow or Weights & Biases (the
   headline scalars, the tables, the page and the picture), the trackers

@@ -5,7 +5,10 @@ instances, method, the micro, macro and samples F1 with their intervals),
 the labels most involved in confusion (the matrix's picture, the label pairs
 and the label sets), the threshold curve when scores were given, and the
 classification report of every label. :func:`write_page` writes it to a
-file, atomically (:mod:`._files`).
+file, atomically (:mod:`._files`). With intervals, one that cannot be
+trusted (its flag, :func:`~sklearn_mlcm._report._table.flag_notes`) is
+marked (``†1``, its reason the tooltip), an undefined score shows as ``—``,
+the summary says how many are flagged and the reasons follow the report.
 
 What the page promises, and the tests check in a browser:
 
@@ -42,7 +45,16 @@ from collections import Counter
 import numpy as np
 
 from sklearn_mlcm._plot._confusion_matrix import _figure_size
-from sklearn_mlcm._report._table import headline, report_cells, table_of_report
+from sklearn_mlcm._report._table import (
+    FLAG_HEADING,
+    UNDEFINED_CELL,
+    UNDEFINED_NOTE,
+    flag_notes,
+    headline,
+    is_undefined,
+    report_cells,
+    table_of_report,
+)
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import IN_SAMPLE
 from sklearn_mlcm._thresholds._stability import UNSTABLE_SHARE, spread_table
@@ -117,6 +129,10 @@ padding:0 5px;margin:1px 2px 1px 0}
 .mlcm-report figcaption{color:#59636e;margin-top:.3em}
 .mlcm-report code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
 font-size:.92em;background:#f6f8fa;padding:1px 4px;border-radius:4px}
+.mlcm-report sup.flag{color:#9a6700;font-weight:600;margin-left:2px;line-height:0}
+.mlcm-report .flagged{background:#fff8c5;border-left:3px solid #9a6700;
+padding:4px 10px}
+.mlcm-report ul.flags{margin:.3em 0 1em;padding-left:1.4em;color:#59636e}
 .mlcm-report footer{margin-top:2em;color:#59636e;font-size:.9em}
 @media print{.mlcm-report .scroll.tall{max-height:none;overflow:visible}}
 """
@@ -141,9 +157,21 @@ def _amount(cell):
     return f"{int(cell):,}" if cell.isdigit() else cell
 
 
-def _score(entry, column):
+def _flag_mark(flag, marks):
+    """The mark of a flagged interval, its reason as the tooltip; "" for a
+    trusted one."""
+    if flag is None:
+        return ""
+    return f'<sup class="flag" title="{_text(flag)}">{_text(marks[flag])}</sup>'
+
+
+def _score(entry, column, marks):
     """``0.62`` and, when the entry has them, its interval ``[0.36, 0.83]``
-    in a quieter span."""
+    in a quieter span; a flagged interval's mark (``marks``: the reason's)
+    after it, ``—`` and the mark for an undefined score."""
+    flag = entry.get(f"{column} flag")
+    if is_undefined(flag):
+        return UNDEFINED_CELL + _flag_mark(flag, marks)
     value = f"{entry[column]:.{DIGITS}f}"
     low = entry.get(f"{column} low")
     if low is None:
@@ -151,7 +179,30 @@ def _score(entry, column):
     high = entry[f"{column} high"]
     return (
         f'{value} <span class="interval">[{low:.{DIGITS}f}, '
-        f"{high:.{DIGITS}f}]</span>"
+        f"{high:.{DIGITS}f}]</span>{_flag_mark(flag, marks)}"
+    )
+
+
+def _flag_summary(notes):
+    """The summary's warning when intervals are flagged: how many, and
+    where their reasons are."""
+    n = sum(len(note.places) for note in notes)
+    return (
+        f'<p class="note flagged"><b>{n:,} interval{"s" * (n != 1)} '
+        f"flagged</b> (marked {_text(notes[0].mark[0])}): the data cannot "
+        "support them as printed. Their reasons are under the "
+        '<a href="#flags">classification report</a>.</p>'
+    )
+
+
+def _flag_list(notes):
+    """The notes of the flagged intervals, under the report's tables."""
+    items = [f"<li>{_text(note.text())}</li>" for note in notes]
+    if any(is_undefined(note.reason) for note in notes):
+        items.append(f"<li>{_text(UNDEFINED_NOTE)}</li>")
+    return (
+        f'<div id="flags"><p class="note flagged">{_text(FLAG_HEADING)}</p>'
+        f'<ul class="flags">{"".join(items)}</ul></div>'
     )
 
 
@@ -170,21 +221,30 @@ def _summary(report, title):
     if report.include_no_label:
         parts.append('with the "no label" row')
     cards = []
-    column, words = headline(table_of_report(report.report).columns)
+    table = table_of_report(report.report)
+    notes = flag_notes(table)
+    marks = {note.reason: note.mark for note in notes}
+    column, words = headline(table.columns)
     for key in _HEADLINE:
         entry = report.report.get(key)
         if entry is None or column not in entry:  # no samples form
             continue
         interval = ""
-        if f"{column} low" in entry:
+        flag = entry.get(f"{column} flag")
+        value = f"{entry[column]:.{DIGITS}f}"
+        if is_undefined(flag):
+            value = UNDEFINED_CELL
+        elif f"{column} low" in entry:
             interval = (
                 f'<div class="interval">[{entry[f"{column} low"]:.{DIGITS}f}, '
                 f'{entry[f"{column} high"]:.{DIGITS}f}]</div>'
             )
+        if flag is not None:
+            interval += f'<div class="interval">{_text(flag)}</div>'
         cards.append(
             f'<div class="card"><div class="name">{key.split()[0]} '
             f"{_text(words)}</div>"
-            f'<div class="value">{entry[column]:.{DIGITS}f}</div>'
+            f'<div class="value">{value}{_flag_mark(flag, marks)}</div>'
             f"{interval}</div>"
         )
     lines = [
@@ -198,6 +258,8 @@ def _summary(report, title):
         lines.append(_NOT_ONE_VS_REST)
     if report.interval_legend:
         lines.append(f'<p class="legend">{_text(report.interval_legend)}</p>')
+        if notes:
+            lines.append(_flag_summary(notes))
     else:
         lines.append(
             '<p class="legend">No intervals: build the report with '
@@ -302,6 +364,8 @@ def _report_table(report):
     as it is: the page scrolls, not a box)."""
     table = table_of_report(report.report)
     headers, rows, _ = report_cells(table, digits=DIGITS)
+    notes = flag_notes(table)
+    marks = {note.reason: note.mark for note in notes}
     head = "".join(
         f'<th scope="col"{" class=name" * (i == 0)}>{_text(h)}</th>'
         for i, h in enumerate(headers)
@@ -313,7 +377,7 @@ def _report_table(report):
         line = (
             f'<tr><th scope="row" class="name">{_text(row.name)}</th>'
             + "".join(
-                f"<td>{_score(entry, c) if c in entry else ''}</td>"
+                f"<td>{_score(entry, c, marks) if c in entry else ''}</td>"
                 for c in table.columns
             )
             + "".join(f"<td>{_amount(cell)}</td>" for cell in cells[1 + n_scores :])
@@ -338,6 +402,7 @@ def _report_table(report):
         "in the order of the matrix</h3>"
         f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(labels)}</tbody></table></div>"
+        f"{_flag_list(notes) if notes else ''}"
         "</section>"
     )
 

@@ -36,21 +36,24 @@ from sklearn_mlcm._report._classification_report import (
 )
 from sklearn_mlcm._report._table import (
     DEFAULT_METRICS,
+    FLAG_HEADING,
     NO_LABEL_NAME,
     REPORT_AVERAGES,
     SAMPLES_AVERAGE,
-    headline,
+    flag_lines,
     report_cells,
     report_frame,
     report_statistics,
     table_of_report,
 )
-from sklearn_mlcm._report._writers import latex_table, markdown_table
-from sklearn_mlcm._summary import shorten
+from sklearn_mlcm._report._writers import (
+    latex_notes,
+    latex_table,
+    markdown_notes,
+    markdown_table,
+)
 from sklearn_mlcm._thresholds._curve import (
     CURVE_AVERAGES,
-    IN_SAMPLE,
-    OUT_OF_SAMPLE,
     ThresholdCurveResult,
     threshold_curve,
 )
@@ -67,6 +70,7 @@ from sklearn_mlcm._validation._matrices import fits_dense
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._files import output_path_problem
+from ._report_summary import report_summary
 
 __all__ = ["MLCMReport"]
 
@@ -74,9 +78,6 @@ __all__ = ["MLCMReport"]
 #: lines (fewer names when they are long). Names too long to stand beside the
 #: counts on the first line go on a second line, after ``_REPR_NAMES_LEAD``:
 #: whole, as many as fit, then how many are left ("... and 978 more").
-_REPR_NAMES = 5
-_REPR_WIDTH = 79
-_REPR_NAMES_LEAD = "labels: "
 
 _REPORT_CONSTRAINTS = {
     "method": TARGET_CONSTRAINTS["method"],
@@ -741,9 +742,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
             self.target_names,
             len(self.target_names),
             no_label=(
-                (ntl_label, npl_label)
-                if kwargs.get("include_no_label", True)
-                else ()
+                (ntl_label, npl_label) if kwargs.get("include_no_label", True) else ()
             ),
             renamable=True,
         )
@@ -819,8 +818,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
             "average", or "no label" for the row of the no-label index with
             ``include_no_label``), the report's statistics (``precision``,
             ``recall``, ``f1-score`` by default, the ``metrics`` chosen),
-            ``weight``, ``support`` and, with intervals, ``<score> low`` and
-            ``<score> high`` of each (``precision low``, ...). The scores and
+            ``weight``, ``support`` and, with intervals, ``<score> low``,
+            ``<score> high`` and ``<score> flag`` of each (``precision
+            low``, ...; the flag an object column, None where the interval
+            can be trusted, else the reason it cannot). The scores and
             bounds are float64 (NaN in the "samples avg" row for a
             statistic without a samples average); ``weight`` and
             ``support`` int64 when all of a column's values are integers
@@ -857,6 +858,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
     def to_markdown(self, *, digits=2):
         """The report as a GitHub markdown (pipe) table.
 
+        With intervals a flagged one ends with its mark (``†1``), an
+        undefined score shows as ``—`` with its mark, and the reasons follow
+        the table as a list.
+
         Label names are escaped (``|`` as ``\\|``, markdown's other marks
         such as ``* _ ` [ ] < > & ~ !`` backslash-escaped, line breaks as
         spaces), so that every row keeps its columns and a name prints as
@@ -892,14 +897,18 @@ random_state, n_jobs, top_k, thresholds, metric, average
         | samples avg | 0.389 | 0.463 | 0.400 | 18 | 13 |
         <BLANKLINE>
         """
-        headers, rows, _ = report_cells(
-            table_of_report(self.report), digits=int(digits)
-        )
-        return markdown_table(headers, rows)
+        table = table_of_report(self.report)
+        headers, rows, _ = report_cells(table, digits=int(digits))
+        notes = markdown_notes(FLAG_HEADING, flag_lines(table))
+        return markdown_table(headers, rows) + notes
 
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
     def to_latex(self, *, digits=2):
         """The report as a LaTeX ``tabular`` (booktabs rules).
+
+        With intervals a flagged one ends with its mark (``†1``), an
+        undefined score shows as ``—`` with its mark, and the reasons follow
+        the ``tabular`` in ``\\footnotesize``.
 
         Label names are escaped (``& % $ # _ { } ~ ^ \\ | < >``, a leading
         ``[`` as ``{[}``, line breaks as spaces) and TeX's input ligatures
@@ -944,10 +953,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         \\end{tabular}
         <BLANKLINE>
         """
-        headers, rows, n_labels = report_cells(
-            table_of_report(self.report), digits=int(digits)
-        )
-        return latex_table(headers, rows, rules_after=(n_labels - 1,))
+        table = table_of_report(self.report)
+        headers, rows, n_labels = report_cells(table, digits=int(digits))
+        notes = latex_notes(FLAG_HEADING, flag_lines(table))
+        return latex_table(headers, rows, rules_after=(n_labels - 1,)) + notes
 
     @validate_params(
         {"path": [str, os.PathLike, None], "title": [str, None]},
@@ -1004,63 +1013,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
         return render_page(self)
 
     def __repr__(self):
-        # whole names: only a name wider than the line of names is cut
-        room = _REPR_WIDTH - len(_REPR_NAMES_LEAD)
-        cut = room - len(f", ... and {len(self.target_names):,} more")
-        names = [shorten(name, cut) for name in self.target_names]
-        instances = "instance" if self.n_samples == 1 else "instances"
-        labels = "label" if len(names) == 1 else "labels"
-        head = f"MLCMReport: {len(names):,} {labels}"
-        rest = f", {self.n_samples:,} {instances}, method={self.method!r}"
-        # the first names that keep the line within one terminal line
-        for k in range(min(_REPR_NAMES, len(names)), 0, -1):
-            shown = ", ".join(names[:k]) + (", ..." if len(names) > k else "")
-            first = f"{head} ({shown}){rest}"
-            if len(first) <= _REPR_WIDTH:
-                lines = [first]
-                break
-        else:  # not one whole name beside the counts: the names on a line
-            lines = [
-                head + rest,
-                _REPR_NAMES_LEAD + _names_within(names, room),
-            ]
-        scores = []
-        column, words = headline(table_of_report(self.report).columns)
-        for average in ("micro", "macro"):
-            entry = self.report.get(f"{average} avg")
-            if entry is None:
-                continue
-            text = f"{average} {words} {entry[column]:.2f}"
-            if f"{column} low" in entry:
-                low, high = entry[f"{column} low"], entry[f"{column} high"]
-                text += f" [{low:.2f}, {high:.2f}]"
-            scores.append(text)
-        lines.append(", ".join(scores))
-        if self.interval_legend is not None:
-            lines.append(self.interval_legend)
-        if self.most_confused:
-            top = self.most_confused[0]
-            value = top.value if isinstance(top.value, int) else f"{top.value:.3g}"
-            pair = f"{shorten(top.true)} -> {shorten(top.predicted)}"
-            lines.append(f"most confused: {pair} ({value})")
-        curve = self.threshold_curve
-        if curve is not None:
-            best = curve.best_threshold
-            where = (
-                f"{best:.3g}"
-                if np.ndim(best) == 0
-                else f"row {curve.best_index} of per-label thresholds"
-            )
-            metric = {"f1": "F1"}.get(curve.metric, curve.metric)
-            lines.append(
-                f"best threshold: {where} ({curve.average} {metric} "
-                f"{curve.scores[curve.best_index]:.2f}; {IN_SAMPLE})"
-            )
-            if self.threshold_spread is None:
-                lines.append(f"  {OUT_OF_SAMPLE}")
-        if self.threshold_spread is not None:
-            lines.append(f"tuned thresholds: {self.threshold_spread.headline()}")
-        return "\n".join(lines)
+        return report_summary(self)
 
     # -- experiment trackers --------------------------------------------------
 
@@ -1167,22 +1120,6 @@ def _tuned_spread(estimator, labels):
         spread.first_candidate[kept],
         spread.last_candidate[kept],
     )
-
-
-def _names_within(names, width):
-    """As many of ``names`` as fit ``width`` characters, comma-separated,
-    then how many are left (``"a, b, ... and 980 more"``); the first always."""
-    shown, used = [], 0
-    for k, name in enumerate(names):
-        left = len(names) - k - 1
-        more = len(f", ... and {left:,} more") if left else 0
-        extra = len(name) + (2 if shown else 0)
-        if shown and used + extra + more > width:
-            break
-        shown.append(name)
-        used += extra
-    left = len(names) - len(shown)
-    return ", ".join(shown) + (f", ... and {left:,} more" if left else "")
 
 
 def _shape_only(y):

@@ -22,9 +22,7 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._param_validation import current_function
-from sklearn_mlcm._report import NO_LABEL_NAME
-
-from ._tables import AVERAGE_ROWS
+from sklearn_mlcm._report._table import AVERAGE_ROWS, NO_LABEL_NAME
 
 __all__ = ["log_mlflow", "log_wandb", "matrix_table", "report_table", "scalars"]
 
@@ -63,7 +61,8 @@ def scalars(report, prefix):
             continue
         average = heading.removesuffix(" avg")
         for column, value in entry.items():
-            if column not in _AMOUNTS:
+            # a flag is a reason in words (or None), kept in the tables
+            if column not in _AMOUNTS and not column.endswith(" flag"):
                 name = f"{average}_{_metric_name(column)}"
                 values[_joined(prefix, name)] = float(value)
     values[_joined(prefix, "n_samples")] = float(report.n_samples)
@@ -72,7 +71,10 @@ def scalars(report, prefix):
 
 def _cell(value):
     """A table cell: a Python int for an integral amount, else a float
-    (NaN as None, which JSON and the trackers' tables can hold)."""
+    (NaN as None, which JSON and the trackers' tables can hold); an
+    interval's flag as it is, its reason or None."""
+    if value is None or isinstance(value, str):
+        return value
     value = float(value)
     if math.isnan(value):
         return None

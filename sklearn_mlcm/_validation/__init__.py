@@ -16,6 +16,9 @@ read); the layers below take that object and never the raw input again.
   to be built;
 - ``_dask``: the checks of dask input before anything is computed (its
   chunks are checked where the engine, ``_mlcm._dask``, counts them);
+- ``_array_api``: Array API targets (torch, CuPy, array_api_strict) under
+  scikit-learn's ``array_api_dispatch``, checked in their own namespace, on
+  ``y_pred``'s device;
 - ``_targets``: :func:`~._targets.validate_targets` and its result, the
   weights, the groups, the rule of display names.
 

@@ -21,6 +21,15 @@ from sklearn.utils.multiclass import unique_labels
 
 from sklearn_mlcm._param_validation import InvalidInputError, current_function
 
+from ._array_api import (
+    DeviceTargets,
+    HostRows,
+    array_api_namespace,
+    check_array_api_targets,
+    device_weights,
+    host_targets,
+    to_numpy,
+)
 from ._dask import check_dask_kinds, check_dask_targets
 from ._frames import _library
 from ._label_space import _check_pair, _TrueTarget, check_mlcm_targets
@@ -174,7 +183,9 @@ class Targets:
     ----------
     space : LabelSpace or None
         The packed targets and their label space; None for dask input, whose
-        chunks are validated where they live (``chunks``).
+        chunks are validated where they live (``chunks``). For Array API
+        input its rows are copied to the host at their first read only
+        (:class:`~._array_api.HostRows`): the engine reads ``device``.
     names : list of str
         The labels' display names, in the matrix's order.
     weight : ndarray of shape (n_samples,), float64, or None
@@ -182,14 +193,20 @@ class Targets:
         shape checked, their values checked chunk by chunk).
     groups : ndarray of shape (n_samples,) or None
         The cluster of each instance (dask input: as passed, shape checked).
-    kind : {"numpy", "sparse", "frame", "dask"}
-        How the targets were read.
+    kind : {"numpy", "sparse", "frame", "dask", "array_api"}
+        How the targets were read; "array_api" for arrays of another
+        namespace than NumPy under ``array_api_dispatch`` (``device``).
     chunks : tuple or None
         For dask input: ``(y_true, y_pred, labels)``, the two dask arrays and
         the label positions to keep (or None).
     predictions : dict or None
         For several prediction sets: each set's clean indicators, by name
         (``space.y_pred`` is the last one's).
+    device : DeviceTargets or None
+        For Array API input: the checked targets and weights in their
+        namespace, on the device of ``y_pred``
+        (:class:`~._array_api.DeviceTargets`); ``weight`` holds the same
+        weights on the host.
     """
 
     space: object
@@ -199,6 +216,7 @@ class Targets:
     kind: str = "numpy"
     chunks: object = None
     predictions: object = None
+    device: object = None
 
     @property
     def n_labels(self):
@@ -319,6 +337,18 @@ def validate_targets(
         names = [str(i) for i in (range(q) if kept is None else kept)]
         chunks = (y_true, y_pred, kept)
         return Targets(None, names, sample_weight, groups, "dask", chunks)
+    namespace = array_api_namespace(y_true, y_pred)
+    device = None
+    if namespace is not None:
+        views = host_targets(y_true, y_pred, sample_weight, namespace)
+        if views is None:  # on an accelerator: counted there
+            return _array_api_targets(
+                y_true, y_pred, namespace, labels, sample_weight, groups, matrix_sums
+            )
+        # in the host's memory: NumPy reads it in place, results go back
+        y_true, y_pred, sample_weight = views
+        device = DeviceTargets(*namespace, None, None)
+        library = set()
     space = check_mlcm_targets(y_true, y_pred, labels=labels)
     n = space.codes[0].shape[0] if space.codes is not None else space.y_true.shape[0]
     weight = check_sample_weight(sample_weight, n)
@@ -332,4 +362,22 @@ def validate_targets(
         kind = "sparse"
     else:
         kind = "numpy"
-    return Targets(space, list(space.names), weight, groups, kind)
+    return Targets(space, list(space.names), weight, groups, kind, device=device)
+
+
+def _array_api_targets(y_true, y_pred, namespace, labels, sample_weight, groups, sums):
+    """The :class:`Targets` of Array API input: checked in its namespace,
+    kept on the device of ``y_pred`` (``Targets.device``)."""
+    device, names = check_array_api_targets(y_true, y_pred, namespace, labels=labels)
+    n = device.y_true.shape[0]
+    device, weight = device_weights(
+        sample_weight, device, lambda w: check_sample_weight(w, n)
+    )
+    if sums:
+        check_weight_sums(weight, len(names))
+    if groups is not None:
+        if hasattr(groups, "__array_namespace__") or _library(groups) == "torch":
+            groups = to_numpy(groups, device.xp)
+        groups = _check_groups(np.asarray(groups), n)
+    space = HostRows(device, names)
+    return Targets(space, names, weight, groups, "array_api", device=device)

@@ -129,10 +129,14 @@ def test_from_predictions_report_equals_classification_report(options):
 
 
 def test_from_predictions_report_values_are_python_floats():
-    """Every value of the report dict is a Python float, as scikit-learn's."""
+    """Every value of the report dict is a Python float, as scikit-learn's,
+    but the intervals' flags (None or a reason)."""
     report = MLCMReport.from_predictions(T, P, zero_division=0.0, **INTERVALS)
-    values = [v for entry in report.report.values() for v in entry.values()]
+    items = [item for entry in report.report.values() for item in entry.items()]
+    values = [v for k, v in items if not k.endswith(" flag")]
     assert values and all(type(v) is float for v in values)
+    flags = [v for k, v in items if k.endswith(" flag")]
+    assert flags and all(v is None or type(v) is str for v in flags)
 
 
 def test_from_predictions_warns_as_the_classification_report():
@@ -626,17 +630,21 @@ def test_to_frame_rows_equal_the_report_dict():
     assert list(frame.index) == list(report.report)
     assert list(frame["kind"]) == ["label"] * 3 + ["average"] * 4
     # kind, then the dict's columns: each score and amount, then the bounds
+    # and flag of each score
     entry = next(iter(report.report.values()))
-    bounds = [c for c in entry if c.endswith((" low", " high"))]
+    bounds = [c for c in entry if c.endswith((" low", " high", " flag"))]
     assert list(frame.columns) == [
         "kind",
         *(c for c in entry if c not in bounds),
         *bounds,
     ]
-    assert {"precision low", "f1-score high"} <= set(bounds)
+    assert {"precision low", "f1-score high", "recall flag"} <= set(bounds)
     for name, entry in report.report.items():
         for column, value in entry.items():
-            assert frame.loc[name, column] == value
+            if column.endswith(" flag"):
+                assert frame.loc[name, column] is value
+            else:
+                assert frame.loc[name, column] == value
     plain_report = MLCMReport.from_predictions(T, P, zero_division=0.0)
     plain = plain_report.to_frame()
     plain_entry = next(iter(plain_report.report.values()))

@@ -132,6 +132,10 @@ def test_log_mlflow_interval_bounds_and_prefix(report_with_intervals, mlflow_sto
     assert metrics["val/macro_f1_low"] == pytest.approx(macro["f1-score low"])
     assert metrics["val/macro_f1_high"] == pytest.approx(macro["f1-score high"])
     assert metrics["val/micro_recall_low"] <= metrics["val/micro_recall"]
+    # an interval's flag (a reason, or None) is no metric: it is in the table
+    assert not [name for name in metrics if name.endswith("_flag")]
+    table = mlflow.artifacts.load_dict(f"{run.info.artifact_uri}/val/report.json")
+    assert "f1-score flag" in table["columns"]
     listed = {a.path for a in MlflowClient().list_artifacts(run.info.run_id, "val")}
     assert listed == {"val/report.json", "val/confusion_matrix.json"}
 

@@ -40,6 +40,7 @@ def test_torch_and_trackers_page_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("WANDB_DIR", str(tmp_path))
     monkeypatch.setenv("WANDB_SILENT", "true")
     monkeypatch.setenv("WANDB_MODE", "offline")  # the page sets it too
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")  # the page's Array API section
     blocks = _python_blocks(PAGE.read_text(encoding="utf-8"))
     assert len(blocks) >= 6
     namespace = {}

@@ -1,0 +1,374 @@
+"""Array API input under array_api_dispatch, through array_api_strict.
+
+The arrays live on array_api_strict's "device1", which refuses every
+conversion to NumPy: a public function that drops its targets to NumPy fails
+here. The matrices are compared with the oracles of tests/_oracles.py and
+with the NumPy path, on random cases (hypothesis).
+"""
+
+import numpy as np
+import pytest
+import sklearn
+from _oracles import (
+    assert_matches_oracle,
+    heydarian_oracle,
+    krstinic_oracle,
+    samples_average_oracle,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+
+from sklearn_mlcm import (
+    mlcm_classification_report,
+    mlcm_confusion_matrix,
+    mlcm_f1_score,
+    mlcm_multilabel_confusion_matrix,
+    mlcm_precision_recall_fscore_support,
+    mlcm_precision_score,
+    mlcm_recall_score,
+    mlcm_specificity_score,
+)
+from sklearn_mlcm._validation._array_api import HostRows
+
+xps = pytest.importorskip("array_api_strict")
+
+DEVICE = xps.Device("device1")
+CPU = xps.Device("CPU_DEVICE")
+ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}
+
+
+@pytest.fixture
+def dispatch(monkeypatch):
+    """scikit-learn's array_api_dispatch (which needs SCIPY_ARRAY_API=1)."""
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    with sklearn.config_context(array_api_dispatch=True):
+        yield
+
+
+def on_device(y, dtype=None):
+    return xps.asarray(np.asarray(y, dtype=dtype), device=DEVICE)
+
+
+def host(x):
+    """An array_api_strict array copied to NumPy (explicitly, via the CPU)."""
+    return np.asarray(x.to_device(CPU))
+
+
+def targets(draw_n=st.integers(1, 25), draw_q=st.integers(1, 5)):
+    """(y_true, y_pred, weights or None) with empty, full and mixed rows."""
+
+    @st.composite
+    def make(draw):
+        n, q = draw(draw_n), draw(draw_q)
+        rows = st.lists(st.booleans(), min_size=q, max_size=q)
+        special = st.sampled_from([[False] * q, [True] * q])
+        row = st.one_of(rows, special)
+        y_true = np.array(draw(st.lists(row, min_size=n, max_size=n)), dtype=bool)
+        y_pred = np.array(draw(st.lists(row, min_size=n, max_size=n)), dtype=bool)
+        kind = draw(st.sampled_from(["none", "integer", "float"]))
+        weight = None
+        if kind == "integer":
+            weight = np.array(draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)))
+        elif kind == "float":
+            values = st.floats(0, 10, allow_nan=False, allow_infinity=False)
+            weight = np.array(draw(st.lists(values, min_size=n, max_size=n)))
+        return y_true.reshape(n, q), y_pred.reshape(n, q), weight
+
+    return make()
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@settings(max_examples=150, deadline=None)
+@given(case=targets())
+def test_mlcm_confusion_matrix_array_api_matches_oracle(method, case):
+    """The matrix of device arrays is the oracle's, on their device and namespace."""
+    y_true, y_pred, weight = case
+    result = mlcm_confusion_matrix(
+        on_device(y_true), on_device(y_pred), method=method, sample_weight=weight
+    )
+    assert result.device == DEVICE
+    assert isinstance(result, type(on_device([1])))
+    expected = ORACLES[method](y_true, y_pred, weight)
+    assert_matches_oracle(host(result), expected, method, weight is not None)
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("average", [None, "micro", "macro", "weighted", "samples"])
+@settings(max_examples=60, deadline=None)
+@given(case=targets())
+def test_mlcm_precision_recall_fscore_support_array_api_matches_numpy(average, case):
+    """The scores of device arrays are NumPy's: floats, or arrays on the device."""
+    y_true, y_pred, weight = case
+    options = {"average": average, "sample_weight": weight, "zero_division": 0.0}
+    got = mlcm_precision_recall_fscore_support(
+        on_device(y_true), on_device(y_pred), **options
+    )
+    expected = mlcm_precision_recall_fscore_support(y_true, y_pred, **options)
+    for value, want in zip(got, expected):
+        if want is None:
+            assert value is None
+        elif average is None:
+            assert value.device == DEVICE
+            assert_allclose(host(value), want, rtol=1e-12, atol=1e-12)
+        else:
+            assert type(value) is float
+            assert value == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.usefixtures("dispatch")
+@settings(max_examples=60, deadline=None)
+@given(case=targets())
+def test_mlcm_f1_score_array_api_samples_matches_oracle(case):
+    """The samples average of device arrays equals the instance-by-instance oracle."""
+    y_true, y_pred, weight = case
+    got = mlcm_precision_recall_fscore_support(
+        on_device(y_true),
+        on_device(y_pred),
+        average="samples",
+        sample_weight=weight,
+        zero_division=0.0,
+    )
+    precision, recall, fbeta, _ = samples_average_oracle(
+        y_true, y_pred, sample_weight=weight
+    )
+    want = [precision, recall, fbeta]
+    want = [0.0 if np.isnan(v) else v for v in want]
+    assert_allclose(got[:3], want, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_confusion_matrix_array_api_paper_table():
+    """Heydarian's Table 1 through device arrays gives Table 4 (j), as int64."""
+    result = mlcm_confusion_matrix(on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED))
+    assert result.dtype == xps.int64
+    assert_array_equal(
+        host(result), [[5, 2, 4, 0], [0, 2, 3, 1], [0, 0, 1, 0], [0, 1, 1, 1]]
+    )
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("dtype", [bool, np.int8, np.int64, np.float32, np.float64])
+def test_mlcm_confusion_matrix_array_api_input_dtypes(dtype):
+    """0/1 indicators of any real dtype give the same counts."""
+    result = mlcm_confusion_matrix(
+        on_device(TABLE_1_TRUE, dtype), on_device(TABLE_1_PRED, dtype)
+    )
+    assert_array_equal(host(result), mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED))
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_confusion_matrix_array_api_y_true_follows_y_pred():
+    """A NumPy or list y_true is moved to the namespace and device of y_pred."""
+    for y_true in (TABLE_1_TRUE, np.asarray(TABLE_1_TRUE)):
+        result = mlcm_confusion_matrix(y_true, on_device(TABLE_1_PRED))
+        assert result.device == DEVICE
+        assert_array_equal(
+            host(result), mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED)
+        )
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("normalize", ["true", "pred", "all"])
+def test_mlcm_confusion_matrix_array_api_normalize(normalize):
+    """Normalised matrices come back on the device, equal to NumPy's."""
+    result = mlcm_confusion_matrix(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED), normalize=normalize
+    )
+    assert result.device == DEVICE
+    expected = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED, normalize=normalize)
+    assert_allclose(host(result), expected)
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_confusion_matrix_array_api_labels():
+    """``labels`` keeps and orders the columns on the device."""
+    result = mlcm_confusion_matrix(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED), labels=[2, 0]
+    )
+    expected = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED, labels=[2, 0])
+    assert_array_equal(host(result), expected)
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("tn", ["complement", "diagonal"])
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_mlcm_multilabel_confusion_matrix_array_api(tn, method):
+    """The one-vs-rest matrices come back on the device, equal to NumPy's."""
+    result = mlcm_multilabel_confusion_matrix(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED), tn=tn, method=method
+    )
+    assert result.device == DEVICE
+    expected = mlcm_multilabel_confusion_matrix(
+        TABLE_1_TRUE, TABLE_1_PRED, tn=tn, method=method
+    )
+    assert_allclose(host(result), expected)
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize(
+    "score", [mlcm_precision_score, mlcm_recall_score, mlcm_f1_score]
+)
+def test_mlcm_f1_score_array_api_scores(score):
+    """A score of device arrays: a Python float, or per-label values there."""
+    y_true, y_pred = on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED)
+    value = score(y_true, y_pred, average="macro")
+    assert type(value) is float
+    assert value == score(TABLE_1_TRUE, TABLE_1_PRED, average="macro")
+    per_label = score(y_true, y_pred, average=None)
+    assert per_label.device == DEVICE
+    assert_allclose(host(per_label), score(TABLE_1_TRUE, TABLE_1_PRED, average=None))
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_specificity_score_array_api():
+    """The specificity of device arrays equals NumPy's."""
+    value = mlcm_specificity_score(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED), average="macro"
+    )
+    assert type(value) is float
+    assert value == mlcm_specificity_score(TABLE_1_TRUE, TABLE_1_PRED, average="macro")
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_mlcm_classification_report_array_api_matches_numpy(method):
+    """The report of device arrays is the NumPy report, text and dict."""
+    y_true, y_pred = on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED)
+    for output_dict in (False, True):
+        got = mlcm_classification_report(
+            y_true, y_pred, method=method, output_dict=output_dict, zero_division=0.0
+        )
+        expected = mlcm_classification_report(
+            TABLE_1_TRUE,
+            TABLE_1_PRED,
+            method=method,
+            output_dict=output_dict,
+            zero_division=0.0,
+        )
+        assert got == expected
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_classification_report_array_api_intervals():
+    """With intervals, the rows are read on the host once: the same report."""
+    options = {
+        "confidence_level": 0.9,
+        "n_resamples": 99,
+        "random_state": 0,
+        "zero_division": 0.0,
+    }
+    got = mlcm_classification_report(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED), **options
+    )
+    assert got == mlcm_classification_report(TABLE_1_TRUE, TABLE_1_PRED, **options)
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_confusion_matrix_array_api_rows_stay_on_device(monkeypatch):
+    """The matrix, the scores and the report never copy the rows to the host."""
+
+    def refuse(self):
+        raise AssertionError("the rows were copied to the host")
+
+    monkeypatch.setattr(HostRows, "y_true", property(refuse))
+    monkeypatch.setattr(HostRows, "y_pred", property(refuse))
+    y_true, y_pred = on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED)
+    mlcm_confusion_matrix(y_true, y_pred)
+    mlcm_precision_recall_fscore_support(y_true, y_pred, zero_division=0.0)
+    mlcm_f1_score(y_true, y_pred, average="samples", zero_division=0.0)
+    mlcm_classification_report(y_true, y_pred, zero_division=0.0)
+
+
+def test_mlcm_confusion_matrix_array_api_without_dispatch():
+    """Without dispatch, CPU arrays are read by NumPy as today: a NumPy result."""
+    y_true = xps.asarray(np.asarray(TABLE_1_TRUE))
+    y_pred = xps.asarray(np.asarray(TABLE_1_PRED))
+    result = mlcm_confusion_matrix(y_true, y_pred)
+    assert isinstance(result, np.ndarray)
+    assert_array_equal(result, mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED))
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize(
+    "y_true, y_pred, match",
+    [
+        (
+            [[0, 2]],
+            [[0, 1]],
+            r"y_true of mlcm_confusion_matrix must contain only 0 and 1; found 2",
+        ),
+        ([[0.0, np.nan]], [[0.0, 1.0]], "y_true of mlcm_confusion_matrix contains NaN"),
+        ([[0.5, 1.0]], [[0.0, 1.0]], r"found 0.5\. It looks like scores"),
+        ([0, 1], [0, 1], "must be a 2-D 0/1 indicator matrix under array_api_dispatch"),
+        ([[0, 1]], [[0, 1, 1]], "must have the same number of label columns"),
+        ([[0, 1], [1, 1]], [[0, 1]], "must have the same number of samples"),
+        (np.zeros((0, 2)), np.zeros((0, 2)), r"are empty \(0 samples\)"),
+        (np.zeros((2, 0)), np.zeros((2, 0)), "have no label columns"),
+    ],
+)
+def test_mlcm_confusion_matrix_array_api_refuses_bad_targets(y_true, y_pred, match):
+    """Bad device targets are refused, naming the parameter and what was found."""
+    with pytest.raises(ValueError, match=match):
+        mlcm_confusion_matrix(on_device(y_true), on_device(y_pred))
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_confusion_matrix_array_api_refuses_sparse_output():
+    """sparse_output=True is refused: the result stays in the input's namespace."""
+    with pytest.raises(ValueError, match="'sparse_output' parameter.*Array API input"):
+        mlcm_confusion_matrix(
+            on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED), sparse_output=True
+        )
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_confusion_matrix_array_api_refuses_bad_weights_and_labels():
+    """Weights and labels are checked as for every other input."""
+    y_true, y_pred = on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED)
+    with pytest.raises(ValueError, match="'sample_weight' parameter.*non-negative"):
+        mlcm_confusion_matrix(y_true, y_pred, sample_weight=on_device([-1.0] + [1] * 8))
+    with pytest.raises(
+        ValueError, match="'sample_weight' parameter.*length n_samples=9"
+    ):
+        mlcm_confusion_matrix(y_true, y_pred, sample_weight=[1.0, 2.0])
+    with pytest.raises(ValueError, match="'labels' parameter.*out of range"):
+        mlcm_confusion_matrix(y_true, y_pred, labels=[0, 3])
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_confusion_matrix_array_api_device_weights():
+    """Weights on the device weigh as NumPy weights do."""
+    weight = np.arange(1.0, 10.0)
+    result = mlcm_confusion_matrix(
+        on_device(TABLE_1_TRUE),
+        on_device(TABLE_1_PRED),
+        sample_weight=on_device(weight),
+    )
+    expected = heydarian_oracle(
+        np.asarray(TABLE_1_TRUE), np.asarray(TABLE_1_PRED), weight
+    )
+    assert_allclose(host(result), expected)
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_mlcm_confusion_matrix_array_api_host_memory(method):
+    """Arrays in the host's memory are counted in place by the NumPy kernels:
+    the NumPy bits, returned in the input's namespace."""
+    rng = np.random.default_rng(0)
+    y_true, y_pred = rng.random((200, 6)) < 0.3, rng.random((200, 6)) < 0.3
+    weight = rng.random(200)
+    result = mlcm_confusion_matrix(
+        xps.asarray(y_true), xps.asarray(y_pred), method=method, sample_weight=weight
+    )
+    assert isinstance(result, type(on_device([1])))
+    assert result.device == CPU
+    expected = mlcm_confusion_matrix(
+        y_true, y_pred, method=method, sample_weight=weight
+    )
+    assert_array_equal(np.asarray(result), expected)
+    scores = mlcm_f1_score(xps.asarray(y_true), xps.asarray(y_pred), average=None)
+    assert_array_equal(np.asarray(scores), mlcm_f1_score(y_true, y_pred, average=None))
