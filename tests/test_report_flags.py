@@ -311,12 +311,6 @@ def test_report_without_intervals_keeps_scikit_learns_text():
 
 # -- end to end: the engine's flags --------------------------------------------
 
-ENGINE = pytest.mark.xfail(
-    reason="needs the engine's flags (branch honest-engine)", strict=True
-)
-
-
-@ENGINE
 def test_never_predicted_label_is_flagged_in_the_report_dict():
     """mlcm_classification_report flags a never-predicted label's precision
     as undefined, keeping scikit-learn's value."""
@@ -325,7 +319,6 @@ def test_never_predicted_label_is_flagged_in_the_report_dict():
     assert report["eel"]["precision"] == 0.0
 
 
-@ENGINE
 def test_never_predicted_label_shows_as_undefined_in_the_text():
     """The text prints "—" and a mark for the never-predicted label's
     precision, and the reason in its notes."""
@@ -335,7 +328,6 @@ def test_never_predicted_label_shows_as_undefined_in_the_text():
     assert NEVER in text[text.index("Flagged intervals") :]
 
 
-@ENGINE
 def test_never_predicted_label_is_flagged_in_the_mlcm_report():
     """MLCMReport.from_predictions carries the flag into its frame, markdown
     and page."""
@@ -345,7 +337,6 @@ def test_never_predicted_label_is_flagged_in_the_mlcm_report():
     assert f'title="{NEVER}"' in evaluation.to_html()
 
 
-@ENGINE
 def test_never_predicted_label_is_flagged_on_the_command_line(capsys, tmp_path):
     """The command line's text and JSON carry the engine's flag."""
     out = _run_cli(capsys, tmp_path)
