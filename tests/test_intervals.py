@@ -642,7 +642,7 @@ def test_mlcm_confidence_intervals_threads_only_for_large_test_sets(monkeypatch)
             InvalidInputError,
             r"'groups' parameter .* sort together .* \['NoneType', 'str'\]",
         ),
-        ({"metric": "accuracy"}, InvalidParameterError, "'metric' parameter"),
+        ({"metric": "roc_auc"}, InvalidParameterError, "'metric' parameter"),
         (
             {"n_jobs": 0},
             InvalidParameterError,

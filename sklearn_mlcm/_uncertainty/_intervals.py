@@ -61,10 +61,11 @@ from ._parallel import N_JOBS, n_workers, run_ranges
 from ._score_intervals import (
     RATIOS,
     label_score_intervals,
+    macro_basis,
     macro_estimate,
     macro_form,
     ratio_moments,
-    resampled_macro,
+    resampled_macros,
     studentised_bounds,
 )
 from ._table import (
@@ -493,7 +494,12 @@ def _draw(call):
         cells = np.empty((n_resamples, q1 * q1))
     macro = {metric: np.empty((2, n_resamples)) for metric in call.macro_forms}
     silent = float(call.silent)
-    per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if call.matrix else 0)
+    basis = macro_basis(units, call.shown) if call.macro_forms else None
+    per_resample = max(
+        units.n_kinds * max(1, len(call.macro_forms)),
+        3 * q1,
+        q1 * q1 if call.matrix else 0,
+    )
     batch_chunks = max(1, BATCH_CELLS // call.threads // per_resample // units.chunk)
     units.kind_ends()  # computed once, before the threads read it
 
@@ -507,8 +513,12 @@ def _draw(call):
                 sums[start:end] = counts @ samples_sums
             if cells is not None:
                 cells[start:end] = (contributions.T @ counts.T).T
-            for metric, form in call.macro_forms.items():
-                macro[metric][:, start:end] = resampled_macro(counts, form, silent)
+            if call.macro_forms:
+                found = resampled_macros(
+                    counts, margins[start:end], basis, call.macro_forms, silent
+                )
+                for metric, values in found.items():
+                    macro[metric][:, start:end] = values
 
     run_ranges(fill_range, -(-n_resamples // units.chunk), call.n_jobs)
     return _Draws(margins, sums, cells, contributions, macro)

@@ -41,9 +41,11 @@ __all__ = [
     "SCORE_INTERVALS",
     "LabelIntervals",
     "MacroInterval",
+    "MacroBasis",
     "MacroForm",
     "RatioMoments",
     "label_score_intervals",
+    "macro_basis",
     "macro_estimate",
     "macro_form",
     "macro_interval",
@@ -51,6 +53,7 @@ __all__ = [
     "ratio_moments",
     "ratio_parts",
     "resampled_macro",
+    "resampled_macros",
     "studentised_bounds",
 ]
 
@@ -571,7 +574,7 @@ def macro_interval(
         stop = min(start + step, n_resamples)
         counts = resample_counts(seed, start, stop, units)
         macro[start:stop], variance[start:stop] = resampled_macro(
-            counts, form, zero_division
+            counts, form, zero_division, units
         )
     low, high = studentised_bounds(
         estimate, se, macro, variance, confidence_level=confidence_level
@@ -598,19 +601,132 @@ def macro_form(units, metric, *, beta=1.0, tn="complement", shown=None):
     return MacroForm(x, y, parts, q)
 
 
-def resampled_macro(counts, form, zero_division):
+def resampled_macro(counts, form, zero_division, units):
     """Macro averages (B,) and their linearised variances (B,) of the units
     counted ``counts`` (B, n_kinds) times."""
-    return _macro_of_counts(counts, form.x, form.y, form.parts, form.q, zero_division)
+    margins = units.drawn_margins(counts)
+    basis = macro_basis(units, form.q)
+    return resampled_macros(counts, margins, basis, {None: form}, zero_division)[None]
 
 
 def macro_estimate(units, form, zero_division):
     """The macro average of the test set and its linearised standard error
     (floats)."""
     estimate, variance = resampled_macro(
-        units.multiplicity[None, :], form, float(zero_division)
+        units.multiplicity[None, :], form, float(zero_division), units
     )
     return float(estimate[0]), float(np.sqrt(max(variance[0], 0.0)))
+
+
+@dataclass(frozen=True)
+class MacroBasis:
+    """The units' one-vs-rest counts that every macro average's linearised
+    variance reads: ``counts`` (n_kinds, 3 q) sparse, each kind's TP, FP
+    and FN of the q labels averaged (disjoint for a single instance: one
+    nonzero per label it holds or predicts), and its ``total`` (every cell
+    of its matrix) and ``trace`` (its diagonal), (n_kinds,) each."""
+
+    counts: object
+    total: np.ndarray
+    trace: np.ndarray
+
+
+def macro_basis(units, shown):
+    """The :class:`MacroBasis` of ``units``' first ``shown`` indices."""
+    q1 = units.n_labels + 1
+    flat = sparse.csr_array(units.unit_margins)
+    diag = flat[:, 0:shown]
+    rows = flat[:, q1 : q1 + shown]
+    cols = flat[:, 2 * q1 : 2 * q1 + shown]
+    counts = sparse.hstack([diag, cols - diag, rows - diag], format="csr")
+    counts.eliminate_zeros()
+    total = np.asarray(flat[:, q1 : 2 * q1].sum(axis=1)).ravel()
+    trace = np.asarray(flat[:, 0:q1].sum(axis=1)).ravel()
+    return MacroBasis(counts, total, trace)
+
+
+def _form_coefficients(form):
+    """A linear form's coefficients of TP, FP, FN (one vs rest), the total
+    and the trace: ``d diag + r rows + c cols = (d + r + c) TP + c FP + r
+    FN``."""
+    c = dict.fromkeys(("diag", "rows", "cols", "total", "trace"), 0.0)
+    for coefficient, name in form:
+        c[name] += coefficient
+    return (
+        c["diag"] + c["rows"] + c["cols"],
+        c["cols"],
+        c["rows"],
+        c["total"],
+        c["trace"],
+    )
+
+
+def resampled_macros(counts, margins, basis, forms, zero_division):
+    """``{key: (2, B)}``: the macro averages and their linearised variances
+    of each :class:`MacroForm` of ``forms`` in the resamples counted
+    ``counts`` (B, n_kinds), whose ``margins`` (B, 3, q + 1) are drawn
+    already (the averages' sums are read off them).
+
+    Each unit's linearised contribution ``u_i = sum_k a_k (x_ik - r_k
+    y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its TP, FP
+    and FN (``basis``, :class:`MacroBasis`), its total and its trace: one
+    sparse product per batch gives every form's contributions in every
+    resample, and ``variance_b = sum_i c_bi u_ib^2``.
+    """
+    n_rows = counts.shape[0]
+    diag, rows, cols = margins[:, 0, :], margins[:, 1, :], margins[:, 2, :]
+    components = {
+        "total": rows.sum(axis=1, keepdims=True),
+        "trace": diag.sum(axis=1, keepdims=True),
+    }
+    keys = list(forms)
+    q = basis.counts.shape[1] // 3
+    weights = np.empty((3 * q, len(keys), n_rows))
+    scalars = np.empty((2, len(keys), n_rows))
+    macros = {}
+    for j, key in enumerate(keys):
+        form = forms[key]
+        parts = {
+            **components,
+            "diag": diag[:, :q],
+            "rows": rows[:, :q],
+            "cols": cols[:, :q],
+        }
+        X = sum(c * parts[name] for c, name in form.x)
+        Y = sum(c * parts[name] for c, name in form.y)
+        X, Y = np.broadcast_to(X, (n_rows, q)), np.broadcast_to(Y, (n_rows, q))
+        defined = Y > 0
+        safe = np.where(defined, Y, 1.0)
+        r = np.where(defined, np.clip(X / safe, 0.0, 1.0), 0.0)
+        if np.isnan(zero_division):
+            n_defined = defined.sum(axis=1)
+            scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
+            macro = (r * defined).sum(axis=1) * scale
+        else:
+            scale = np.full(n_rows, 1.0 / q)
+            undefined = (~defined).sum(axis=1)
+            macro = ((r * defined).sum(axis=1) + zero_division * undefined) / q
+        a = np.where(defined, scale[:, None] / safe, 0.0)  # d macro / d X_k
+        ar = a * r
+        cx, cy = _form_coefficients(form.x), _form_coefficients(form.y)
+        for block in range(3):
+            weights[block * q : (block + 1) * q, j, :] = (
+                cx[block] * a - cy[block] * ar
+            ).T
+        a_sum, ar_sum = a.sum(axis=1), ar.sum(axis=1)
+        scalars[0, j] = cx[3] * a_sum - cy[3] * ar_sum
+        scalars[1, j] = cx[4] * a_sum - cy[4] * ar_sum
+        macros[key] = macro
+    u = basis.counts @ weights.reshape(3 * q, -1)  # (n_kinds, forms x B)
+    u = u.reshape(-1, len(keys), n_rows)
+    if scalars[0].any():
+        u += basis.total[:, None, None] * scalars[0][None]
+    if scalars[1].any():
+        u += basis.trace[:, None, None] * scalars[1][None]
+    u *= u
+    u *= counts.T[:, None, :]
+    variance = u.sum(axis=0)
+    return {key: np.stack([macros[key], variance[j]]) for j, key in enumerate(keys)}
 
 
 def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
