@@ -514,7 +514,8 @@ def _report_bounds(
     legend = (
         f"[low, high]: {100 * confidence_level:g}% "
         f"{'BCa' if interval == 'bca' else 'percentile'} bootstrap intervals, "
-        f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}"
+        f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}; "
+        "the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
     )
     return ReportBounds(scores, legend)
 

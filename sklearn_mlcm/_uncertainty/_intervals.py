@@ -919,9 +919,16 @@ def mlcm_confidence_intervals(
     y_pred : same kind and shape as ``y_true``
         Predicted labels.
 
-    metric : {"f1", "precision", "recall", "fbeta", "specificity"}, default="f1"
+    metric : str, default="f1"
         The score the result unpacks as, as :func:`mlcm_f1_score` and the
-        other scores compute it.
+        other scores compute it: "f1", "precision", "recall", "fbeta",
+        "specificity", or any other statistic of the registry
+        (:func:`mlcm_statistics`: "accuracy", "jaccard",
+        "matthews_corrcoef", "balanced_accuracy",
+        "negative_predictive_value", "false_discovery_rate",
+        "false_omission_rate", "false_positive_rate", "false_negative_rate",
+        "informedness", "markedness", "g_mean", "prevalence"). The result
+        holds it beside precision, recall, F1 and specificity.
 
     average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
         How the chosen score is averaged (see :func:`mlcm_f1_score`).
@@ -958,9 +965,15 @@ def mlcm_confidence_intervals(
         The nominal coverage of the intervals, in (0, 1).
 
     interval : {"bca", "percentile"}, default="bca"
-        "bca": bias-corrected and accelerated (second-order accurate; the
-        jackknife over the instances or groups gives its acceleration).
-        "percentile": the quantiles of the bootstrap distribution.
+        The bootstrap interval of the micro, weighted and samples averages,
+        of the statistics that are no ratio of counts (their labels and
+        every average) and of the matrix's cells. "bca": bias-corrected and
+        accelerated (second-order accurate; the jackknife over the instances
+        or groups gives its acceleration). "percentile": the quantiles of
+        the bootstrap distribution. The labels of a ratio of counts
+        (precision, recall, F-beta, specificity and the registry's other
+        ratios) get Wilson score intervals, their macro averages the
+        bootstrap-t, whatever ``interval`` says (see Notes).
 
     beta : float, default=1.0
         Weight of recall in the F-score, for ``metric="fbeta"``.
@@ -1067,10 +1080,35 @@ def mlcm_confidence_intervals(
     2**-39) raises that warning, naming the scores. The micro average, one
     ratio of pooled counts, is far less exposed.
 
+    Which interval each score gets (issue #32): a label's ratio of counts
+    ``X / Y`` gets the Wilson score interval on its effective number of
+    trials, ``Y`` shrunk by the design effect of the units' unequal
+    contributions (clustered instances, groups, weights), so that a label
+    with 3 positives gets an honest wide interval, not the percentile's
+    [1.00, 1.00]; a label whose ratio is undefined on the test set (a zero
+    denominator) gets [0, 1]. A macro average of such ratios gets the
+    bootstrap-t: each resample's average studentised by its own linearised
+    standard error (read off the same resamples as the other intervals),
+    which follows the shift described above where the percentile interval
+    can exclude its estimate. The micro, weighted and samples averages, the
+    statistics that are no ratio of counts and the matrix keep the
+    percentile or BCa interval of ``interval``. The estimates are the
+    scores' own in every case.
+
+    Each interval carries a ``flag`` (:attr:`ScoreInterval.flag`): None
+    where it can be trusted, else why not, per label ("undefined: never
+    predicted", "few positives (3 < 5)", ...) and per average ("12 of 53
+    labels have < 5 positives", "undefined for every label", ...). The
+    flagged intervals of a call are named in one
+    :class:`~scipy.stats.DegenerateDataWarning`; the summary and
+    ``to_frame()`` ("<score> flag") show them.
+
     References
     ----------
     .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
-       Chapman & Hall, 1993, ch. 14.
+       Chapman & Hall, 1993, ch. 14 (BCa) and ch. 12 (the bootstrap-t).
+    .. [2] E. B. Wilson, "Probable inference, the law of succession, and
+       statistical inference", JASA 22, 1927.
 
     Examples
     --------
