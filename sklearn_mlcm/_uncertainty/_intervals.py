@@ -1121,9 +1121,9 @@ def mlcm_confidence_intervals(
     ...                                    random_state=0)
     >>> estimate, (low, high) = result
     >>> round(estimate, 3), round(low, 3), round(high, 3)
-    (0.716, 0.675, 0.756)
+    (0.716, 0.674, 0.758)
     >>> result.label_confidence_interval.low.round(3)
-    array([0.584, 0.738, 0.647, 0.64 ])
+    array([0.58 , 0.736, 0.645, 0.639])
 
     Every score of the report, from the same resamples:
 
@@ -1137,21 +1137,21 @@ def mlcm_confidence_intervals(
     >>> print(mlcm_confidence_intervals(y_true, y_pred, n_resamples=999,
     ...                                 target_names=["cat", "dog", "owl", "fox"],
     ...                                 random_state=0))
-    ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% BCa interval [0.6748, 0.7561]
+    ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% bootstrap-t interval [0.6743, 0.7577]
     999 bootstrap resamples of 300 instances, heydarian matrix, 4 labels
     77 distinct instances (true set, predicted set, weight), each resampled as one kind
     <BLANKLINE>
     average           f1     low    high
     micro avg     0.7179  0.6758  0.7576
-    macro avg     0.7162  0.6748  0.7561
+    macro avg     0.7162  0.6743  0.7577
     weighted avg  0.7174  0.6751  0.7570
     <BLANKLINE>
     Each label:
     label      f1     low    high   width
-    cat    0.6497  0.5837  0.7131  0.1294
-    dog    0.7926  0.7383  0.8416  0.1034
-    owl    0.7136  0.6468  0.7826  0.1358
-    fox    0.7087  0.6404  0.7697  0.1293
+    cat    0.6497  0.5797  0.7139  0.1343
+    dog    0.7926  0.7362  0.8396  0.1035
+    owl    0.7136  0.6451  0.7735  0.1284
+    fox    0.7087  0.6388  0.7700  0.1313
     precision, recall, f1, specificity of each label and average: .to_frame()
     """
     targets = validate_targets(
