@@ -1153,7 +1153,7 @@ def mlcm_confidence_intervals(
     owl    0.7136  0.6451  0.7735  0.1284
     fox    0.7087  0.6388  0.7700  0.1313
     precision, recall, f1, specificity of each label and average: .to_frame()
-    """
+    """  # noqa: E501 (the summary is wider than the code)
     targets = validate_targets(
         y_true, y_pred, labels=labels, sample_weight=sample_weight, groups=groups
     )
