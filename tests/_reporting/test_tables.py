@@ -129,7 +129,7 @@ def test_to_markdown_of_table_1():
 
 
 def test_to_latex_of_table_1_with_intervals():
-    """The booktabs table: escaped headers, intervals as "0.62 [0.36, 0.83]",
+    """The booktabs table: escaped headers, intervals as "0.62 [0.42, 0.79]",
     a rule between the labels and the averages."""
     report = MLCMReport.from_predictions(
         T,
@@ -152,9 +152,9 @@ def test_to_latex_of_table_1_with_intervals():
     assert lines[3] == r"\midrule"
     # the same intervals as the classification report's docstring prints
     assert table_cells(read_latex(text))[r"C\_0"] == (
-        "1.00 [1.00, 1.00]",
-        "0.45 [0.22, 0.71]",
-        "0.62 [0.36, 0.83]",
+        "1.00 [0.65, 1.00]",
+        "0.45 [0.26, 0.66]",
+        "0.62 [0.42, 0.79]",
         "11",
         "7",
     )
@@ -165,7 +165,7 @@ def test_to_latex_of_table_1_with_intervals():
 
 
 def test_to_markdown_with_intervals_keeps_the_brackets_of_numbers():
-    """Interval cells read "0.62 [0.36, 0.83]" (their brackets unescaped, as
+    """Interval cells read "0.62 [0.42, 0.79]" (their brackets unescaped, as
     the classification report's docstring prints them); a name's brackets
     are escaped."""
     report = MLCMReport.from_predictions(
@@ -180,8 +180,8 @@ def test_to_markdown_with_intervals_keeps_the_brackets_of_numbers():
     )
     lines = report.to_markdown().splitlines()
     assert lines[2] == (
-        r"| \[C0\](x) | 1.00 [1.00, 1.00] | 0.45 [0.22, 0.71] "
-        "| 0.62 [0.36, 0.83] | 11 | 7 |"
+        r"| \[C0\](x) | 1.00 [0.65, 1.00] | 0.45 [0.26, 0.66] "
+        "| 0.62 [0.42, 0.79] | 11 | 7 |"
     )
 
 
