@@ -160,8 +160,12 @@ def test_to_latex_of_table_1_with_intervals():
     )
     assert rows["micro avg"]["precision"] == "0.42 [0.21, 0.62]"
     assert lines[4 + 3] == r"\midrule"  # between the three labels and the averages
-    assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
-    assert len(lines) == 4 + 3 + 1 + 4 + 2
+    # the table, then the notes of its flagged intervals (the macro recall
+    # and F1 of Table 1's 3 labels)
+    end = lines.index(r"\end{tabular}")
+    assert lines[end - 1 : end + 1] == [r"\bottomrule", r"\end{tabular}"]
+    assert end + 1 == 4 + 3 + 1 + 4 + 2
+    assert any(line.startswith("Flagged intervals") for line in lines[end + 1 :])
 
 
 def test_to_markdown_with_intervals_keeps_the_brackets_of_numbers():
