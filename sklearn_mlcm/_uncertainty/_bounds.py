@@ -24,6 +24,7 @@ __all__ = [
     "bootstrap_bounds",
     "estimates_outside",
     "sum_acceleration",
+    "warn_flagged",
     "warn_outside",
 ]
 
@@ -132,6 +133,9 @@ OUTSIDE_RESAMPLES = 39
 #: How many of the scores outside their intervals the warning names.
 OUTSIDE_NAMED = 3
 
+#: How many flagged averages, and labels of one reason, the warning names.
+FLAGGED_NAMED = 5
+
 
 def estimates_outside(distribution, estimate, low, high):
     """``[(column, estimate, low, high, mean, side, n_side, n_valid)]`` of the
@@ -206,6 +210,52 @@ def warn_outside(outside, names, *, confidence_level, interval, n_resamples):
         "miss); the estimate is then likely biased too, and the interval "
         "says little about the population's value (see the Notes of "
         "mlcm_confidence_intervals).",
+        DegenerateDataWarning,
+        stacklevel=caller_stacklevel(),
+    )
+
+
+def warn_flagged(flags, names, *, confidence_level):
+    """One :class:`~scipy.stats.DegenerateDataWarning` naming the intervals
+    that carry a flag (:attr:`ScoreInterval.flag`): ``flags`` holds ``(key,
+    flag)`` per score, key a metric (flag a tuple, one reason or None per
+    label) or ``(metric, average)`` (one reason or None).
+
+    The flagged averages come first, each with its reason; then the flagged
+    labels, grouped by metric and reason ("precision of 'Class9', 'Class3':
+    undefined: never predicted"), :data:`FLAGGED_NAMED` names a group. These
+    are the intervals whose coverage the library cannot stand behind (see
+    :mod:`~sklearn_mlcm._uncertainty._flags`).
+    """
+    averaged, per_label = [], {}
+    for key, flag in flags:
+        if isinstance(key, tuple):
+            if flag is not None:
+                averaged.append(f"{key[0]}, {key[1]} avg: {flag}")
+            continue
+        for column, reason in enumerate(flag or ()):
+            if reason is not None:
+                label = names[column] if names is not None else column
+                per_label.setdefault((key, reason), []).append(repr(label))
+    if not averaged and not per_label:
+        return
+    groups = []
+    for (metric, reason), labels in per_label.items():
+        shown = ", ".join(labels[:FLAGGED_NAMED])
+        more = len(labels) - FLAGGED_NAMED
+        shown += f" and {more:,} more" if more > 0 else ""
+        groups.append(f"{metric} of {shown}: {reason}")
+    named = averaged[:FLAGGED_NAMED] + groups[:FLAGGED_NAMED]
+    more = len(averaged) + len(groups) - len(named)
+    level = f"{100 * confidence_level:g}%"
+    warnings.warn(
+        f"{level} intervals flagged, their coverage not held: "
+        + "; ".join(named)
+        + (f"; and {more:,} more" if more > 0 else "")
+        + ". A label's ratio with a zero denominator is zero_division's value, "
+        "not a measurement; a macro average over labels this rare in the "
+        "sample has no interval that holds its coverage. The flags are in "
+        "the result (ScoreInterval.flag, the report's '<score> flag').",
         DegenerateDataWarning,
         stacklevel=caller_stacklevel(),
     )

@@ -9,7 +9,7 @@ kinds' margins, and every score of the report is read off the same margins:
 one set of resamples for all of them.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -26,7 +26,12 @@ from sklearn_mlcm._param_validation import (
     validate_params,
 )
 from sklearn_mlcm._results import ConfidenceInterval
-from sklearn_mlcm._statistics import samples_average, samples_values, statistic_of
+from sklearn_mlcm._statistics import (
+    samples_average,
+    samples_values,
+    statistic_of,
+    undefined_mask,
+)
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
 from sklearn_mlcm._validation._messages import input_error
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
@@ -36,8 +41,10 @@ from ._bounds import (
     bootstrap_bounds,
     estimates_outside,
     sum_acceleration,
+    warn_flagged,
     warn_outside,
 )
+from ._flags import average_flag, label_flags, label_support
 from ._interval_result import (
     ConfidenceIntervalResult,
     ScoreInterval,
@@ -48,9 +55,20 @@ from ._margins import (
     MAX_RESAMPLES,
     METRICS,
     every_score,
+    margin_counts,
     resamples_resolve_tails,
 )
 from ._parallel import N_JOBS, n_workers, run_ranges
+from ._score_intervals import (
+    RATIOS,
+    label_score_intervals,
+    macro_basis,
+    macro_estimate,
+    macro_form,
+    ratio_moments,
+    resampled_macros,
+    studentised_bounds,
+)
 from ._table import (
     DRAW_CELLS,
     UnitTable,
@@ -158,6 +176,9 @@ class _Call:
     of the samples averages when "samples" was asked for (None otherwise).
     ``n_jobs`` is the threads the call uses (1 below
     :data:`THREADED_UNITS` units), ``threads`` their number.
+    ``macro_forms`` maps each ratio (:data:`RATIOS`) whose macro average is
+    asked for to its :class:`~._score_intervals.MacroForm`: its bootstrap-t
+    is read off the same resamples' counts.
     """
 
     units: UnitTable
@@ -178,6 +199,7 @@ class _Call:
     n_jobs: object
     threads: int
     names: object
+    macro_forms: dict
 
     @property
     def q1(self):
@@ -205,12 +227,15 @@ class _Draws:
     """The resamples, drawn: each one's margins (n_resamples, 3, q1); its
     sums of the samples averages (n_resamples, 12 k) or None; the matrix's
     cells (n_resamples, q1 * q1) and the kinds' cells ``contributions``
-    (sparse, n_kinds x q1 * q1), or None without the matrix."""
+    (sparse, n_kinds x q1 * q1), or None without the matrix; ``macro`` maps
+    each metric of :attr:`_Call.macro_forms` to its macro averages and their
+    linearised variances in the resamples, (2, n_resamples)."""
 
     margins: np.ndarray
     sums: np.ndarray | None
     cells: np.ndarray | None
     contributions: object
+    macro: dict
 
 
 @dataclass(frozen=True)
@@ -371,6 +396,11 @@ def bootstrap_intervals(
         n_jobs=n_jobs,
         threads=n_workers(n_jobs),
         names=names,
+        macro_forms={
+            metric: macro_form(units, metric, beta=beta, tn=tn, shown=shown)
+            for metric in metrics
+            if "macro" in averages and metric in RATIOS
+        },
     )
     _check_call_memory(call)
     observed = _observed_scores(call)
@@ -378,7 +408,7 @@ def bootstrap_intervals(
     scores = _resampled_scores(call, observed, draws)
     if samples is not None:
         scores = _with_samples_average(call, scores, draws.sums)
-    results = _score_intervals(call, scores)
+    results = _score_intervals(call, scores, draws)
     return results, _matrix_interval(call, draws) if matrix else None
 
 
@@ -463,7 +493,14 @@ def _draw(call):
     if call.matrix:
         contributions = units.cells()
         cells = np.empty((n_resamples, q1 * q1))
-    per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if call.matrix else 0)
+    macro = {metric: np.empty((2, n_resamples)) for metric in call.macro_forms}
+    silent = float(call.silent)
+    basis = macro_basis(units, call.shown) if call.macro_forms else None
+    per_resample = max(
+        units.n_kinds * max(1, len(call.macro_forms)),
+        3 * q1,
+        q1 * q1 if call.matrix else 0,
+    )
     batch_chunks = max(1, BATCH_CELLS // call.threads // per_resample // units.chunk)
     units.kind_ends()  # computed once, before the threads read it
 
@@ -477,9 +514,15 @@ def _draw(call):
                 sums[start:end] = counts @ samples_sums
             if cells is not None:
                 cells[start:end] = (contributions.T @ counts.T).T
+            if call.macro_forms:
+                found = resampled_macros(
+                    counts, margins[start:end], basis, call.macro_forms, silent
+                )
+                for metric, values in found.items():
+                    macro[metric][:, start:end] = values
 
     run_ranges(fill_range, -(-n_resamples // units.chunk), call.n_jobs)
-    return _Draws(margins, sums, cells, contributions)
+    return _Draws(margins, sums, cells, contributions, macro)
 
 
 def _resampled_scores(call, observed, draws):
@@ -613,19 +656,112 @@ def _interval_of(call, task):
     )
 
 
-def _score_intervals(call, scores):
+def _score_interval_of(call, task, draws):
+    """The :class:`_Bounded` score interval of a ratio's labels (Wilson's on
+    the effective trials, :func:`label_score_intervals`), or the bootstrap-t
+    of its macro average (:func:`macro_interval`): never outside their
+    estimate's reach, so nothing is reported outside. The bootstrap-t reads
+    the resamples' macro averages and standard errors of ``draws``. A label
+    whose ratio is undefined on the test set (a zero denominator) gets
+    [0, 1], every value the population's ratio may take, or NaN bounds where
+    its estimate is NaN (``zero_division=np.nan``)."""
+    metric = task.key if isinstance(task.key, str) else task.key[0]
+    units = call.units
+    if isinstance(task.key, str):
+        moments = ratio_moments(
+            units, metric, beta=call.beta, tn=call.tn, shown=call.shown
+        )
+        found = label_score_intervals(moments, confidence_level=call.confidence_level)
+        estimate = np.asarray(task.estimate, dtype=np.float64)
+        known = np.isfinite(estimate)
+        low = np.where(np.isnan(found.low), np.where(known, 0.0, np.nan), found.low)
+        high = np.where(np.isnan(found.high), np.where(known, 1.0, np.nan), found.high)
+        bounds = ConfidenceInterval(low, high)
+        estimate = task.estimate
+    else:
+        form = call.macro_forms[metric]
+        estimate, se = macro_estimate(units, form, call.silent)
+        resampled, variance = draws.macro[metric]
+        low, high = studentised_bounds(
+            estimate, se, resampled, variance, confidence_level=call.confidence_level
+        )
+        estimate = float(task.estimate)
+        if not np.isfinite(estimate):
+            low = high = np.nan
+        bounds = ConfidenceInterval(float(low), float(high))
+    return _Bounded(
+        interval=ScoreInterval(
+            estimate=estimate,
+            confidence_interval=bounds,
+            n_undefined=task.n_undefined,
+            n_degenerate=0,
+            bootstrap_distribution=(
+                task.distribution if call.return_distributions else None
+            ),
+        ),
+        outside=[],
+    )
+
+
+def _uses_score_interval(key):
+    """Whether the score ``key`` gets a score interval (a ratio's labels) or
+    the bootstrap-t (a ratio's macro average), not the bootstrap's bounds."""
+    if isinstance(key, str):
+        return key in RATIOS
+    return key[0] in RATIOS and key[1] == "macro"
+
+
+def _flags(call, tasks):
+    """Each task's flag (:attr:`ScoreInterval.flag`): per label a tuple of
+    reasons or None (:func:`label_flags`), per average one
+    (:func:`average_flag`), from the labels' effective counts and where each
+    metric is undefined on the test set."""
+    units, shown = call.units, call.shown
+    support = label_support(units, include_no_label=shown > units.n_labels)
+    counts = [x[:, :shown] for x in margin_counts(units.observed(), call.tn)]
+    defined = {}
+    flags = {}
+    for task in tasks:
+        metric = task.key if isinstance(task.key, str) else task.key[0]
+        if metric not in defined:
+            undefined = undefined_mask(metric, *counts, beta=call.beta)[0]
+            defined[metric] = (~undefined).astype(np.float64)
+        if isinstance(task.key, str):
+            kind = "score" if metric in RATIOS else "bootstrap"
+            flags[task.key] = tuple(
+                label_flags(support, defined[metric], metric, interval=kind)
+            )
+        else:
+            flags[task.key] = average_flag(
+                support, defined[metric], metric, task.key[1]
+            )
+    return flags
+
+
+def _score_intervals(call, scores, draws):
     """Every score's :class:`ScoreInterval`, keyed as
     :func:`bootstrap_intervals` returns them: the scores are bounded
-    independently (ranges of them across threads), then the estimates
-    outside their intervals are warned of, once, in the calling thread."""
+    independently (ranges of them across threads), each flagged where its
+    interval cannot be trusted; then the flagged intervals, and the
+    estimates outside their bootstrap intervals, are warned of, once each,
+    in the calling thread."""
     tasks = _tasks(call, scores)
     bounded = {}
 
     def bound_range(start, stop):
         for task in tasks[start:stop]:
-            bounded[task.key] = _interval_of(call, task)
+            if _uses_score_interval(task.key):
+                bounded[task.key] = _score_interval_of(call, task, draws)
+            else:
+                bounded[task.key] = _interval_of(call, task)
 
     run_ranges(bound_range, len(tasks), call.n_jobs)
+    flags = _flags(call, tasks)
+    warn_flagged(
+        [(task.key, flags[task.key]) for task in tasks],
+        call.names,
+        confidence_level=call.confidence_level,
+    )
     warn_outside(
         [(task.key, bounded[task.key].outside) for task in tasks],
         call.names,
@@ -633,7 +769,10 @@ def _score_intervals(call, scores):
         interval=call.interval,
         n_resamples=call.n_resamples,
     )
-    return {task.key: bounded[task.key].interval for task in tasks}
+    return {
+        task.key: replace(bounded[task.key].interval, flag=flags[task.key])
+        for task in tasks
+    }
 
 
 def _matrix_interval(call, draws):
@@ -781,9 +920,16 @@ def mlcm_confidence_intervals(
     y_pred : same kind and shape as ``y_true``
         Predicted labels.
 
-    metric : {"f1", "precision", "recall", "fbeta", "specificity"}, default="f1"
+    metric : str, default="f1"
         The score the result unpacks as, as :func:`mlcm_f1_score` and the
-        other scores compute it.
+        other scores compute it: "f1", "precision", "recall", "fbeta",
+        "specificity", or any other statistic of the registry
+        (:func:`mlcm_statistics`: "accuracy", "jaccard",
+        "matthews_corrcoef", "balanced_accuracy",
+        "negative_predictive_value", "false_discovery_rate",
+        "false_omission_rate", "false_positive_rate", "false_negative_rate",
+        "informedness", "markedness", "g_mean", "prevalence"). The result
+        holds it beside precision, recall, F1 and specificity.
 
     average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
         How the chosen score is averaged (see :func:`mlcm_f1_score`).
@@ -820,9 +966,15 @@ def mlcm_confidence_intervals(
         The nominal coverage of the intervals, in (0, 1).
 
     interval : {"bca", "percentile"}, default="bca"
-        "bca": bias-corrected and accelerated (second-order accurate; the
-        jackknife over the instances or groups gives its acceleration).
-        "percentile": the quantiles of the bootstrap distribution.
+        The bootstrap interval of the micro, weighted and samples averages,
+        of the statistics that are no ratio of counts (their labels and
+        every average) and of the matrix's cells. "bca": bias-corrected and
+        accelerated (second-order accurate; the jackknife over the instances
+        or groups gives its acceleration). "percentile": the quantiles of
+        the bootstrap distribution. The labels of a ratio of counts
+        (precision, recall, F-beta, specificity and the registry's other
+        ratios) get Wilson score intervals, their macro averages the
+        bootstrap-t, whatever ``interval`` says (see Notes).
 
     beta : float, default=1.0
         Weight of recall in the F-score, for ``metric="fbeta"``.
@@ -929,10 +1081,35 @@ def mlcm_confidence_intervals(
     2**-39) raises that warning, naming the scores. The micro average, one
     ratio of pooled counts, is far less exposed.
 
+    Which interval each score gets (issue #32): a label's ratio of counts
+    ``X / Y`` gets the Wilson score interval on its effective number of
+    trials, ``Y`` shrunk by the design effect of the units' unequal
+    contributions (clustered instances, groups, weights), so that a label
+    with 3 positives gets an honest wide interval, not the percentile's
+    [1.00, 1.00]; a label whose ratio is undefined on the test set (a zero
+    denominator) gets [0, 1]. A macro average of such ratios gets the
+    bootstrap-t: each resample's average studentised by its own linearised
+    standard error (read off the same resamples as the other intervals),
+    which follows the shift described above where the percentile interval
+    can exclude its estimate. The micro, weighted and samples averages, the
+    statistics that are no ratio of counts and the matrix keep the
+    percentile or BCa interval of ``interval``. The estimates are the
+    scores' own in every case.
+
+    Each interval carries a ``flag`` (:attr:`ScoreInterval.flag`): None
+    where it can be trusted, else why not, per label ("undefined: never
+    predicted", "few positives (3 < 5)", ...) and per average ("12 of 53
+    labels have < 5 positives", "undefined for every label", ...). The
+    flagged intervals of a call are named in one
+    :class:`~scipy.stats.DegenerateDataWarning`; the summary and
+    ``to_frame()`` ("<score> flag") show them.
+
     References
     ----------
     .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
-       Chapman & Hall, 1993, ch. 14.
+       Chapman & Hall, 1993, ch. 14 (BCa) and ch. 12 (the bootstrap-t).
+    .. [2] E. B. Wilson, "Probable inference, the law of succession, and
+       statistical inference", JASA 22, 1927.
 
     Examples
     --------
@@ -945,9 +1122,9 @@ def mlcm_confidence_intervals(
     ...                                    random_state=0)
     >>> estimate, (low, high) = result
     >>> round(estimate, 3), round(low, 3), round(high, 3)
-    (0.716, 0.675, 0.756)
+    (0.716, 0.674, 0.758)
     >>> result.label_confidence_interval.low.round(3)
-    array([0.584, 0.738, 0.647, 0.64 ])
+    array([0.58 , 0.736, 0.645, 0.639])
 
     Every score of the report, from the same resamples:
 
@@ -961,23 +1138,23 @@ def mlcm_confidence_intervals(
     >>> print(mlcm_confidence_intervals(y_true, y_pred, n_resamples=999,
     ...                                 target_names=["cat", "dog", "owl", "fox"],
     ...                                 random_state=0))
-    ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% BCa interval [0.6748, 0.7561]
+    ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% bootstrap-t interval [0.6743, 0.7577]
     999 bootstrap resamples of 300 instances, heydarian matrix, 4 labels
     77 distinct instances (true set, predicted set, weight), each resampled as one kind
     <BLANKLINE>
     average           f1     low    high
     micro avg     0.7179  0.6758  0.7576
-    macro avg     0.7162  0.6748  0.7561
+    macro avg     0.7162  0.6743  0.7577
     weighted avg  0.7174  0.6751  0.7570
     <BLANKLINE>
     Each label:
     label      f1     low    high   width
-    cat    0.6497  0.5837  0.7131  0.1294
-    dog    0.7926  0.7383  0.8416  0.1034
-    owl    0.7136  0.6468  0.7826  0.1358
-    fox    0.7087  0.6404  0.7697  0.1293
+    cat    0.6497  0.5797  0.7139  0.1343
+    dog    0.7926  0.7362  0.8396  0.1035
+    owl    0.7136  0.6451  0.7735  0.1284
+    fox    0.7087  0.6388  0.7700  0.1313
     precision, recall, f1, specificity of each label and average: .to_frame()
-    """
+    """  # noqa: E501 (the summary is wider than the code)
     targets = validate_targets(
         y_true, y_pred, labels=labels, sample_weight=sample_weight, groups=groups
     )

@@ -26,6 +26,7 @@ from sklearn_mlcm._statistics import STATISTICS, ratio_metric, undefined_mask
 
 __all__ = [
     "BATCH_CELLS",
+    "CURVE_METRICS",
     "INSTANCE_MARGINS",
     "MAX_RESAMPLES",
     "METRICS",
@@ -51,9 +52,14 @@ MAX_RESAMPLES = 10**6
 BATCH_CELLS = 1 << 21
 
 #: The values of the ``metric`` option of the intervals, the paired
-#: comparison, the accumulator and the threshold curves: the registry's
-#: ``options`` of each statistic, in its order ("f1" is F-beta at beta 1).
-METRICS = tuple(name for s in STATISTICS.values() for name in s.options)
+#: comparison and the accumulator: every statistic of the registry, under its
+#: ``options`` ("f1" and "fbeta" for F-beta) or else its name, in the
+#: registry's order.
+METRICS = tuple(name for s in STATISTICS.values() for name in s.options or (s.name,))
+
+#: The threshold curves' ``metric`` options: the registry's ``options``
+#: alone (the five scores whose curves and best thresholds are documented).
+CURVE_METRICS = tuple(name for s in STATISTICS.values() for name in s.options)
 
 
 # -- the margins of single instances ------------------------------------------

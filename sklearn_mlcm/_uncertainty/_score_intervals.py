@@ -37,16 +37,45 @@ from scipy.special import betaincinv, ndtri
 from ._table import resample_counts
 
 __all__ = [
+    "RATIOS",
     "SCORE_INTERVALS",
     "LabelIntervals",
     "MacroInterval",
+    "MacroBasis",
+    "MacroForm",
     "RatioMoments",
     "label_score_intervals",
+    "macro_basis",
+    "macro_estimate",
+    "macro_form",
     "macro_interval",
     "proportion_interval",
     "ratio_moments",
     "ratio_parts",
+    "resampled_macro",
+    "resampled_macros",
+    "studentised_bounds",
 ]
+
+#: The registry's statistics that are ratios of counts (and "f1"), by their
+#: numerator's and denominator's counts: each gets a score interval per
+#: label and the bootstrap-t for its macro average. The others (MCC, balanced
+#: accuracy, informedness, markedness, G-mean) are not ratios of sums.
+RATIOS = {
+    "precision": (("tp",), ("tp", "fp")),
+    "recall": (("tp",), ("tp", "fn")),
+    "f1": None,
+    "fbeta": None,
+    "specificity": (("tn",), ("tn", "fp")),
+    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
+    "jaccard": (("tp",), ("tp", "fp", "fn")),
+    "negative_predictive_value": (("tn",), ("tn", "fn")),
+    "false_discovery_rate": (("fp",), ("fp", "tp")),
+    "false_omission_rate": (("fn",), ("fn", "tn")),
+    "false_positive_rate": (("fp",), ("fp", "tn")),
+    "false_negative_rate": (("fn",), ("fn", "tp")),
+    "prevalence": (("tp", "fn"), ("tp", "fn", "fp", "tn")),
+}
 
 #: The score intervals of a proportion, by name.
 SCORE_INTERVALS = ("wilson", "jeffreys")
@@ -127,7 +156,31 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
 # -- a per-label ratio of sums over the units ---------------------------------------
 
 
-def ratio_parts(units, metric, *, beta=1.0, tn="complement"):
+def _count_forms(tn):
+    """The linear forms of the one-vs-rest counts in the margins."""
+    true_negatives = (
+        ((1.0, "trace"), (-1.0, "diag"))
+        if tn == "diagonal"
+        else ((1.0, "total"), (-1.0, "rows"), (-1.0, "cols"), (1.0, "diag"))
+    )
+    return {
+        "tp": ((1.0, "diag"),),
+        "fp": ((1.0, "cols"), (-1.0, "diag")),
+        "fn": ((1.0, "rows"), (-1.0, "diag")),
+        "tn": true_negatives,
+    }
+
+
+def _sum_forms(names, forms):
+    """The linear form of a sum of counts, its coefficients merged by name."""
+    merged = {}
+    for name in names:
+        for coefficient, component in forms[name]:
+            merged[component] = merged.get(component, 0.0) + coefficient
+    return tuple((c, name) for name, c in merged.items() if c != 0.0)
+
+
+def ratio_parts(units, metric, *, beta=1.0, tn="complement", shown=None):
     """Each unit's numerator and denominator of a per-label ratio, as linear
     forms of the unit's margins: ``(numerator, denominator, components)``.
 
@@ -143,16 +196,39 @@ def ratio_parts(units, metric, *, beta=1.0, tn="complement"):
       ``b^2`` when ``b^2`` would overflow;
     - specificity: ``x = total - rows - cols + diag``, ``y = total - rows``
       (``tn="complement"``), or ``x = trace - diag``, ``y = trace + cols - 2
-      diag`` (``tn="diagonal"``).
+      diag`` (``tn="diagonal"``);
+    - the registry's other ratios (:data:`RATIOS`): the sums of their counts,
+      ``TP = diag``, ``FP = cols - diag``, ``FN = rows - diag`` and TN as for
+      specificity.
+
+    ``shown`` is the number of indices scored: q (by default), or q + 1
+    with the "no label" index.
     """
     q = units.n_labels
     q1 = q + 1
+    s = q if shown is None else shown
     flat = sparse.csr_array(units.unit_margins)
     components = {
-        "diag": sparse.csr_array(flat[:, 0:q]),
-        "rows": sparse.csr_array(flat[:, q1 : q1 + q]),
-        "cols": sparse.csr_array(flat[:, 2 * q1 : 2 * q1 + q]),
+        "diag": sparse.csr_array(flat[:, 0:s]),
+        "rows": sparse.csr_array(flat[:, q1 : q1 + s]),
+        "cols": sparse.csr_array(flat[:, 2 * q1 : 2 * q1 + s]),
     }
+    if RATIOS.get(metric) is not None and metric not in (
+        "precision",
+        "recall",
+        "specificity",
+    ):
+        numerator, denominator = RATIOS[metric]
+        forms = _count_forms(tn)
+        x, y = _sum_forms(numerator, forms), _sum_forms(denominator, forms)
+        used = {name for _, name in x + y}
+        if "trace" in used:
+            trace = np.asarray(flat[:, 0:q1].sum(axis=1)).reshape(-1, 1)
+            components["trace"] = trace
+        if "total" in used:
+            total = np.asarray(flat[:, q1 : 2 * q1].sum(axis=1)).reshape(-1, 1)
+            components["total"] = total
+        return x, y, components
     if metric == "precision":
         x, y = ((1.0, "diag"),), ((1.0, "cols"),)
     elif metric == "recall":
@@ -241,13 +317,14 @@ class RatioMoments:
     yy: np.ndarray
 
 
-def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None):
+def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None, shown=None):
     """The :class:`RatioMoments` of ``metric`` over the units of ``units``
     (a :class:`~._table.UnitTable`), each kind counted ``counts`` times
-    (its multiplicity by default: the test set itself)."""
-    q = units.n_labels
+    (its multiplicity by default: the test set itself), of the first
+    ``shown`` indices (q by default)."""
+    q = units.n_labels if shown is None else shown
     m = units.multiplicity if counts is None else np.asarray(counts, dtype=float)
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn)
+    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn, shown=q)
     return RatioMoments(
         numerator=_linear_sum(m, x, parts, q),
         denominator=_linear_sum(m, y, parts, q),
@@ -431,6 +508,7 @@ def macro_interval(
     interval="bootstrap-t",
     n_resamples=999,
     seed=0,
+    shown=None,
 ):
     """The interval of a macro average of per-label ratios.
 
@@ -438,8 +516,8 @@ def macro_interval(
     ----------
     units : UnitTable
         The distinct units of the test set (:class:`~._table.UnitTable`).
-    metric : {"precision", "recall", "f1", "fbeta", "specificity"}
-        The per-label ratio averaged.
+    metric : str
+        The per-label ratio averaged, a name of :data:`RATIOS`.
     confidence_level : float
         In (0, 1).
     beta : float, default=1.0
@@ -457,6 +535,9 @@ def macro_interval(
     seed : int, default=0
         Seed of the resamples (the streams of :func:`~._table.resample_counts`,
         the same as the percentile intervals').
+    shown : int, default=None
+        The indices averaged: q (by default), or q + 1 with the "no label"
+        index.
 
     Returns
     -------
@@ -476,34 +557,195 @@ def macro_interval(
     0 counts as ``t_b = +-inf`` (0 where ``M_b = M``). "linearised" is ``M
     +- z se``.
     """
-    q = units.n_labels
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn)
+    form = macro_form(units, metric, beta=beta, tn=tn, shown=shown)
     zero_division = float(zero_division)
-    estimate, variance = _macro_of_counts(
-        units.multiplicity[None, :], x, y, parts, q, zero_division
-    )
-    estimate, se = float(estimate[0]), float(np.sqrt(max(variance[0], 0.0)))
-    alpha = (1.0 - confidence_level) / 2.0
+    estimate, se = macro_estimate(units, form, zero_division)
     if interval == "linearised" or not np.isfinite(estimate):
-        z = ndtri(1.0 - alpha)
-        low, high = estimate - z * se, estimate + z * se
-        return MacroInterval(
-            estimate, float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1)), se
+        low, high = studentised_bounds(
+            estimate, se, None, None, confidence_level=confidence_level
         )
-    t = np.empty(n_resamples)
+        return MacroInterval(estimate, low, high, se)
+    macro = np.empty(n_resamples)
+    variance = np.empty(n_resamples)
     step = max(
         units.chunk, (1 << 20) // max(units.n_kinds, 1) // units.chunk * units.chunk
     )
     for start in range(0, n_resamples, step):
         stop = min(start + step, n_resamples)
         counts = resample_counts(seed, start, stop, units)
-        macro, var = _macro_of_counts(counts, x, y, parts, q, zero_division)
-        se_b = np.sqrt(np.maximum(var, 0.0))
-        diff = macro - estimate
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t[start:stop] = np.where(
-                se_b > 0, diff / np.where(se_b > 0, se_b, 1.0), np.sign(diff) * np.inf
-            )
+        macro[start:stop], variance[start:stop] = resampled_macro(
+            counts, form, zero_division, units
+        )
+    low, high = studentised_bounds(
+        estimate, se, macro, variance, confidence_level=confidence_level
+    )
+    return MacroInterval(estimate, low, high, se)
+
+
+@dataclass(frozen=True)
+class MacroForm:
+    """What the macro average of a ratio needs of the units: the linear
+    forms of its numerator ``x`` and denominator ``y``, their ``parts``
+    (:func:`ratio_parts`) and the number ``q`` of indices averaged."""
+
+    x: tuple
+    y: tuple
+    parts: dict
+    q: int
+
+
+def macro_form(units, metric, *, beta=1.0, tn="complement", shown=None):
+    """The :class:`MacroForm` of the macro average of ``metric``."""
+    q = units.n_labels if shown is None else shown
+    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn, shown=q)
+    return MacroForm(x, y, parts, q)
+
+
+def resampled_macro(counts, form, zero_division, units):
+    """Macro averages (B,) and their linearised variances (B,) of the units
+    counted ``counts`` (B, n_kinds) times."""
+    margins = units.drawn_margins(counts)
+    basis = macro_basis(units, form.q)
+    return resampled_macros(counts, margins, basis, {None: form}, zero_division)[None]
+
+
+def macro_estimate(units, form, zero_division):
+    """The macro average of the test set and its linearised standard error
+    (floats)."""
+    estimate, variance = resampled_macro(
+        units.multiplicity[None, :], form, float(zero_division), units
+    )
+    return float(estimate[0]), float(np.sqrt(max(variance[0], 0.0)))
+
+
+@dataclass(frozen=True)
+class MacroBasis:
+    """The units' one-vs-rest counts that every macro average's linearised
+    variance reads: ``counts`` (n_kinds, 3 q) sparse, each kind's TP, FP
+    and FN of the q labels averaged (disjoint for a single instance: one
+    nonzero per label it holds or predicts), and its ``total`` (every cell
+    of its matrix) and ``trace`` (its diagonal), (n_kinds,) each."""
+
+    counts: object
+    total: np.ndarray
+    trace: np.ndarray
+
+
+def macro_basis(units, shown):
+    """The :class:`MacroBasis` of ``units``' first ``shown`` indices."""
+    q1 = units.n_labels + 1
+    flat = sparse.csr_array(units.unit_margins)
+    diag = flat[:, 0:shown]
+    rows = flat[:, q1 : q1 + shown]
+    cols = flat[:, 2 * q1 : 2 * q1 + shown]
+    counts = sparse.hstack([diag, cols - diag, rows - diag], format="csr")
+    counts.eliminate_zeros()
+    total = np.asarray(flat[:, q1 : 2 * q1].sum(axis=1)).ravel()
+    trace = np.asarray(flat[:, 0:q1].sum(axis=1)).ravel()
+    return MacroBasis(counts, total, trace)
+
+
+def _form_coefficients(form):
+    """A linear form's coefficients of TP, FP, FN (one vs rest), the total
+    and the trace: ``d diag + r rows + c cols = (d + r + c) TP + c FP + r
+    FN``."""
+    c = dict.fromkeys(("diag", "rows", "cols", "total", "trace"), 0.0)
+    for coefficient, name in form:
+        c[name] += coefficient
+    return (
+        c["diag"] + c["rows"] + c["cols"],
+        c["cols"],
+        c["rows"],
+        c["total"],
+        c["trace"],
+    )
+
+
+def resampled_macros(counts, margins, basis, forms, zero_division):
+    """``{key: (2, B)}``: the macro averages and their linearised variances
+    of each :class:`MacroForm` of ``forms`` in the resamples counted
+    ``counts`` (B, n_kinds), whose ``margins`` (B, 3, q + 1) are drawn
+    already (the averages' sums are read off them).
+
+    Each unit's linearised contribution ``u_i = sum_k a_k (x_ik - r_k
+    y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its TP, FP
+    and FN (``basis``, :class:`MacroBasis`), its total and its trace: one
+    sparse product per batch gives every form's contributions in every
+    resample, and ``variance_b = sum_i c_bi u_ib^2``.
+    """
+    n_rows = counts.shape[0]
+    diag, rows, cols = margins[:, 0, :], margins[:, 1, :], margins[:, 2, :]
+    components = {
+        "total": rows.sum(axis=1, keepdims=True),
+        "trace": diag.sum(axis=1, keepdims=True),
+    }
+    keys = list(forms)
+    q = basis.counts.shape[1] // 3
+    weights = np.empty((3 * q, len(keys), n_rows))
+    scalars = np.empty((2, len(keys), n_rows))
+    macros = {}
+    for j, key in enumerate(keys):
+        form = forms[key]
+        parts = {
+            **components,
+            "diag": diag[:, :q],
+            "rows": rows[:, :q],
+            "cols": cols[:, :q],
+        }
+        X = sum(c * parts[name] for c, name in form.x)
+        Y = sum(c * parts[name] for c, name in form.y)
+        X, Y = np.broadcast_to(X, (n_rows, q)), np.broadcast_to(Y, (n_rows, q))
+        defined = Y > 0
+        safe = np.where(defined, Y, 1.0)
+        r = np.where(defined, np.clip(X / safe, 0.0, 1.0), 0.0)
+        if np.isnan(zero_division):
+            n_defined = defined.sum(axis=1)
+            scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
+            macro = (r * defined).sum(axis=1) * scale
+        else:
+            scale = np.full(n_rows, 1.0 / q)
+            undefined = (~defined).sum(axis=1)
+            macro = ((r * defined).sum(axis=1) + zero_division * undefined) / q
+        a = np.where(defined, scale[:, None] / safe, 0.0)  # d macro / d X_k
+        ar = a * r
+        cx, cy = _form_coefficients(form.x), _form_coefficients(form.y)
+        for block in range(3):
+            weights[block * q : (block + 1) * q, j, :] = (
+                cx[block] * a - cy[block] * ar
+            ).T
+        a_sum, ar_sum = a.sum(axis=1), ar.sum(axis=1)
+        scalars[0, j] = cx[3] * a_sum - cy[3] * ar_sum
+        scalars[1, j] = cx[4] * a_sum - cy[4] * ar_sum
+        macros[key] = macro
+    u = basis.counts @ weights.reshape(3 * q, -1)  # (n_kinds, forms x B)
+    u = u.reshape(-1, len(keys), n_rows)
+    if scalars[0].any():
+        u += basis.total[:, None, None] * scalars[0][None]
+    if scalars[1].any():
+        u += basis.trace[:, None, None] * scalars[1][None]
+    u *= u
+    u *= counts.T[:, None, :]
+    variance = u.sum(axis=0)
+    return {key: np.stack([macros[key], variance[j]]) for j, key in enumerate(keys)}
+
+
+def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
+    """``(low, high)`` of the bootstrap-t of ``estimate`` (standard error
+    ``se``) from the resamples' macro averages and linearised variances
+    (B,), clipped to [0, 1]; the normal interval ``estimate +- z se`` where
+    ``macro`` is None (see :func:`macro_interval`'s Notes)."""
+    alpha = (1.0 - confidence_level) / 2.0
+    if macro is None:
+        z = ndtri(1.0 - alpha)
+        low, high = estimate - z * se, estimate + z * se
+        return float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1))
+    n_resamples = macro.size
+    se_b = np.sqrt(np.maximum(variance, 0.0))
+    diff = macro - estimate
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(
+            se_b > 0, diff / np.where(se_b > 0, se_b, 1.0), np.sign(diff) * np.inf
+        )
     t = np.sort(np.where(np.isnan(t), 0.0, t))
     # order statistics, as the percentile bounds read at (B + 1) alpha
     k_low = int(np.clip(np.floor((n_resamples + 1) * alpha) - 1, 0, n_resamples - 1))
@@ -512,6 +754,4 @@ def macro_interval(
     )
     low = estimate - t[k_high] * se if np.isfinite(t[k_high]) else 0.0
     high = estimate - t[k_low] * se if np.isfinite(t[k_low]) else 1.0
-    return MacroInterval(
-        estimate, float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0)), se
-    )
+    return float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
