@@ -42,8 +42,10 @@ from sklearn_mlcm._uncertainty._bounds import (
     sum_acceleration,
     warn_outside,
 )
+from sklearn_mlcm._uncertainty._flags import WIDENED
 from sklearn_mlcm._uncertainty._intervals import unit_table
 from sklearn_mlcm._uncertainty._margins import heydarian_margins, min_resamples
+from sklearn_mlcm._uncertainty._score_intervals import macro_interval
 from sklearn_mlcm._uncertainty._table import (
     UnitTable,
     combine_tables,
@@ -389,14 +391,19 @@ def test_mlcm_confidence_intervals_shifted_resamples_have_the_law_of_a_naive_loo
 def test_mlcm_confidence_intervals_flag_a_shifted_macro_average(interval):
     """Every resample above the macro recall (1/15.5 from 30 labels charged
     29 times each), which the percentile and BCa intervals used to exclude
-    (issue #32): the macro average gets the bootstrap-t, no BCa fallback, and
-    is flagged, every label having one positive; one DegenerateDataWarning
-    names it, from the caller's line."""
+    (issue #32): the macro average gets the bootstrap-t, no BCa fallback,
+    widened to reach its estimate, and is flagged for both reasons, every
+    label having one positive; one DegenerateDataWarning names it, from the
+    caller's line, and says what each kind of reason means once."""
     y_true, y_pred = _charged_misses(30)
     match = (
         r"^95% intervals flagged, their coverage not held: recall, macro avg: "
-        r"30 of 30 labels have < 5 positives; f1, macro avg: 30 of 30 labels "
-        r"have < 5 positives\. "
+        r"30 of 30 labels have < 5 positives; bootstrap-t excluded the estimate "
+        r"\(shifted resamples\): widened to it; f1, macro avg: 30 of 30 labels "
+        r"have < 5 positives\. A macro average over labels this rare has no "
+        r"interval that holds its coverage\. A bootstrap-t that excluded its "
+        r"estimate \(resamples shifted to one side\) was widened to reach it; "
+        r"the estimate is likely biased\. The flags are in the result"
     )
     with pytest.warns(DegenerateDataWarning, match=match) as record:
         result = mlcm_confidence_intervals(
@@ -410,17 +417,23 @@ def test_mlcm_confidence_intervals_flag_a_shifted_macro_average(interval):
         )
     assert len(record) == 1
     assert record[0].filename == __file__
-    assert result.estimate == pytest.approx(2 / 31)
-    assert result.bootstrap_distribution.min() > result.estimate
-    assert result.scores["recall_macro"].flag == "30 of 30 labels have < 5 positives"
+    estimate, (low, high) = result
+    assert estimate == pytest.approx(2 / 31)
+    assert result.bootstrap_distribution.min() > estimate
+    assert low < high == estimate
+    assert result.scores["recall_macro"].flag == (
+        f"30 of 30 labels have < 5 positives; {WIDENED}"
+    )
     assert result.n_degenerate == 0
 
 
-def test_mlcm_confidence_intervals_flag_where_the_bootstrap_t_misses():
+def test_mlcm_confidence_intervals_bootstrap_t_never_excludes_its_estimate():
     """With 988 of 999 resamples above the macro recall (2/13), BCa's bias
-    correction used to move both bounds below the estimate; the bootstrap-t
-    misses it too (no interval of the plug-in macro average holds there,
-    issue #32), and the flag says so."""
+    correction used to move both bounds below the estimate, and the
+    bootstrap-t lies below it too (no interval of the plug-in macro average
+    holds there, issue #32): its upper bound is raised to the estimate,
+    never past it, and the flag says so beside the rare labels' reason; the
+    F1's bootstrap-t, around its estimate, is left as it is."""
     y_true, y_pred = _charged_misses(12)
     with pytest.warns(DegenerateDataWarning, match="recall, macro avg: 12 of 12"):
         result = mlcm_confidence_intervals(
@@ -432,8 +445,20 @@ def test_mlcm_confidence_intervals_flag_where_the_bootstrap_t_misses():
             random_state=0,
         )
     estimate, (low, high) = result
-    assert low < high < estimate
-    assert result.scores["recall_macro"].flag == "12 of 12 labels have < 5 positives"
+    assert 0 <= low < high == estimate
+    units, _ = unit_table(validate_targets(y_true, y_pred), method="heydarian")
+    seed = np.random.RandomState(0).randint(2**31 - 1)
+    unwidened = macro_interval(
+        units, "recall", confidence_level=0.95, n_resamples=999, seed=seed
+    )
+    assert unwidened.widened and unwidened.high == estimate
+    assert unwidened.low == pytest.approx(low)
+    assert result.scores["recall_macro"].flag == (
+        f"12 of 12 labels have < 5 positives; {WIDENED}"
+    )
+    f1 = result.scores["f1_macro"]
+    assert f1.confidence_interval.low < f1.estimate < f1.confidence_interval.high
+    assert f1.flag == "12 of 12 labels have < 5 positives"
 
 
 def test_mlcm_confidence_intervals_no_warning_for_a_chance_miss():

@@ -250,6 +250,7 @@ def test_mlcm_classification_report_with_intervals_percentile():
     assert legend == (
         "[low, high]: 90% percentile bootstrap intervals, 999 resamples of the "
         "9 instances"
+        "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
     )
     assert legend in text.splitlines()
 
@@ -328,6 +329,7 @@ def test_mlcm_classification_report_with_intervals_bca_no_label():
     }
     assert legend == (
         "[low, high]: 95% BCa bootstrap intervals, 999 resamples of the 9 instances"
+        "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
     )
 
 
@@ -366,18 +368,18 @@ def test_mlcm_classification_report_warns_once_of_its_flagged_intervals(
 ):
     """30 labels, each found twice and missed once in an instance predicting
     the 29 others: the macro recall and F1 average labels with 3 positives
-    each, so their bootstrap-t intervals are flagged; the report warns once,
-    from the caller's line, in threads too, and marks them. (Their
-    percentile intervals excluded the estimate, every resample's macro
-    recall lying above it; the outside warning is checked in
-    tests/test_result_summaries.py.)"""
+    each, so their bootstrap-t intervals are flagged; the macro recall's,
+    below its estimate (every resample's macro recall lying above it), is
+    widened to reach it and says so; the report warns once, from the
+    caller's line, in threads too, and marks them, one note per reason."""
     monkeypatch.setattr(sklearn_mlcm._uncertainty._intervals, "THREADED_UNITS", 10)
     eye = np.eye(30, dtype=int)
     y_true = np.concatenate([eye, eye, eye])
     y_pred = np.concatenate([eye, eye, 1 - eye])
     match = (
         r"^95% intervals flagged, their coverage not held: recall, macro avg: "
-        r"30 of 30 labels have < 5 positives; f1, macro avg: 30 of 30 labels "
+        r"30 of 30 labels have < 5 positives; bootstrap-t excluded the estimate "
+        r"\(shifted resamples\): widened to it; f1, macro avg: 30 of 30 labels "
         r"have < 5 positives\. "
     )
     with pytest.warns(DegenerateDataWarning, match=match) as record:
@@ -392,8 +394,19 @@ def test_mlcm_classification_report_warns_once_of_its_flagged_intervals(
         )
     assert len(record) == 1
     assert record[0].filename == __file__
-    assert re.search(r"^   macro avg   0\.06 \[0\.04, 0\.10\] .* †1 ", text, re.M)
-    assert "†1 30 of 30 labels have < 5 positives: 2 intervals" in text
+    assert re.search(
+        r"^   macro avg   0\.06 \[0\.04, 0\.10\]  +0\.06 \[0\.00, 0\.06\] †1  +"
+        r"0\.06 \[0\.03, 0\.08\] †2 ",
+        text,
+        re.M,
+    )
+    assert (
+        "†1 30 of 30 labels have < 5 positives; bootstrap-t excluded the estimate "
+        "(shifted resamples): widened to it: 1 interval (macro avg recall)"
+    ) in text
+    assert "†2 30 of 30 labels have < 5 positives: 1 interval (macro avg f1-score)" in (
+        text
+    )
 
 
 def test_mlcm_classification_report_with_intervals_groups_legend():
@@ -410,6 +423,7 @@ def test_mlcm_classification_report_with_intervals_groups_legend():
     _, legend = read_report(text)
     assert legend == (
         "[low, high]: 95% BCa bootstrap intervals, 99 resamples of the 4 groups"
+        "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
     )
 
 

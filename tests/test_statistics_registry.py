@@ -24,7 +24,7 @@ from sklearn_mlcm._statistics import (
     statistic_of,
     undefined_mask,
 )
-from sklearn_mlcm._uncertainty._margins import CURVE_METRICS, METRICS
+from sklearn_mlcm._uncertainty._margins import METRICS, SCORE_METRICS
 
 #: PyCM's name of each registry statistic it computes per class (its "AUC" of
 #: a class is (TPR + TNR) / 2, the balanced accuracy).
@@ -153,12 +153,13 @@ def test_statistics_samples_forms_read_the_samples_sums():
 
 
 def test_statistics_metric_options_are_every_statistic():
-    """The ``metric`` options of the intervals, the paired comparison and the
-    accumulator are every statistic of the registry (F-beta as "f1" and
-    "fbeta"), in its order; the threshold curves keep the five scores."""
+    """The ``metric`` options of the intervals and the paired comparison are
+    every statistic of the registry (F-beta as "f1" and "fbeta"), in its
+    order; the threshold curves and the accumulator's Poisson intervals keep
+    the five scores."""
     assert METRICS[:5] == ("precision", "recall", "f1", "fbeta", "specificity")
     assert set(METRICS) == (set(STATISTICS) - {"fbeta"}) | {"f1", "fbeta"}
-    assert CURVE_METRICS == ("precision", "recall", "f1", "fbeta", "specificity")
+    assert SCORE_METRICS == ("precision", "recall", "f1", "fbeta", "specificity")
 
 
 def test_confusion_matrix_statistics_new_statistics_do_not_warn():

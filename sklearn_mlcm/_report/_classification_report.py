@@ -18,6 +18,7 @@ from sklearn_mlcm._param_validation import (
 from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
 from sklearn_mlcm._uncertainty._parallel import N_JOBS
+from sklearn_mlcm._uncertainty._score_intervals import RATIOS
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._table import (
@@ -503,9 +504,10 @@ def _report_bounds(
     names = [*names, NO_LABEL_NAME] if include_no_label else list(names)
     shown = units.n_labels + include_no_label
     averages = REPORT_AVERAGES + ((SAMPLES_AVERAGE,) if samples else ())
+    metrics = tuple(score_key(statistic) for statistic in statistics)
     scores, _ = bootstrap_intervals(
         units,
-        metrics=tuple(score_key(statistic) for statistic in statistics),
+        metrics=metrics,
         averages=averages,
         shown=shown,
         n_resamples=n_resamples,
@@ -522,9 +524,12 @@ def _report_bounds(
     legend = (
         f"[low, high]: {100 * confidence_level:g}% "
         f"{'BCa' if interval == 'bca' else 'percentile'} bootstrap intervals, "
-        f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}; "
-        "the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
+        f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}"
     )
+    if any(metric in RATIOS for metric in metrics):  # the others: bootstrap only
+        legend += (
+            "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
+        )
     return ReportBounds(scores, legend)
 
 

@@ -19,7 +19,11 @@ reasons are few and plain:
 - "12 of 53 labels have < 5 positives": a macro average over labels of which
   more than :data:`FEW_SHARE` are that rare. No interval of the plug-in
   macro average holds its coverage there (a label absent from the sample
-  scores ``zero_division``, which no resampling of the sample can see).
+  scores ``zero_division``, which no resampling of the sample can see);
+- :data:`WIDENED`: a macro average's bootstrap-t that would have excluded
+  its own estimate (nearly every resample on one side of it: a ratio
+  resting on an instance that many resamples miss) and was widened to reach
+  it; the estimate itself is then likely biased.
 
 The thresholds were calibrated by ``benchmarks/sim_honest.py`` on the MULAN
 populations (yeast, enron, bibtex; n = 50 to 1,000; both methods; 60
@@ -38,6 +42,7 @@ import numpy as np
 __all__ = [
     "FEW",
     "FEW_SHARE",
+    "WIDENED",
     "LabelSupport",
     "average_flag",
     "label_flags",
@@ -49,6 +54,10 @@ FEW = 5
 
 #: A macro average is flagged where more than this share of its labels is rare.
 FEW_SHARE = 0.05
+
+#: The reason of a bootstrap-t widened to reach its estimate
+#: (:func:`~._score_intervals.studentised_bounds`).
+WIDENED = "bootstrap-t excluded the estimate (shifted resamples): widened to it"
 
 #: What the denominator of each metric counts, and the reason where it is 0
 #: (every statistic of the registry, :data:`~sklearn_mlcm._statistics.
@@ -125,9 +134,12 @@ def label_support(units, *, include_no_label=False):
     positives are the instances with no true label, its predictions those
     with no predicted label.
     """
+    # the sums over the units of each pair's weight (and squared weight),
+    # then over the pairs: no (kinds x labels) array is made
     m = units.multiplicity
     weights = units.kind_pairs
-    squares = weights.power(2)
+    pair_weight = weights.T @ m
+    pair_square = weights.power(2).T @ m
     true, pred = units.pair_true, units.pair_pred
     if include_no_label:
         true = np.column_stack([true, ~true.any(axis=1)])
@@ -141,8 +153,8 @@ def label_support(units, *, include_no_label=False):
         ("n_all", np.ones_like(true)),
     ):
         columns = indicator.astype(np.float64)
-        total = m @ (weights @ columns)
-        square = m @ (squares @ columns)
+        total = pair_weight @ columns
+        square = pair_square @ columns
         with np.errstate(divide="ignore", invalid="ignore"):
             out[name] = np.where(square > 0, total * total / square, 0.0)
     return LabelSupport(**out)

@@ -7,9 +7,14 @@ multinomial draw of how often each distinct kind of unit (instance or group)
 is taken (:mod:`._table`), its margins one product of those counts with the
 kinds' margins, and every score of the report is read off the same margins:
 one set of resamples for all of them.
+
+This module holds the public function, the table of units it resamples
+(:func:`unit_table`), the memory bound of a call and
+:func:`bootstrap_intervals`, which runs a call's steps in turn: the
+resamples drawn and scored (:mod:`._resampling`), then each score's
+interval, flagged where it cannot be trusted (:mod:`._bounding`).
 """
 
-from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -17,7 +22,6 @@ from sklearn.utils import check_random_state
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
 from sklearn_mlcm._mlcm._dispatch import METHODS
-from sklearn_mlcm._mlcm._samples import SUMS_SHAPE
 from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -25,57 +29,33 @@ from sklearn_mlcm._param_validation import (
     Sequence,
     validate_params,
 )
-from sklearn_mlcm._results import ConfidenceInterval
-from sklearn_mlcm._statistics import (
-    samples_average,
-    samples_values,
-    statistic_of,
-    undefined_mask,
-)
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
 from sklearn_mlcm._validation._messages import input_error
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
-from ._bounds import (
-    bca_acceleration,
-    bootstrap_bounds,
-    estimates_outside,
-    sum_acceleration,
-    warn_flagged,
-    warn_outside,
-)
-from ._flags import average_flag, label_flags, label_support
+from ._bounding import matrix_interval, score_intervals
 from ._interval_result import (
     ConfidenceIntervalResult,
     ScoreInterval,
     package_result,
 )
-from ._margins import (
-    BATCH_CELLS,
-    MAX_RESAMPLES,
-    METRICS,
-    every_score,
-    margin_counts,
-    resamples_resolve_tails,
+from ._margins import MAX_RESAMPLES, METRICS, resamples_resolve_tails
+from ._parallel import N_JOBS, n_workers
+from ._resampling import (
+    Call,
+    draw,
+    observed_scores,
+    resampled_scores,
+    samples_sums,
+    with_samples_average,
 )
-from ._parallel import N_JOBS, n_workers, run_ranges
-from ._score_intervals import (
-    RATIOS,
-    label_score_intervals,
-    macro_basis,
-    macro_estimate,
-    macro_form,
-    ratio_moments,
-    resampled_macros,
-    studentised_bounds,
-)
+from ._score_intervals import score_basis
 from ._table import (
     DRAW_CELLS,
     UnitTable,
     check_two_units,
     combine_tables,
     dask_table,
-    resample_counts,
     tabulate,
 )
 
@@ -132,178 +112,6 @@ def unit_table(targets, *, method):
         check_two_units(table[3].size, groups=table[3])
     units = UnitTable(table, n_labels, method, grouped=groups is not None)
     return units, names
-
-
-# -- the resampling: one call's steps ----------------------------------------------
-#
-# bootstrap_intervals runs these in turn, each reading the call's options
-# (_Call) and the records the steps before it made:
-#   _check_call_memory    refuse what would not fit, before anything is drawn
-#   _observed_scores      the estimates, off the test set's margins
-#   _draw                 the resamples: their margins, sums and cells (_Draws)
-#   _resampled_scores     every score of every resample, and the jackknife's
-#   _with_samples_average the samples averages, off their own sums
-#   _score_intervals      each score's bounds (percentile or BCa)
-#   _matrix_interval      the cells' bounds
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """Where a metric's samples average is in :class:`_SamplesSums`'s sums:
-    the block of its beta (``beta_slot``) and the ratio in the block
-    (``ratio``, as :meth:`UnitTable.samples_sums` orders them)."""
-
-    beta_slot: int
-    ratio: int
-
-
-@dataclass(frozen=True)
-class _SamplesSums:
-    """Each kind's sums of the samples averages
-    (:meth:`UnitTable.samples_sums`): ``sums`` of shape (n_kinds, 12 k) for
-    the k betas needed (1 for F1, ``beta`` for F-beta), and each metric's
-    :class:`_Slot` in them."""
-
-    sums: np.ndarray
-    slots: dict
-
-
-@dataclass(frozen=True)
-class _Call:
-    """One call of :func:`bootstrap_intervals`, its options resolved.
-
-    ``averages`` are those read off the margins; ``samples`` holds the sums
-    of the samples averages when "samples" was asked for (None otherwise).
-    ``n_jobs`` is the threads the call uses (1 below
-    :data:`THREADED_UNITS` units), ``threads`` their number.
-    ``macro_forms`` maps each ratio (:data:`RATIOS`) whose macro average is
-    asked for to its :class:`~._score_intervals.MacroForm`: its bootstrap-t
-    is read off the same resamples' counts.
-    """
-
-    units: UnitTable
-    metrics: tuple
-    averages: tuple
-    samples: _SamplesSums | None
-    shown: int
-    n_resamples: int
-    seed: int
-    confidence_level: float
-    interval: str
-    beta: float
-    tn: object
-    zero_division: object
-    warn_for: tuple
-    matrix: bool
-    return_distributions: bool
-    n_jobs: object
-    threads: int
-    names: object
-    macro_forms: dict
-
-    @property
-    def q1(self):
-        """The labels and the no-label index: the margins' width."""
-        return self.units.n_labels + 1
-
-    @property
-    def options(self):
-        """The options of :func:`every_score` that every scoring shares."""
-        return {"beta": self.beta, "tn": self.tn, "shown": self.shown}
-
-    @property
-    def silent(self):
-        """The resamples' ``zero_division``: 0.0 for "warn" (they never warn)."""
-        return 0.0 if self.zero_division == "warn" else self.zero_division
-
-    @property
-    def all_averages(self):
-        """Every average of the result: those off the margins, then "samples"."""
-        return self.averages + (("samples",) if self.samples is not None else ())
-
-
-@dataclass(frozen=True)
-class _Draws:
-    """The resamples, drawn: each one's margins (n_resamples, 3, q1); its
-    sums of the samples averages (n_resamples, 12 k) or None; the matrix's
-    cells (n_resamples, q1 * q1) and the kinds' cells ``contributions``
-    (sparse, n_kinds x q1 * q1), or None without the matrix; ``macro`` maps
-    each metric of :attr:`_Call.macro_forms` to its macro averages and their
-    linearised variances in the resamples, (2, n_resamples)."""
-
-    margins: np.ndarray
-    sums: np.ndarray | None
-    cells: np.ndarray | None
-    contributions: object
-    macro: dict
-
-
-@dataclass(frozen=True)
-class _Scored:
-    """Every score of some rows (the test set, the resamples, or the
-    jackknife's units left out): ``labels`` maps a metric to its label
-    values (rows, shown) and ``averaged`` ``(metric, average)`` to (rows,).
-    For the resamples, ``undefined`` maps a metric to where its label ratio
-    had a zero denominator (rows, shown), and "samples" to the resamples
-    that drew an instance of undefined ratio (rows,)."""
-
-    labels: dict
-    averaged: dict
-    undefined: dict | None = None
-
-
-@dataclass(frozen=True)
-class _Scores:
-    """The scores a call bounds: the estimates (``observed``), the
-    ``resampled`` values and, for BCa, the ``jackknife``'s (else None)."""
-
-    observed: _Scored
-    resampled: _Scored
-    jackknife: _Scored | None
-
-
-@dataclass(frozen=True)
-class _Task:
-    """One score to bound: ``key`` is a metric (its labels, as arrays) or
-    ``(metric, average)``; its ``distribution`` over the resamples, its
-    ``estimate``, its ``jackknife`` values (None but for BCa) and
-    ``n_undefined`` (:attr:`ScoreInterval.n_undefined`)."""
-
-    key: object
-    distribution: np.ndarray
-    estimate: object
-    jackknife: np.ndarray | None
-    n_undefined: object
-
-
-@dataclass(frozen=True)
-class _Bounded:
-    """A bounded score: its :class:`ScoreInterval`, and the columns whose
-    estimate lies outside their interval (:func:`estimates_outside`)."""
-
-    interval: ScoreInterval
-    outside: list
-
-
-def _score_rows(margins, n_jobs, **options):
-    """:func:`every_score` of the rows of ``margins`` (resamples or jackknife
-    values, each row scored alone), ranges of rows across threads, as a
-    :class:`_Scored`."""
-    parts = {}
-
-    def score(start, stop):
-        parts[start] = every_score(margins[start:stop], **options)
-
-    run_ranges(score, margins.shape[0], n_jobs)
-    if len(parts) == 1:
-        return _Scored(*parts[0])
-    ordered = [parts[start] for start in sorted(parts)]
-    return _Scored(
-        *(
-            {key: np.concatenate([part[i][key] for part in ordered]) for key in table}
-            for i, table in enumerate(ordered[0])
-        )
-    )
 
 
 def _check_memory(n_rows, n_columns, what, hint, parameter, got, threads=1):
@@ -372,12 +180,12 @@ def bootstrap_intervals(
     """
     samples = None
     if "samples" in averages:
-        samples = _samples_sums(
+        samples = samples_sums(
             units, metrics, beta=beta, include_no_label=shown > units.n_labels
         )
     if units.n_units < THREADED_UNITS:
         n_jobs = 1
-    call = _Call(
+    call = Call(
         units=units,
         metrics=metrics,
         averages=tuple(a for a in averages if a != "samples"),
@@ -396,23 +204,27 @@ def bootstrap_intervals(
         n_jobs=n_jobs,
         threads=n_workers(n_jobs),
         names=names,
-        macro_forms={
-            metric: macro_form(units, metric, beta=beta, tn=tn, shown=shown)
-            for metric in metrics
-            if "macro" in averages and metric in RATIOS
-        },
+        basis=score_basis(
+            units,
+            metrics,
+            macro="macro" in averages,
+            beta=beta,
+            tn=tn,
+            shown=shown,
+            zero_division=0.0 if zero_division == "warn" else zero_division,
+        ),
     )
-    _check_call_memory(call)
-    observed = _observed_scores(call)
-    draws = _draw(call)
-    scores = _resampled_scores(call, observed, draws)
+    check_call_memory(call)
+    observed = observed_scores(call)
+    draws = draw(call)
+    scores = resampled_scores(call, observed, draws)
     if samples is not None:
-        scores = _with_samples_average(call, scores, draws.sums)
-    results = _score_intervals(call, scores, draws)
-    return results, _matrix_interval(call, draws) if matrix else None
+        scores = with_samples_average(call, scores, draws.sums)
+    results = score_intervals(call, scores, draws)
+    return results, matrix_interval(call, draws) if matrix else None
 
 
-def _check_call_memory(call):
+def check_call_memory(call):
     """Refuse a call whose arrays would pass the dense limit: the resamples'
     scores, the matrix's cells, BCa's jackknife (``n_resamples``,
     ``matrix`` and ``interval`` named as the cause)."""
@@ -456,384 +268,6 @@ def _check_call_memory(call):
             "'bca'",
             threads,
         )
-
-
-def _observed_scores(call):
-    """The estimates: every score off the test set's margins, as
-    ``zero_division`` says ("warn" warns for the metrics in ``warn_for``)."""
-    return _Scored(
-        *every_score(
-            call.units.observed(),
-            call.metrics,
-            call.averages,
-            zero_division=call.zero_division,
-            warn_for=call.warn_for,
-            **call.options,
-        )
-    )
-
-
-def _draw(call):
-    """The resamples' margins, and their sums of the samples averages and
-    their cells where the call asks for them (:class:`_Draws`).
-
-    Chunks of resamples, each from its own stream, drawn in order; their
-    counts of the kinds are multiplied by the kinds' margins (and cells) in
-    batches of chunks: one product per batch streams the sparse margins once
-    (one per chunk of a single resample was 13 % slower at 10**6)
-    (BATCH_CELLS counts in all, shared by the threads: each holds a batch).
-    """
-    units, q1, n_resamples, seed = call.units, call.q1, call.n_resamples, call.seed
-    margins = np.empty((n_resamples, 3, q1))
-    samples_sums = sums = None
-    if call.samples is not None:
-        samples_sums = call.samples.sums
-        sums = np.empty((n_resamples, samples_sums.shape[1]))
-    cells = contributions = None
-    if call.matrix:
-        contributions = units.cells()
-        cells = np.empty((n_resamples, q1 * q1))
-    macro = {metric: np.empty((2, n_resamples)) for metric in call.macro_forms}
-    silent = float(call.silent)
-    basis = macro_basis(units, call.shown) if call.macro_forms else None
-    per_resample = max(
-        units.n_kinds * max(1, len(call.macro_forms)),
-        3 * q1,
-        q1 * q1 if call.matrix else 0,
-    )
-    batch_chunks = max(1, BATCH_CELLS // call.threads // per_resample // units.chunk)
-    units.kind_ends()  # computed once, before the threads read it
-
-    def fill_range(first, stop):
-        for batch in range(first, stop, batch_chunks):
-            start = batch * units.chunk
-            end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
-            counts = resample_counts(seed, start, end, units)
-            margins[start:end] = units.drawn_margins(counts)
-            if sums is not None:
-                sums[start:end] = counts @ samples_sums
-            if cells is not None:
-                cells[start:end] = (contributions.T @ counts.T).T
-            if call.macro_forms:
-                found = resampled_macros(
-                    counts, margins[start:end], basis, call.macro_forms, silent
-                )
-                for metric, values in found.items():
-                    macro[metric][:, start:end] = values
-
-    run_ranges(fill_range, -(-n_resamples // units.chunk), call.n_jobs)
-    return _Draws(margins, sums, cells, contributions, macro)
-
-
-def _resampled_scores(call, observed, draws):
-    """The :class:`_Scores` off the margins: the ``observed`` estimates,
-    every score of every resample (where each label's ratio was undefined
-    too) and, for BCa, of each kind of unit left out (the jackknife)."""
-    scoring = {
-        "metrics": call.metrics,
-        "averages": call.averages,
-        "zero_division": call.silent,
-        **call.options,
-    }
-    resampled = _score_rows(draws.margins, call.n_jobs, undefined=True, **scoring)
-    jackknife = None
-    if call.interval == "bca":
-        units = call.units
-        total = units.observed().reshape(-1)
-        left_out = total[None, :] - units.unit_margins.toarray()
-        left_out = np.maximum(left_out, 0.0).reshape(-1, 3, call.q1)
-        jackknife = _score_rows(left_out, call.n_jobs, **scoring)
-    return _Scores(observed, resampled, jackknife)
-
-
-def _with_samples_average(call, scores, sums):
-    """``scores`` with each metric's samples average: observed, resampled
-    (off the resamples' ``sums``) and left out, all off the kinds' sums of
-    the samples averages, not the margins. The estimates follow
-    ``zero_division`` (and warn for ``warn_for``); the resamples that drew
-    an instance of undefined ratio are counted."""
-    samples, silent = call.samples, call.silent
-    total = (call.units.multiplicity @ samples.sums).reshape(-1, *SUMS_SHAPE)
-    observed = dict(scores.observed.averaged)
-    for beta_slot, part in enumerate(total):
-        chosen = [m for m, slot in samples.slots.items() if slot.beta_slot == beta_slot]
-        estimates = samples_average(
-            part, chosen, zero_division=call.zero_division, warn_for=call.warn_for
-        )
-        observed.update({(m, "samples"): np.array([estimates[m]]) for m in chosen})
-    resampled = sums.reshape(call.n_resamples, -1, *SUMS_SHAPE)
-    averaged = {
-        **scores.resampled.averaged,
-        **_by_metric(samples_values(resampled, silent), samples.slots),
-    }
-    undefined = {
-        **scores.resampled.undefined,
-        "samples": (resampled[..., 3] > 0).any(axis=(1, 2)),
-    }
-    jackknife = scores.jackknife
-    if jackknife is not None:
-        left = np.maximum(total.reshape(1, -1) - samples.sums, 0.0)
-        left = samples_values(left.reshape(call.units.n_kinds, -1, *SUMS_SHAPE), silent)
-        jackknife = _Scored(
-            jackknife.labels, {**jackknife.averaged, **_by_metric(left, samples.slots)}
-        )
-    return _Scores(
-        observed=_Scored(scores.observed.labels, observed),
-        resampled=_Scored(scores.resampled.labels, averaged, undefined),
-        jackknife=jackknife,
-    )
-
-
-def _tasks(call, scores):
-    """One :class:`_Task` per score to bound: each metric's labels, then its
-    averages."""
-    observed, resampled, jackknife = scores.observed, scores.resampled, scores.jackknife
-    tasks = []
-    for metric in call.metrics:
-        undefined = resampled.undefined[metric]
-        tasks.append(
-            _Task(
-                key=metric,
-                distribution=resampled.labels[metric],
-                estimate=observed.labels[metric][0],
-                jackknife=None if jackknife is None else jackknife.labels[metric],
-                n_undefined=undefined.sum(axis=0),
-            )
-        )
-        n_any = int(undefined.any(axis=1).sum())
-        for average in call.all_averages:
-            if average == "samples":
-                if metric not in call.samples.slots:  # it has no samples form
-                    continue
-                n_any = int(resampled.undefined["samples"].sum())
-            key = (metric, average)
-            tasks.append(
-                _Task(
-                    key=key,
-                    distribution=resampled.averaged[key],
-                    estimate=observed.averaged[key][0],
-                    jackknife=(
-                        None if jackknife is None else jackknife.averaged[key][:, None]
-                    ),
-                    n_undefined=n_any,
-                )
-            )
-    return tasks
-
-
-def _interval_of(call, task):
-    """The :class:`_Bounded` interval of one :class:`_Task`."""
-    distribution, estimate, jackknife = task.distribution, task.estimate, task.jackknife
-    two_d = distribution.reshape(call.n_resamples, -1)
-    acceleration = (
-        None
-        if jackknife is None
-        else bca_acceleration(
-            jackknife.reshape(jackknife.shape[0], -1), call.units.multiplicity
-        )
-    )
-    est = np.atleast_1d(estimate).astype(np.float64)
-    low, high, degenerate = bootstrap_bounds(
-        two_d, est, acceleration, call.confidence_level, call.interval
-    )
-    outside = estimates_outside(two_d, est, low, high)
-    if np.ndim(estimate) == 0:
-        bounds = ConfidenceInterval(float(low[0]), float(high[0]))
-        estimate = float(estimate)
-    else:
-        bounds = ConfidenceInterval(low, high)
-    return _Bounded(
-        interval=ScoreInterval(
-            estimate=estimate,
-            confidence_interval=bounds,
-            n_undefined=task.n_undefined,
-            n_degenerate=degenerate,
-            bootstrap_distribution=(
-                distribution if call.return_distributions else None
-            ),
-        ),
-        outside=outside,
-    )
-
-
-def _score_interval_of(call, task, draws):
-    """The :class:`_Bounded` score interval of a ratio's labels (Wilson's on
-    the effective trials, :func:`label_score_intervals`), or the bootstrap-t
-    of its macro average (:func:`macro_interval`): never outside their
-    estimate's reach, so nothing is reported outside. The bootstrap-t reads
-    the resamples' macro averages and standard errors of ``draws``. A label
-    whose ratio is undefined on the test set (a zero denominator) gets
-    [0, 1], every value the population's ratio may take, or NaN bounds where
-    its estimate is NaN (``zero_division=np.nan``)."""
-    metric = task.key if isinstance(task.key, str) else task.key[0]
-    units = call.units
-    if isinstance(task.key, str):
-        moments = ratio_moments(
-            units, metric, beta=call.beta, tn=call.tn, shown=call.shown
-        )
-        found = label_score_intervals(moments, confidence_level=call.confidence_level)
-        estimate = np.asarray(task.estimate, dtype=np.float64)
-        known = np.isfinite(estimate)
-        low = np.where(np.isnan(found.low), np.where(known, 0.0, np.nan), found.low)
-        high = np.where(np.isnan(found.high), np.where(known, 1.0, np.nan), found.high)
-        bounds = ConfidenceInterval(low, high)
-        estimate = task.estimate
-    else:
-        form = call.macro_forms[metric]
-        estimate, se = macro_estimate(units, form, call.silent)
-        resampled, variance = draws.macro[metric]
-        low, high = studentised_bounds(
-            estimate, se, resampled, variance, confidence_level=call.confidence_level
-        )
-        estimate = float(task.estimate)
-        if not np.isfinite(estimate):
-            low = high = np.nan
-        bounds = ConfidenceInterval(float(low), float(high))
-    return _Bounded(
-        interval=ScoreInterval(
-            estimate=estimate,
-            confidence_interval=bounds,
-            n_undefined=task.n_undefined,
-            n_degenerate=0,
-            bootstrap_distribution=(
-                task.distribution if call.return_distributions else None
-            ),
-        ),
-        outside=[],
-    )
-
-
-def _uses_score_interval(key):
-    """Whether the score ``key`` gets a score interval (a ratio's labels) or
-    the bootstrap-t (a ratio's macro average), not the bootstrap's bounds."""
-    if isinstance(key, str):
-        return key in RATIOS
-    return key[0] in RATIOS and key[1] == "macro"
-
-
-def _flags(call, tasks):
-    """Each task's flag (:attr:`ScoreInterval.flag`): per label a tuple of
-    reasons or None (:func:`label_flags`), per average one
-    (:func:`average_flag`), from the labels' effective counts and where each
-    metric is undefined on the test set."""
-    units, shown = call.units, call.shown
-    support = label_support(units, include_no_label=shown > units.n_labels)
-    counts = [x[:, :shown] for x in margin_counts(units.observed(), call.tn)]
-    defined = {}
-    flags = {}
-    for task in tasks:
-        metric = task.key if isinstance(task.key, str) else task.key[0]
-        if metric not in defined:
-            undefined = undefined_mask(metric, *counts, beta=call.beta)[0]
-            defined[metric] = (~undefined).astype(np.float64)
-        if isinstance(task.key, str):
-            kind = "score" if metric in RATIOS else "bootstrap"
-            flags[task.key] = tuple(
-                label_flags(support, defined[metric], metric, interval=kind)
-            )
-        else:
-            flags[task.key] = average_flag(
-                support, defined[metric], metric, task.key[1]
-            )
-    return flags
-
-
-def _score_intervals(call, scores, draws):
-    """Every score's :class:`ScoreInterval`, keyed as
-    :func:`bootstrap_intervals` returns them: the scores are bounded
-    independently (ranges of them across threads), each flagged where its
-    interval cannot be trusted; then the flagged intervals, and the
-    estimates outside their bootstrap intervals, are warned of, once each,
-    in the calling thread."""
-    tasks = _tasks(call, scores)
-    bounded = {}
-
-    def bound_range(start, stop):
-        for task in tasks[start:stop]:
-            if _uses_score_interval(task.key):
-                bounded[task.key] = _score_interval_of(call, task, draws)
-            else:
-                bounded[task.key] = _interval_of(call, task)
-
-    run_ranges(bound_range, len(tasks), call.n_jobs)
-    flags = _flags(call, tasks)
-    warn_flagged(
-        [(task.key, flags[task.key]) for task in tasks],
-        call.names,
-        confidence_level=call.confidence_level,
-    )
-    warn_outside(
-        [(task.key, bounded[task.key].outside) for task in tasks],
-        call.names,
-        confidence_level=call.confidence_level,
-        interval=call.interval,
-        n_resamples=call.n_resamples,
-    )
-    return {
-        task.key: replace(bounded[task.key].interval, flag=flags[task.key])
-        for task in tasks
-    }
-
-
-def _matrix_interval(call, draws):
-    """The cells' :class:`ScoreInterval`: each a sum over the units, whose
-    BCa acceleration comes from the moments of the kinds' cells."""
-    q1, contributions, cells = call.q1, draws.contributions, draws.cells
-    estimate = call.units.multiplicity @ contributions
-    acceleration = None
-    if call.interval == "bca":
-        acceleration = sum_acceleration(contributions, call.units.multiplicity)
-    low, high, degenerate = bootstrap_bounds(
-        cells, estimate, acceleration, call.confidence_level, call.interval
-    )
-    return ScoreInterval(
-        estimate=estimate.reshape(q1, q1),
-        confidence_interval=ConfidenceInterval(
-            low.reshape(q1, q1), high.reshape(q1, q1)
-        ),
-        n_undefined=0,
-        n_degenerate=degenerate,
-        bootstrap_distribution=(
-            cells.reshape(-1, q1, q1) if call.return_distributions else None
-        ),
-    )
-
-
-def _samples_sums(units, metrics, *, beta, include_no_label):
-    """The :class:`_SamplesSums` of ``metrics``: each kind's sums of the
-    samples averages (:meth:`UnitTable.samples_sums`) for the betas needed
-    (1 for F1, ``beta`` for F-beta), and the :class:`_Slot` of each metric
-    that has a samples average (the registry's
-    :attr:`~sklearn_mlcm._statistics.Statistic.samples`); the others have
-    none, and no samples interval. None when no metric has one."""
-    betas, slots = [], {}
-    for metric in metrics:
-        statistic, b = statistic_of(metric, beta)
-        if statistic.samples is None:
-            continue
-        if statistic.samples.ratio != "fbeta":
-            b = 1.0  # precision and recall do not depend on beta
-        if b not in betas:
-            betas.append(b)
-        slots[metric] = _Slot(beta_slot=betas.index(b), ratio=statistic.samples.index)
-    if not slots:
-        return None
-    sums = [
-        units.samples_sums(beta=b, include_no_label=include_no_label).reshape(
-            units.n_kinds, -1
-        )
-        for b in betas
-    ]
-    return _SamplesSums(np.concatenate(sums, axis=1), slots)
-
-
-def _by_metric(values, slots):
-    """``{(metric, "samples"): (rows,)}`` of the samples averages ``values``
-    (rows, k, 3) of :class:`_SamplesSums`'s sums."""
-    return {
-        (metric, "samples"): values[:, slot.beta_slot, slot.ratio]
-        for metric, slot in slots.items()
-    }
 
 
 # -- the public function -----------------------------------------------------------
@@ -924,7 +358,7 @@ def mlcm_confidence_intervals(
         The score the result unpacks as, as :func:`mlcm_f1_score` and the
         other scores compute it: "f1", "precision", "recall", "fbeta",
         "specificity", or any other statistic of the registry
-        (:func:`mlcm_statistics`: "accuracy", "jaccard",
+        (:func:`confusion_matrix_statistics`: "accuracy", "jaccard",
         "matthews_corrcoef", "balanced_accuracy",
         "negative_predictive_value", "false_discovery_rate",
         "false_omission_rate", "false_positive_rate", "false_negative_rate",

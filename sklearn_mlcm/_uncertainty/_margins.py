@@ -26,7 +26,7 @@ from sklearn_mlcm._statistics import STATISTICS, ratio_metric, undefined_mask
 
 __all__ = [
     "BATCH_CELLS",
-    "CURVE_METRICS",
+    "SCORE_METRICS",
     "INSTANCE_MARGINS",
     "MAX_RESAMPLES",
     "METRICS",
@@ -51,15 +51,15 @@ MAX_RESAMPLES = 10**6
 #: At most this many weights (resamples x instances) are held at once.
 BATCH_CELLS = 1 << 21
 
-#: The values of the ``metric`` option of the intervals, the paired
-#: comparison and the accumulator: every statistic of the registry, under its
-#: ``options`` ("f1" and "fbeta" for F-beta) or else its name, in the
-#: registry's order.
+#: The values of the ``metric`` option of the intervals and the paired
+#: comparison: every statistic of the registry, under its ``options`` ("f1"
+#: and "fbeta" for F-beta) or else its name, in the registry's order.
 METRICS = tuple(name for s in STATISTICS.values() for name in s.options or (s.name,))
 
-#: The threshold curves' ``metric`` options: the registry's ``options``
-#: alone (the five scores whose curves and best thresholds are documented).
-CURVE_METRICS = tuple(name for s in STATISTICS.values() for name in s.options)
+#: The ``metric`` options of the threshold curves and of the accumulator's
+#: Poisson intervals: the registry's ``options`` alone (the five scores whose
+#: curves, best thresholds and stream intervals are documented).
+SCORE_METRICS = tuple(name for s in STATISTICS.values() for name in s.options)
 
 
 # -- the margins of single instances ------------------------------------------

@@ -3,10 +3,11 @@ averages: intervals that keep their coverage where the bootstrap's collapse.
 
 A per-label ratio (precision, recall, specificity, F-beta) of an MLCM is a
 ratio of two sums over the instances, ``r = X / Y`` with ``X = sum_i x_i``
-and ``Y = sum_i y_i`` (:func:`ratio_moments` says which margins make ``x_i``
-and ``y_i``). Its percentile bootstrap is [0, 0] when a sample has no hit,
-and [1, 1] when it has no miss: the resamples cannot vary what the sample
-lacks. A score interval (Wilson's, or Jeffreys') keeps its coverage there.
+and ``Y = sum_i y_i``, each a linear form of the instance's one-vs-rest
+counts (:func:`ratio_form`, :data:`COMPONENTS`). Its percentile bootstrap
+is [0, 0] when a sample has no hit, and [1, 1] when it has no miss: the
+resamples cannot vary what the sample lacks. A score interval (Wilson's, or
+Jeffreys') keeps its coverage there.
 
 Under Heydarian's rules an instance is not one Bernoulli trial per label: a
 missed label is charged once to each of the predicted labels (category 3),
@@ -25,7 +26,12 @@ label's only positive (a jump of the label's ratio to ``zero_division``)
 widen the interval instead of being averaged away.
 
 Everything here is pure and vectorised over the labels: no validation, the
-caller (the report, the intervals) validates once.
+caller (the report, the intervals) validates once. The units' counts
+(:func:`unit_counts`) and their sums and products (:func:`count_moments`)
+are read once per call, and every ratio's moments off them
+(:func:`form_moments`); every macro average's resampled values and
+variances come from one product per batch of resamples
+(:func:`resampled_macros`).
 """
 
 from dataclasses import dataclass
@@ -37,24 +43,32 @@ from scipy.special import betaincinv, ndtri
 from ._table import resample_counts
 
 __all__ = [
+    "COMPONENTS",
     "RATIOS",
     "SCORE_INTERVALS",
+    "CountMoments",
     "LabelIntervals",
+    "MacroForms",
     "MacroInterval",
-    "MacroBasis",
-    "MacroForm",
+    "RatioForm",
     "RatioMoments",
+    "ScoreBasis",
+    "UnitCounts",
+    "count_moments",
+    "effective_trials",
+    "form_moments",
     "label_score_intervals",
-    "macro_basis",
     "macro_estimate",
-    "macro_form",
+    "macro_forms",
     "macro_interval",
     "proportion_interval",
+    "ratio_form",
     "ratio_moments",
-    "ratio_parts",
     "resampled_macro",
     "resampled_macros",
+    "score_basis",
     "studentised_bounds",
+    "unit_counts",
 ]
 
 #: The registry's statistics that are ratios of counts (and "f1"), by their
@@ -155,151 +169,172 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
 
 # -- a per-label ratio of sums over the units ---------------------------------------
 
+#: The counts of one unit that every ratio's numerator and denominator are
+#: linear forms of: its one-vs-rest TP, FP and FN of each label (read off its
+#: margins: ``TP = diag``, ``FP = cols - diag``, ``FN = rows - diag``), every
+#: cell of its matrix (``total``) and its diagonal (``trace``), the last two
+#: one number per unit, the same for every label.
+COMPONENTS = ("tp", "fp", "fn", "total", "trace")
 
-def _count_forms(tn):
-    """The linear forms of the one-vs-rest counts in the margins."""
-    true_negatives = (
-        ((1.0, "trace"), (-1.0, "diag"))
-        if tn == "diagonal"
-        else ((1.0, "total"), (-1.0, "rows"), (-1.0, "cols"), (1.0, "diag"))
-    )
-    return {
-        "tp": ((1.0, "diag"),),
-        "fp": ((1.0, "cols"), (-1.0, "diag")),
-        "fn": ((1.0, "rows"), (-1.0, "diag")),
-        "tn": true_negatives,
-    }
-
-
-def _sum_forms(names, forms):
-    """The linear form of a sum of counts, its coefficients merged by name."""
-    merged = {}
-    for name in names:
-        for coefficient, component in forms[name]:
-            merged[component] = merged.get(component, 0.0) + coefficient
-    return tuple((c, name) for name, c in merged.items() if c != 0.0)
+#: The true negatives of each ``tn`` rule, as sums of :data:`COMPONENTS`:
+#: every cell outside the label's row and column (``total - TP - FP - FN``),
+#: or the diagonal without the label's own cell (``trace - TP``).
+_TRUE_NEGATIVES = {
+    "complement": {"total": 1.0, "tp": -1.0, "fp": -1.0, "fn": -1.0},
+    "diagonal": {"trace": 1.0, "tp": -1.0},
+}
 
 
-def ratio_parts(units, metric, *, beta=1.0, tn="complement", shown=None):
-    """Each unit's numerator and denominator of a per-label ratio, as linear
-    forms of the unit's margins: ``(numerator, denominator, components)``.
+@dataclass(frozen=True)
+class RatioForm:
+    """A per-label ratio ``X / Y`` as linear forms of each unit's counts:
+    ``x`` and ``y`` hold the coefficients (5,) of :data:`COMPONENTS`, the
+    same for every label."""
 
-    ``components`` maps a name to an (n_kinds, q) sparse array ("diag",
-    "rows", "cols": the margins of one unit of each kind of ``units``, a
-    :class:`~._table.UnitTable`) or an (n_kinds, 1) dense column broadcast
-    over the labels ("total", every cell of the unit's matrix; "trace").
-    ``numerator`` and ``denominator`` are tuples of ``(coefficient, name)``:
+    x: np.ndarray
+    y: np.ndarray
 
-    - precision: ``x = diag``, ``y = cols`` (TP / (TP + FP));
-    - recall: ``x = diag``, ``y = rows`` (TP / (TP + FN));
-    - F-beta: ``x = (1 + b^2) diag``, ``y = b^2 rows + cols``, both divided by
-      ``b^2`` when ``b^2`` would overflow;
-    - specificity: ``x = total - rows - cols + diag``, ``y = total - rows``
-      (``tn="complement"``), or ``x = trace - diag``, ``y = trace + cols - 2
-      diag`` (``tn="diagonal"``);
-    - the registry's other ratios (:data:`RATIOS`): the sums of their counts,
-      ``TP = diag``, ``FP = cols - diag``, ``FN = rows - diag`` and TN as for
-      specificity.
 
-    ``shown`` is the number of indices scored: q (by default), or q + 1
-    with the "no label" index.
+def ratio_form(metric, *, beta=1.0, tn="complement"):
+    """The :class:`RatioForm` of ``metric`` (a name of :data:`RATIOS`):
+
+    - precision: ``x = TP``, ``y = TP + FP``; recall: ``y = TP + FN``;
+    - F-beta: ``x = (1 + b^2) TP``, ``y = (1 + b^2) TP + FP + b^2 FN``, both
+      divided by ``b^2`` when ``b^2`` would overflow;
+    - specificity: ``x = TN``, ``y = TN + FP``, TN as ``tn`` says
+      (:data:`_TRUE_NEGATIVES`);
+    - the registry's other ratios: the sums of their counts (:data:`RATIOS`).
     """
-    q = units.n_labels
-    q1 = q + 1
-    s = q if shown is None else shown
-    flat = sparse.csr_array(units.unit_margins)
-    components = {
-        "diag": sparse.csr_array(flat[:, 0:s]),
-        "rows": sparse.csr_array(flat[:, q1 : q1 + s]),
-        "cols": sparse.csr_array(flat[:, 2 * q1 : 2 * q1 + s]),
-    }
-    if RATIOS.get(metric) is not None and metric not in (
-        "precision",
-        "recall",
-        "specificity",
-    ):
-        numerator, denominator = RATIOS[metric]
-        forms = _count_forms(tn)
-        x, y = _sum_forms(numerator, forms), _sum_forms(denominator, forms)
-        used = {name for _, name in x + y}
-        if "trace" in used:
-            trace = np.asarray(flat[:, 0:q1].sum(axis=1)).reshape(-1, 1)
-            components["trace"] = trace
-        if "total" in used:
-            total = np.asarray(flat[:, q1 : 2 * q1].sum(axis=1)).reshape(-1, 1)
-            components["total"] = total
-        return x, y, components
-    if metric == "precision":
-        x, y = ((1.0, "diag"),), ((1.0, "cols"),)
-    elif metric == "recall":
-        x, y = ((1.0, "diag"),), ((1.0, "rows"),)
-    elif metric == "specificity":
-        if tn == "diagonal":
-            trace = np.asarray(flat[:, 0:q1].sum(axis=1)).reshape(-1, 1)
-            components["trace"] = trace
-            x = ((1.0, "trace"), (-1.0, "diag"))
-            y = ((1.0, "trace"), (1.0, "cols"), (-2.0, "diag"))
-        else:
-            total = np.asarray(flat[:, q1 : 2 * q1].sum(axis=1)).reshape(-1, 1)
-            components["total"] = total
-            x = ((1.0, "total"), (-1.0, "rows"), (-1.0, "cols"), (1.0, "diag"))
-            y = ((1.0, "total"), (-1.0, "rows"))
-    else:  # "f1", "fbeta"
+    if metric in ("f1", "fbeta"):
         b = 1.0 if metric == "f1" else float(beta)
         if b <= 1e50:
             b2 = b * b
-            x, y = ((1.0 + b2, "diag"),), ((b2, "rows"), (1.0, "cols"))
+            x, y = {"tp": 1.0 + b2}, {"tp": 1.0 + b2, "fp": 1.0, "fn": b2}
         else:
             inverse = (1.0 / b) ** 2
-            x, y = ((1.0 + inverse, "diag"),), ((1.0, "rows"), (inverse, "cols"))
-    return x, y, components
+            x = {"tp": 1.0 + inverse}
+            y = {"tp": 1.0 + inverse, "fp": inverse, "fn": 1.0}
+        return RatioForm(_coefficients(x), _coefficients(y))
+    counts = {"tp": {"tp": 1.0}, "fp": {"fp": 1.0}, "fn": {"fn": 1.0}}
+    counts["tn"] = _TRUE_NEGATIVES[tn]
+    numerator, denominator = RATIOS[metric]
+    return RatioForm(
+        _coefficients(*(counts[name] for name in numerator)),
+        _coefficients(*(counts[name] for name in denominator)),
+    )
 
 
-def _product_sum(weights, a, b):
-    """(q,) ``sum_i weights_i a_i b_i`` of two components (sparse (k, q) or
-    dense (k, 1) columns)."""
-    if sparse.issparse(a) and sparse.issparse(b):
-        product = a.multiply(b)
-    elif sparse.issparse(a):
-        product = a.multiply(b)
-    elif sparse.issparse(b):
-        product = b.multiply(a)
-    else:
-        return np.full(1, float(weights @ (a[:, 0] * b[:, 0])))
-    return np.asarray(weights @ sparse.csr_array(product)).ravel()
-
-
-def _linear_sum(weights, form, components, q):
-    """(q,) ``sum_i weights_i f_i`` of the linear form ``form``."""
-    out = np.zeros(q)
-    for coefficient, name in form:
-        values = components[name]
-        if sparse.issparse(values):
-            out += coefficient * np.asarray(weights @ values).ravel()
-        else:
-            out += coefficient * float(weights @ values[:, 0])
+def _coefficients(*terms):
+    """(5,) the coefficients of :data:`COMPONENTS` of a sum of ``terms``
+    (dicts from a component's name to its coefficient)."""
+    out = np.zeros(len(COMPONENTS))
+    for term in terms:
+        for name, coefficient in term.items():
+            out[COMPONENTS.index(name)] += coefficient
     return out
 
 
-def _batch_sums(counts, form, components, q):
-    """(B, q) ``counts @ f`` of the linear form ``f`` for (B, n_kinds) counts."""
-    out = np.zeros((counts.shape[0], q))
-    for coefficient, name in form:
-        values = components[name]
-        if sparse.issparse(values):
-            out += coefficient * np.asarray(values.T @ counts.T).T
-        else:
-            out += coefficient * (counts @ values)
-    return out
+@dataclass(frozen=True)
+class UnitCounts:
+    """Each kind of unit's counts (:data:`COMPONENTS`) of the first ``shown``
+    indices: ``blocks``, its TP, FP and FN (three CSR arrays of shape
+    (n_kinds, shown)); ``stacked``, the same side by side (CSR, (n_kinds,
+    3 shown)) and ``extended``, with its ``total`` and ``trace`` as two more
+    columns (3 shown + 2), which one product turns into every unit's linear
+    form; ``total`` and ``trace`` (n_kinds,)."""
+
+    blocks: tuple
+    stacked: object
+    extended: object
+    total: np.ndarray
+    trace: np.ndarray
+    shown: int
 
 
-def _quadratic_sum(weights, left, right, components, q):
-    """(q,) ``sum_i weights_i f_i g_i`` of two linear forms."""
-    out = np.zeros(q)
-    for c1, n1 in left:
-        for c2, n2 in right:
-            out += c1 * c2 * _product_sum(weights, components[n1], components[n2])
-    return out
+def unit_counts(units, shown=None):
+    """The :class:`UnitCounts` of ``units`` (a :class:`~._table.UnitTable`),
+    read off its sparse margins in one pass (no column slicing, whose cost is
+    the whole array's for each slice)."""
+    q1 = units.n_labels + 1
+    s = units.n_labels if shown is None else shown
+    n_kinds = units.n_kinds
+    margins = sparse.coo_array(units.unit_margins)
+    row, column, value = margins.row, margins.col, margins.data
+    part, index = column // q1, column % q1  # 0 diag, 1 rows, 2 cols
+    total = np.bincount(row[part == 1], value[part == 1], minlength=n_kinds)
+    trace = np.bincount(row[part == 0], value[part == 0], minlength=n_kinds)
+    keep = index < s
+    row, part, index, value = row[keep], part[keep], index[keep], value[keep]
+    # TP = diag, FP = cols - diag, FN = rows - diag: (margin, component, sign)
+    terms = ((0, 0, 1.0), (0, 1, -1.0), (0, 2, -1.0), (1, 2, 1.0), (2, 1, 1.0))
+    rows, columns, values = [], [], []
+    for margin, component, sign in terms:
+        chosen = part == margin
+        rows.append(row[chosen])
+        columns.append(component * s + index[chosen])
+        values.append(sign * value[chosen])
+    stacked = sparse.csr_array(
+        (np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))),
+        shape=(n_kinds, 3 * s),
+    )
+    stacked.sum_duplicates()
+    stacked.eliminate_zeros()
+    coo = stacked.tocoo()
+    blocks = []
+    for component in range(3):
+        chosen = coo.col // s == component
+        blocks.append(
+            sparse.csr_array(
+                (coo.data[chosen], (coo.row[chosen], coo.col[chosen] - component * s)),
+                shape=(n_kinds, s),
+            )
+        )
+    kinds = np.arange(n_kinds)
+    extended = sparse.csr_array(
+        (
+            np.concatenate([coo.data, total, trace]),
+            (
+                np.concatenate([coo.row, kinds, kinds]),
+                np.concatenate(
+                    [coo.col, np.full(n_kinds, 3 * s), np.full(n_kinds, 3 * s + 1)]
+                ),
+            ),
+        ),
+        shape=(n_kinds, 3 * s + 2),
+    )
+    return UnitCounts(tuple(blocks), stacked, extended, total, trace, s)
+
+
+@dataclass(frozen=True)
+class CountMoments:
+    """The sums over the units, each kind counted ``weights`` times, of
+    their counts (:data:`COMPONENTS`), ``sums`` (5, shown), and of their
+    products two by two, ``gram`` (5, 5, shown): every ratio's
+    :class:`RatioMoments` is read off them (:func:`form_moments`)."""
+
+    sums: np.ndarray
+    gram: np.ndarray
+
+
+def count_moments(counts, weights):
+    """The :class:`CountMoments` of :class:`UnitCounts` ``counts``."""
+    s = counts.shown
+    w = np.asarray(weights, dtype=np.float64)
+    dense = (counts.total, counts.trace)
+    sums = np.empty((5, s))
+    gram = np.empty((5, 5, s))
+    for a, block in enumerate(counts.blocks):
+        sums[a] = block.T @ w
+        for b in range(a, 3):
+            product = block.multiply(counts.blocks[b])
+            gram[a, b] = gram[b, a] = sparse.csr_array(product).T @ w
+        for b, column in enumerate(dense, start=3):
+            gram[a, b] = gram[b, a] = block.T @ (w * column)
+    for a, column in enumerate(dense, start=3):
+        sums[a] = w @ column
+        for b in range(a, 5):
+            gram[a, b] = gram[b, a] = w @ (column * dense[b - 3])
+    return CountMoments(sums, gram)
 
 
 @dataclass(frozen=True)
@@ -317,21 +352,28 @@ class RatioMoments:
     yy: np.ndarray
 
 
+def form_moments(form, moments):
+    """The :class:`RatioMoments` of the :class:`RatioForm` ``form`` off the
+    :class:`CountMoments` ``moments``: its sums are linear, its second
+    moments quadratic in the counts' sums and products."""
+    x, y, gram = form.x, form.y, moments.gram
+    return RatioMoments(
+        numerator=x @ moments.sums,
+        denominator=y @ moments.sums,
+        xx=np.einsum("c,cds,d->s", x, gram, x),
+        xy=np.einsum("c,cds,d->s", x, gram, y),
+        yy=np.einsum("c,cds,d->s", y, gram, y),
+    )
+
+
 def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None, shown=None):
     """The :class:`RatioMoments` of ``metric`` over the units of ``units``
     (a :class:`~._table.UnitTable`), each kind counted ``counts`` times
     (its multiplicity by default: the test set itself), of the first
     ``shown`` indices (q by default)."""
-    q = units.n_labels if shown is None else shown
-    m = units.multiplicity if counts is None else np.asarray(counts, dtype=float)
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn, shown=q)
-    return RatioMoments(
-        numerator=_linear_sum(m, x, parts, q),
-        denominator=_linear_sum(m, y, parts, q),
-        xx=_quadratic_sum(m, x, x, parts, q),
-        xy=_quadratic_sum(m, x, y, parts, q),
-        yy=_quadratic_sum(m, y, y, parts, q),
-    )
+    weights = units.multiplicity if counts is None else counts
+    moments = count_moments(unit_counts(units, shown), weights)
+    return form_moments(ratio_form(metric, beta=beta, tn=tn), moments)
 
 
 @dataclass(frozen=True)
@@ -451,50 +493,15 @@ def label_score_intervals(moments, *, confidence_level, method="wilson"):
 
 @dataclass(frozen=True)
 class MacroInterval:
-    """A macro average's ``estimate``, its interval ``low``, ``high`` and its
-    linearised standard error ``se`` (floats)."""
+    """A macro average's ``estimate``, its interval ``low``, ``high``, its
+    linearised standard error ``se`` (floats), and whether the bootstrap-t
+    bounds were ``widened`` to reach the estimate (:func:`studentised_bounds`)."""
 
     estimate: float
     low: float
     high: float
     se: float
-
-
-def _apply(form, components, vectors):
-    """(n_kinds, B) ``f @ vectors`` of the linear form ``f`` for (q, B)
-    ``vectors``: a broadcast column multiplies the vectors' sums."""
-    out = None
-    for coefficient, name in form:
-        values = components[name]
-        if sparse.issparse(values):
-            term = values @ vectors
-        else:
-            term = values * vectors.sum(axis=0, keepdims=True)
-        term = coefficient * np.asarray(term)
-        out = term if out is None else out + term
-    return out
-
-
-def _macro_of_counts(counts, x, y, parts, q, zero_division):
-    """Macro averages (B,) and their linearised variances (B,) of the units
-    counted ``counts`` (B, n_kinds) times."""
-    X = _batch_sums(counts, x, parts, q)
-    Y = _batch_sums(counts, y, parts, q)
-    defined = Y > 0
-    safe = np.where(defined, Y, 1.0)
-    r = np.where(defined, np.clip(X / safe, 0.0, 1.0), 0.0)
-    if np.isnan(zero_division):
-        n_defined = defined.sum(axis=1)
-        scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
-        macro = (r * defined).sum(axis=1) * scale
-    else:
-        scale = np.full(len(counts), 1.0 / q)
-        macro = ((r * defined).sum(axis=1) + zero_division * (~defined).sum(axis=1)) / q
-    a = np.where(defined, scale[:, None] / safe, 0.0)  # d macro / d X_k
-    # each unit's linearised contribution: sum_k a_k (x_ik - r_k y_ik)
-    u = _apply(x, parts, a.T) - _apply(y, parts, (a * r).T)  # (n_kinds, B)
-    variance = np.einsum("bi,ib->b", counts, u * u)
-    return macro, variance
+    widened: bool = False
 
 
 def macro_interval(
@@ -556,12 +563,22 @@ def macro_interval(
     Tibshirani 1993, ch. 12), clipped to [0, 1]. A resample whose ``se_b`` is
     0 counts as ``t_b = +-inf`` (0 where ``M_b = M``). "linearised" is ``M
     +- z se``.
+
+    Where nearly every resample lies on one side of ``M`` (a ratio resting
+    on an instance that many resamples miss), ``t_(a/2)`` and ``t_(1 - a/2)``
+    share a sign and the interval lies beside ``M``, not around it. It is
+    then widened to reach ``M`` (``widened``; the caller flags it): an
+    interval that excludes its own estimate would contradict it.
     """
-    form = macro_form(units, metric, beta=beta, tn=tn, shown=shown)
+    form = ratio_form(metric, beta=beta, tn=tn)
+    forms = macro_forms({metric: form})
+    counts = unit_counts(units, shown)
     zero_division = float(zero_division)
-    estimate, se = macro_estimate(units, form, zero_division)
+    estimate, se = (
+        float(v[0]) for v in macro_estimate(units, counts, forms, zero_division)
+    )
     if interval == "linearised" or not np.isfinite(estimate):
-        low, high = studentised_bounds(
+        low, high, _ = studentised_bounds(
             estimate, se, None, None, confidence_level=confidence_level
         )
         return MacroInterval(estimate, low, high, se)
@@ -572,173 +589,130 @@ def macro_interval(
     )
     for start in range(0, n_resamples, step):
         stop = min(start + step, n_resamples)
-        counts = resample_counts(seed, start, stop, units)
-        macro[start:stop], variance[start:stop] = resampled_macro(
-            counts, form, zero_division, units
+        drawn = resample_counts(seed, start, stop, units)
+        found = resampled_macros(
+            drawn, units.drawn_margins(drawn), counts, forms, zero_division
         )
-    low, high = studentised_bounds(
+        macro[start:stop], variance[start:stop] = found[0, 0], found[1, 0]
+    low, high, widened = studentised_bounds(
         estimate, se, macro, variance, confidence_level=confidence_level
     )
-    return MacroInterval(estimate, low, high, se)
+    return MacroInterval(estimate, low, high, se, widened)
 
 
 @dataclass(frozen=True)
-class MacroForm:
-    """What the macro average of a ratio needs of the units: the linear
-    forms of its numerator ``x`` and denominator ``y``, their ``parts``
-    (:func:`ratio_parts`) and the number ``q`` of indices averaged."""
+class MacroForms:
+    """The macro averages of one call, read together: their ``keys`` and the
+    coefficients of their numerators ``x`` and denominators ``y`` (F, 5),
+    one row per key (:class:`RatioForm`); ``dense`` says whether any uses a
+    unit's ``total`` or ``trace``."""
 
-    x: tuple
-    y: tuple
-    parts: dict
-    q: int
+    keys: tuple
+    x: np.ndarray
+    y: np.ndarray
+    dense: bool
 
 
-def macro_form(units, metric, *, beta=1.0, tn="complement", shown=None):
-    """The :class:`MacroForm` of the macro average of ``metric``."""
-    q = units.n_labels if shown is None else shown
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn, shown=q)
-    return MacroForm(x, y, parts, q)
+def macro_forms(forms):
+    """The :class:`MacroForms` of ``forms``, a dict from a key to a
+    :class:`RatioForm`."""
+    keys = tuple(forms)
+    x = np.array([forms[key].x for key in keys]).reshape(len(keys), len(COMPONENTS))
+    y = np.array([forms[key].y for key in keys]).reshape(len(keys), len(COMPONENTS))
+    return MacroForms(keys, x, y, bool(np.any(x[:, 3:]) or np.any(y[:, 3:])))
+
+
+def resampled_macros(counts, margins, unit_counts, forms, zero_division):
+    """(2, F, B): the macro averages of the :class:`MacroForms` ``forms`` and
+    their linearised variances in the resamples counted ``counts`` (B,
+    n_kinds), whose ``margins`` (B, 3, q + 1) are drawn already (the
+    averages' sums are read off them).
+
+    Each unit's linearised contribution ``u_i = sum_k a_k (x_ik - r_k
+    y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its counts
+    (:class:`UnitCounts`): one sparse product gives every form's
+    contributions in every resample, and ``variance_b = sum_i c_bi
+    u_ib^2``.
+    """
+    n_rows, s, n_forms = counts.shape[0], unit_counts.shown, len(forms.keys)
+    diag, rows, cols = margins[:, 0, :s], margins[:, 1, :s], margins[:, 2, :s]
+    parts = np.empty((5, n_rows, s))
+    parts[0], parts[1], parts[2] = diag, cols - diag, rows - diag
+    parts[3] = margins[:, 1, :].sum(axis=1)[:, None]
+    parts[4] = margins[:, 0, :].sum(axis=1)[:, None]
+    X = np.einsum("fc,cbs->fbs", forms.x, parts)  # (F, B, s)
+    Y = np.einsum("fc,cbs->fbs", forms.y, parts)
+    defined = Y > 0
+    safe = np.where(defined, Y, 1.0)
+    r = np.where(defined, np.clip(X / safe, 0.0, 1.0), 0.0)
+    if np.isnan(zero_division):
+        n_defined = defined.sum(axis=2)
+        scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
+        macro = (r * defined).sum(axis=2) * scale
+    else:
+        scale = np.full((n_forms, n_rows), 1.0 / s)
+        macro = ((r * defined).sum(axis=2) + zero_division * (~defined).sum(axis=2)) / s
+    a = np.where(defined, scale[..., None] / safe, 0.0)  # d macro / d X_k
+    ar = a * r
+    # the coefficients of each unit's counts in u: (3 s [+ 2], F, B)
+    width = 3 * s + 2 if forms.dense else 3 * s
+    weights = np.empty((width, n_forms, n_rows))
+    for c in range(3):
+        block = forms.x[:, c, None, None] * a - forms.y[:, c, None, None] * ar
+        weights[c * s : (c + 1) * s] = block.transpose(2, 0, 1)
+    if forms.dense:
+        a_sum, ar_sum = a.sum(axis=2), ar.sum(axis=2)
+        for c in (3, 4):
+            weights[3 * s + c - 3] = forms.x[:, c, None] * a_sum
+            weights[3 * s + c - 3] -= forms.y[:, c, None] * ar_sum
+    stacked = unit_counts.extended if forms.dense else unit_counts.stacked
+    u = stacked @ weights.reshape(width, -1)  # (n_kinds, F x B)
+    u = u.reshape(-1, n_forms, n_rows)
+    u *= u
+    u *= counts.T[:, None, :]
+    return np.stack([macro, u.sum(axis=0)])
 
 
 def resampled_macro(counts, form, zero_division, units):
-    """Macro averages (B,) and their linearised variances (B,) of the units
-    counted ``counts`` (B, n_kinds) times."""
-    margins = units.drawn_margins(counts)
-    basis = macro_basis(units, form.q)
-    return resampled_macros(counts, margins, basis, {None: form}, zero_division)[None]
-
-
-def macro_estimate(units, form, zero_division):
-    """The macro average of the test set and its linearised standard error
-    (floats)."""
-    estimate, variance = resampled_macro(
-        units.multiplicity[None, :], form, float(zero_division), units
+    """Macro averages (B,) and their linearised variances (B,) of the
+    :class:`RatioForm` ``form`` in the units of ``units`` counted ``counts``
+    (B, n_kinds) times."""
+    found = resampled_macros(
+        np.asarray(counts, dtype=np.float64),
+        units.drawn_margins(counts),
+        unit_counts(units),
+        macro_forms({None: form}),
+        float(zero_division),
     )
-    return float(estimate[0]), float(np.sqrt(max(variance[0], 0.0)))
+    return found[0, 0], found[1, 0]
 
 
-@dataclass(frozen=True)
-class MacroBasis:
-    """The units' one-vs-rest counts that every macro average's linearised
-    variance reads: ``counts`` (n_kinds, 3 q) sparse, each kind's TP, FP
-    and FN of the q labels averaged (disjoint for a single instance: one
-    nonzero per label it holds or predicts), and its ``total`` (every cell
-    of its matrix) and ``trace`` (its diagonal), (n_kinds,) each."""
-
-    counts: object
-    total: np.ndarray
-    trace: np.ndarray
-
-
-def macro_basis(units, shown):
-    """The :class:`MacroBasis` of ``units``' first ``shown`` indices."""
-    q1 = units.n_labels + 1
-    flat = sparse.csr_array(units.unit_margins)
-    diag = flat[:, 0:shown]
-    rows = flat[:, q1 : q1 + shown]
-    cols = flat[:, 2 * q1 : 2 * q1 + shown]
-    counts = sparse.hstack([diag, cols - diag, rows - diag], format="csr")
-    counts.eliminate_zeros()
-    total = np.asarray(flat[:, q1 : 2 * q1].sum(axis=1)).ravel()
-    trace = np.asarray(flat[:, 0:q1].sum(axis=1)).ravel()
-    return MacroBasis(counts, total, trace)
-
-
-def _form_coefficients(form):
-    """A linear form's coefficients of TP, FP, FN (one vs rest), the total
-    and the trace: ``d diag + r rows + c cols = (d + r + c) TP + c FP + r
-    FN``."""
-    c = dict.fromkeys(("diag", "rows", "cols", "total", "trace"), 0.0)
-    for coefficient, name in form:
-        c[name] += coefficient
-    return (
-        c["diag"] + c["rows"] + c["cols"],
-        c["cols"],
-        c["rows"],
-        c["total"],
-        c["trace"],
+def macro_estimate(units, unit_counts, forms, zero_division):
+    """``(estimates, standard errors)``, (F,) each: the macro averages of the
+    :class:`MacroForms` ``forms`` on the test set itself and their
+    linearised standard errors."""
+    weights = units.multiplicity[None, :]
+    found = resampled_macros(
+        weights, units.drawn_margins(weights), unit_counts, forms, zero_division
     )
-
-
-def resampled_macros(counts, margins, basis, forms, zero_division):
-    """``{key: (2, B)}``: the macro averages and their linearised variances
-    of each :class:`MacroForm` of ``forms`` in the resamples counted
-    ``counts`` (B, n_kinds), whose ``margins`` (B, 3, q + 1) are drawn
-    already (the averages' sums are read off them).
-
-    Each unit's linearised contribution ``u_i = sum_k a_k (x_ik - r_k
-    y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its TP, FP
-    and FN (``basis``, :class:`MacroBasis`), its total and its trace: one
-    sparse product per batch gives every form's contributions in every
-    resample, and ``variance_b = sum_i c_bi u_ib^2``.
-    """
-    n_rows = counts.shape[0]
-    diag, rows, cols = margins[:, 0, :], margins[:, 1, :], margins[:, 2, :]
-    components = {
-        "total": rows.sum(axis=1, keepdims=True),
-        "trace": diag.sum(axis=1, keepdims=True),
-    }
-    keys = list(forms)
-    q = basis.counts.shape[1] // 3
-    weights = np.empty((3 * q, len(keys), n_rows))
-    scalars = np.empty((2, len(keys), n_rows))
-    macros = {}
-    for j, key in enumerate(keys):
-        form = forms[key]
-        parts = {
-            **components,
-            "diag": diag[:, :q],
-            "rows": rows[:, :q],
-            "cols": cols[:, :q],
-        }
-        X = sum(c * parts[name] for c, name in form.x)
-        Y = sum(c * parts[name] for c, name in form.y)
-        X, Y = np.broadcast_to(X, (n_rows, q)), np.broadcast_to(Y, (n_rows, q))
-        defined = Y > 0
-        safe = np.where(defined, Y, 1.0)
-        r = np.where(defined, np.clip(X / safe, 0.0, 1.0), 0.0)
-        if np.isnan(zero_division):
-            n_defined = defined.sum(axis=1)
-            scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
-            macro = (r * defined).sum(axis=1) * scale
-        else:
-            scale = np.full(n_rows, 1.0 / q)
-            undefined = (~defined).sum(axis=1)
-            macro = ((r * defined).sum(axis=1) + zero_division * undefined) / q
-        a = np.where(defined, scale[:, None] / safe, 0.0)  # d macro / d X_k
-        ar = a * r
-        cx, cy = _form_coefficients(form.x), _form_coefficients(form.y)
-        for block in range(3):
-            weights[block * q : (block + 1) * q, j, :] = (
-                cx[block] * a - cy[block] * ar
-            ).T
-        a_sum, ar_sum = a.sum(axis=1), ar.sum(axis=1)
-        scalars[0, j] = cx[3] * a_sum - cy[3] * ar_sum
-        scalars[1, j] = cx[4] * a_sum - cy[4] * ar_sum
-        macros[key] = macro
-    u = basis.counts @ weights.reshape(3 * q, -1)  # (n_kinds, forms x B)
-    u = u.reshape(-1, len(keys), n_rows)
-    if scalars[0].any():
-        u += basis.total[:, None, None] * scalars[0][None]
-    if scalars[1].any():
-        u += basis.trace[:, None, None] * scalars[1][None]
-    u *= u
-    u *= counts.T[:, None, :]
-    variance = u.sum(axis=0)
-    return {key: np.stack([macros[key], variance[j]]) for j, key in enumerate(keys)}
+    return found[0, :, 0], np.sqrt(np.maximum(found[1, :, 0], 0.0))
 
 
 def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
-    """``(low, high)`` of the bootstrap-t of ``estimate`` (standard error
-    ``se``) from the resamples' macro averages and linearised variances
-    (B,), clipped to [0, 1]; the normal interval ``estimate +- z se`` where
-    ``macro`` is None (see :func:`macro_interval`'s Notes)."""
+    """``(low, high, widened)`` of the bootstrap-t of ``estimate`` (standard
+    error ``se``) from the resamples' macro averages and linearised
+    variances (B,), clipped to [0, 1]; the normal interval ``estimate +- z
+    se`` where ``macro`` is None (see :func:`macro_interval`'s Notes).
+
+    A bootstrap-t that would exclude a finite ``estimate`` (the resamples
+    shifted to one side of it) is widened to reach it, and ``widened`` is
+    True.
+    """
     alpha = (1.0 - confidence_level) / 2.0
     if macro is None:
         z = ndtri(1.0 - alpha)
         low, high = estimate - z * se, estimate + z * se
-        return float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1))
+        return float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1)), False
     n_resamples = macro.size
     se_b = np.sqrt(np.maximum(variance, 0.0))
     diff = macro - estimate
@@ -754,4 +728,46 @@ def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
     )
     low = estimate - t[k_high] * se if np.isfinite(t[k_high]) else 0.0
     high = estimate - t[k_low] * se if np.isfinite(t[k_low]) else 1.0
-    return float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
+    low, high = float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
+    if not np.isfinite(estimate) or low <= estimate <= high:
+        return low, high, False
+    return min(low, estimate), max(high, estimate), True
+
+
+# -- one call's basis ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreBasis:
+    """What the score intervals of one call read, computed once before any
+    resample is drawn: the units' ``counts`` (:class:`UnitCounts`) and their
+    ``moments`` over the test set (:class:`CountMoments`), the
+    :class:`RatioForm` of each ratio metric (``forms``), and for the macro
+    averages their :class:`MacroForms` (``macro``, None without) with their
+    linearised standard errors on the test set (``macro_se``, (F,))."""
+
+    counts: UnitCounts
+    moments: CountMoments
+    forms: dict
+    macro: MacroForms | None
+    macro_se: np.ndarray | None
+
+
+def score_basis(units, metrics, *, macro, beta, tn, shown, zero_division):
+    """The :class:`ScoreBasis` of the ratios among ``metrics``
+    (:data:`RATIOS`), their macro averages' with ``macro``; None when no
+    metric is a ratio. ``zero_division`` is the resamples' (a float)."""
+    forms = {
+        metric: ratio_form(metric, beta=beta, tn=tn)
+        for metric in metrics
+        if metric in RATIOS
+    }
+    if not forms:
+        return None
+    counts = unit_counts(units, shown)
+    moments = count_moments(counts, units.multiplicity)
+    averaged = se = None
+    if macro:
+        averaged = macro_forms(forms)
+        _, se = macro_estimate(units, counts, averaged, float(zero_division))
+    return ScoreBasis(counts, moments, forms, averaged, se)
