@@ -144,17 +144,25 @@ def label_support(units, *, include_no_label=False):
     if include_no_label:
         true = np.column_stack([true, ~true.any(axis=1)])
         pred = np.column_stack([pred, ~pred.any(axis=1)])
+    # the weights where true, where predicted (einsum reads the booleans as
+    # they are: no float copy of the pairs' table)
+    totals = np.concatenate(
+        [np.einsum("pk,p->k", x, pair_weight) for x in (true, pred)]
+    )
+    squares = np.concatenate(
+        [np.einsum("pk,p->k", x, pair_square) for x in (true, pred)]
+    )
+    all_weight, all_square = pair_weight.sum(), pair_square.sum()
+    q = true.shape[1]
+    sums = {
+        "n_true": (totals[:q], squares[:q]),
+        "n_pred": (totals[q:], squares[q:]),
+        "n_negative": (all_weight - totals[:q], all_square - squares[:q]),
+        "n_not_pred": (all_weight - totals[q:], all_square - squares[q:]),
+        "n_all": (np.full(q, all_weight), np.full(q, all_square)),
+    }
     out = {}
-    for name, indicator in (
-        ("n_true", true),
-        ("n_pred", pred),
-        ("n_negative", ~true),
-        ("n_not_pred", ~pred),
-        ("n_all", np.ones_like(true)),
-    ):
-        columns = indicator.astype(np.float64)
-        total = pair_weight @ columns
-        square = pair_square @ columns
+    for name, (total, square) in sums.items():
         with np.errstate(divide="ignore", invalid="ignore"):
             out[name] = np.where(square > 0, total * total / square, 0.0)
     return LabelSupport(**out)

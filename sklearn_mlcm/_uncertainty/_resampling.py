@@ -218,13 +218,11 @@ def draw(call):
     forms = None if call.basis is None else call.basis.macro
     macro = None if forms is None else np.empty((2, len(forms.keys), n_resamples))
     silent = float(call.silent)
-    per_resample = max(
-        units.n_kinds * (1 if forms is None else len(forms.keys)),
-        3 * q1,
-        q1 * q1 if call.matrix else 0,
-    )
+    # the macro averages' variances hold at most VARIANCE_CELLS more at once
+    per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if call.matrix else 0)
     batch_chunks = max(1, BATCH_CELLS // call.threads // per_resample // units.chunk)
-    units.kind_ends()  # computed once, before the threads read it
+    if units.draw_positions:  # computed once, before the threads read it
+        units.kind_of_position()
 
     def fill_range(first, stop):
         for batch in range(first, stop, batch_chunks):
@@ -238,7 +236,7 @@ def draw(call):
                 cells[start:end] = (contributions.T @ counts.T).T
             if forms is not None:
                 macro[:, :, start:end] = resampled_macros(
-                    counts, margins[start:end], call.basis.counts, forms, silent
+                    counts, margins[start:end], units, forms, silent
                 )
 
     run_ranges(fill_range, -(-n_resamples // units.chunk), call.n_jobs)

@@ -3,8 +3,8 @@ averages: intervals that keep their coverage where the bootstrap's collapse.
 
 A per-label ratio (precision, recall, specificity, F-beta) of an MLCM is a
 ratio of two sums over the instances, ``r = X / Y`` with ``X = sum_i x_i``
-and ``Y = sum_i y_i``, each a linear form of the instance's one-vs-rest
-counts (:func:`ratio_form`, :data:`COMPONENTS`). Its percentile bootstrap
+and ``Y = sum_i y_i``, each a linear form of the instance's margins
+(:func:`ratio_form`, :data:`COMPONENTS`). Its percentile bootstrap
 is [0, 0] when a sample has no hit, and [1, 1] when it has no miss: the
 resamples cannot vary what the sample lacks. A score interval (Wilson's, or
 Jeffreys') keeps its coverage there.
@@ -26,12 +26,11 @@ label's only positive (a jump of the label's ratio to ``zero_division``)
 widen the interval instead of being averaged away.
 
 Everything here is pure and vectorised over the labels: no validation, the
-caller (the report, the intervals) validates once. The units' counts
-(:func:`unit_counts`) and their sums and products (:func:`count_moments`)
-are read once per call, and every ratio's moments off them
-(:func:`form_moments`); every macro average's resampled values and
-variances come from one product per batch of resamples
-(:func:`resampled_macros`).
+caller (the report, the intervals) validates once. The sums and products of
+the units' counts (:func:`count_moments`) are read off their sparse margins
+once per call, and every ratio's moments off them (:func:`form_moments`);
+every macro average's resampled values and variances come from one product
+of the units' margins per block of resamples (:func:`resampled_macros`).
 """
 
 from dataclasses import dataclass
@@ -53,7 +52,6 @@ __all__ = [
     "RatioForm",
     "RatioMoments",
     "ScoreBasis",
-    "UnitCounts",
     "count_moments",
     "effective_trials",
     "form_moments",
@@ -68,7 +66,7 @@ __all__ = [
     "resampled_macros",
     "score_basis",
     "studentised_bounds",
-    "unit_counts",
+    "unit_totals",
 ]
 
 #: The registry's statistics that are ratios of counts (and "f1"), by their
@@ -90,6 +88,12 @@ RATIOS = {
     "false_negative_rate": (("fn",), ("fn", "tp")),
     "prevalence": (("tp", "fn"), ("tp", "fn", "fp", "tn")),
 }
+
+#: The units' linearised contributions are summed over blocks of kinds of at
+#: most this many values per form (kinds x resamples), whatever the forms:
+#: the sums, and so each average's bounds, do not depend on which other
+#: averages are read with it.
+VARIANCE_CELLS = 1 << 16
 
 #: The score intervals of a proportion, by name.
 SCORE_INTERVALS = ("wilson", "jeffreys")
@@ -169,25 +173,32 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
 
 # -- a per-label ratio of sums over the units ---------------------------------------
 
-#: The counts of one unit that every ratio's numerator and denominator are
-#: linear forms of: its one-vs-rest TP, FP and FN of each label (read off its
-#: margins: ``TP = diag``, ``FP = cols - diag``, ``FN = rows - diag``), every
-#: cell of its matrix (``total``) and its diagonal (``trace``), the last two
-#: one number per unit, the same for every label.
-COMPONENTS = ("tp", "fp", "fn", "total", "trace")
+#: What one unit gives every ratio's numerator and denominator, each a
+#: linear form of them: its margins' diagonal, row sums and column sums of
+#: each label, every cell of its matrix (``total``, the row sums' sum) and
+#: its diagonal (``trace``), the last two one number per unit, the same for
+#: every label.
+COMPONENTS = ("diag", "rows", "cols", "total", "trace")
 
-#: The true negatives of each ``tn`` rule, as sums of :data:`COMPONENTS`:
-#: every cell outside the label's row and column (``total - TP - FP - FN``),
-#: or the diagonal without the label's own cell (``trace - TP``).
+#: The one-vs-rest counts as sums of :data:`COMPONENTS`: ``TP = diag``,
+#: ``FP = cols - diag``, ``FN = rows - diag``, and the true negatives of each
+#: ``tn`` rule, every cell outside the label's row and column (``total -
+#: rows - cols + diag``) or the diagonal without the label's own cell
+#: (``trace - diag``).
+_COUNTS = {
+    "tp": {"diag": 1.0},
+    "fp": {"cols": 1.0, "diag": -1.0},
+    "fn": {"rows": 1.0, "diag": -1.0},
+}
 _TRUE_NEGATIVES = {
-    "complement": {"total": 1.0, "tp": -1.0, "fp": -1.0, "fn": -1.0},
-    "diagonal": {"trace": 1.0, "tp": -1.0},
+    "complement": {"total": 1.0, "rows": -1.0, "cols": -1.0, "diag": 1.0},
+    "diagonal": {"trace": 1.0, "diag": -1.0},
 }
 
 
 @dataclass(frozen=True)
 class RatioForm:
-    """A per-label ratio ``X / Y`` as linear forms of each unit's counts:
+    """A per-label ratio ``X / Y`` as linear forms of each unit's margins:
     ``x`` and ``y`` hold the coefficients (5,) of :data:`COMPONENTS`, the
     same for every label."""
 
@@ -198,25 +209,25 @@ class RatioForm:
 def ratio_form(metric, *, beta=1.0, tn="complement"):
     """The :class:`RatioForm` of ``metric`` (a name of :data:`RATIOS`):
 
-    - precision: ``x = TP``, ``y = TP + FP``; recall: ``y = TP + FN``;
-    - F-beta: ``x = (1 + b^2) TP``, ``y = (1 + b^2) TP + FP + b^2 FN``, both
-      divided by ``b^2`` when ``b^2`` would overflow;
+    - precision: ``x = diag`` (TP), ``y = cols`` (TP + FP); recall: ``y =
+      rows`` (TP + FN);
+    - F-beta: ``x = (1 + b^2) diag``, ``y = b^2 rows + cols``, both divided
+      by ``b^2`` when ``b^2`` would overflow;
     - specificity: ``x = TN``, ``y = TN + FP``, TN as ``tn`` says
       (:data:`_TRUE_NEGATIVES`);
-    - the registry's other ratios: the sums of their counts (:data:`RATIOS`).
+    - the registry's other ratios: the sums of their counts (:data:`RATIOS`,
+      :data:`_COUNTS`).
     """
     if metric in ("f1", "fbeta"):
         b = 1.0 if metric == "f1" else float(beta)
         if b <= 1e50:
             b2 = b * b
-            x, y = {"tp": 1.0 + b2}, {"tp": 1.0 + b2, "fp": 1.0, "fn": b2}
+            x, y = {"diag": 1.0 + b2}, {"rows": b2, "cols": 1.0}
         else:
             inverse = (1.0 / b) ** 2
-            x = {"tp": 1.0 + inverse}
-            y = {"tp": 1.0 + inverse, "fp": inverse, "fn": 1.0}
+            x, y = {"diag": 1.0 + inverse}, {"rows": 1.0, "cols": inverse}
         return RatioForm(_coefficients(x), _coefficients(y))
-    counts = {"tp": {"tp": 1.0}, "fp": {"fp": 1.0}, "fn": {"fn": 1.0}}
-    counts["tn"] = _TRUE_NEGATIVES[tn]
+    counts = {**_COUNTS, "tn": _TRUE_NEGATIVES[tn]}
     numerator, denominator = RATIOS[metric]
     return RatioForm(
         _coefficients(*(counts[name] for name in numerator)),
@@ -235,80 +246,9 @@ def _coefficients(*terms):
 
 
 @dataclass(frozen=True)
-class UnitCounts:
-    """Each kind of unit's counts (:data:`COMPONENTS`) of the first ``shown``
-    indices: ``blocks``, its TP, FP and FN (three CSR arrays of shape
-    (n_kinds, shown)); ``stacked``, the same side by side (CSR, (n_kinds,
-    3 shown)) and ``extended``, with its ``total`` and ``trace`` as two more
-    columns (3 shown + 2), which one product turns into every unit's linear
-    form; ``total`` and ``trace`` (n_kinds,)."""
-
-    blocks: tuple
-    stacked: object
-    extended: object
-    total: np.ndarray
-    trace: np.ndarray
-    shown: int
-
-
-def unit_counts(units, shown=None):
-    """The :class:`UnitCounts` of ``units`` (a :class:`~._table.UnitTable`),
-    read off its sparse margins in one pass (no column slicing, whose cost is
-    the whole array's for each slice)."""
-    q1 = units.n_labels + 1
-    s = units.n_labels if shown is None else shown
-    n_kinds = units.n_kinds
-    margins = sparse.coo_array(units.unit_margins)
-    row, column, value = margins.row, margins.col, margins.data
-    part, index = column // q1, column % q1  # 0 diag, 1 rows, 2 cols
-    total = np.bincount(row[part == 1], value[part == 1], minlength=n_kinds)
-    trace = np.bincount(row[part == 0], value[part == 0], minlength=n_kinds)
-    keep = index < s
-    row, part, index, value = row[keep], part[keep], index[keep], value[keep]
-    # TP = diag, FP = cols - diag, FN = rows - diag: (margin, component, sign)
-    terms = ((0, 0, 1.0), (0, 1, -1.0), (0, 2, -1.0), (1, 2, 1.0), (2, 1, 1.0))
-    rows, columns, values = [], [], []
-    for margin, component, sign in terms:
-        chosen = part == margin
-        rows.append(row[chosen])
-        columns.append(component * s + index[chosen])
-        values.append(sign * value[chosen])
-    stacked = sparse.csr_array(
-        (np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))),
-        shape=(n_kinds, 3 * s),
-    )
-    stacked.sum_duplicates()
-    stacked.eliminate_zeros()
-    coo = stacked.tocoo()
-    blocks = []
-    for component in range(3):
-        chosen = coo.col // s == component
-        blocks.append(
-            sparse.csr_array(
-                (coo.data[chosen], (coo.row[chosen], coo.col[chosen] - component * s)),
-                shape=(n_kinds, s),
-            )
-        )
-    kinds = np.arange(n_kinds)
-    extended = sparse.csr_array(
-        (
-            np.concatenate([coo.data, total, trace]),
-            (
-                np.concatenate([coo.row, kinds, kinds]),
-                np.concatenate(
-                    [coo.col, np.full(n_kinds, 3 * s), np.full(n_kinds, 3 * s + 1)]
-                ),
-            ),
-        ),
-        shape=(n_kinds, 3 * s + 2),
-    )
-    return UnitCounts(tuple(blocks), stacked, extended, total, trace, s)
-
-
-@dataclass(frozen=True)
 class CountMoments:
     """The sums over the units, each kind counted ``weights`` times, of
-    their counts (:data:`COMPONENTS`), ``sums`` (5, shown), and of their
+    their margins (:data:`COMPONENTS`), ``sums`` (5, shown), and of their
     products two by two, ``gram`` (5, 5, shown): every ratio's
     :class:`RatioMoments` is read off them (:func:`form_moments`)."""
 
@@ -316,25 +256,43 @@ class CountMoments:
     gram: np.ndarray
 
 
-def count_moments(counts, weights):
-    """The :class:`CountMoments` of :class:`UnitCounts` ``counts``."""
-    s = counts.shown
+def count_moments(units, weights, shown=None):
+    """The :class:`CountMoments` of the first ``shown`` indices of the
+    units of ``units`` (a :class:`~._table.UnitTable`), off their sparse
+    margins: three column slices (diagonal, row sums, column sums), their
+    products two by two, and their products with each kind's ``total`` and
+    ``trace``."""
+    q1 = units.n_labels + 1
+    s = units.n_labels if shown is None else shown
     w = np.asarray(weights, dtype=np.float64)
-    dense = (counts.total, counts.trace)
+    margins = units.unit_margins
+    total, trace = unit_totals(units)
+    parts = [sparse.csr_array(margins[:, i * q1 : i * q1 + s]) for i in range(3)]
     sums = np.empty((5, s))
     gram = np.empty((5, 5, s))
-    for a, block in enumerate(counts.blocks):
-        sums[a] = block.T @ w
-        for b in range(a, 3):
-            product = block.multiply(counts.blocks[b])
-            gram[a, b] = gram[b, a] = sparse.csr_array(product).T @ w
-        for b, column in enumerate(dense, start=3):
-            gram[a, b] = gram[b, a] = block.T @ (w * column)
-    for a, column in enumerate(dense, start=3):
-        sums[a] = w @ column
-        for b in range(a, 5):
-            gram[a, b] = gram[b, a] = w @ (column * dense[b - 3])
+    for i, part in enumerate(parts):
+        sums[i] = part.T @ w
+        for j in range(i, 3):
+            both = part.power(2) if i == j else part.multiply(parts[j])
+            gram[i, j] = gram[j, i] = sparse.csr_array(both).T @ w
+        for j, column in ((3, total), (4, trace)):
+            gram[i, j] = gram[j, i] = part.T @ (w * column)
+    dense = (total, trace)
+    for i, column in enumerate(dense, start=3):
+        sums[i] = w @ column
+        for j in range(i, 5):
+            gram[i, j] = gram[j, i] = w @ (column * dense[j - 3])
     return CountMoments(sums, gram)
+
+
+def unit_totals(units):
+    """``(total, trace)``, (n_kinds,) each: every cell of each kind's matrix
+    (its row sums) and its diagonal."""
+    q1 = units.n_labels + 1
+    select = np.zeros((3 * q1, 2))
+    select[q1 : 2 * q1, 0] = 1.0
+    select[0:q1, 1] = 1.0
+    return np.asarray(units.unit_margins @ select).T
 
 
 @dataclass(frozen=True)
@@ -372,7 +330,7 @@ def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None, show
     (its multiplicity by default: the test set itself), of the first
     ``shown`` indices (q by default)."""
     weights = units.multiplicity if counts is None else counts
-    moments = count_moments(unit_counts(units, shown), weights)
+    moments = count_moments(units, weights, shown)
     return form_moments(ratio_form(metric, beta=beta, tn=tn), moments)
 
 
@@ -570,13 +528,10 @@ def macro_interval(
     then widened to reach ``M`` (``widened``; the caller flags it): an
     interval that excludes its own estimate would contradict it.
     """
-    form = ratio_form(metric, beta=beta, tn=tn)
-    forms = macro_forms({metric: form})
-    counts = unit_counts(units, shown)
+    shown = units.n_labels if shown is None else shown
+    forms = macro_forms({metric: ratio_form(metric, beta=beta, tn=tn)}, shown)
     zero_division = float(zero_division)
-    estimate, se = (
-        float(v[0]) for v in macro_estimate(units, counts, forms, zero_division)
-    )
+    estimate, se = (float(v[0]) for v in macro_estimate(units, forms, zero_division))
     if interval == "linearised" or not np.isfinite(estimate):
         low, high, _ = studentised_bounds(
             estimate, se, None, None, confidence_level=confidence_level
@@ -591,7 +546,7 @@ def macro_interval(
         stop = min(start + step, n_resamples)
         drawn = resample_counts(seed, start, stop, units)
         found = resampled_macros(
-            drawn, units.drawn_margins(drawn), counts, forms, zero_division
+            drawn, units.drawn_margins(drawn), units, forms, zero_division
         )
         macro[start:stop], variance[start:stop] = found[0, 0], found[1, 0]
     low, high, widened = studentised_bounds(
@@ -604,97 +559,143 @@ def macro_interval(
 class MacroForms:
     """The macro averages of one call, read together: their ``keys`` and the
     coefficients of their numerators ``x`` and denominators ``y`` (F, 5),
-    one row per key (:class:`RatioForm`); ``dense`` says whether any uses a
-    unit's ``total`` or ``trace``."""
+    one row per key (:class:`RatioForm`), over the first ``shown``
+    indices."""
 
     keys: tuple
     x: np.ndarray
     y: np.ndarray
-    dense: bool
+    shown: int
 
 
-def macro_forms(forms):
+def macro_forms(forms, shown):
     """The :class:`MacroForms` of ``forms``, a dict from a key to a
-    :class:`RatioForm`."""
+    :class:`RatioForm`, averaged over the first ``shown`` indices."""
     keys = tuple(forms)
     x = np.array([forms[key].x for key in keys]).reshape(len(keys), len(COMPONENTS))
     y = np.array([forms[key].y for key in keys]).reshape(len(keys), len(COMPONENTS))
-    return MacroForms(keys, x, y, bool(np.any(x[:, 3:]) or np.any(y[:, 3:])))
+    return MacroForms(keys, x, y, shown)
 
 
-def resampled_macros(counts, margins, unit_counts, forms, zero_division):
+def resampled_macros(counts, margins, units, forms, zero_division):
     """(2, F, B): the macro averages of the :class:`MacroForms` ``forms`` and
     their linearised variances in the resamples counted ``counts`` (B,
-    n_kinds), whose ``margins`` (B, 3, q + 1) are drawn already (the
-    averages' sums are read off them).
+    n_kinds) of the units of ``units``, whose ``margins`` (B, 3, q + 1) are
+    drawn already (the averages' sums are read off them).
 
     Each unit's linearised contribution ``u_i = sum_k a_k (x_ik - r_k
-    y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its counts
-    (:class:`UnitCounts`): one sparse product gives every form's
-    contributions in every resample, and ``variance_b = sum_i c_bi
+    y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its margins
+    (:data:`COMPONENTS`; the total is the sum of the row sums, the trace of
+    the diagonal): one sparse product with the units' margins gives every
+    form's contributions in every resample, and ``variance_b = sum_i c_bi
     u_ib^2``.
     """
-    n_rows, s, n_forms = counts.shape[0], unit_counts.shown, len(forms.keys)
-    diag, rows, cols = margins[:, 0, :s], margins[:, 1, :s], margins[:, 2, :s]
-    parts = np.empty((5, n_rows, s))
-    parts[0], parts[1], parts[2] = diag, cols - diag, rows - diag
-    parts[3] = margins[:, 1, :].sum(axis=1)[:, None]
-    parts[4] = margins[:, 0, :].sum(axis=1)[:, None]
-    X = np.einsum("fc,cbs->fbs", forms.x, parts)  # (F, B, s)
-    Y = np.einsum("fc,cbs->fbs", forms.y, parts)
+    n_rows, s, n_forms = counts.shape[0], forms.shown, len(forms.keys)
+    q1 = margins.shape[2]
+    # every array here is (labels, forms, resamples): the weights of the
+    # margins' product are then written row by row (label by label)
+    by_label = np.ascontiguousarray(margins.transpose(1, 2, 0))  # (3, q1, B)
+    components = (by_label[0, :s], by_label[1, :s], by_label[2, :s])
+    components += (by_label[1].sum(axis=0), by_label[0].sum(axis=0))
+    X = _combine(forms.x, components, s, n_rows)  # (s, F, B)
+    Y = _combine(forms.y, components, s, n_rows)
     defined = Y > 0
     safe = np.where(defined, Y, 1.0)
-    r = np.where(defined, np.clip(X / safe, 0.0, 1.0), 0.0)
+    r = X / safe
+    np.clip(r, 0.0, 1.0, out=r)
+    r[~defined] = 0.0
     if np.isnan(zero_division):
-        n_defined = defined.sum(axis=2)
+        n_defined = defined.sum(axis=0)
         scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
-        macro = (r * defined).sum(axis=2) * scale
+        macro = r.sum(axis=0) * scale
     else:
         scale = np.full((n_forms, n_rows), 1.0 / s)
-        macro = ((r * defined).sum(axis=2) + zero_division * (~defined).sum(axis=2)) / s
-    a = np.where(defined, scale[..., None] / safe, 0.0)  # d macro / d X_k
-    ar = a * r
-    # the coefficients of each unit's counts in u: (3 s [+ 2], F, B)
-    width = 3 * s + 2 if forms.dense else 3 * s
-    weights = np.empty((width, n_forms, n_rows))
+        macro = (r.sum(axis=0) + zero_division * (~defined).sum(axis=0)) / s
+    a = np.divide(scale, safe)  # d macro / d X_k, (s, F, B)
+    a[~defined] = 0.0
+    weights = _margin_weights(forms, a, a * r, q1)
+    return np.stack([macro, _variances(counts, units.unit_margins, weights)])
+
+
+def _combine(coefficients, components, s, n_rows):
+    """(s, F, B) ``sum_c coefficients[f, c] component_c`` of each form f:
+    the components (s, B), or (B,) for the total and the trace."""
+    n_forms = coefficients.shape[0]
+    out = np.zeros((s, n_forms, n_rows))
+    for f, c in zip(*np.nonzero(coefficients)):
+        out[:, f, :] += coefficients[f, c] * components[c]
+    return out
+
+
+def _margin_weights(forms, a, ar, q1):
+    """(3 q1, F x B): the coefficients of each unit's margins (diagonal, row
+    sums, column sums) in ``u``, ``cx a - cy ar`` per component (``a``,
+    ``ar``: (s, F, B)); the total adds to every row sum's, the trace to
+    every diagonal cell's."""
+    s, n_forms, n_rows = a.shape
+    weights = np.zeros((3, q1, n_forms, n_rows))
     for c in range(3):
-        block = forms.x[:, c, None, None] * a - forms.y[:, c, None, None] * ar
-        weights[c * s : (c + 1) * s] = block.transpose(2, 0, 1)
-    if forms.dense:
-        a_sum, ar_sum = a.sum(axis=2), ar.sum(axis=2)
-        for c in (3, 4):
-            weights[3 * s + c - 3] = forms.x[:, c, None] * a_sum
-            weights[3 * s + c - 3] -= forms.y[:, c, None] * ar_sum
-    stacked = unit_counts.extended if forms.dense else unit_counts.stacked
-    u = stacked @ weights.reshape(width, -1)  # (n_kinds, F x B)
-    u = u.reshape(-1, n_forms, n_rows)
-    u *= u
-    u *= counts.T[:, None, :]
-    return np.stack([macro, u.sum(axis=0)])
+        x, y = forms.x[:, c, None], forms.y[:, c, None]
+        if x.any():
+            weights[c, :s] += x * a
+        if y.any():
+            weights[c, :s] -= y * ar
+    for c, to in ((3, 1), (4, 0)):
+        x, y = forms.x[:, c, None], forms.y[:, c, None]
+        if x.any() or y.any():
+            weights[to] += x * a.sum(axis=0) - y * ar.sum(axis=0)
+    return weights.reshape(3 * q1, -1)
+
+
+def _variances(counts, unit_margins, weights):
+    """(F, B) ``variance_b = sum_i c_bi u_ib^2`` of each form, ``u = margins
+    @ weights`` (:func:`_margin_weights`), in blocks of kinds of
+    :data:`VARIANCE_CELLS` values per form: one sparse product per block
+    gives every form's ``u`` in every resample at once."""
+    n_rows = counts.shape[0]
+    n_forms = weights.shape[1] // n_rows
+    if n_rows == 1 and n_forms > 1:
+        # one resample (the test set itself): form by form, so that each sum
+        # runs over arrays of the same shape whatever the other forms (numpy
+        # sums a single column pairwise, several in turn)
+        return np.concatenate(
+            [_variances(counts, unit_margins, weights[:, [f]]) for f in range(n_forms)]
+        )
+    variance = np.zeros((n_forms, n_rows))
+    n_kinds = unit_margins.shape[0]
+    step = max(1, VARIANCE_CELLS // n_rows)
+    for start in range(0, n_kinds, step):
+        stop = min(start + step, n_kinds)
+        u = np.asarray(unit_margins[start:stop] @ weights)  # (kinds, F x B)
+        np.square(u, out=u)
+        drawn = np.ascontiguousarray(counts[:, start:stop].T)  # (kinds, B)
+        # one pass over u, weighed by the counts (half the time of a product
+        # and a sum over the kinds)
+        variance += np.einsum("ifb,ib->fb", u.reshape(-1, n_forms, n_rows), drawn)
+    return variance
 
 
 def resampled_macro(counts, form, zero_division, units):
     """Macro averages (B,) and their linearised variances (B,) of the
     :class:`RatioForm` ``form`` in the units of ``units`` counted ``counts``
     (B, n_kinds) times."""
+    counts = np.asarray(counts, dtype=np.float64)
     found = resampled_macros(
-        np.asarray(counts, dtype=np.float64),
+        counts,
         units.drawn_margins(counts),
-        unit_counts(units),
-        macro_forms({None: form}),
+        units,
+        macro_forms({None: form}, units.n_labels),
         float(zero_division),
     )
     return found[0, 0], found[1, 0]
 
 
-def macro_estimate(units, unit_counts, forms, zero_division):
+def macro_estimate(units, forms, zero_division):
     """``(estimates, standard errors)``, (F,) each: the macro averages of the
     :class:`MacroForms` ``forms`` on the test set itself and their
     linearised standard errors."""
     weights = units.multiplicity[None, :]
-    found = resampled_macros(
-        weights, units.drawn_margins(weights), unit_counts, forms, zero_division
-    )
+    found = resampled_macros(weights, units.observed(), units, forms, zero_division)
     return found[0, :, 0], np.sqrt(np.maximum(found[1, :, 0], 0.0))
 
 
@@ -740,13 +741,12 @@ def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
 @dataclass(frozen=True)
 class ScoreBasis:
     """What the score intervals of one call read, computed once before any
-    resample is drawn: the units' ``counts`` (:class:`UnitCounts`) and their
-    ``moments`` over the test set (:class:`CountMoments`), the
-    :class:`RatioForm` of each ratio metric (``forms``), and for the macro
-    averages their :class:`MacroForms` (``macro``, None without) with their
-    linearised standard errors on the test set (``macro_se``, (F,))."""
+    resample is drawn: the units' count ``moments`` over the test set
+    (:class:`CountMoments`), the :class:`RatioForm` of each ratio metric
+    (``forms``), and for the macro averages their :class:`MacroForms`
+    (``macro``, None without) with their linearised standard errors on the
+    test set (``macro_se``, (F,))."""
 
-    counts: UnitCounts
     moments: CountMoments
     forms: dict
     macro: MacroForms | None
@@ -764,10 +764,9 @@ def score_basis(units, metrics, *, macro, beta, tn, shown, zero_division):
     }
     if not forms:
         return None
-    counts = unit_counts(units, shown)
-    moments = count_moments(counts, units.multiplicity)
+    moments = count_moments(units, units.multiplicity, shown)
     averaged = se = None
     if macro:
-        averaged = macro_forms(forms)
-        _, se = macro_estimate(units, counts, averaged, float(zero_division))
-    return ScoreBasis(counts, moments, forms, averaged, se)
+        averaged = macro_forms(forms, shown)
+        _, se = macro_estimate(units, averaged, float(zero_division))
+    return ScoreBasis(moments, forms, averaged, se)
