@@ -222,15 +222,18 @@ def mlcm_classification_report(
 
     confidence_level : float or None, default=None
         With a level in (0, 1), every score (per label and averaged) is
-        printed with its bootstrap confidence interval, as
+        printed with its confidence interval, as
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
-        for all of them), and a last line says what the brackets are. None:
-        the report without intervals; the five options below then keep their
-        defaults (another value is refused: it would be ignored). A number
-        left outside its own interval by a shifted bootstrap (a macro average
-        of ratios that rest on a few instances) raises a
-        :class:`~scipy.stats.DegenerateDataWarning` naming it (see the Notes
-        of :func:`mlcm_confidence_intervals`).
+        for all of them): Wilson score intervals for the labels' ratios
+        (precision, recall, F1...), the bootstrap-t for their macro
+        averages, the bootstrap of ``interval`` for the rest; a last line
+        says what the brackets are. None: the report without intervals; the
+        five options below then keep their defaults (another value is
+        refused: it would be ignored). An interval the data cannot support
+        is flagged, and the flagged intervals, with any number left outside
+        its own bootstrap interval, are named in one
+        :class:`~scipy.stats.DegenerateDataWarning` (see the Notes of
+        :func:`mlcm_confidence_intervals`).
 
     n_resamples : int, default=9999
         The number of bootstrap resamples, up to 10**6, and at least
@@ -239,7 +242,10 @@ def mlcm_classification_report(
         requires.
 
     interval : {"bca", "percentile"}, default="bca"
-        How the bounds are read off the bootstrap distribution.
+        How the bounds are read off the bootstrap distribution: those of the
+        micro, weighted and samples averages and of the statistics that are
+        no ratio of counts. The labels' ratios get Wilson score intervals and
+        their macro averages the bootstrap-t, whatever it says.
 
     groups : array-like of shape (n_samples,), default=None
         The group of each instance: whole groups are resampled (the cluster
@@ -275,7 +281,8 @@ def mlcm_classification_report(
         flag"``, ``"recall low"``, ..., ``"f1-score flag"``: the flag is None
         where the interval can be trusted, else the reason it cannot
         (``"undefined: never predicted"``, ``"few positives (3 < 5)"``,
-        ``"12 of 53 labels have < 5 positives"``). All other values are
+        ``"12 of 53 labels have < 5 positives"``, ``"bootstrap-t excluded the
+        estimate (shifted resamples): widened to it"``). All other values are
         Python floats, as scikit-learn's; an undefined score keeps
         ``zero_division``'s value. The text marks a flagged interval
         (``†1``), prints an undefined score as ``—`` and lists the reasons

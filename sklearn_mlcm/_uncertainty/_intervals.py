@@ -169,11 +169,13 @@ def bootstrap_intervals(
     ``n_undefined`` counts the resamples that drew an instance of undefined
     ratio.
 
-    A score whose estimate lies outside its own interval (its bootstrap
-    distribution is shifted from it) raises one
-    :class:`~scipy.stats.DegenerateDataWarning` naming them
-    (:func:`warn_outside`); ``names`` names the shown labels (their indices
-    by default).
+    The labels of the ratios (:data:`~._score_intervals.RATIOS`) get Wilson
+    score intervals and their macro averages the bootstrap-t; the others
+    the bounds of ``interval``. The flagged intervals and the estimates that
+    lie outside their bootstrap interval (its distribution shifted from it)
+    are named in one :class:`~scipy.stats.DegenerateDataWarning`
+    (:func:`~._bounds.warn_degenerate`); ``names`` names the shown labels
+    (their indices by default).
 
     The steps, one function each: the estimates, the draw, the scores of the
     resamples (and the jackknife's), the samples averages, the bounds.
@@ -458,9 +460,12 @@ def mlcm_confidence_intervals(
     Warns
     -----
     scipy.stats.DegenerateDataWarning
-        When a score's estimate lies outside its own interval with at least
-        97.5 % of 39 or more resamples on one side of it: the warning names
-        the scores, their bounds and the resamples' mean (see Notes).
+        Once per call, where an interval is flagged (an undefined score, a
+        macro average over many rare labels, a bootstrap-t widened to its
+        estimate: the warning names them and their reasons) or a score's
+        estimate lies outside its percentile or BCa interval with at least
+        97.5 % of 39 or more resamples on one side of it (the warning names
+        the scores, their bounds and the resamples' mean; see Notes).
 
     See Also
     --------
@@ -501,42 +506,78 @@ def mlcm_confidence_intervals(
     instance; averaged over hundreds of such labels, every resample of the
     macro average can lie above its estimate (MULAN delicious, 983 labels,
     a simulated classifier: macro recall 0.236, resamples' mean 0.287, 95 %
-    interval [0.275, 0.299]). The resampled values are the score's own, of
-    the resampled rows; the shift is the bootstrap's estimate of the
-    estimate's bias, and neither the estimate nor the interval is then a
-    safe statement about the population. BCa is undefined when every
-    resample lies on one side of the estimate and falls back to the
-    percentile interval (counted in ``n_degenerate``; scipy.stats.bootstrap
-    gives NaN and a :class:`~scipy.stats.DegenerateDataWarning`); when
-    nearly every resample does, its large bias correction can move both
-    bounds past the estimate to the other side. Any estimate left outside
-    its interval with at least 97.5 % of the resamples on one side of it
+    percentile interval [0.275, 0.299]). The resampled values are the
+    score's own, of the resampled rows; the shift is the bootstrap's
+    estimate of the estimate's bias, and neither the estimate nor the
+    interval is then a safe statement about the population. BCa is
+    undefined when every resample lies on one side of the estimate and
+    falls back to the percentile interval (counted in ``n_degenerate``;
+    scipy.stats.bootstrap gives NaN and a
+    :class:`~scipy.stats.DegenerateDataWarning`); when nearly every
+    resample does, its large bias correction can move both bounds past the
+    estimate to the other side. Any estimate left outside its percentile or
+    BCa interval with at least 97.5 % of the resamples on one side of it
     (from 39 resamples: a centred estimate is that far out with odds below
-    2**-39) raises that warning, naming the scores. The micro average, one
-    ratio of pooled counts, is far less exposed.
+    2**-39) is named in the warning. The micro average, one ratio of pooled
+    counts, is far less exposed.
 
-    Which interval each score gets (issue #32): a label's ratio of counts
-    ``X / Y`` gets the Wilson score interval on its effective number of
-    trials, ``Y`` shrunk by the design effect of the units' unequal
-    contributions (clustered instances, groups, weights), so that a label
-    with 3 positives gets an honest wide interval, not the percentile's
-    [1.00, 1.00]; a label whose ratio is undefined on the test set (a zero
-    denominator) gets [0, 1]. A macro average of such ratios gets the
-    bootstrap-t: each resample's average studentised by its own linearised
-    standard error (read off the same resamples as the other intervals),
-    which follows the shift described above where the percentile interval
-    can exclude its estimate. The micro, weighted and samples averages, the
-    statistics that are no ratio of counts and the matrix keep the
-    percentile or BCa interval of ``interval``. The estimates are the
-    scores' own in every case.
+    Which interval each score gets (issue #32):
+
+    - A label's ratio of counts ``r = X / Y`` (precision, recall, F-beta,
+      specificity and the registry's other ratios), ``X`` and ``Y`` sums over
+      the instances (or groups) of ``x_i`` and ``y_i``, gets the Wilson
+      score interval [2]_ on its effective number of trials. The unit of
+      sampling is the instance, a cluster of charges: under Heydarian's
+      rules a missed label is charged once to each wrong prediction, so an
+      instance may add 3 to ``Y`` and ``x_i``, ``y_i`` are dependent. The
+      ratio's linearised (delta-method) variance over the units is
+      ``V = sum_i (x_i - r y_i)^2 / Y^2`` and the interval is Wilson's on
+      ``n_eff = r (1 - r) / V`` trials (the design effect ``Y / n_eff``
+      shrinks ``Y``; Korn and Graubard [3]_), with ``r n_eff`` hits; where
+      ``r`` is 0 or 1 (``V = 0``), on Kish's effective size ``Y^2 / sum_i
+      y_i^2``. Where every instance is one Bernoulli trial (unweighted,
+      ``x_i, y_i`` in {0, 1}) ``n_eff = Y`` and this is Wilson's interval of
+      the counts. Ten instances that miss a label and predict three others
+      charge its row 30 times: its recall interval is that of no hit in 10
+      instances, [0, 0.28], not in 30 charges, [0, 0.11], nor the
+      percentile bootstrap's [0, 0]. It needs no resampling and keeps its
+      coverage at no hit or no miss, so it is not flagged for few
+      positives. A label whose ratio is undefined on the test set (a zero
+      denominator) gets [0, 1], every value the population's ratio may take.
+    - A macro average ``M`` of such ratios gets the bootstrap-t ([1]_, ch.
+      12): each resample's ``t_b = (M_b - M) / se_b``, studentised by its own
+      linearised standard error (``se_b^2 = sum_i c_bi u_ib^2``, ``u_ib`` each
+      unit's linearised contribution to ``M_b``, ``c_bi`` how often the
+      resample drew it; read off the same resamples as the other
+      intervals), gives ``[M - t_(1 - a/2) se, M - t_(a/2) se]``, clipped to
+      [0, 1]. Resamples that lose a rare label's only positive widen it
+      instead of being averaged away. Where nearly every resample lies on
+      one side of ``M`` (the shift above), ``t_(a/2)`` and ``t_(1 - a/2)``
+      share a sign and the interval would lie beside ``M``: it is then
+      widened to reach ``M`` (never past it) and flagged, an interval that
+      excludes its own estimate contradicting it.
+    - The micro, weighted and samples averages, the statistics that are no
+      ratio of counts (MCC, balanced accuracy, informedness, markedness,
+      G-mean: per label and averaged) and the matrix's cells keep the
+      percentile or BCa interval of ``interval``.
+
+    The estimates are the scores' own in every case.
 
     Each interval carries a ``flag`` (:attr:`ScoreInterval.flag`): None
-    where it can be trusted, else why not, per label ("undefined: never
-    predicted", "few positives (3 < 5)", ...) and per average ("12 of 53
-    labels have < 5 positives", "undefined for every label", ...). The
-    flagged intervals of a call are named in one
-    :class:`~scipy.stats.DegenerateDataWarning`; the summary and
-    ``to_frame()`` ("<score> flag") show them.
+    where the library stands behind it, else why not. Per label:
+    "undefined: never predicted" (and the other zero denominators: the
+    value shown is ``zero_division``'s, not a measurement) and, for a
+    bootstrap interval of a statistic that is no ratio, "few positives
+    (3 < 5)" (fewer than 5 positives). Per average: "12 of 53 labels have
+    < 5 positives" (a macro average where more than 5 % of the labels are
+    that rare: no interval of the plug-in macro average held its coverage
+    there in the simulations of ``benchmarks/sim_honest.py``), "undefined
+    for every label", and "bootstrap-t excluded the estimate (shifted
+    resamples): widened to it". The flagged intervals, and the estimates
+    outside their percentile or BCa interval, are named in one
+    :class:`~scipy.stats.DegenerateDataWarning` per call, which says what
+    each kind of flag means; the summary and ``to_frame()`` ("<score>
+    flag") show them.
 
     References
     ----------
@@ -544,6 +585,9 @@ def mlcm_confidence_intervals(
        Chapman & Hall, 1993, ch. 14 (BCa) and ch. 12 (the bootstrap-t).
     .. [2] E. B. Wilson, "Probable inference, the law of succession, and
        statistical inference", JASA 22, 1927.
+    .. [3] E. L. Korn and B. I. Graubard, "Confidence intervals for
+       proportions with small expected number of positive counts estimated
+       from survey data", Survey Methodology 24(2), 193-201, 1998.
 
     Examples
     --------
