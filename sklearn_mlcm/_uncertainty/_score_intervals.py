@@ -666,13 +666,28 @@ def _variances(counts, unit_margins, weights):
     step = max(1, VARIANCE_CELLS // n_rows)
     for start in range(0, n_kinds, step):
         stop = min(start + step, n_kinds)
-        u = np.asarray(unit_margins[start:stop] @ weights)  # (kinds, F x B)
+        u = _row_block(unit_margins, start, stop) @ weights  # (kinds, F x B)
         np.square(u, out=u)
         drawn = np.ascontiguousarray(counts[:, start:stop].T)  # (kinds, B)
         # one pass over u, weighed by the counts (half the time of a product
         # and a sum over the kinds)
         variance += np.einsum("ifb,ib->fb", u.reshape(-1, n_forms, n_rows), drawn)
     return variance
+
+
+def _row_block(matrix, start, stop):
+    """Rows ``start`` to ``stop`` of a CSR array, a view of its arrays (a
+    slice copies them, and took a third of the variances' time)."""
+    first, last = matrix.indptr[start], matrix.indptr[stop]
+    return sparse.csr_array(
+        (
+            matrix.data[first:last],
+            matrix.indices[first:last],
+            matrix.indptr[start : stop + 1] - first,
+        ),
+        shape=(stop - start, matrix.shape[1]),
+        copy=False,
+    )
 
 
 def resampled_macro(counts, form, zero_division, units):
