@@ -229,14 +229,15 @@ def draw(call):
             start = batch * units.chunk
             end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
             counts = resample_counts(seed, start, end, units)
-            margins[start:end] = units.drawn_margins(counts)
+            drawn = np.ascontiguousarray(counts.T)  # read by both products
+            margins[start:end] = units.margins_of(drawn)
             if sums is not None:
                 sums[start:end] = counts @ samples_sums
             if cells is not None:
                 cells[start:end] = (contributions.T @ counts.T).T
             if forms is not None:
                 macro[:, :, start:end] = resampled_macros(
-                    counts, margins[start:end], units, forms, silent
+                    drawn, margins[start:end], units, forms, silent
                 )
 
     run_ranges(fill_range, -(-n_resamples // units.chunk), call.n_jobs)

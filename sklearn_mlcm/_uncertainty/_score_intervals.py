@@ -544,9 +544,9 @@ def macro_interval(
     )
     for start in range(0, n_resamples, step):
         stop = min(start + step, n_resamples)
-        drawn = resample_counts(seed, start, stop, units)
+        drawn = np.ascontiguousarray(resample_counts(seed, start, stop, units).T)
         found = resampled_macros(
-            drawn, units.drawn_margins(drawn), units, forms, zero_division
+            drawn, units.margins_of(drawn), units, forms, zero_division
         )
         macro[start:stop], variance[start:stop] = found[0, 0], found[1, 0]
     low, high, widened = studentised_bounds(
@@ -577,11 +577,13 @@ def macro_forms(forms, shown):
     return MacroForms(keys, x, y, shown)
 
 
-def resampled_macros(counts, margins, units, forms, zero_division):
+def resampled_macros(drawn, margins, units, forms, zero_division):
     """(2, F, B): the macro averages of the :class:`MacroForms` ``forms`` and
-    their linearised variances in the resamples counted ``counts`` (B,
-    n_kinds) of the units of ``units``, whose ``margins`` (B, 3, q + 1) are
-    drawn already (the averages' sums are read off them).
+    their linearised variances in the resamples that drew each kind of unit
+    of ``units`` ``drawn`` times ((n_kinds, B), C-ordered: the counts
+    transposed, as :meth:`~._table.UnitTable.margins_of` reads them), whose
+    ``margins`` (B, 3, q + 1) are drawn already (the averages' sums are read
+    off them).
 
     Each unit's linearised contribution ``u_i = sum_k a_k (x_ik - r_k
     y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its margins
@@ -590,7 +592,7 @@ def resampled_macros(counts, margins, units, forms, zero_division):
     form's contributions in every resample, and ``variance_b = sum_i c_bi
     u_ib^2``.
     """
-    n_rows, s, n_forms = counts.shape[0], forms.shown, len(forms.keys)
+    n_rows, s, n_forms = drawn.shape[1], forms.shown, len(forms.keys)
     q1 = margins.shape[2]
     # every array here is (labels, forms, resamples): the weights of the
     # margins' product are then written row by row (label by label)
@@ -614,7 +616,7 @@ def resampled_macros(counts, margins, units, forms, zero_division):
     a = np.divide(scale, safe)  # d macro / d X_k, (s, F, B)
     a[~defined] = 0.0
     weights = _margin_weights(forms, a, a * r, q1)
-    return np.stack([macro, _variances(counts, units.unit_margins, weights)])
+    return np.stack([macro, _variances(drawn, units.unit_margins, weights)])
 
 
 def _combine(coefficients, components, s, n_rows):
@@ -647,19 +649,20 @@ def _margin_weights(forms, a, ar, q1):
     return weights.reshape(3 * q1, -1)
 
 
-def _variances(counts, unit_margins, weights):
+def _variances(drawn, unit_margins, weights):
     """(F, B) ``variance_b = sum_i c_bi u_ib^2`` of each form, ``u = margins
-    @ weights`` (:func:`_margin_weights`), in blocks of kinds of
-    :data:`VARIANCE_CELLS` values per form: one sparse product per block
-    gives every form's ``u`` in every resample at once."""
-    n_rows = counts.shape[0]
+    @ weights`` (:func:`_margin_weights`), ``c`` the counts ``drawn``
+    (n_kinds, B), in blocks of kinds of :data:`VARIANCE_CELLS` values per
+    form: one sparse product per block gives every form's ``u`` in every
+    resample at once."""
+    n_rows = drawn.shape[1]
     n_forms = weights.shape[1] // n_rows
     if n_rows == 1 and n_forms > 1:
         # one resample (the test set itself): form by form, so that each sum
         # runs over arrays of the same shape whatever the other forms (numpy
         # sums a single column pairwise, several in turn)
         return np.concatenate(
-            [_variances(counts, unit_margins, weights[:, [f]]) for f in range(n_forms)]
+            [_variances(drawn, unit_margins, weights[:, [f]]) for f in range(n_forms)]
         )
     variance = np.zeros((n_forms, n_rows))
     n_kinds = unit_margins.shape[0]
@@ -668,10 +671,10 @@ def _variances(counts, unit_margins, weights):
         stop = min(start + step, n_kinds)
         u = _row_block(unit_margins, start, stop) @ weights  # (kinds, F x B)
         np.square(u, out=u)
-        drawn = np.ascontiguousarray(counts[:, start:stop].T)  # (kinds, B)
         # one pass over u, weighed by the counts (half the time of a product
         # and a sum over the kinds)
-        variance += np.einsum("ifb,ib->fb", u.reshape(-1, n_forms, n_rows), drawn)
+        u = u.reshape(-1, n_forms, n_rows)
+        variance += np.einsum("ifb,ib->fb", u, drawn[start:stop])
     return variance
 
 
@@ -694,10 +697,10 @@ def resampled_macro(counts, form, zero_division, units):
     """Macro averages (B,) and their linearised variances (B,) of the
     :class:`RatioForm` ``form`` in the units of ``units`` counted ``counts``
     (B, n_kinds) times."""
-    counts = np.asarray(counts, dtype=np.float64)
+    drawn = np.ascontiguousarray(np.asarray(counts, dtype=np.float64).T)
     found = resampled_macros(
-        counts,
-        units.drawn_margins(counts),
+        drawn,
+        units.margins_of(drawn),
         units,
         macro_forms({None: form}, units.n_labels),
         float(zero_division),
@@ -709,7 +712,7 @@ def macro_estimate(units, forms, zero_division):
     """``(estimates, standard errors)``, (F,) each: the macro averages of the
     :class:`MacroForms` ``forms`` on the test set itself and their
     linearised standard errors."""
-    weights = units.multiplicity[None, :]
+    weights = units.multiplicity[:, None]
     found = resampled_macros(weights, units.observed(), units, forms, zero_division)
     return found[0, :, 0], np.sqrt(np.maximum(found[1, :, 0], 0.0))
 

@@ -326,7 +326,14 @@ class UnitTable:
 
     def drawn_margins(self, counts):
         """(B, n_kinds) counts of the kinds -> (B, 3, q+1) margins."""
-        flat = (self.unit_margins.T @ np.asarray(counts, dtype=np.float64).T).T
+        return self.margins_of(np.ascontiguousarray(counts.T, dtype=np.float64))
+
+    def margins_of(self, drawn):
+        """(n_kinds, B) counts of the kinds, C-ordered -> (B, 3, q+1) margins:
+        the product reads them as they are (the transposed counts of
+        :meth:`drawn_margins`, which the product would copy, are kept by
+        the caller for the macro averages' variances)."""
+        flat = (self.unit_margins.T @ drawn).T
         return flat.reshape(len(flat), 3, self.n_labels + 1)
 
     def observed(self):
