@@ -259,22 +259,22 @@ class CountMoments:
 def count_moments(units, weights, shown=None):
     """The :class:`CountMoments` of the first ``shown`` indices of the
     units of ``units`` (a :class:`~._table.UnitTable`), off their sparse
-    margins: three column slices (diagonal, row sums, column sums), their
-    products two by two, and their products with each kind's ``total`` and
-    ``trace``."""
+    margins: three column slices (diagonal, row sums, column sums, of the
+    margins by columns), their products two by two, and their products with
+    each kind's ``total`` and ``trace``."""
     q1 = units.n_labels + 1
     s = units.n_labels if shown is None else shown
     w = np.asarray(weights, dtype=np.float64)
-    margins = units.unit_margins
+    margins = sparse.csc_array(units.unit_margins)  # its columns sliced fast
     total, trace = unit_totals(units)
-    parts = [sparse.csr_array(margins[:, i * q1 : i * q1 + s]) for i in range(3)]
+    parts = [sparse.csc_array(margins[:, i * q1 : i * q1 + s]) for i in range(3)]
     sums = np.empty((5, s))
     gram = np.empty((5, 5, s))
     for i, part in enumerate(parts):
         sums[i] = part.T @ w
         for j in range(i, 3):
             both = part.power(2) if i == j else part.multiply(parts[j])
-            gram[i, j] = gram[j, i] = sparse.csr_array(both).T @ w
+            gram[i, j] = gram[j, i] = sparse.csc_array(both).T @ w
         for j, column in ((3, total), (4, trace)):
             gram[i, j] = gram[j, i] = part.T @ (w * column)
     dense = (total, trace)
