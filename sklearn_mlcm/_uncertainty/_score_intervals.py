@@ -259,25 +259,33 @@ class CountMoments:
 def count_moments(units, weights, shown=None):
     """The :class:`CountMoments` of the first ``shown`` indices of the
     units of ``units`` (a :class:`~._table.UnitTable`), off their sparse
-    margins: three column slices (diagonal, row sums, column sums, of the
-    margins by columns), their products two by two, and their products with
-    each kind's ``total`` and ``trace``."""
+    margins ``M`` (diagonal, row sums, column sums): their sums ``M.T @
+    w``, squares, products with each kind's ``total`` and ``trace`` (one
+    product each over every column), and the products of one label's
+    diagonal, row sum and column sum (three column slices of the margins by
+    columns)."""
     q1 = units.n_labels + 1
     s = units.n_labels if shown is None else shown
     w = np.asarray(weights, dtype=np.float64)
     margins = sparse.csc_array(units.unit_margins)  # its columns sliced fast
     total, trace = unit_totals(units)
-    parts = [sparse.csc_array(margins[:, i * q1 : i * q1 + s]) for i in range(3)]
+    dense = (total, trace)
+
+    def by_part(values):  # (3 q1,) -> (3, s): the shown labels of each margin
+        return values.reshape(3, q1)[:, :s]
+
     sums = np.empty((5, s))
     gram = np.empty((5, 5, s))
-    for i, part in enumerate(parts):
-        sums[i] = part.T @ w
-        for j in range(i, 3):
-            both = part.power(2) if i == j else part.multiply(parts[j])
-            gram[i, j] = gram[j, i] = sparse.csc_array(both).T @ w
-        for j, column in ((3, total), (4, trace)):
-            gram[i, j] = gram[j, i] = part.T @ (w * column)
-    dense = (total, trace)
+    sums[:3] = by_part(margins.T @ w)
+    squares = by_part(sparse.csc_array(margins.power(2)).T @ w)
+    for i in range(3):
+        gram[i, i] = squares[i]
+    for j, column in enumerate(dense, start=3):
+        gram[:3, j] = gram[j, :3] = by_part(margins.T @ (w * column))
+    parts = [sparse.csc_array(margins[:, i * q1 : i * q1 + s]) for i in range(3)]
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        product = sparse.csc_array(parts[i].multiply(parts[j]))
+        gram[i, j] = gram[j, i] = product.T @ w
     for i, column in enumerate(dense, start=3):
         sums[i] = w @ column
         for j in range(i, 5):
@@ -669,7 +677,10 @@ def _variances(drawn, unit_margins, weights):
     step = max(1, VARIANCE_CELLS // n_rows)
     for start in range(0, n_kinds, step):
         stop = min(start + step, n_kinds)
-        u = _row_block(unit_margins, start, stop) @ weights  # (kinds, F x B)
+        block = unit_margins if stop - start == n_kinds else None
+        if block is None:
+            block = _row_block(unit_margins, start, stop)
+        u = block @ weights  # (kinds, F x B)
         np.square(u, out=u)
         # one pass over u, weighed by the counts (half the time of a product
         # and a sum over the kinds)
