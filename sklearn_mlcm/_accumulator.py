@@ -53,12 +53,7 @@ from ._uncertainty._intervals import (
     ScoreInterval,
     package_result,
 )
-from ._uncertainty._margins import (
-    MAX_RESAMPLES,
-    SCORE_METRICS,
-    every_score,
-    min_resamples,
-)
+from ._uncertainty._margins import MAX_RESAMPLES, SCORES, every_score, min_resamples
 from ._uncertainty._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
 from ._validation._frames import align_columns, read_frame
 from ._validation._matrices import check_dense_size
@@ -576,7 +571,7 @@ class MLCMAccumulator:
 
     @validate_params(
         {
-            "metric": [Options(*SCORE_METRICS)],
+            "metric": [Options(*SCORES)],
             "average": [Options("micro", "micro_all", "macro", "weighted")],
             "confidence_level": [Interval(Real, 0, 1, closed="neither")],
             "beta": [Interval(Real, 0, None, closed="left")],

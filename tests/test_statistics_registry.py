@@ -24,7 +24,7 @@ from sklearn_mlcm._statistics import (
     statistic_of,
     undefined_mask,
 )
-from sklearn_mlcm._uncertainty._margins import METRICS, SCORE_METRICS
+from sklearn_mlcm._uncertainty._margins import METRICS, SCORES
 
 #: PyCM's name of each registry statistic it computes per class (its "AUC" of
 #: a class is (TPR + TNR) / 2, the balanced accuracy).
@@ -159,7 +159,7 @@ def test_statistics_metric_options_are_every_statistic():
     the five scores."""
     assert METRICS[:5] == ("precision", "recall", "f1", "fbeta", "specificity")
     assert set(METRICS) == (set(STATISTICS) - {"fbeta"}) | {"f1", "fbeta"}
-    assert SCORE_METRICS == ("precision", "recall", "f1", "fbeta", "specificity")
+    assert SCORES == ("precision", "recall", "f1", "fbeta", "specificity")
 
 
 def test_confusion_matrix_statistics_new_statistics_do_not_warn():

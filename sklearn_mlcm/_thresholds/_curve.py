@@ -28,7 +28,7 @@ from sklearn_mlcm._summary import (
     require_pandas,
     shorten,
 )
-from sklearn_mlcm._uncertainty._margins import SCORE_METRICS, scores_from_margins
+from sklearn_mlcm._uncertainty._margins import SCORES, scores_from_margins
 from sklearn_mlcm._validation._targets import check_target_names
 
 from ._sweep import matrix_margins, sweep_margins
@@ -167,7 +167,7 @@ def _check_one_vs_rest(arguments):
         "y_true": ["array-like", "sparse matrix"],
         "y_score": ["array-like", "sparse matrix"],
         "thresholds": [Interval(Integral, 1, None), "array-like", None],
-        "metric": [Options(*SCORE_METRICS)],
+        "metric": [Options(*SCORES)],
         "average": [Options(*CURVE_AVERAGES)],
         "method": [Options(*METHODS)],
         "labels": ["array-like", None],

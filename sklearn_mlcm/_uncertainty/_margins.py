@@ -26,7 +26,7 @@ from sklearn_mlcm._statistics import STATISTICS, ratio_metric, undefined_mask
 
 __all__ = [
     "BATCH_CELLS",
-    "SCORE_METRICS",
+    "SCORES",
     "INSTANCE_MARGINS",
     "MAX_RESAMPLES",
     "METRICS",
@@ -59,7 +59,7 @@ METRICS = tuple(name for s in STATISTICS.values() for name in s.options or (s.na
 #: The ``metric`` options of the threshold curves and of the accumulator's
 #: Poisson intervals: the registry's ``options`` alone (the five scores whose
 #: curves, best thresholds and stream intervals are documented).
-SCORE_METRICS = tuple(name for s in STATISTICS.values() for name in s.options)
+SCORES = tuple(name for s in STATISTICS.values() for name in s.options)
 
 
 # -- the margins of single instances ------------------------------------------
