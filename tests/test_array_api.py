@@ -21,6 +21,8 @@ from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 
 from sklearn_mlcm import (
+    MLCMDisplay,
+    confusion_matrix_statistics,
     mlcm_classification_report,
     mlcm_confusion_matrix,
     mlcm_f1_score,
@@ -29,6 +31,8 @@ from sklearn_mlcm import (
     mlcm_precision_score,
     mlcm_recall_score,
     mlcm_specificity_score,
+    most_confused,
+    most_confused_labels,
 )
 from sklearn_mlcm._validation._array_api import HostRows
 
@@ -379,3 +383,66 @@ def test_mlcm_confusion_matrix_array_api_host_memory(method):
     assert_array_equal(np.asarray(result), expected)
     scores = mlcm_f1_score(xps.asarray(y_true), xps.asarray(y_pred), average=None)
     assert_array_equal(np.asarray(scores), mlcm_f1_score(y_true, y_pred, average=None))
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_confusion_matrix_statistics_array_api(method):
+    """The statistics of a device matrix: per-class arrays back on its device,
+    equal to NumPy's; the overall accuracy a Python float."""
+    cm = mlcm_confusion_matrix(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED), method=method
+    )
+    got = confusion_matrix_statistics(cm, zero_division=0.0)
+    expected = confusion_matrix_statistics(host(cm), zero_division=0.0)
+    assert list(got) == list(expected)
+    for name, want in expected.items():
+        if name == "overall_accuracy":
+            assert type(got[name]) is float and got[name] == want
+            continue
+        assert got[name].device == DEVICE
+        assert_array_equal(host(got[name]), want)
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_most_confused_array_api():
+    """The confusions of a device matrix are those of its host copy."""
+    cm = mlcm_confusion_matrix(on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED))
+    expected = most_confused(host(cm), include_no_label=True)
+    assert most_confused(cm, include_no_label=True) == expected
+    assert most_confused(cm, top_k=2) == [(0, 2, 4), (1, 2, 3)]
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("order", ["original", "cluster"])
+def test_most_confused_labels_array_api(order):
+    """The picked labels of a device matrix: int64 indices on its device."""
+    cm = mlcm_confusion_matrix(on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED))
+    got = most_confused_labels(cm, top_k=2, order=order)
+    assert got.device == DEVICE and got.dtype == xps.int64
+    assert_array_equal(host(got), most_confused_labels(host(cm), top_k=2, order=order))
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_display_array_api():
+    """The display of device targets, and of a device matrix, draws the
+    NumPy matrix (only the matrix comes to the host)."""
+    pytest.importorskip("matplotlib")
+    expected = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED)
+    display = MLCMDisplay.from_predictions(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED)
+    )
+    assert_array_equal(display.im_.get_array(), expected)
+    assert [t.get_text() for t in display.ax_.get_xticklabels()][:3] == ["0", "1", "2"]
+    cm = mlcm_confusion_matrix(on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED))
+    display = MLCMDisplay(cm).plot()
+    assert_array_equal(display.im_.get_array(), expected)
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_confusion_matrix_statistics_array_api_refuses_bad_matrices():
+    """A device matrix is checked as any other, naming the function."""
+    with pytest.raises(ValueError, match="cm of confusion_matrix_statistics must be"):
+        confusion_matrix_statistics(on_device([[1, 2, 3]]))
+    with pytest.raises(ValueError, match="must be non-negative; found -1"):
+        most_confused(on_device([[1, -1], [0, 1]]))

@@ -35,6 +35,7 @@ from sklearn_mlcm._summary import (
     require_pandas,
     shorten,
 )
+from sklearn_mlcm._validation._array_api import matrix_namespace, to_namespace
 from sklearn_mlcm._validation._matrices import check_square_matrix
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
@@ -219,7 +220,9 @@ def most_confused(
     cm : {array-like, sparse matrix} of shape (n_labels + 1, n_labels + 1)
         A matrix from :func:`mlcm_confusion_matrix`: rows are true labels,
         columns predicted labels, and the last row and column the "no label"
-        index (NTL row, NPL column). Finite, non-negative numbers.
+        index (NTL row, NPL column). Finite, non-negative numbers. Under
+        ``array_api_dispatch``, a matrix of any Array API namespace, copied
+        to the host to be read (:ref:`array_api`).
 
     top_k : int, default=10
         How many cells to list, at most. Fewer are listed when the matrix has
@@ -378,7 +381,8 @@ def most_confused_labels(cm, *, top_k=None, order="original"):
         normalised): rows are true labels, columns predicted labels, the last
         row and column the no-label index. A sparse matrix is read through
         its row sums, column sums and diagonal; only the block of the picked
-        labels is made dense, to cluster them.
+        labels is made dense, to cluster them. Under ``array_api_dispatch``,
+        a matrix of any Array API namespace, copied to the host to be read.
 
     top_k : int, "auto" or None, default=None
         How many labels to pick: those of largest off-diagonal mass
@@ -403,6 +407,9 @@ def most_confused_labels(cm, *, top_k=None, order="original"):
     -------
     labels : ndarray of shape (n_picked,), dtype=int64
         Indices of the picked labels (rows of ``cm``), in drawing order.
+        Under ``array_api_dispatch``, for a matrix of another namespace
+        (copied to the host to be read): an int64 array of that namespace,
+        on the matrix's device (:ref:`array_api`).
 
     See Also
     --------
@@ -430,7 +437,16 @@ def most_confused_labels(cm, *, top_k=None, order="original"):
     >>> most_confused_labels(cm, top_k="auto")
     array([0, 1, 2])
     """
+    namespace = matrix_namespace(cm, "cm")
     cm = check_square_matrix(cm)
+    shown = _picked_labels(cm, top_k, order)
+    if namespace is not None:  # back to the matrix's namespace and device
+        return to_namespace(shown, *namespace)
+    return shown
+
+
+def _picked_labels(cm, top_k, order):
+    """:func:`most_confused_labels` of a validated (host) matrix."""
     n_labels = cm.shape[0] - 1
     shown = _top_labels(cm, top_k)
     if order == "original":

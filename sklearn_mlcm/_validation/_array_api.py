@@ -38,6 +38,7 @@ __all__ = [
     "array_api_namespace",
     "check_array_api_targets",
     "host_targets",
+    "matrix_namespace",
     "to_numpy",
 ]
 
@@ -61,6 +62,20 @@ def _torch_sparse(y):
     return layout is not None and "strided" not in str(layout)
 
 
+def _dispatched(y):
+    """Whether ``y`` takes the Array API path: dispatch is on and ``y`` is an
+    array of another namespace than NumPy (not a list, a frame, dask or
+    scipy sparse input, which keep their own paths)."""
+    if not get_config().get("array_api_dispatch", False):
+        return False
+    if isinstance(y, (list, tuple, np.ndarray)) or sparse.issparse(y):
+        return False
+    library = type(y).__module__.split(".")[0]
+    if library not in ("torch", "cupy") and not hasattr(y, "__array_namespace__"):
+        return False
+    return library not in ("dask", "dask_expr", "pandas", "polars", "pyarrow", "xarray")
+
+
 def array_api_namespace(y_true, y_pred):
     """``(xp, device)`` of ``y_pred`` when the call takes the Array API path,
     else None.
@@ -71,14 +86,7 @@ def array_api_namespace(y_true, y_pred):
     CPU tensors are read by NumPy as ever; frames, dask and scipy sparse
     input keep their own paths.
     """
-    if not get_config().get("array_api_dispatch", False):
-        return None
-    if isinstance(y_pred, (list, tuple, np.ndarray)) or sparse.issparse(y_pred):
-        return None
-    library = type(y_pred).__module__.split(".")[0]
-    if library not in ("torch", "cupy") and not hasattr(y_pred, "__array_namespace__"):
-        return None
-    if library in ("dask", "dask_expr", "pandas", "polars", "pyarrow", "xarray"):
+    if not _dispatched(y_pred):
         return None
     if _torch_sparse(y_pred) or _torch_sparse(y_true):
         caller = current_function()
@@ -92,6 +100,25 @@ def array_api_namespace(y_true, y_pred):
     compat = _compat()
     xp = compat.array_namespace(y_pred)
     return xp, compat.device(y_pred)
+
+
+def matrix_namespace(cm, name):
+    """``(xp, device)`` of a matrix passed by the user (``cm`` of
+    :func:`~sklearn_mlcm.confusion_matrix_statistics`, say) when it takes the
+    Array API path (:func:`array_api_namespace`'s rule), else None. Such a
+    matrix is (q+1, q+1): the functions that read it copy it to the host
+    (:func:`to_numpy`), and what they return per label goes back there."""
+    if not _dispatched(cm):
+        return None
+    if _torch_sparse(cm):
+        caller = current_function()
+        raise InvalidInputError(
+            f"{name} of {caller} must be a dense matrix under array_api_dispatch; "
+            f"got a torch sparse tensor. Pass {name}.to_dense(), or a scipy "
+            "sparse matrix outside array_api_dispatch."
+        )
+    compat = _compat()
+    return compat.array_namespace(cm), compat.device(cm)
 
 
 def to_numpy(x, xp):
