@@ -17,7 +17,8 @@ from sklearn_mlcm._param_validation import Interval, invalid_parameter, validate
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
 from sklearn_mlcm._validation._messages import input_error
 
-from ._validation import check_thresholds, validate_scores
+from ._array_api import decide_device
+from ._validation import DeviceScores, check_thresholds, validate_scores
 
 __all__ = ["decide_dense", "decide_labels", "decide_sparse", "response_scores"]
 
@@ -76,7 +77,12 @@ def decide_labels(
         (and of multi-label forests and k-NN) is read as the second column of
         each, the probability of class 1; an array of one column (a label
         that had one class only in training) or of more than two is refused,
-        as its positive column cannot be told.
+        as its positive column cannot be told. Under
+        ``sklearn.config_context(array_api_dispatch=True)``, scores of any
+        Array API namespace (torch, CuPy, array_api_strict; or a list of
+        such probability arrays) are checked and decided in their namespace,
+        on their device: only the verdicts of the checks come back to the
+        host (:ref:`array_api`).
 
     threshold : float, array-like of shape (n_labels,), dict or None, \
             default=0.5
@@ -111,7 +117,8 @@ def decide_labels(
         0/1 indicator predictions, integers as scikit-learn's multi-label
         ``predict`` gives. Sparse ``y_score`` gives a
         :class:`scipy.sparse.csr_array` of int64 ones, built without
-        densifying.
+        densifying. Under ``array_api_dispatch``, Array API scores give an
+        int64 array of their namespace, on their device.
 
     See Also
     --------
@@ -162,6 +169,7 @@ def decide_labels(
     scores, keys, all_keys = checked.scores, checked.keys, checked.all_keys
     n, q = scores.shape
     is_sparse = sparse.issparse(scores)
+    on_device = isinstance(scores, DeviceScores)
     thresholds = None
     if threshold is not None:
         thresholds = check_thresholds(
@@ -178,10 +186,16 @@ def decide_labels(
             "y_score",
             f"at most {MAX_DENSE_BYTES // 8:,} cells (n_samples x n_labels) for a "
             "dense int64 result of 1 GiB; decide blocks of rows in turn (each "
-            "instance is decided alone), or pass sparse scores",
+            "instance is decided alone)"
+            + ("" if on_device else ", or pass sparse scores"),
             f"{n:,} x {q:,}",
         )
-    return decide_dense(scores, thresholds, top_k, at_least_one)
+    if on_device:  # Array API scores: decided on their device
+        return decide_device(scores, thresholds, top_k, at_least_one)
+    decided = decide_dense(scores, thresholds, top_k, at_least_one)
+    if checked.device is not None:  # read in place: back to their namespace
+        return checked.device.back(decided)
+    return decided
 
 
 # -- dense scores -----------------------------------------------------------------
