@@ -11,6 +11,7 @@ as the package does for what it reads on the host.
 
 import numpy as np
 import pytest
+from numpy.testing import assert_allclose, assert_array_equal
 
 xps = pytest.importorskip("array_api_strict")
 if np.lib.NumpyVersion(np.__version__) < "2.0.0":
@@ -21,10 +22,18 @@ if np.lib.NumpyVersion(np.__version__) < "2.0.0":
         allow_module_level=True,
     )
 
-__all__ = ["CPU", "DEVICE", "ARRAY", "host", "on_device", "xps"]
+__all__ = ["ARRAY", "CPU", "DEVICE", "assert_curves_equal", "host", "on_device", "xps"]
 
 DEVICE = xps.Device("device1")
 CPU = xps.Device("CPU_DEVICE")
+#: The arrays of a ThresholdCurveResult.
+CURVE_ARRAYS = (
+    "thresholds",
+    "scores",
+    "label_scores",
+    "ovr_scores",
+    "ovr_label_scores",
+)
 #: The type of array_api_strict's arrays.
 ARRAY = type(xps.asarray([1]))
 
@@ -37,3 +46,20 @@ def on_device(y, dtype=None):
 def host(x):
     """An array_api_strict array copied to NumPy (explicitly, via the CPU)."""
     return np.asarray(x.to_device(CPU))
+
+
+def assert_curves_equal(got, expected, exact):
+    """Two ThresholdCurveResults: every array equal (or close), same names."""
+    for name in CURVE_ARRAYS:
+        value, want = getattr(got, name), getattr(expected, name)
+        if want is None:
+            assert value is None
+            continue
+        assert isinstance(value, np.ndarray), name
+        if exact:
+            assert_array_equal(value, want, err_msg=name)
+        else:
+            assert_allclose(value, want, rtol=1e-12, atol=1e-12, err_msg=name)
+    assert got.target_names == expected.target_names
+    if exact:
+        assert got.best_index == expected.best_index

@@ -11,10 +11,18 @@ weights), to 1e-12 otherwise.
 import numpy as np
 import pytest
 import sklearn
-from array_api_data import ARRAY, CPU, DEVICE, host, on_device, xps
+from array_api_data import (
+    ARRAY,
+    CPU,
+    DEVICE,
+    assert_curves_equal,
+    host,
+    on_device,
+    xps,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numpy.testing import assert_allclose, assert_array_equal
+from numpy.testing import assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
 
 from sklearn_mlcm import (
@@ -61,23 +69,6 @@ def scored(draw, max_n=30, max_q=5):
         values = st.floats(0, 10, allow_nan=False, allow_subnormal=False)
         weight = np.array(draw(st.lists(values, min_size=n, max_size=n)))
     return y_true, y_score, weight
-
-
-def assert_curves_equal(got, expected, exact):
-    """Two ThresholdCurveResults: every array equal (or close), same names."""
-    for name in CURVE_ARRAYS:
-        value, want = getattr(got, name), getattr(expected, name)
-        if want is None:
-            assert value is None
-            continue
-        assert isinstance(value, np.ndarray), name
-        if exact:
-            assert_array_equal(value, want, err_msg=name)
-        else:
-            assert_allclose(value, want, rtol=1e-12, atol=1e-12, err_msg=name)
-    assert got.target_names == expected.target_names
-    if exact:
-        assert got.best_index == expected.best_index
 
 
 # -- decide_labels ---------------------------------------------------------------

@@ -501,13 +501,11 @@ Confusion(true='C1', predicted='C2', value=3)]
             npl_label="NPL",
             include_no_label=include_no_label,
         )
-        label_sets = top_labelset_confusions(
-            space.y_true, space.y_pred, targets.weight, int(top_k), names
-        )
+        label_sets = top_labelset_confusions(targets, int(top_k), names)
         curve = None
         if scores is not None:
             curve = threshold_curve(
-                space.y_true,
+                None if targets.kind == "array_api" else space.y_true,
                 scores,
                 names,
                 targets.weight,
@@ -520,8 +518,9 @@ Confusion(true='C1', predicted='C2', value=3)]
                 zero_division=0.0 if zero_division == "warn" else zero_division,
                 one_vs_rest=False,
             )
+        rows = targets.device if targets.kind == "array_api" else space
         codes = space.codes
-        n_samples = codes[0].shape[0] if codes is not None else space.y_true.shape[0]
+        n_samples = codes[0].shape[0] if codes is not None else rows.y_true.shape[0]
         return cls(
             cm,
             report,
