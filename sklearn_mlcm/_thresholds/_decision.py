@@ -14,6 +14,7 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._param_validation import Interval, invalid_parameter, validate_params
+from sklearn_mlcm._validation._array_api import matrix_namespace
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
 from sklearn_mlcm._validation._messages import input_error
 
@@ -386,6 +387,15 @@ def _one_class_outputs(probas, classes):
     return completed
 
 
+def _extreme(values, which):
+    """The smallest or largest value, a Python float; of an Array API array
+    under ``array_api_dispatch``, in its namespace (one number read back)."""
+    namespace = matrix_namespace(values, "predict_proba")
+    if namespace is None:
+        return float(getattr(np, which)(values))
+    return float(getattr(namespace[0], which)(values))
+
+
 def response_scores(estimator, X, response_method):
     """The scores of a fitted classifier on X, as scikit-learn's displays
     get them: ``predict_proba`` or ``decision_function`` ("auto" tries them
@@ -412,8 +422,8 @@ def response_scores(estimator, X, response_method):
         if isinstance(scores, (list, tuple)):
             scores = _one_class_outputs(scores, getattr(estimator, "classes_", None))
         parts = scores if isinstance(scores, (list, tuple)) else [scores]
-        low = min(float(np.min(part)) for part in parts)
-        high = max(float(np.max(part)) for part in parts)
+        low = min(_extreme(part, "min") for part in parts)
+        high = max(_extreme(part, "max") for part in parts)
         if low < 0 or high > 1 or not (np.isfinite(low) and np.isfinite(high)):
             raise input_error(
                 "estimator",

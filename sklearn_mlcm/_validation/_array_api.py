@@ -39,6 +39,8 @@ __all__ = [
     "check_array_api_targets",
     "host_targets",
     "matrix_namespace",
+    "namespace_of_state",
+    "portable_namespace",
     "to_numpy",
 ]
 
@@ -119,6 +121,25 @@ def matrix_namespace(cm, name):
         )
     compat = _compat()
     return compat.array_namespace(cm), compat.device(cm)
+
+
+def portable_namespace(namespace):
+    """``(xp, device)`` as something pickle keeps: the namespace by its
+    module's name (a module does not pickle); None stays None."""
+    if namespace is None:
+        return None
+    xp, device = namespace
+    return xp.__name__, device
+
+
+def namespace_of_state(state):
+    """The ``(xp, device)`` of :func:`portable_namespace`'s ``state``."""
+    if state is None:
+        return None
+    import importlib
+
+    name, device = state
+    return importlib.import_module(name), device
 
 
 def to_numpy(x, xp):
