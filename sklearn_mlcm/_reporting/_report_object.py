@@ -362,7 +362,12 @@ Confusion(true='C1', predicted='C2', value=3)]
         y_true : {array-like, sparse matrix, DataFrame} of shape \
                 (n_samples, n_labels) or (n_samples,)
             Ground truth 0/1 indicators, or 1-D class labels. Dask arrays
-            are read whole (the label-set confusions read every row).
+            are read whole (the label-set confusions read every row). Under
+            ``array_api_dispatch``, 2-D indicators (and ``y_score``) of any
+            Array API namespace: the matrix, the label-set confusions and the
+            curve are counted on the device of ``y_pred``; the rows come to
+            the host only for the intervals. The report holds host values
+            (:ref:`array_api`).
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels.

@@ -227,7 +227,13 @@ def mlcm_threshold_curve(
             (n_samples, 2)
         Scores, as :func:`decide_labels` reads them (finite real numbers; a
         sparse matrix's absent scores are 0). Frames are matched to a frame
-        ``y_true`` by column name.
+        ``y_true`` by column name. Under
+        ``sklearn.config_context(array_api_dispatch=True)``, scores of any
+        Array API namespace: they and ``y_true`` (which follows them) are
+        checked and thresholded there, on their device, and only the
+        margins at each threshold (an (n_thresholds, 3, n_labels + 1)
+        table) come back; the result is on the host (see Notes and
+        :ref:`array_api`).
 
     thresholds : int, array-like of shape (n_thresholds,) or \
             (n_thresholds, n_labels), default=None
@@ -380,6 +386,14 @@ def mlcm_threshold_curve(
     thresholds, and Krstinić's matrix (whose fractions weigh each instance
     by its set sizes), take one fast matrix per threshold: n_thresholds
     times :func:`mlcm_confusion_matrix`.
+
+    **Array API scores** on an accelerator take neither path: each
+    threshold's predictions are compared there, a block of rows by a chunk
+    of thresholds at a time (memory bounded), and each method's three
+    margins are sums over the rows of per-row terms (the formulas above for
+    Heydarian's matrix; Krstinić's row scales for his). Whole-number sums
+    equal the sweep's bit for bit; real weights and fractions agree to
+    their rounding.
 
     Examples
     --------

@@ -26,6 +26,7 @@ from sklearn_mlcm._validation._array_api import (
     _compat,
     _indicators,
     _on_device,
+    _torch_sparse,
     array_api_namespace,
     host_view,
     to_numpy,
@@ -344,13 +345,9 @@ def _device_scores(y_score, y_true, labels, sample_weight, namespace):
     )
     weight = None
     if y_true is not None:
-        compat = _compat()
-        if compat.is_array_api_obj(sample_weight) and not compat.is_numpy_array(
-            sample_weight
-        ):
-            sample_weight = to_numpy(
-                sample_weight, compat.array_namespace(sample_weight)
-            )
+        if _is_namespace_array(sample_weight):  # n numbers, to the host
+            xp = _compat().array_namespace(sample_weight)
+            sample_weight = to_numpy(sample_weight, xp)
         weight = check_sample_weight(sample_weight, checked.shape[0])
         check_weight_sums(weight, checked.shape[1])
         if weight is not None:
@@ -418,7 +415,7 @@ def scores_namespace(y_score, y_true=None):
     ``y_score`` in the place of ``y_pred``; for a list of per-label
     probability arrays, its first array decides), else None."""
     first = y_score[0] if _is_proba_list(y_score) else y_score
-    return array_api_namespace(y_true, first)
+    return array_api_namespace(y_true, first, name="y_score")
 
 
 def host_scores(y_score, y_true, sample_weight, namespace):
@@ -427,7 +424,6 @@ def host_scores(y_score, y_true, sample_weight, namespace):
     code; None where it is elsewhere (a GPU). What is not an array of the
     namespace is passed on as it is."""
     xp, device = namespace
-    compat = _compat()
     if _is_proba_list(y_score):
         scores = [host_view(_score_on_device(p, xp, device), xp) for p in y_score]
         if any(view is None for view in scores):
@@ -436,12 +432,12 @@ def host_scores(y_score, y_true, sample_weight, namespace):
         scores = host_view(y_score, xp)
         if scores is None:
             return None
-    if compat.is_array_api_obj(y_true) and not compat.is_numpy_array(y_true):
-        y_true = host_view(_on_device(y_true, "y_true", xp, device), xp)
-    if compat.is_array_api_obj(sample_weight) and not compat.is_numpy_array(
-        sample_weight
-    ):
-        sample_weight = to_numpy(sample_weight, compat.array_namespace(sample_weight))
+    if _is_namespace_array(y_true):
+        y_true = _on_device(y_true, "y_true", xp, device, reference="y_score")
+        y_true = host_view(y_true, xp)
+    if _is_namespace_array(sample_weight):
+        weight_xp = _compat().array_namespace(sample_weight)
+        sample_weight = to_numpy(sample_weight, weight_xp)
     return scores, y_true, sample_weight
 
 
@@ -455,7 +451,14 @@ def _score_on_device(y, xp, device):
     """An array of scores of ``xp`` on ``device`` (moved there from another
     device of ``xp``, or from NumPy)."""
     compat = _compat()
-    if compat.is_array_api_obj(y) and not compat.is_numpy_array(y):
+    if _torch_sparse(y):
+        raise InvalidInputError(
+            f"y_score of {current_function()} must be a dense array under "
+            "array_api_dispatch; got a torch sparse tensor. Pass "
+            "y_score.to_dense(), or a scipy sparse matrix outside "
+            "array_api_dispatch."
+        )
+    if _is_namespace_array(y):
         if compat.array_namespace(y) is not xp:
             raise InvalidInputError(
                 f"y_score of {current_function()} must hold arrays of one "
@@ -547,7 +550,7 @@ def check_device_scores(y_score, namespace, *, y_true=None, labels=None):
         values = _score_on_device(y_score, xp, device)
     true = None
     if y_true is not None:
-        true = _on_device(y_true, "y_true", xp, device)
+        true = _on_device(y_true, "y_true", xp, device, reference="y_score")
         if true.ndim != 2:
             raise InvalidInputError(
                 f"y_true of {caller} must be a 2-D 0/1 indicator matrix of "

@@ -78,7 +78,7 @@ def _dispatched(y):
     return library not in ("dask", "dask_expr", "pandas", "polars", "pyarrow", "xarray")
 
 
-def array_api_namespace(y_true, y_pred):
+def array_api_namespace(y_true, y_pred, *, name="y_pred"):
     """``(xp, device)`` of ``y_pred`` when the call takes the Array API path,
     else None.
 
@@ -86,14 +86,16 @@ def array_api_namespace(y_true, y_pred):
     Array API array of another namespace than NumPy (``y_pred`` decides, as
     in scikit-learn's metrics). Without dispatch, NumPy arrays, lists and
     CPU tensors are read by NumPy as ever; frames, dask and scipy sparse
-    input keep their own paths.
+    input keep their own paths. ``name`` is ``y_pred``'s parameter in the
+    messages (``y_score`` for scores, which decide there).
     """
     if not _dispatched(y_pred):
         return None
     if _torch_sparse(y_pred) or _torch_sparse(y_true):
         caller = current_function()
+        which = name if y_true is None else f"y_true and {name}"
         raise InvalidInputError(
-            f"y_true and y_pred of {caller} must be dense arrays under "
+            f"{which} of {caller} must be dense arrays under "
             "array_api_dispatch; got a torch sparse tensor. Pass a dense tensor "
             "(y.to_dense()), or, for very many labels, a scipy sparse matrix "
             "(scipy.sparse.csr_array(y.to_dense().cpu().numpy())) outside "
@@ -268,9 +270,10 @@ class HostRows(LabelSpace):
         return self._y_pred
 
 
-def _on_device(y, name, xp, device):
+def _on_device(y, name, xp, device, *, reference="y_pred"):
     """``y`` as an array of ``xp`` on ``device``: an array of ``xp`` moved
-    there, a NumPy array or a (nested) list converted."""
+    there, a NumPy array or a (nested) list converted. ``reference`` is the
+    parameter whose namespace and device decide (``y_score`` for scores)."""
     caller = current_function()
     compat = _compat()
     if y is None or isinstance(y, (str, bytes, numbers.Number)):
@@ -281,10 +284,10 @@ def _on_device(y, name, xp, device):
     if compat.is_array_api_obj(y) and not compat.is_numpy_array(y):
         if compat.array_namespace(y) is not xp:
             raise InvalidInputError(
-                f"y_true and y_pred of {caller} must be arrays of one namespace "
-                f"under array_api_dispatch; got {_describe(y)} for {name} and "
-                "an array of "
-                f"{getattr(xp, '__name__', xp)} for y_pred."
+                f"y_true and {reference} of {caller} must be arrays of one "
+                f"namespace under array_api_dispatch; got {_describe(y)} for "
+                f"{name} and an array of {getattr(xp, '__name__', xp)} for "
+                f"{reference}."
             )
         if compat.device(y) != device:
             y = compat.to_device(y, device)
