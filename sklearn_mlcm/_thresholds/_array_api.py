@@ -47,7 +47,8 @@ BLOCK_CELLS = 1 << 22
 
 
 def decide_device(checked, thresholds, top_k, at_least_one):
-    """:func:`~._decision.decide_dense` of :class:`DeviceScores`: an int64
+    """:func:`~._decision.decide_dense` of
+    :class:`~._validation.DeviceScores`: an int64
     (n, q) array on their device, by the same rule (``thresholds`` a NumPy
     float64 (q,) array or None, then ``top_k`` is set)."""
     xp, scores = checked.xp, checked.scores
@@ -194,7 +195,8 @@ def _chunks(n, q, n_thresholds):
 
 def device_margins(checked, thresholds, method, *, with_predicted=False):
     """The margins at each row of ``thresholds`` (NumPy float64 (T, q), one
-    threshold per label) of :class:`DeviceScores` with true indicators,
+    threshold per label) of :class:`~._validation.DeviceScores` with true
+    indicators,
     ``method`` "heydarian" or "krstinic".
 
     Returns ``(margins, predicted, hits)`` on the host: (T, 3, q + 1)
