@@ -30,7 +30,7 @@ from sklearn_mlcm import (
     decide_labels,
     mlcm_threshold_curve,
 )
-from sklearn_mlcm._thresholds import _array_api
+from sklearn_mlcm._thresholds import _array_api, _decision
 
 T, P = np.array(TABLE_1_TRUE), np.array(TABLE_1_PRED)
 SCORES = 0.25 + 0.4 * T + 0.3 * P
@@ -195,6 +195,19 @@ def test_decide_labels_array_api_refuses_bad_probability_lists():
         decide_labels([column, on_device(SCORES)])
     with pytest.raises(ValueError, match="arrays of different lengths: 9 and 4"):
         decide_labels([column, column[:4, :]])
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_decide_labels_array_api_refuses_a_result_past_the_limit(monkeypatch):
+    """A dense result past the limit is refused before it is made, without
+    the hint of sparse scores (a device has none)."""
+    monkeypatch.setattr(_decision, "MAX_DENSE_BYTES", 8 * 26)
+    with pytest.raises(
+        ValueError,
+        match=r"decide blocks of rows in turn \(each "
+        r"instance is decided alone\). Got 9 x 3",
+    ):
+        decide_labels(on_device(SCORES))
 
 
 @pytest.mark.usefixtures("dispatch")

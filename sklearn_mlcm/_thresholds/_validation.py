@@ -81,11 +81,11 @@ def _positive_columns(y_score, name):
     columns = []
     for j, proba in enumerate(y_score):
         proba = np.asarray(proba)
-        if proba.ndim != 2 or proba.shape[1] != 2:
+        if proba.shape[1] != 2:  # 2-D: a list of probability arrays
             why = (
                 "a classifier that saw one class only in training cannot tell "
                 "its one column's class from here"
-                if proba.ndim == 2 and proba.shape[1] == 1
+                if proba.shape[1] == 1
                 else "this is no binary label's probabilities"
             )
             raise InvalidInputError(
@@ -476,11 +476,11 @@ def _device_positive_columns(y_score, name, xp, device):
     columns = []
     for j, proba in enumerate(y_score):
         proba = _score_on_device(proba, xp, device)
-        if proba.ndim != 2 or proba.shape[1] != 2:
+        if proba.shape[1] != 2:  # 2-D: a list of probability arrays
             why = (
                 "a classifier that saw one class only in training cannot tell "
                 "its one column's class from here"
-                if proba.ndim == 2 and proba.shape[1] == 1
+                if proba.shape[1] == 1
                 else "this is no binary label's probabilities"
             )
             raise InvalidInputError(
