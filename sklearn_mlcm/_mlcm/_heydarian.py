@@ -169,7 +169,9 @@ def _bit_block(y_true, y_pred, start, stop, with_supports, samples, scratch=None
     whole = np.array([0, T.shape[1]])
     sizes = np.array([t.shape[0]])
     out = _packed_counts(T, P, whole, sizes, with_supports=with_supports)[..., 0]
-    return (out, block_share(row_sizes, t.shape[1])) if samples else out
+    if not samples:
+        return out
+    return out, block_share(row_sizes, t.shape[1], scratch=scratch)
 
 
 def _bit_matrix(y_true, y_pred, with_supports, samples):

@@ -199,7 +199,7 @@ def _grouped_block(y_true, y_pred, start, stop, scratch, with_supports, samples)
     ntl = np.flatnonzero((n_true == 0) & (n_pred > 0))
     out[q, :q] = (p[ntl] / n_pred[ntl, None]).sum(axis=0)
     if samples:
-        return out, block_share((n_true, n_pred, n_tp), q)
+        return out, block_share((n_true, n_pred, n_tp), q, scratch=scratch)
     return out
 
 

@@ -192,7 +192,7 @@ def _from_keys(keys, count, weight, base, n_zero_weight=0):
 HISTOGRAM_KEYS = 1 << 16
 
 
-def block_share(sizes, n_labels, weight=None):
+def block_share(sizes, n_labels, weight=None, scratch=None):
     """One block's share of the :class:`SizeTable` of its rows' ``sizes``.
 
     ``sizes`` are ``(n_true, n_pred, n_both)`` per row (any integer dtype),
@@ -202,16 +202,21 @@ def block_share(sizes, n_labels, weight=None):
     weights and with few possible keys, the share is a histogram of the keys
     (a fixed base, q + 1, so that histograms add); otherwise a one-item list
     of the block's table (the lists are joined and merged), the table
-    :func:`tabulate_sizes` makes of the block, bit for bit.
+    :func:`tabulate_sizes` makes of the block, bit for bit. ``scratch`` (a
+    ``_chunking.Scratch``) lends the keys' buffer.
     """
     base = n_labels + 1
     if weight is None and base**3 <= HISTOGRAM_KEYS:
-        # 16-bit keys: a quarter of the memory traffic of int64 ones
-        n_true, n_pred, n_both = (x.astype(np.uint16, copy=False) for x in sizes)
-        key = n_true * np.uint16(base)
-        key += n_pred
-        key *= np.uint16(base)
-        key += n_both
+        # 16-bit keys, written in place: a quarter of the memory traffic of
+        # int64 ones, and no temporaries
+        n_true, n_pred, n_both = sizes
+        scratch = Scratch() if scratch is None else scratch
+        key = scratch.get("share_keys", n_true.shape, np.uint16)
+        cast = {"out": key, "dtype": np.uint16, "casting": "unsafe"}
+        np.multiply(n_true, base, **cast)
+        np.add(key, n_pred, **cast)
+        np.multiply(key, base, **cast)
+        np.add(key, n_both, **cast)
         return np.bincount(key, minlength=base**3)
     return [size_table(*sizes, weight)]
 
@@ -352,7 +357,7 @@ def tabulate_sizes(y_true, y_pred, sample_weight):
             dense_block(y_true, start, stop), dense_block(y_pred, start, stop), scratch
         )
         w = None if sample_weight is None else sample_weight[start:stop]
-        return block_share(sizes, q, w)
+        return block_share(sizes, q, w, scratch)
 
     total = map_row_blocks(block, n, BIT_ROWS)
     return table_of_shares(total, q, sample_weight is not None)
