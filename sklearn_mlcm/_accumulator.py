@@ -17,6 +17,7 @@ from ._batch_checks import (
     check_empty_batch,
     check_same_accumulator,
 )
+from ._mlcm._chunking import Scratch
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
 from ._mlcm._samples import RATIOS, RESAMPLED_SUMS, empty_table, merge_tables
@@ -212,6 +213,7 @@ class MLCMAccumulator:
         self._seed_sequence = _seed_sequence(random_state)
         self._key = stream_key(self._seed_sequence)
         self._lock = threading.Lock()
+        self._scratch = _kept_scratch(self.n_labels)
         self.reset()
 
     def reset(self):
@@ -317,7 +319,11 @@ class MLCMAccumulator:
             y_true, y_pred = targets.space.y_true, targets.space.y_pred
             sample_weight = targets.weight
         computed = compute(
-            targets, method=self.method, with_supports=True, samples=True
+            targets,
+            method=self.method,
+            with_supports=True,
+            samples=True,
+            scratch=self._scratch,
         )
         matrix, supports = computed.matrix, computed.supports
         n_rows = n_samples if n_samples is not None else len(y_true)
@@ -552,12 +558,14 @@ class MLCMAccumulator:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        del state["_lock"]  # a lock does not pickle; a copy gets its own
+        # a lock and thread-local buffers do not pickle; a copy gets its own
+        del state["_lock"], state["_scratch"]
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        self._scratch = _kept_scratch(self.n_labels)
 
     @property
     def confusion_matrix(self):
@@ -1095,6 +1103,18 @@ def _replicate_arrays(margins, sums, n_resamples):
     sums = sums.T.reshape(n_resamples, -1, len(RESAMPLED_SUMS), len(RATIOS))
     sums = sums.swapaxes(-1, -2)
     return margins, np.ascontiguousarray(sums)
+
+
+# Up to this many labels an accumulator keeps the kernels' work buffers from one
+# batch to the next (a few MiB per thread, as one call of the kernel holds):
+# fresh buffers cost each 10**5-row batch of 20 labels about 10% (page faults of
+# a first touch); with more labels a batch's work outweighs them.
+_KEPT_SCRATCH_LABELS = 64
+
+
+def _kept_scratch(n_labels):
+    """The work buffers an accumulator of ``n_labels`` keeps, or None."""
+    return Scratch() if n_labels <= _KEPT_SCRATCH_LABELS else None
 
 
 def _seed_sequence(random_state):
