@@ -118,18 +118,37 @@ def empty_table(weighted):
     )
 
 
+#: :func:`_grouped` sorts the rows by one integer key below this many possible
+#: keys (``base**3``, base the largest size plus one), by ``np.lexsort`` above.
+SORT_KEYS = 1 << 62
+
+
 def _grouped(sizes, count, weight, n_zero_weight):
     """The table of the rows of ``sizes`` (k, 3), equal rows merged: their
-    counts (and weights) summed, in the rows' order, sorted."""
+    counts (and weights) summed, in the rows' order, sorted.
+
+    The rows are ordered by one integer key per row where it fits in int64
+    (the key of :func:`size_table`, monotone in the row: a stable sort of it
+    is the lexicographic sort of the rows, and merges the sorted runs of the
+    tables being merged in linear time), otherwise by ``np.lexsort``.
+    """
     if sizes.shape[0] == 0:
         return empty_table(weight is not None)
-    order = np.lexsort(sizes.T[::-1])
-    sizes = sizes[order]
-    new = np.ones(sizes.shape[0], dtype=bool)
-    new[1:] = (sizes[1:] != sizes[:-1]).any(axis=1)
+    base = int(sizes.max()) + 1
+    if base**3 < SORT_KEYS:
+        key = (sizes[:, 0] * base + sizes[:, 1]) * base + sizes[:, 2]
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        new = np.ones(key.shape[0], dtype=bool)
+        np.not_equal(key[1:], key[:-1], out=new[1:])
+    else:
+        order = np.lexsort(sizes.T[::-1])
+        ordered = sizes[order]
+        new = np.ones(sizes.shape[0], dtype=bool)
+        new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
     starts = np.flatnonzero(new)
     return SizeTable(
-        sizes[starts],
+        sizes[order[starts]],
         np.add.reduceat(count[order], starts),
         None if weight is None else np.add.reduceat(weight[order], starts),
         int(n_zero_weight),
