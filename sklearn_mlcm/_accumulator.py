@@ -233,8 +233,10 @@ class MLCMAccumulator:
             self._supports = np.zeros(q, dtype=np.int64)
             self._no_label_support = 0
             # the instances' set sizes, of the samples average, a running
-            # sum as the matrix
+            # sum as the matrix; tables without weights wait to be merged
+            # a few at a time (_add_table)
             self._samples = empty_table(weighted=False)
+            self._waiting = []
             self.target_names_ = None
             self.n_samples_ = 0
             # the replicates' margins, the next row's position in this
@@ -447,10 +449,29 @@ class MLCMAccumulator:
             self._matrix = self._matrix + as_output(cm, False)
         else:
             self._matrix = self._matrix + cm
-        self._samples = merge_tables([self._samples, samples])
+        self._add_table(samples)
         if replicates is not None:
             self._replicates += replicates
             self._replicate_samples += replicate_samples
+
+    def _add_table(self, table=None):
+        """Add a samples table to the running one (None: merge those waiting);
+        the caller holds the lock. While no table has weights, the counts add
+        up alike in any grouping: a table waits, and :data:`_MERGED_TABLES`
+        are merged at once (a merge per batch cost a 10**5-row batch of 20
+        labels 2%). A weighted table is merged after those waiting, alone, as
+        every table was before: its float sums keep their order."""
+        unweighted = self._samples.weight is None
+        if table is not None and table.weight is None and unweighted:
+            self._waiting.append(table)
+            if len(self._waiting) < _MERGED_TABLES:
+                return
+            table = None
+        if self._waiting:
+            self._samples = merge_tables([self._samples, *self._waiting])
+            self._waiting = []
+        if table is not None:
+            self._samples = merge_tables([self._samples, table])
 
     def merge(self, other):
         """Add the batches of another accumulator (for example a worker's).
@@ -526,6 +547,7 @@ class MLCMAccumulator:
     def _snapshot(self):
         """A consistent copy of the running state, read under the lock."""
         with self._lock:
+            self._add_table()
             return (
                 self._matrix.copy(),
                 self._supports.copy(),
@@ -1104,6 +1126,9 @@ def _replicate_arrays(margins, sums, n_resamples):
     sums = sums.swapaxes(-1, -2)
     return margins, np.ascontiguousarray(sums)
 
+
+# Tables without weights merged at once by an accumulator (see _add_table).
+_MERGED_TABLES = 16
 
 # Up to this many labels an accumulator keeps the kernels' work buffers from one
 # batch to the next (a few MiB per thread, as one call of the kernel holds):

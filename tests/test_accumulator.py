@@ -490,3 +490,31 @@ def test_mlcm_accumulator_samples_avg_is_exact_across_batches_and_merges():
         )
         assert report["samples avg"] == expected["samples avg"]
         assert report == expected
+
+
+def test_mlcm_accumulator_samples_tables_merged_in_groups_keep_their_bits():
+    """Unweighted batches' tables wait and are merged a group at a time; a
+    weighted batch's table is merged alone, after them: the running table has
+    the bits of merging each batch's table in turn (weights summed in batch
+    order), before, across and after a group's end."""
+    from sklearn_mlcm._accumulator import _MERGED_TABLES
+    from sklearn_mlcm._mlcm._samples import empty_table, merge_tables, tabulate_sizes
+
+    rng = np.random.default_rng(30)
+    acc, expected = MLCMAccumulator(6), empty_table(weighted=False)
+    for i in range(2 * _MERGED_TABLES + 5):
+        y_true = rng.random((40, 6)) < 0.3
+        y_pred = y_true ^ (rng.random((40, 6)) < 0.3)
+        # a full group merged at i = _MERGED_TABLES + 1, two waiting at the weights
+        weight = rng.random(40) * 1e3 if i == _MERGED_TABLES + 4 else None
+        acc.update(y_true, y_pred, sample_weight=weight)
+        expected = merge_tables([expected, tabulate_sizes(y_true, y_pred, weight)])
+        if i in (1, 2 * _MERGED_TABLES + 4):  # the first read merges two early
+            table = acc._snapshot()[7]
+            for a, b in zip(
+                (table.sizes, table.count), (expected.sizes, expected.count)
+            ):
+                assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+            assert (table.weight is None) == (expected.weight is None)
+            if table.weight is not None:
+                assert table.weight.tobytes() == expected.weight.tobytes()
