@@ -17,10 +17,10 @@ from ._batch_checks import (
     check_empty_batch,
     check_same_accumulator,
 )
-from ._mlcm._chunking import Scratch
+from ._mlcm._chunking import kept_scratch
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
-from ._mlcm._samples import RATIOS, RESAMPLED_SUMS, empty_table, merge_tables
+from ._mlcm._samples import RATIOS, RESAMPLED_SUMS, add_table, empty_table
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -70,11 +70,12 @@ class MLCMAccumulator:
     For evaluation loops that see the data in batches (a deep-learning
     validation loop, a generator over files, a stream): each :meth:`update`
     adds one batch's matrix, so memory stays that of one batch and the
-    (q+1, q+1) result. The result equals :func:`mlcm_confusion_matrix` of all
-    the batches stacked, however the data is split, because both methods add
-    up instance by instance: exactly for integer counts, and up to
-    floating-point rounding (a few units in the last place) for weighted or
-    fractional sums.
+    (q+1, q+1) result (and, up to 64 labels, the counting kernels' work
+    buffers, kept from batch to batch: a few MiB per core). The result
+    equals :func:`mlcm_confusion_matrix` of all the batches stacked, however
+    the data is split, because both methods add up instance by instance:
+    exactly for integer counts, and up to floating-point rounding (a few
+    units in the last place) for weighted or fractional sums.
 
     Read more in the :ref:`User Guide <scale>`.
 
@@ -213,7 +214,7 @@ class MLCMAccumulator:
         self._seed_sequence = _seed_sequence(random_state)
         self._key = stream_key(self._seed_sequence)
         self._lock = threading.Lock()
-        self._scratch = _kept_scratch(self.n_labels)
+        self._scratch = kept_scratch(self.n_labels)
         self.reset()
 
     def reset(self):
@@ -233,8 +234,7 @@ class MLCMAccumulator:
             self._supports = np.zeros(q, dtype=np.int64)
             self._no_label_support = 0
             # the instances' set sizes, of the samples average, a running
-            # sum as the matrix; tables without weights wait to be merged
-            # a few at a time (_add_table)
+            # sum as the matrix, a few tables merged at a time (add_table)
             self._samples = empty_table(weighted=False)
             self._waiting = []
             self.target_names_ = None
@@ -320,13 +320,8 @@ class MLCMAccumulator:
         if self.n_resamples is not None:
             y_true, y_pred = targets.space.y_true, targets.space.y_pred
             sample_weight = targets.weight
-        computed = compute(
-            targets,
-            method=self.method,
-            with_supports=True,
-            samples=True,
-            scratch=self._scratch,
-        )
+        options = {"with_supports": True, "samples": True, "scratch": self._scratch}
+        computed = compute(targets, method=self.method, **options)
         matrix, supports = computed.matrix, computed.supports
         n_rows = n_samples if n_samples is not None else len(y_true)
         replicates = replicate_sums = start = None
@@ -449,29 +444,10 @@ class MLCMAccumulator:
             self._matrix = self._matrix + as_output(cm, False)
         else:
             self._matrix = self._matrix + cm
-        self._add_table(samples)
+        self._samples = add_table(self._samples, self._waiting, samples)
         if replicates is not None:
             self._replicates += replicates
             self._replicate_samples += replicate_samples
-
-    def _add_table(self, table=None):
-        """Add a samples table to the running one (None: merge those waiting);
-        the caller holds the lock. While no table has weights, the counts add
-        up alike in any grouping: a table waits, and :data:`_MERGED_TABLES`
-        are merged at once (a merge per batch cost a 10**5-row batch of 20
-        labels 2%). A weighted table is merged after those waiting, alone, as
-        every table was before: its float sums keep their order."""
-        unweighted = self._samples.weight is None
-        if table is not None and table.weight is None and unweighted:
-            self._waiting.append(table)
-            if len(self._waiting) < _MERGED_TABLES:
-                return
-            table = None
-        if self._waiting:
-            self._samples = merge_tables([self._samples, *self._waiting])
-            self._waiting = []
-        if table is not None:
-            self._samples = merge_tables([self._samples, table])
 
     def merge(self, other):
         """Add the batches of another accumulator (for example a worker's).
@@ -547,7 +523,7 @@ class MLCMAccumulator:
     def _snapshot(self):
         """A consistent copy of the running state, read under the lock."""
         with self._lock:
-            self._add_table()
+            self._samples = add_table(self._samples, self._waiting)
             return (
                 self._matrix.copy(),
                 self._supports.copy(),
@@ -580,14 +556,13 @@ class MLCMAccumulator:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        # a lock and thread-local buffers do not pickle; a copy gets its own
-        del state["_lock"], state["_scratch"]
+        del state["_lock"], state["_scratch"]  # no pickles; a copy gets its own
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.Lock()
-        self._scratch = _kept_scratch(self.n_labels)
+        self._scratch = kept_scratch(self.n_labels)
 
     @property
     def confusion_matrix(self):
@@ -1125,21 +1100,6 @@ def _replicate_arrays(margins, sums, n_resamples):
     sums = sums.T.reshape(n_resamples, -1, len(RESAMPLED_SUMS), len(RATIOS))
     sums = sums.swapaxes(-1, -2)
     return margins, np.ascontiguousarray(sums)
-
-
-# Tables without weights merged at once by an accumulator (see _add_table).
-_MERGED_TABLES = 16
-
-# Up to this many labels an accumulator keeps the kernels' work buffers from one
-# batch to the next (a few MiB per thread, as one call of the kernel holds):
-# fresh buffers cost each 10**5-row batch of 20 labels about 10% (page faults of
-# a first touch); with more labels a batch's work outweighs them.
-_KEPT_SCRATCH_LABELS = 64
-
-
-def _kept_scratch(n_labels):
-    """The work buffers an accumulator of ``n_labels`` keeps, or None."""
-    return Scratch() if n_labels <= _KEPT_SCRATCH_LABELS else None
 
 
 def _seed_sequence(random_state):

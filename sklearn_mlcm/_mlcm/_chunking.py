@@ -24,6 +24,7 @@ __all__ = [
     "Scratch",
     "dense_block",
     "float_parts",
+    "kept_scratch",
     "map_row_blocks",
     "map_windows",
     "split_total",
@@ -190,6 +191,20 @@ class Scratch(threading.local):
         view = store[:nbytes].view(dtype).reshape(shape)
         buffers[name] = store, view
         return view
+
+
+#: Up to this many labels a caller that runs the kernels often (an
+#: accumulator's batches) keeps their work buffers from one call to the next:
+#: a few MiB per thread, as one call holds. Fresh buffers cost a 10**5-row
+#: batch of 20 labels about 10% (the first touch of their pages); with more
+#: labels a batch's work outweighs them, and kept buffers would grow large.
+KEPT_SCRATCH_LABELS = 64
+
+
+def kept_scratch(n_labels):
+    """A :class:`Scratch` to keep across calls on ``n_labels`` labels, or None
+    (past :data:`KEPT_SCRATCH_LABELS`: each call its own)."""
+    return Scratch() if n_labels <= KEPT_SCRATCH_LABELS else None
 
 
 def dense_block(y, start, stop):

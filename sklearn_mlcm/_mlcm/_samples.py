@@ -58,6 +58,7 @@ __all__ = [
     "SUMS",
     "SUMS_SHAPE",
     "SizeTable",
+    "add_table",
     "empty_table",
     "instance_ratios",
     "block_share",
@@ -298,6 +299,33 @@ def merge_tables(tables):
         weight,
         sum(t.n_zero_weight for t in tables),
     )
+
+
+#: Tables without weights that :func:`add_table` merges at once.
+MERGED_TABLES = 16
+
+
+def add_table(running, waiting, table=None):
+    """The running table with ``table`` added (None: those waiting merged).
+
+    ``waiting`` is a list of tables not yet merged, updated in place. While
+    no table has weights, the counts add up alike in any grouping: a table
+    waits, and :data:`MERGED_TABLES` are merged at once (a merge per batch
+    cost an accumulator's 10**5-row batch of 20 labels 2%). A weighted table
+    is merged after those waiting, alone, as every table was before: its
+    float sums keep their order.
+    """
+    if table is not None and table.weight is None and running.weight is None:
+        waiting.append(table)
+        if len(waiting) < MERGED_TABLES:
+            return running
+        table = None
+    if waiting:
+        running = merge_tables([running, *waiting])
+        waiting.clear()
+    if table is not None:
+        running = merge_tables([running, table])
+    return running
 
 
 def instance_ratios(n_true, n_pred, n_both, *, beta, include_no_label):
