@@ -18,9 +18,10 @@ from ._batch_checks import (
     check_empty_batch,
     check_same_accumulator,
 )
+from ._mlcm._chunking import kept_scratch
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
-from ._mlcm._samples import RATIOS, RESAMPLED_SUMS, empty_table, merge_tables
+from ._mlcm._samples import RATIOS, RESAMPLED_SUMS, add_table, empty_table
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -75,11 +76,12 @@ class MLCMAccumulator:
     For evaluation loops that see the data in batches (a deep-learning
     validation loop, a generator over files, a stream): each :meth:`update`
     adds one batch's matrix, so memory stays that of one batch and the
-    (q+1, q+1) result. The result equals :func:`mlcm_confusion_matrix` of all
-    the batches stacked, however the data is split, because both methods add
-    up instance by instance: exactly for integer counts, and up to
-    floating-point rounding (a few units in the last place) for weighted or
-    fractional sums.
+    (q+1, q+1) result (and, up to 64 labels, the counting kernels' work
+    buffers, kept from batch to batch: a few MiB per core). The result
+    equals :func:`mlcm_confusion_matrix` of all the batches stacked, however
+    the data is split, because both methods add up instance by instance:
+    exactly for integer counts, and up to floating-point rounding (a few
+    units in the last place) for weighted or fractional sums.
 
     Read more in the :ref:`User Guide <scale>`.
 
@@ -229,6 +231,7 @@ class MLCMAccumulator:
         self._seed_sequence = _seed_sequence(random_state)
         self._key = stream_key(self._seed_sequence)
         self._lock = threading.Lock()
+        self._scratch = kept_scratch(self.n_labels)
         self.reset()
 
     def reset(self):
@@ -248,8 +251,9 @@ class MLCMAccumulator:
             self._supports = np.zeros(q, dtype=np.int64)
             self._no_label_support = 0
             # the instances' set sizes, of the samples average, a running
-            # sum as the matrix
+            # sum as the matrix, a few tables merged at a time (add_table)
             self._samples = empty_table(weighted=False)
+            self._waiting = []
             self.target_names_ = None
             self.n_samples_ = 0
             # the (xp, device) of Array API batches, where the matrix goes back
@@ -340,9 +344,8 @@ class MLCMAccumulator:
         if self.n_resamples is not None:
             y_true, y_pred = targets.space.y_true, targets.space.y_pred
             sample_weight = targets.weight
-        computed = compute(
-            targets, method=self.method, with_supports=True, samples=True
-        )
+        options = {"with_supports": True, "samples": True, "scratch": self._scratch}
+        computed = compute(targets, method=self.method, **options)
         matrix, supports = computed.matrix, computed.supports
         n_rows = n_samples if n_samples is not None else len(y_true)
         replicates = replicate_sums = start = None
@@ -469,7 +472,7 @@ class MLCMAccumulator:
             self._matrix = self._matrix + as_output(cm, False)
         else:
             self._matrix = self._matrix + cm
-        self._samples = merge_tables([self._samples, samples])
+        self._samples = add_table(self._samples, self._waiting, samples)
         if replicates is not None:
             self._replicates += replicates
             self._replicate_samples += replicate_samples
@@ -554,6 +557,7 @@ class MLCMAccumulator:
     def _snapshot(self):
         """A consistent copy of the running state, read under the lock."""
         with self._lock:
+            self._samples = add_table(self._samples, self._waiting)
             return (
                 self._matrix.copy(),
                 self._supports.copy(),
@@ -587,7 +591,7 @@ class MLCMAccumulator:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        del state["_lock"]  # a lock does not pickle; a copy gets its own
+        del state["_lock"], state["_scratch"]  # no pickles; a copy gets its own
         state["_namespace"] = portable_namespace(state.get("_namespace"))
         return state
 
@@ -595,6 +599,7 @@ class MLCMAccumulator:
         state["_namespace"] = namespace_of_state(state.get("_namespace"))
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        self._scratch = kept_scratch(self.n_labels)
 
     @property
     def confusion_matrix(self):
