@@ -13,13 +13,15 @@ from sklearn.utils import check_random_state
 from ._batch_checks import (
     check_batch_columns,
     check_batch_kinds,
+    check_batch_namespace,
     check_batch_shape,
     check_empty_batch,
     check_same_accumulator,
 )
+from ._mlcm._chunking import kept_scratch
 from ._mlcm._dask import is_dask_collection
 from ._mlcm._dispatch import METHODS, as_output, compute
-from ._mlcm._samples import RATIOS, RESAMPLED_SUMS, empty_table, merge_tables
+from ._mlcm._samples import RATIOS, RESAMPLED_SUMS, add_table, empty_table
 from ._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -55,6 +57,11 @@ from ._uncertainty._intervals import (
 )
 from ._uncertainty._margins import MAX_RESAMPLES, SCORES, every_score, min_resamples
 from ._uncertainty._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
+from ._validation._array_api import (
+    namespace_of_state,
+    portable_namespace,
+    to_namespace,
+)
 from ._validation._frames import align_columns, read_frame
 from ._validation._matrices import check_dense_size
 from ._validation._messages import input_error
@@ -69,11 +76,12 @@ class MLCMAccumulator:
     For evaluation loops that see the data in batches (a deep-learning
     validation loop, a generator over files, a stream): each :meth:`update`
     adds one batch's matrix, so memory stays that of one batch and the
-    (q+1, q+1) result. The result equals :func:`mlcm_confusion_matrix` of all
-    the batches stacked, however the data is split, because both methods add
-    up instance by instance: exactly for integer counts, and up to
-    floating-point rounding (a few units in the last place) for weighted or
-    fractional sums.
+    (q+1, q+1) result (and, up to 64 labels, the counting kernels' work
+    buffers, kept from batch to batch: a few MiB per core). The result
+    equals :func:`mlcm_confusion_matrix` of all the batches stacked, however
+    the data is split, because both methods add up instance by instance:
+    exactly for integer counts, and up to floating-point rounding (a few
+    units in the last place) for weighted or fractional sums.
 
     Read more in the :ref:`User Guide <scale>`.
 
@@ -123,6 +131,17 @@ class MLCMAccumulator:
 
     Notes
     -----
+    Under ``sklearn.config_context(array_api_dispatch=True)`` a batch of
+    tensors (any Array API namespace) is counted on its device, as by
+    :func:`mlcm_confusion_matrix`, and its (q+1, q+1) matrix, label supports
+    and table of set sizes come to the host, where the running sums are
+    kept: every batch already sends its checks' verdicts and its table
+    there, so a device-side sum would save no synchronisation, and the host
+    keeps integer counts exact past 2**53, merges, pickles and reports
+    without a device. :attr:`confusion_matrix` goes back to the batches'
+    namespace and device. With ``n_resamples`` each batch's rows are copied
+    to the host too: the replicates' Poisson weights are drawn there.
+
     One accumulator may be shared between threads: :meth:`update`,
     :meth:`merge`, :meth:`reset` and the readers hold an internal lock while
     they touch the running state, so no update is lost. With replicates,
@@ -212,6 +231,7 @@ class MLCMAccumulator:
         self._seed_sequence = _seed_sequence(random_state)
         self._key = stream_key(self._seed_sequence)
         self._lock = threading.Lock()
+        self._scratch = kept_scratch(self.n_labels)
         self.reset()
 
     def reset(self):
@@ -231,10 +251,13 @@ class MLCMAccumulator:
             self._supports = np.zeros(q, dtype=np.int64)
             self._no_label_support = 0
             # the instances' set sizes, of the samples average, a running
-            # sum as the matrix
+            # sum as the matrix, a few tables merged at a time (add_table)
             self._samples = empty_table(weighted=False)
+            self._waiting = []
             self.target_names_ = None
             self.n_samples_ = 0
+            # the (xp, device) of Array API batches, where the matrix goes back
+            self._namespace = None
             # the replicates' margins, the next row's position in this
             # accumulator's stream, and the streams whose rows were added
             self._replicates = self._replicate_samples = None
@@ -277,7 +300,9 @@ class MLCMAccumulator:
             of later frames are matched to them by name (exactly: ``0`` is not
             ``"0"``). Frames and arrays are not mixed, within a batch or
             across batches, as an array's columns have no names to match. A
-            refused batch changes nothing.
+            refused batch changes nothing. Under ``array_api_dispatch``,
+            arrays of any Array API namespace, of one namespace and device
+            batch after batch: see the Notes of :class:`MLCMAccumulator`.
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels of the batch.
@@ -296,6 +321,7 @@ class MLCMAccumulator:
         n_samples = check_batch_shape(y_true, self.n_labels)
         with self._lock:
             known, n_seen = self.target_names_, self.n_samples_
+            known_namespace = self._namespace
         names = check_batch_kinds(true_names, pred_names, known, n_seen)
         labels = None
         if names is not None:  # the columns in the order of the known names
@@ -313,12 +339,13 @@ class MLCMAccumulator:
         if self.n_resamples is not None:  # the rows themselves are weighed
             self._check_not_dask(y_true, y_pred)
         targets = validate_targets(y_true, y_pred, sample_weight=sample_weight)
+        namespace = _namespace(targets)
+        check_batch_namespace(namespace, known_namespace, n_seen, self.sparse_output)
         if self.n_resamples is not None:
             y_true, y_pred = targets.space.y_true, targets.space.y_pred
             sample_weight = targets.weight
-        computed = compute(
-            targets, method=self.method, with_supports=True, samples=True
-        )
+        options = {"with_supports": True, "samples": True, "scratch": self._scratch}
+        computed = compute(targets, method=self.method, **options)
         matrix, supports = computed.matrix, computed.supports
         n_rows = n_samples if n_samples is not None else len(y_true)
         replicates = replicate_sums = start = None
@@ -341,6 +368,9 @@ class MLCMAccumulator:
             # all or nothing: the state changes only once the batch is counted
             with self._lock:
                 self._check_unchanged(known, n_seen, names)
+                check_batch_namespace(
+                    namespace, self._namespace, self.n_samples_, self.sparse_output
+                )
                 if labels is not None and self.target_names_ is None:
                     self.target_names_ = list(labels)
                 elif labels is not None and self.target_names_ != labels:
@@ -355,6 +385,7 @@ class MLCMAccumulator:
                     self._no_label_support + computed.no_label_support
                 )
                 self.n_samples_ += n_rows
+                self._namespace = namespace
                 if replicates is not None:
                     self._streams.add(self._key)
                 start = None  # added: the positions are used
@@ -441,7 +472,7 @@ class MLCMAccumulator:
             self._matrix = self._matrix + as_output(cm, False)
         else:
             self._matrix = self._matrix + cm
-        self._samples = merge_tables([self._samples, samples])
+        self._samples = add_table(self._samples, self._waiting, samples)
         if replicates is not None:
             self._replicates += replicates
             self._replicate_samples += replicate_samples
@@ -478,6 +509,7 @@ class MLCMAccumulator:
             streams,
             samples,
             replicate_samples,
+            namespace,
         ) = other._snapshot()
         with self._lock:
             known, n_seen = self.target_names_, self.n_samples_
@@ -495,6 +527,11 @@ class MLCMAccumulator:
                     "was being merged; merge again."
                 )
             self._check_total(matrix, replicates, "other")
+            if n_samples:
+                check_batch_namespace(
+                    namespace, self._namespace, self.n_samples_, self.sparse_output
+                )
+                self._namespace = namespace
             shared = streams & (self._streams | {self._key})
             if self.target_names_ is None and names is not None:
                 self.target_names_ = list(names)
@@ -520,6 +557,7 @@ class MLCMAccumulator:
     def _snapshot(self):
         """A consistent copy of the running state, read under the lock."""
         with self._lock:
+            self._samples = add_table(self._samples, self._waiting)
             return (
                 self._matrix.copy(),
                 self._supports.copy(),
@@ -534,6 +572,7 @@ class MLCMAccumulator:
                     if self._replicate_samples is None
                     else self._replicate_samples.copy()
                 ),
+                self._namespace,
             )
 
     def __add__(self, other):
@@ -552,22 +591,31 @@ class MLCMAccumulator:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        del state["_lock"]  # a lock does not pickle; a copy gets its own
+        del state["_lock"], state["_scratch"]  # no pickles; a copy gets its own
+        state["_namespace"] = portable_namespace(state.get("_namespace"))
         return state
 
     def __setstate__(self, state):
+        state["_namespace"] = namespace_of_state(state.get("_namespace"))
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        self._scratch = kept_scratch(self.n_labels)
 
     @property
     def confusion_matrix(self):
         """The accumulated (q+1, q+1) matrix (a copy).
 
         An ndarray (int64 for "heydarian" without weights, float64
-        otherwise), or a CSR array with ``sparse_output=True``.
+        otherwise), or a CSR array with ``sparse_output=True``. For Array
+        API batches (under ``array_api_dispatch``), an array of their
+        namespace, on their device, as :func:`mlcm_confusion_matrix` of the
+        batches stacked returns it.
         """
         with self._lock:
-            return self._matrix.copy()
+            matrix, namespace = self._matrix.copy(), self._namespace
+        if namespace is None:
+            return matrix
+        return to_namespace(matrix, *namespace)
 
     @validate_params(
         {
@@ -903,6 +951,7 @@ class MLCMAccumulator:
             _,
             samples,
             replicate_samples,
+            _,
         ) = self._snapshot()
         which = _SAMPLES_OPTIONS.index((1.0, bool(include_no_label)))
         statistics = report_statistics(metrics)
@@ -1124,6 +1173,12 @@ def _check_replicate_size(n_resamples, n_labels):
             f"({size / 2**30:.1f} GiB) instead; use fewer resamples, or score "
             "a subset of the labels."
         )
+
+
+def _namespace(targets):
+    """The ``(xp, device)`` of an Array API batch, else None."""
+    device = targets.device
+    return None if device is None else (device.xp, device.device)
 
 
 def _read_batch(y, name):

@@ -2,8 +2,10 @@
 
 A batch of the accumulator is two 2-D indicator matrices of the
 accumulator's labels (:func:`check_batch_shape`), two frames or two arrays
-as the batches before (:func:`check_batch_kinds`), frames with the
-accumulator's label names in any order (:func:`check_batch_columns`); an
+as the batches before (:func:`check_batch_kinds`), of the Array API
+namespace and device of the batches before (:func:`check_batch_namespace`),
+frames with the accumulator's label names in any order
+(:func:`check_batch_columns`); an
 empty batch is validated as any other (:func:`check_empty_batch`); two
 accumulators merge when they count alike (:func:`check_same_accumulator`).
 The batch's values go through
@@ -14,6 +16,11 @@ call's.
 import numpy as np
 
 from sklearn_mlcm._param_validation import InvalidInputError, current_function
+from sklearn_mlcm._validation._array_api import (
+    _compat,
+    array_api_namespace,
+    to_numpy,
+)
 from sklearn_mlcm._validation._frames import repeated_names
 from sklearn_mlcm._validation._label_space import (
     _as_array,
@@ -27,6 +34,7 @@ __all__ = [
     "check_batch_shape",
     "check_batch_columns",
     "check_batch_kinds",
+    "check_batch_namespace",
     "check_empty_batch",
     "check_same_accumulator",
 ]
@@ -138,10 +146,68 @@ def check_batch_kinds(true_names, pred_names, known, n_seen):
     return names
 
 
+def check_batch_namespace(namespace, known, n_seen, sparse_output):
+    """A batch is of the namespace and device of the batches before.
+
+    ``namespace`` is the batch's ``(xp, device)`` under
+    ``array_api_dispatch`` (None for NumPy, sparse, frame and dask batches),
+    ``known`` the accumulator's (None before an Array API batch) and
+    ``n_seen`` its number of instances. The matrix goes back to the batches'
+    namespace and device, so they are not mixed; and a scipy sparse result
+    (``sparse_output=True``) cannot go there.
+    """
+    caller = current_function()
+    if namespace is not None and sparse_output:
+        raise InvalidInputError(
+            f"The batches of {caller} must be NumPy, scipy sparse, frame or "
+            "dask arrays for an accumulator with sparse_output=True, whose "
+            "matrix is a scipy sparse matrix on the host; got "
+            f"{_kind(namespace)} under array_api_dispatch. Build the "
+            "accumulator with sparse_output=False: its matrix then goes back "
+            "to their namespace and device."
+        )
+    if not n_seen or _same_namespace(namespace, known):
+        return
+    raise InvalidInputError(
+        f"The batches of {caller} so far are {_kind(known)}; this batch is "
+        f"{_kind(namespace)}. The accumulated matrix goes back to the "
+        "namespace and device of the batches, so they are not mixed: pass "
+        "batches of one kind, or reset() first."
+    )
+
+
+def _same_namespace(first, second):
+    if first is None or second is None:
+        return first is second
+    return first[0] is second[0] and first[1] == second[1]
+
+
+def _kind(namespace):
+    """The kind of a batch, in words."""
+    if namespace is None:
+        return "NumPy (or scipy sparse, frame, dask) arrays"
+    xp, device = namespace
+    return f"arrays of {xp.__name__} on device {device!r} (array_api_dispatch)"
+
+
 def check_empty_batch(y_pred, sample_weight, n_labels):
     """An empty batch is validated as any other: y_pred empty with the same
-    columns, weights of length 0."""
+    columns, weights of length 0 (an Array API batch by its shape alone,
+    with its weights read on the host: no rows to read)."""
     caller = current_function()
+    namespace = array_api_namespace(None, y_pred)
+    if namespace is not None:
+        if tuple(y_pred.shape) not in ((0,), (0, n_labels)):
+            raise InvalidInputError(
+                f"y_pred of {caller} must have the shape of y_true, "
+                f"(0, {n_labels}) for this empty batch. Got an array of shape "
+                f"{tuple(y_pred.shape)}."
+            )
+        if hasattr(sample_weight, "__array_namespace__"):
+            xp = _compat().array_namespace(sample_weight)
+            sample_weight = to_numpy(sample_weight, xp)
+        check_sample_weight(sample_weight, 0)
+        return
     y_pred, _ = _as_array(y_pred, "y_pred")
     if y_pred.shape not in ((0,), (0, n_labels)):
         raise InvalidInputError(

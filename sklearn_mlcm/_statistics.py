@@ -49,6 +49,7 @@ from ._param_validation import (
     current_function,
     validate_params,
 )
+from ._validation._array_api import matrix_namespace, to_namespace
 from ._validation._matrices import check_square_matrix
 
 __all__ = ["confusion_matrix_statistics"]
@@ -630,7 +631,11 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
     Parameters
     ----------
     cm : array-like of shape (n_classes, n_classes)
-        Non-negative, finite counts (or weighted or fractional counts).
+        Non-negative, finite counts (or weighted or fractional counts). Under
+        ``sklearn.config_context(array_api_dispatch=True)``, a matrix of any
+        Array API namespace (the one :func:`mlcm_confusion_matrix` returns for
+        tensors): it is copied to the host, read there, and every per-class
+        array goes back to its namespace and device (:ref:`array_api`).
 
     beta : float, default=1.0
         Weight of recall in the F-score, ``beta >= 0``.
@@ -717,6 +722,7 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
     >>> stats["overall_accuracy"]
     0.48
     """
+    namespace = matrix_namespace(cm, "cm")
     cm = check_square_matrix(cm)
     _check_sums_are_finite(cm)
     beta = float(beta)
@@ -745,16 +751,21 @@ def confusion_matrix_statistics(cm, *, beta=1.0, tn="complement", zero_division=
         "Overall accuracy",
         "an empty matrix",
     )
-    return Bunch(
-        tp=tp,
-        fp=fp,
-        fn=fn,
-        tn=tn_,
+    per_class = {
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn_,
         **ratios,
-        row_sum=line_sums(cm, 1),
-        column_sum=line_sums(cm, 0),
-        overall_accuracy=float(overall),
-    )
+        "row_sum": line_sums(cm, 1),
+        "column_sum": line_sums(cm, 0),
+    }
+    if namespace is not None:  # back to the matrix's namespace and device
+        per_class = {
+            name: to_namespace(values, *namespace)
+            for name, values in per_class.items()
+        }
+    return Bunch(**per_class, overall_accuracy=float(overall))
 
 
 # -- the per-label ratios of an MLCM and their averages --------------------

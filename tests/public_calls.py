@@ -1,7 +1,8 @@
 """Valid calls of public callables, derived from their signatures and constraints.
 
-Shared by ``test_public_functions.py`` (every parameter validated) and
-``test_validate_once.py`` (every call validates its targets once): a required
+Shared by ``test_public_functions.py`` (every parameter validated),
+``test_validate_once.py`` (every call validates its targets once) and
+``test_array_api.py`` (every call that takes targets dispatches): a required
 parameter takes its value by name (:data:`ARGUMENTS`: the Table 1 targets and
 scores, an estimator fitted on them, the examples' matrices, decision
 matrices and rank tables), else a value its ``validate_params`` constraints
@@ -91,6 +92,35 @@ def derived_call(func):
         else:
             return None
     return func, (), kwargs
+
+
+#: The parameters that take targets or scores.
+TARGET_PARAMETERS = {"y_true", "y", "y_pred", "y_score"}
+
+
+def target_callables():
+    """The public functions and methods (``Class.method``) of
+    ``sklearn_mlcm.__all__`` with a parameter among the targets, sorted."""
+    import sklearn_mlcm
+
+    names = []
+    for name in sklearn_mlcm.__all__:
+        obj = getattr(sklearn_mlcm, name)
+        members = [(name, obj)]
+        if inspect.isclass(obj):
+            members = [
+                (f"{name}.{attr}", getattr(obj, attr))
+                for attr in vars(obj)
+                if not attr.startswith("_") and callable(getattr(obj, attr))
+            ]
+        for qualified, func in members:
+            try:
+                parameters = inspect.signature(func).parameters
+            except (TypeError, ValueError):  # pragma: no cover - builtins
+                continue
+            if TARGET_PARAMETERS & set(parameters):
+                names.append(qualified)
+    return sorted(names)
 
 
 def parameters_of(func):

@@ -490,3 +490,68 @@ def test_mlcm_accumulator_samples_avg_is_exact_across_batches_and_merges():
         )
         assert report["samples avg"] == expected["samples avg"]
         assert report == expected
+
+
+def test_mlcm_accumulator_samples_tables_merged_in_groups_keep_their_bits():
+    """Unweighted batches' tables wait and are merged a group at a time; a
+    weighted batch's table is merged alone, after them: the running table has
+    the bits of merging each batch's table in turn (weights summed in batch
+    order), before, across and after a group's end."""
+    from sklearn_mlcm._mlcm._samples import (
+        MERGED_TABLES,
+        empty_table,
+        merge_tables,
+        tabulate_sizes,
+    )
+
+    rng = np.random.default_rng(30)
+    acc, expected = MLCMAccumulator(6), empty_table(weighted=False)
+    for i in range(2 * MERGED_TABLES + 5):
+        y_true = rng.random((40, 6)) < 0.3
+        y_pred = y_true ^ (rng.random((40, 6)) < 0.3)
+        # a full group merged at i = MERGED_TABLES + 1, two waiting at the weights
+        weight = rng.random(40) * 1e3 if i == MERGED_TABLES + 4 else None
+        acc.update(y_true, y_pred, sample_weight=weight)
+        expected = merge_tables([expected, tabulate_sizes(y_true, y_pred, weight)])
+        if i in (1, 2 * MERGED_TABLES + 4):  # the first read merges two early
+            table = acc._snapshot()[7]
+            for a, b in zip(
+                (table.sizes, table.count), (expected.sizes, expected.count)
+            ):
+                assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+            assert (table.weight is None) == (expected.weight is None)
+            if table.weight is not None:
+                assert table.weight.tobytes() == expected.weight.tobytes()
+
+
+def test_mlcm_accumulator_keeps_work_buffers_between_batches(monkeypatch):
+    """Up to 64 labels an accumulator hands the kernels the same work buffers
+    at every batch (a pickled copy gets its own); past that, each call its own."""
+    import pickle
+
+    import sklearn_mlcm._accumulator as module
+
+    seen, compute = [], module.compute
+
+    def spy(*args, scratch=None, **kwargs):
+        seen.append(scratch)
+        return compute(*args, scratch=scratch, **kwargs)
+
+    monkeypatch.setattr(module, "compute", spy)
+    rng = np.random.default_rng(31)
+    for q in (6, 65):
+        acc = MLCMAccumulator(q)
+        y = rng.random((50, q)) < 0.3
+        acc.update(y, y[::-1]).update(y[::-1], y)
+        copy = pickle.loads(pickle.dumps(acc)).update(y, y)
+        assert_array_equal(
+            copy.confusion_matrix,
+            mlcm_confusion_matrix(
+                np.vstack([y, y[::-1], y]), np.vstack([y[::-1], y, y])
+            ),
+        )
+        first, second, third = seen[-3:]
+        if q <= 64:
+            assert first is second is not None and third not in (None, first)
+        else:
+            assert first is second is third is None

@@ -1,10 +1,15 @@
 """Array API input under array_api_dispatch, through array_api_strict.
 
-The arrays live on array_api_strict's "device1", which refuses every
-conversion to NumPy: a public function that drops its targets to NumPy fails
-here. The matrices are compared with the oracles of tests/_oracles.py and
-with the NumPy path, on random cases (hypothesis).
+The arrays live on array_api_strict's "device1" (tests/array_api_data.py),
+which refuses every conversion to NumPy: a public function that drops its
+targets to NumPy fails here. The matrices are compared with the oracles of
+tests/_oracles.py and with the NumPy path, on random cases (hypothesis); the
+matrix readers (statistics, confusions, display) take device matrices; and
+every public name that takes targets is run on device arrays, copying its
+rows to the host only where its docstring says so.
 """
+
+import warnings
 
 import numpy as np
 import pytest
@@ -15,12 +20,18 @@ from _oracles import (
     krstinic_oracle,
     samples_average_oracle,
 )
+from array_api_data import ARRAY, CPU, DEVICE, host, on_device, xps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
+from public_calls import target_callables
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_mlcm import (
+    MLCMDisplay,
+    confusion_matrix_statistics,
     mlcm_classification_report,
     mlcm_confusion_matrix,
     mlcm_f1_score,
@@ -29,20 +40,11 @@ from sklearn_mlcm import (
     mlcm_precision_score,
     mlcm_recall_score,
     mlcm_specificity_score,
+    most_confused,
+    most_confused_labels,
 )
 from sklearn_mlcm._validation._array_api import HostRows
 
-xps = pytest.importorskip("array_api_strict")
-if np.lib.NumpyVersion(np.__version__) < "2.0.0":
-    # the oldest declared NumPy (1.23) runs the rest of the suite
-    pytest.skip(
-        "array_api_strict moves arrays between its devices with NumPy 2's "
-        f"asarray(copy=True); NumPy {np.__version__} has no copy argument",
-        allow_module_level=True,
-    )
-
-DEVICE = xps.Device("device1")
-CPU = xps.Device("CPU_DEVICE")
 ORACLES = {"heydarian": heydarian_oracle, "krstinic": krstinic_oracle}
 
 
@@ -52,15 +54,6 @@ def dispatch(monkeypatch):
     monkeypatch.setenv("SCIPY_ARRAY_API", "1")
     with sklearn.config_context(array_api_dispatch=True):
         yield
-
-
-def on_device(y, dtype=None):
-    return xps.asarray(np.asarray(y, dtype=dtype), device=DEVICE)
-
-
-def host(x):
-    """An array_api_strict array copied to NumPy (explicitly, via the CPU)."""
-    return np.asarray(x.to_device(CPU))
 
 
 def targets(draw_n=st.integers(1, 25), draw_q=st.integers(1, 5)):
@@ -97,7 +90,7 @@ def test_mlcm_confusion_matrix_array_api_matches_oracle(method, case):
         on_device(y_true), on_device(y_pred), method=method, sample_weight=weight
     )
     assert result.device == DEVICE
-    assert isinstance(result, type(on_device([1])))
+    assert isinstance(result, ARRAY)
     expected = ORACLES[method](y_true, y_pred, weight)
     assert_matches_oracle(host(result), expected, method, weight is not None)
 
@@ -375,7 +368,7 @@ def test_mlcm_confusion_matrix_array_api_host_memory(method):
     result = mlcm_confusion_matrix(
         xps.asarray(y_true), xps.asarray(y_pred), method=method, sample_weight=weight
     )
-    assert isinstance(result, type(on_device([1])))
+    assert isinstance(result, ARRAY)
     assert result.device == CPU
     expected = mlcm_confusion_matrix(
         y_true, y_pred, method=method, sample_weight=weight
@@ -383,3 +376,196 @@ def test_mlcm_confusion_matrix_array_api_host_memory(method):
     assert_array_equal(np.asarray(result), expected)
     scores = mlcm_f1_score(xps.asarray(y_true), xps.asarray(y_pred), average=None)
     assert_array_equal(np.asarray(scores), mlcm_f1_score(y_true, y_pred, average=None))
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_confusion_matrix_statistics_array_api(method):
+    """The statistics of a device matrix: per-class arrays back on its device,
+    equal to NumPy's; the overall accuracy a Python float."""
+    cm = mlcm_confusion_matrix(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED), method=method
+    )
+    got = confusion_matrix_statistics(cm, zero_division=0.0)
+    expected = confusion_matrix_statistics(host(cm), zero_division=0.0)
+    assert list(got) == list(expected)
+    for name, want in expected.items():
+        if name == "overall_accuracy":
+            assert type(got[name]) is float and got[name] == want
+            continue
+        assert got[name].device == DEVICE
+        assert_array_equal(host(got[name]), want)
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_most_confused_array_api():
+    """The confusions of a device matrix are those of its host copy."""
+    cm = mlcm_confusion_matrix(on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED))
+    expected = most_confused(host(cm), include_no_label=True)
+    assert most_confused(cm, include_no_label=True) == expected
+    assert most_confused(cm, top_k=2) == [(0, 2, 4), (1, 2, 3)]
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize("order", ["original", "cluster"])
+def test_most_confused_labels_array_api(order):
+    """The picked labels of a device matrix: int64 indices on its device."""
+    cm = mlcm_confusion_matrix(on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED))
+    got = most_confused_labels(cm, top_k=2, order=order)
+    assert got.device == DEVICE and got.dtype == xps.int64
+    assert_array_equal(host(got), most_confused_labels(host(cm), top_k=2, order=order))
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_mlcm_display_array_api():
+    """The display of device targets, and of a device matrix, draws the
+    NumPy matrix (only the matrix comes to the host)."""
+    pytest.importorskip("matplotlib")
+    expected = mlcm_confusion_matrix(TABLE_1_TRUE, TABLE_1_PRED)
+    display = MLCMDisplay.from_predictions(
+        on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED)
+    )
+    assert_array_equal(display.im_.get_array(), expected)
+    assert [t.get_text() for t in display.ax_.get_xticklabels()][:3] == ["0", "1", "2"]
+    cm = mlcm_confusion_matrix(on_device(TABLE_1_TRUE), on_device(TABLE_1_PRED))
+    display = MLCMDisplay(cm).plot()
+    assert_array_equal(display.im_.get_array(), expected)
+
+
+@pytest.mark.usefixtures("dispatch")
+def test_confusion_matrix_statistics_array_api_refuses_bad_matrices():
+    """A device matrix is checked as any other, naming the function."""
+    with pytest.raises(ValueError, match="cm of confusion_matrix_statistics must be"):
+        confusion_matrix_statistics(on_device([[1, 2, 3]]))
+    with pytest.raises(ValueError, match="must be non-negative; found -1"):
+        most_confused(on_device([[1, -1], [0, 1]]))
+
+
+# -- every public name that takes targets dispatches ----------------------------------
+
+
+class DeviceClassifier(ClassifierMixin, BaseEstimator):
+    """A fitted multi-label classifier whose outputs are arrays of the
+    namespace of its input: predictions ``X > 0.5``, probabilities ``X``."""
+
+    def fit(self, X, y):
+        self.classes_ = np.array([0, 1])
+        return self
+
+    def predict(self, X):
+        return xps.astype(X > 0.5, xps.int64)
+
+    def predict_proba(self, X):
+        return X
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
+
+_T, _P = np.asarray(TABLE_1_TRUE), np.asarray(TABLE_1_PRED)
+_SCORES = 0.25 + 0.4 * _T + 0.3 * _P
+
+
+def _device_call(name):
+    """A call of the public name ``name`` on device1 arrays (Table 1)."""
+    import sklearn_mlcm
+
+    t, p, s = on_device(_T), on_device(_P), on_device(_SCORES)
+    estimator = DeviceClassifier().fit(None, None)
+    quiet = {"zero_division": 0.0}
+    calls = {
+        "MLCMAccumulator.update": lambda: sklearn_mlcm.MLCMAccumulator(3).update(t, p),
+        "MLCMDisplay.from_estimator": lambda: MLCMDisplay.from_estimator(
+            estimator, s, t
+        ),
+        "MLCMDisplay.from_predictions": lambda: MLCMDisplay.from_predictions(t, p),
+        "MLCMReport.from_estimator": lambda: sklearn_mlcm.MLCMReport.from_estimator(
+            estimator, s, t, thresholds=5, **quiet
+        ),
+        "MLCMReport.from_predictions": lambda: sklearn_mlcm.MLCMReport.from_predictions(
+            t, p, y_score=s, thresholds=5, **quiet
+        ),
+        "MLCMThresholdCurveDisplay.from_estimator": lambda: (
+            sklearn_mlcm.MLCMThresholdCurveDisplay.from_estimator(
+                estimator, s, t, thresholds=5
+            )
+        ),
+        "MLCMThresholdCurveDisplay.from_predictions": lambda: (
+            sklearn_mlcm.MLCMThresholdCurveDisplay.from_predictions(t, s, thresholds=5)
+        ),
+        "decide_labels": lambda: sklearn_mlcm.decide_labels(s),
+        "labelset_confusions": lambda: sklearn_mlcm.labelset_confusions(t, p),
+        "mlcm_fbeta_score": lambda: sklearn_mlcm.mlcm_fbeta_score(
+            t, p, beta=2.0, **quiet
+        ),
+        "mlcm_confidence_intervals": lambda: sklearn_mlcm.mlcm_confidence_intervals(
+            t, p, n_resamples=99, random_state=0, **quiet
+        ),
+        "mlcm_paired_comparison": lambda: sklearn_mlcm.mlcm_paired_comparison(
+            t, p, on_device(np.roll(_P, 1, axis=0)), n_resamples=99, **quiet
+        ),
+        "mlcm_threshold_curve": lambda: sklearn_mlcm.mlcm_threshold_curve(t, s),
+        "multilabel_measures": lambda: sklearn_mlcm.multilabel_measures(
+            t, p, s, **quiet
+        ),
+    }
+    if name in calls:
+        return calls[name]
+    func = getattr(sklearn_mlcm, name)  # the matrices, the scores, the report
+    kwargs = {} if name.endswith("matrix") else quiet
+    return lambda: func(t, p, **kwargs)
+
+
+#: Public names that take targets but do not dispatch, and why.
+NOT_DISPATCHED = {
+    "MLCMTunedThresholdClassifierCV.fit": (
+        "an estimator: it fits the wrapped classifier on folds of X and y and "
+        "reads its scores as NumPy arrays, as scikit-learn's "
+        "TunedThresholdClassifierCV does; pass NumPy arrays"
+    ),
+}
+
+#: Public names that copy the rows to the host (HostRows), each saying so in
+#: its docstring: they resample or hand the instances to NumPy code.
+ROWS_TO_HOST = {
+    "mlcm_confidence_intervals",
+    "mlcm_paired_comparison",
+    "multilabel_measures",
+}
+
+
+def test_every_target_callable_dispatches_or_says_why():
+    """Each public name that takes targets or scores has an Array API call
+    here, or a reason in NOT_DISPATCHED."""
+    names = set(target_callables())
+    assert set(NOT_DISPATCHED) <= names
+    assert ROWS_TO_HOST <= names
+
+
+@pytest.mark.usefixtures("dispatch")
+@pytest.mark.parametrize(
+    "name", [n for n in target_callables() if n not in NOT_DISPATCHED]
+)
+def test_public_name_array_api_keeps_rows_on_device(name, monkeypatch):
+    """Every public name that takes targets runs on device1 arrays (which
+    refuse NumPy), and copies the rows to the host only where its docstring
+    says so (ROWS_TO_HOST)."""
+    pytest.importorskip("matplotlib")
+    copies = []
+    for attribute in ("y_true", "y_pred"):
+        original = getattr(HostRows, attribute)
+
+        def read(self, _original=original, _attribute=attribute):
+            copies.append(_attribute)
+            return _original.fget(self)
+
+        monkeypatch.setattr(HostRows, attribute, property(read))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        _device_call(name)()
+    if name in ROWS_TO_HOST:
+        assert copies, f"{name} is said to copy its rows to the host"
+    else:
+        assert not copies, f"{name} copied its rows to the host: {copies}"

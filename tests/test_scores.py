@@ -998,6 +998,32 @@ def test_mlcm_scores_samples_table_paths_agree(monkeypatch):
     assert_array_equal(table.weight, [6.0, 4.0])
 
 
+def test_mlcm_scores_samples_tables_merge_alike(monkeypatch):
+    """Tables merge to the same bits whether their rows are sorted by one
+    integer key or lexicographically (np.lexsort): counts, weights summed in
+    the tables' order, zero weights."""
+    from sklearn_mlcm._mlcm import _samples
+    from sklearn_mlcm._mlcm._samples import merge_tables, size_table
+
+    rng = np.random.default_rng(8)
+    tables = []
+    for weighted in (False, True, True, False):
+        n_true, n_pred = rng.integers(0, 7, 300), rng.integers(0, 7, 300)
+        n_both = np.minimum(n_true, n_pred) // 2
+        weight = rng.choice([0.0, 0.1, 0.7, 3.0], 300) if weighted else None
+        tables.append(size_table(n_true, n_pred, n_both, weight))
+    keyed = merge_tables(tables)
+    monkeypatch.setattr(_samples, "SORT_KEYS", 0)
+    sorted_rows = merge_tables(tables)
+    for a, b in zip(
+        (keyed.sizes, keyed.count, keyed.weight),
+        (sorted_rows.sizes, sorted_rows.count, sorted_rows.weight),
+    ):
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    assert keyed.n_zero_weight == sorted_rows.n_zero_weight
+    assert keyed.count.sum() == 1200
+
+
 # -- scorers of every registered statistic (#31) --------------------------------
 
 #: The registry's statistics that are scores of a model (all but prevalence).

@@ -23,7 +23,7 @@ import matplotlib
 import numpy as np
 import pytest
 from paper_data import TABLE_1_PRED, TABLE_1_TRUE
-from public_calls import derived_call
+from public_calls import derived_call, target_callables
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.neighbors import KNeighborsClassifier
 
@@ -39,7 +39,6 @@ P2 = np.roll(P, 1, axis=0)
 SCORES = 0.25 + 0.4 * T + 0.3 * P
 WEIGHT = np.arange(1.0, T.shape[0] + 1)
 GROUPS = np.arange(T.shape[0]) // 3
-TARGET_PARAMETERS = {"y_true", "y", "y_pred", "y_score"}
 ENTRY_POINTS = {"validate_targets": _targets, "validate_scores": _scores_validation}
 
 
@@ -247,24 +246,7 @@ HAND_WRITTEN_CASES = {
 
 def _target_callables():
     """Public functions and methods with a parameter among the targets."""
-    names = []
-    for name in sklearn_mlcm.__all__:
-        obj = getattr(sklearn_mlcm, name)
-        members = [(name, obj)]
-        if inspect.isclass(obj):
-            members = [
-                (f"{name}.{attr}", getattr(obj, attr))
-                for attr in vars(obj)
-                if not attr.startswith("_") and callable(getattr(obj, attr))
-            ]
-        for qualified, func in members:
-            try:
-                parameters = inspect.signature(func).parameters
-            except (TypeError, ValueError):  # pragma: no cover - builtins
-                continue
-            if TARGET_PARAMETERS & set(parameters):
-                names.append(qualified)
-    return sorted(names)
+    return target_callables()
 
 
 def _derived_case(name):

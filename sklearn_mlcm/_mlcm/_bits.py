@@ -95,36 +95,49 @@ def pack_with_sizes(t, p, scratch=None):
     off that copy while it is in the cache: with one 0/1 byte per label and
     row, a row's size is a sum of q contiguous byte rows, added eight rows per
     word (each byte stays below 256); ``n_both`` is read off the packed
-    ``T & P`` (:func:`_row_sizes`). Elsewhere the sizes are :func:`row_counts`.
+    ``T & P`` (:func:`_row_sizes`). There the sizes are uint8 views of a
+    buffer of ``scratch``, valid until its next call. Elsewhere the sizes are
+    :func:`row_counts`.
     """
     rows, q = t.shape
     scratch = Scratch() if scratch is None else scratch
     if _by_words(t) or q >= 256:
         sizes = row_counts(t, p, scratch)
         return pack_columns(t, scratch), pack_columns(p, scratch), sizes
-    packed, sizes = [], []
-    for y in (t, p):  # one transposed copy at a time: a smaller working set
+    packed = []
+    # the three sums, eight rows per word, written in place: no temporaries
+    sums = scratch.get("pack_sizes", (3, (rows + (-rows % 64)) // 8), WORD)
+    for y, total in zip((t, p), sums):  # one transposed copy at a time
         columns = _transposed(y, scratch, "pack_columns")
         packed.append(_packed(columns))
         # native words: the bytes never carry, so any byte order adds them alike
-        sizes.append(np.add.reduce(columns.view(np.uint64), axis=0).view(np.uint8))
+        np.add.reduce(columns.view(np.uint64), axis=0, out=total)
     T, P = packed
-    sizes.append(_row_sizes(T & P, scratch))
-    return T, P, tuple(size[:rows] for size in sizes)
+    _row_sizes(T & P, sums[2])
+    return T, P, tuple(total.view(np.uint8)[:rows] for total in sums)
 
 
-def _row_sizes(words, scratch):
-    """Set bits of each row (column bit) of (q, words) bit vectors, q < 256, as
-    uint8: the bits unpacked to bytes a few labels at a time (about 512 KiB)
-    and added eight rows per word."""
+# Bytes of unpacked bits per step of _row_sizes: all labels at once up to 32
+# labels of a 2**16-row block (one unpacked copy measured faster than steps of
+# 512 KiB); more labels take steps of this size.
+_UNPACK_BYTES = 1 << 21
+
+
+def _row_sizes(words, out):
+    """Set bits of each row (column bit) of (q, words) bit vectors, q < 256,
+    into ``out`` (8 * words uint64, eight rows per word, one byte each): the
+    bits unpacked to bytes (:data:`_UNPACK_BYTES` at a time) and added eight
+    rows per word."""
     q, n_words = words.shape
-    step = max(1, (1 << 19) // (64 * n_words))
-    total = np.zeros(8 * n_words, dtype=np.uint64)
+    step = max(1, _UNPACK_BYTES // (64 * n_words))
     for start in range(0, q, step):
         chunk = np.ascontiguousarray(words[start : start + step]).view(np.uint8)
-        bits = np.unpackbits(chunk, axis=1, bitorder="little")
-        total += np.add.reduce(bits.view(np.uint64), axis=0)
-    return total.view(np.uint8)
+        bits = np.unpackbits(chunk, axis=1, bitorder="little").view(np.uint64)
+        if start == 0:
+            np.add.reduce(bits, axis=0, out=out)
+        else:
+            out += np.add.reduce(bits, axis=0)
+    return out
 
 
 _SHIFTS = [np.uint64(i) for i in range(8)]

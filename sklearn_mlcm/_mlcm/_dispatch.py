@@ -26,6 +26,7 @@ def compute(
     lazy=False,
     samples=False,
     matrix=True,
+    scratch=None,
 ):
     """Run the kernel on validated targets, return a :class:`Computed`.
 
@@ -36,7 +37,10 @@ def compute(
     ``samples`` asks for the table of the samples average
     (:class:`~._samples.SizeTable`), counted by the kernel in its one pass
     over the rows; without ``matrix`` no kernel runs (``Computed.matrix`` is
-    None) and the table is read off the rows alone.
+    None) and the table is read off the rows alone. ``scratch`` (a
+    ``_chunking.Scratch``) lends the dense kernels' work buffers, so that a
+    caller that runs them often (an accumulator's batches) keeps them from one
+    call to the next; by default each call has its own.
     """
     if targets.kind == "dask":
         return dask_compute(
@@ -50,7 +54,7 @@ def compute(
         )
     if targets.kind == "array_api":
         return _array_api_compute(targets, method, with_supports, samples, matrix)
-    result = _compute(targets, method, with_supports, samples, matrix)
+    result = _compute(targets, method, with_supports, samples, matrix, scratch)
     if targets.device is not None:  # Array API input in the host's memory
         result.device = targets.device
         if result.matrix is not None:
@@ -58,7 +62,7 @@ def compute(
     return result
 
 
-def _compute(targets, method, with_supports, samples, matrix):
+def _compute(targets, method, with_supports, samples, matrix, scratch=None):
     """:func:`compute` of targets in the host's memory (NumPy, sparse, frames)."""
     space, weight = targets.space, targets.weight
     dense = fits_dense(space.n_labels)
@@ -95,7 +99,12 @@ def _compute(targets, method, with_supports, samples, matrix):
     # the supports and the samples average's table come from the kernel's own
     # pass over the rows
     counts = METHODS[method](
-        y_true, y_pred, weight, with_supports=with_supports, samples=samples
+        y_true,
+        y_pred,
+        weight,
+        with_supports=with_supports,
+        samples=samples,
+        scratch=scratch,
     )
     if samples:
         counts, sums = counts

@@ -65,7 +65,13 @@ __all__ = ["heydarian_matrix"]
 
 
 def heydarian_matrix(
-    y_true, y_pred, sample_weight=None, *, with_supports=False, samples=False
+    y_true,
+    y_pred,
+    sample_weight=None,
+    *,
+    with_supports=False,
+    samples=False,
+    scratch=None,
 ):
     """The (q+1, q+1) MLCM of clean indicator matrices.
 
@@ -82,6 +88,10 @@ def heydarian_matrix(
         Also return the samples average's table of the rows
         (:class:`~._samples.SizeTable`, the one
         :func:`~._samples.tabulate_sizes` makes), counted in the same pass.
+    scratch : _chunking.Scratch or None, default=None
+        The work buffers of the bit-sliced paths (with ``samples``, or integer
+        weights), kept by a caller that runs the kernel often; by default the
+        call's own.
 
     Returns
     -------
@@ -102,13 +112,15 @@ def heydarian_matrix(
         return (counts, table) if samples else counts
     q = y_true.shape[1]
     if sample_weight is None:
-        total = _bit_matrix(y_true, y_pred, with_supports, samples)
+        total = _bit_matrix(y_true, y_pred, with_supports, samples, scratch)
     else:
         keys = small_integer_keys(sample_weight)
         if keys is None:
             total = _float_matrix(y_true, y_pred, sample_weight, samples)
         else:
-            total = _grouped_matrix(y_true, y_pred, keys, sample_weight, samples)
+            total = _grouped_matrix(
+                y_true, y_pred, keys, sample_weight, samples, scratch
+            )
     if not samples:
         return split_total(total, with_supports)
     total, shares = total
@@ -169,11 +181,14 @@ def _bit_block(y_true, y_pred, start, stop, with_supports, samples, scratch=None
     whole = np.array([0, T.shape[1]])
     sizes = np.array([t.shape[0]])
     out = _packed_counts(T, P, whole, sizes, with_supports=with_supports)[..., 0]
-    return (out, block_share(row_sizes, t.shape[1])) if samples else out
+    if not samples:
+        return out
+    return out, block_share(row_sizes, t.shape[1], scratch=scratch)
 
 
-def _bit_matrix(y_true, y_pred, with_supports, samples):
-    scratch = Scratch() if samples else None
+def _bit_matrix(y_true, y_pred, with_supports, samples, scratch=None):
+    # without the sizes, fresh temporaries (see _bit_block): no scratch
+    scratch = (Scratch() if scratch is None else scratch) if samples else None
     return map_row_blocks(
         lambda start, stop: _bit_block(
             y_true, y_pred, start, stop, with_supports, samples, scratch
@@ -210,8 +225,8 @@ def _grouped_block(y_true, y_pred, keys, start, stop, scratch, weight=None):
     return out if share is None else (out, share)
 
 
-def _grouped_matrix(y_true, y_pred, keys, sample_weight, samples):
-    scratch = Scratch()
+def _grouped_matrix(y_true, y_pred, keys, sample_weight, samples, scratch=None):
+    scratch = Scratch() if scratch is None else scratch
 
     def block(start, stop):
         weight = sample_weight[start:stop] if samples else None

@@ -65,7 +65,13 @@ __all__ = ["krstinic_matrix"]
 
 
 def krstinic_matrix(
-    y_true, y_pred, sample_weight=None, *, with_supports=False, samples=False
+    y_true,
+    y_pred,
+    sample_weight=None,
+    *,
+    with_supports=False,
+    samples=False,
+    scratch=None,
 ):
     """The (q+1, q+1) fractional matrix of clean indicator matrices.
 
@@ -82,6 +88,9 @@ def krstinic_matrix(
         Also return the samples average's table of the rows
         (:class:`~._samples.SizeTable`, the one
         :func:`~._samples.tabulate_sizes` makes), counted in the same pass.
+    scratch : _chunking.Scratch or None, default=None
+        The work buffers of the dense path without weights, kept by a caller
+        that runs the kernel often; by default the call's own.
 
     Returns
     -------
@@ -101,7 +110,7 @@ def krstinic_matrix(
         return (counts, table) if samples else counts
     q = y_true.shape[1]
     if sample_weight is None:
-        scratch = Scratch()
+        scratch = Scratch() if scratch is None else scratch
         total = map_row_blocks(
             lambda start, stop: _grouped_block(
                 y_true, y_pred, start, stop, scratch, with_supports, samples
@@ -199,7 +208,7 @@ def _grouped_block(y_true, y_pred, start, stop, scratch, with_supports, samples)
     ntl = np.flatnonzero((n_true == 0) & (n_pred > 0))
     out[q, :q] = (p[ntl] / n_pred[ntl, None]).sum(axis=0)
     if samples:
-        return out, block_share((n_true, n_pred, n_tp), q)
+        return out, block_share((n_true, n_pred, n_tp), q, scratch=scratch)
     return out
 
 

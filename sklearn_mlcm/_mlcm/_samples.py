@@ -58,6 +58,7 @@ __all__ = [
     "SUMS",
     "SUMS_SHAPE",
     "SizeTable",
+    "add_table",
     "empty_table",
     "instance_ratios",
     "block_share",
@@ -118,18 +119,37 @@ def empty_table(weighted):
     )
 
 
+#: :func:`_grouped` sorts the rows by one integer key below this many possible
+#: keys (``base**3``, base the largest size plus one), by ``np.lexsort`` above.
+SORT_KEYS = 1 << 62
+
+
 def _grouped(sizes, count, weight, n_zero_weight):
     """The table of the rows of ``sizes`` (k, 3), equal rows merged: their
-    counts (and weights) summed, in the rows' order, sorted."""
+    counts (and weights) summed, in the rows' order, sorted.
+
+    The rows are ordered by one integer key per row where it fits in int64
+    (the key of :func:`size_table`, monotone in the row: a stable sort of it
+    is the lexicographic sort of the rows, and merges the sorted runs of the
+    tables being merged in linear time), otherwise by ``np.lexsort``.
+    """
     if sizes.shape[0] == 0:
         return empty_table(weight is not None)
-    order = np.lexsort(sizes.T[::-1])
-    sizes = sizes[order]
-    new = np.ones(sizes.shape[0], dtype=bool)
-    new[1:] = (sizes[1:] != sizes[:-1]).any(axis=1)
+    base = int(sizes.max()) + 1
+    if base**3 < SORT_KEYS:
+        key = (sizes[:, 0] * base + sizes[:, 1]) * base + sizes[:, 2]
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        new = np.ones(key.shape[0], dtype=bool)
+        np.not_equal(key[1:], key[:-1], out=new[1:])
+    else:
+        order = np.lexsort(sizes.T[::-1])
+        ordered = sizes[order]
+        new = np.ones(sizes.shape[0], dtype=bool)
+        new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
     starts = np.flatnonzero(new)
     return SizeTable(
-        sizes[starts],
+        sizes[order[starts]],
         np.add.reduceat(count[order], starts),
         None if weight is None else np.add.reduceat(weight[order], starts),
         int(n_zero_weight),
@@ -164,7 +184,7 @@ def size_table(n_true, n_pred, n_both, weight=None):
     key = (n_true * base + n_pred) * base + n_both
     if base**3 <= BINCOUNT_KEYS:
         count = np.bincount(key, minlength=base**3)
-        keys = np.flatnonzero(count)
+        keys = np.flatnonzero(count != 0)  # 4x faster than of the int64 counts
         count = count[keys]
         total = None
         if weight is not None:
@@ -181,7 +201,9 @@ def size_table(n_true, n_pred, n_both, weight=None):
 
 def _from_keys(keys, count, weight, base, n_zero_weight=0):
     """The table of the sorted distinct keys ``(|T| b + |P|) b + |T & P|``."""
-    sizes = np.stack([keys // (base * base), keys // base % base, keys % base], axis=1)
+    sizes = np.empty((keys.shape[0], 3), dtype=np.int64)
+    high, sizes[:, 2] = np.divmod(keys, base)
+    sizes[:, 0], sizes[:, 1] = np.divmod(high, base)
     return SizeTable(sizes, count.astype(np.int64), weight, n_zero_weight)
 
 
@@ -192,7 +214,7 @@ def _from_keys(keys, count, weight, base, n_zero_weight=0):
 HISTOGRAM_KEYS = 1 << 16
 
 
-def block_share(sizes, n_labels, weight=None):
+def block_share(sizes, n_labels, weight=None, scratch=None):
     """One block's share of the :class:`SizeTable` of its rows' ``sizes``.
 
     ``sizes`` are ``(n_true, n_pred, n_both)`` per row (any integer dtype),
@@ -202,16 +224,21 @@ def block_share(sizes, n_labels, weight=None):
     weights and with few possible keys, the share is a histogram of the keys
     (a fixed base, q + 1, so that histograms add); otherwise a one-item list
     of the block's table (the lists are joined and merged), the table
-    :func:`tabulate_sizes` makes of the block, bit for bit.
+    :func:`tabulate_sizes` makes of the block, bit for bit. ``scratch`` (a
+    ``_chunking.Scratch``) lends the keys' buffer.
     """
     base = n_labels + 1
     if weight is None and base**3 <= HISTOGRAM_KEYS:
-        # 16-bit keys: a quarter of the memory traffic of int64 ones
-        n_true, n_pred, n_both = (x.astype(np.uint16, copy=False) for x in sizes)
-        key = n_true * np.uint16(base)
-        key += n_pred
-        key *= np.uint16(base)
-        key += n_both
+        # 16-bit keys, written in place: a quarter of the memory traffic of
+        # int64 ones, and no temporaries
+        n_true, n_pred, n_both = sizes
+        scratch = Scratch() if scratch is None else scratch
+        key = scratch.get("share_keys", n_true.shape, np.uint16)
+        cast = {"out": key, "dtype": np.uint16, "casting": "unsafe"}
+        np.multiply(n_true, base, **cast)
+        np.add(key, n_pred, **cast)
+        np.multiply(key, base, **cast)
+        np.add(key, n_both, **cast)
         return np.bincount(key, minlength=base**3)
     return [size_table(*sizes, weight)]
 
@@ -223,7 +250,7 @@ def table_of_shares(total, n_labels, weighted):
         return empty_table(weighted)
     if isinstance(total, list):
         return merge_tables(total)
-    keys = np.flatnonzero(total)
+    keys = np.flatnonzero(total != 0)  # 4x faster than of the int64 counts
     return _from_keys(keys, total[keys], None, n_labels + 1)
 
 
@@ -272,6 +299,33 @@ def merge_tables(tables):
         weight,
         sum(t.n_zero_weight for t in tables),
     )
+
+
+#: Tables without weights that :func:`add_table` merges at once.
+MERGED_TABLES = 16
+
+
+def add_table(running, waiting, table=None):
+    """The running table with ``table`` added (None: those waiting merged).
+
+    ``waiting`` is a list of tables not yet merged, updated in place. While
+    no table has weights, the counts add up alike in any grouping: a table
+    waits, and :data:`MERGED_TABLES` are merged at once (a merge per batch
+    cost an accumulator's 10**5-row batch of 20 labels 2%). A weighted table
+    is merged after those waiting, alone, as every table was before: its
+    float sums keep their order.
+    """
+    if table is not None and table.weight is None and running.weight is None:
+        waiting.append(table)
+        if len(waiting) < MERGED_TABLES:
+            return running
+        table = None
+    if waiting:
+        running = merge_tables([running, *waiting])
+        waiting.clear()
+    if table is not None:
+        running = merge_tables([running, table])
+    return running
 
 
 def instance_ratios(n_true, n_pred, n_both, *, beta, include_no_label):
@@ -352,7 +406,7 @@ def tabulate_sizes(y_true, y_pred, sample_weight):
             dense_block(y_true, start, stop), dense_block(y_pred, start, stop), scratch
         )
         w = None if sample_weight is None else sample_weight[start:stop]
-        return block_share(sizes, q, w)
+        return block_share(sizes, q, w, scratch)
 
     total = map_row_blocks(block, n, BIT_ROWS)
     return table_of_shares(total, q, sample_weight is not None)

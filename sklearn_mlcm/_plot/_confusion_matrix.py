@@ -21,6 +21,7 @@ from sklearn_mlcm._param_validation import (
 )
 from sklearn_mlcm._plot._support import check_matplotlib_support
 from sklearn_mlcm._plot._top_confusions import most_confused_labels, resolve_top_k
+from sklearn_mlcm._validation._array_api import array_api_namespace, to_numpy
 from sklearn_mlcm._validation._frames import frame_columns, read_frame
 from sklearn_mlcm._validation._label_space import check_indicator_labels, label_values
 from sklearn_mlcm._validation._matrices import check_square_matrix
@@ -379,7 +380,8 @@ class MLCMDisplay:
         its block of some labels and the no-label index (see
         :func:`most_confused_labels`). A sparse matrix
         (``sparse_output=True``) is made dense to be drawn, up to 5,000
-        labels.
+        labels. Under ``array_api_dispatch``, a matrix of any Array API
+        namespace, copied to the host to be drawn.
 
     display_labels : array-like of shape (n_labels,), default=None
         The labels' values (class values, column names), drawn as ``str``
@@ -790,7 +792,11 @@ class MLCMDisplay:
         ----------
         y_true : {array-like, sparse matrix, DataFrame} of shape \
                 (n_samples, n_labels) or (n_samples,)
-            Ground truth 0/1 indicators, or 1-D class labels.
+            Ground truth 0/1 indicators, or 1-D class labels. Under
+            ``array_api_dispatch``, 2-D indicators of any Array API
+            namespace: the matrix is counted on their device, as
+            :func:`mlcm_confusion_matrix` does, and only it is copied to the
+            host to be drawn (:ref:`array_api`).
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels.
@@ -857,7 +863,9 @@ im_kw, text_kw, include_no_label
         """
         check_matplotlib_support()
         # the public function, as ConfusionMatrixDisplay calls confusion_matrix;
-        # sparse, so that only the block drawn is ever made dense
+        # sparse, so that only the block drawn is ever made dense. Array API
+        # input gets its dense matrix on its device: copied here to be drawn
+        namespace = array_api_namespace(y_true, y_pred)
         cm = mlcm_confusion_matrix(
             y_true,
             y_pred,
@@ -865,8 +873,10 @@ im_kw, text_kw, include_no_label
             labels=labels,
             sample_weight=sample_weight,
             normalize=normalize,
-            sparse_output=True,
+            sparse_output=namespace is None,
         )
+        if namespace is not None:
+            cm = to_numpy(cm, namespace[0])
         if display_labels is None:
             display_labels = label_values(y_true, y_pred, labels)
         return cls._from_matrix(

@@ -544,7 +544,9 @@ class MLCMThresholdCurveDisplay:
 
         y_score : {array-like, sparse matrix, DataFrame} of shape \
                 (n_samples, n_labels)
-            Scores (see :func:`decide_labels`).
+            Scores (see :func:`decide_labels`); under ``array_api_dispatch``
+            of any Array API namespace, the curve counted on their device
+            (see :func:`mlcm_threshold_curve`).
 
         thresholds, metric, average, method, labels, target_names, \
 sample_weight, beta, tn, zero_division, one_vs_rest

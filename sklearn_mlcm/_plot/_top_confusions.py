@@ -29,12 +29,14 @@ from sklearn_mlcm._param_validation import (
     current_function,
     validate_params,
 )
+from sklearn_mlcm._plot._array_api import device_labelset_pairs
 from sklearn_mlcm._summary import (
     format_number,
     label_table,
     require_pandas,
     shorten,
 )
+from sklearn_mlcm._validation._array_api import matrix_namespace, to_namespace
 from sklearn_mlcm._validation._matrices import check_square_matrix
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
@@ -219,7 +221,9 @@ def most_confused(
     cm : {array-like, sparse matrix} of shape (n_labels + 1, n_labels + 1)
         A matrix from :func:`mlcm_confusion_matrix`: rows are true labels,
         columns predicted labels, and the last row and column the "no label"
-        index (NTL row, NPL column). Finite, non-negative numbers.
+        index (NTL row, NPL column). Finite, non-negative numbers. Under
+        ``array_api_dispatch``, a matrix of any Array API namespace, copied
+        to the host to be read (:ref:`array_api`).
 
     top_k : int, default=10
         How many cells to list, at most. Fewer are listed when the matrix has
@@ -378,7 +382,8 @@ def most_confused_labels(cm, *, top_k=None, order="original"):
         normalised): rows are true labels, columns predicted labels, the last
         row and column the no-label index. A sparse matrix is read through
         its row sums, column sums and diagonal; only the block of the picked
-        labels is made dense, to cluster them.
+        labels is made dense, to cluster them. Under ``array_api_dispatch``,
+        a matrix of any Array API namespace, copied to the host to be read.
 
     top_k : int, "auto" or None, default=None
         How many labels to pick: those of largest off-diagonal mass
@@ -403,6 +408,9 @@ def most_confused_labels(cm, *, top_k=None, order="original"):
     -------
     labels : ndarray of shape (n_picked,), dtype=int64
         Indices of the picked labels (rows of ``cm``), in drawing order.
+        Under ``array_api_dispatch``, for a matrix of another namespace
+        (copied to the host to be read): an int64 array of that namespace,
+        on the matrix's device (:ref:`array_api`).
 
     See Also
     --------
@@ -430,7 +438,16 @@ def most_confused_labels(cm, *, top_k=None, order="original"):
     >>> most_confused_labels(cm, top_k="auto")
     array([0, 1, 2])
     """
+    namespace = matrix_namespace(cm, "cm")
     cm = check_square_matrix(cm)
+    shown = _picked_labels(cm, top_k, order)
+    if namespace is not None:  # back to the matrix's namespace and device
+        return to_namespace(shown, *namespace)
+    return shown
+
+
+def _picked_labels(cm, top_k, order):
+    """:func:`most_confused_labels` of a validated (host) matrix."""
     n_labels = cm.shape[0] - 1
     shown = _top_labels(cm, top_k)
     if order == "original":
@@ -486,6 +503,10 @@ def labelset_confusions(
             or (n_samples,)
         Ground truth 0/1 indicators, or 1-D class labels (each instance then
         has a set of one label, the index of its class in sorted order).
+        Under ``sklearn.config_context(array_api_dispatch=True)``, 2-D
+        indicators of any Array API namespace: the pairs are counted in it,
+        on the device of ``y_pred``, and only the top pairs (and those tied
+        with the last) come back to the host (:ref:`array_api`).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.
@@ -543,7 +564,11 @@ def labelset_confusions(
     indices, rows are grouped by a 64-bit key (the packed pair itself for up
     to 32 labels, a hash otherwise), every group is checked exactly against
     one of its members, and an exact sort of the rows takes over should two
-    different pairs ever share a key.
+    different pairs ever share a key. Array API targets on an accelerator
+    are packed into int64 words of 62 labels, exact keys, and sorted on
+    their device; their weighted counts are summed run by run (a segmented
+    scan), so they agree with NumPy's to rounding, exactly for whole-number
+    weights.
 
     References
     ----------
@@ -585,14 +610,11 @@ def labelset_confusions(
     targets = validate_targets(
         y_true, y_pred, sample_weight=sample_weight, matrix_sums=False, chunked=False
     )
-    space, weight = targets.space, targets.weight
     names = None
     if target_names is not None:
-        names = check_target_names(target_names, space.n_labels)
+        names = check_target_names(target_names, targets.n_labels)
 
-    confusions = top_labelset_confusions(
-        space.y_true, space.y_pred, weight, int(top_k), names
-    )
+    confusions = top_labelset_confusions(targets, int(top_k), names)
     if as_frame:
         what = "labelset_confusions(as_frame=True)"
         return _to_frame(confusions, LabelSetConfusion, confusions._value_dtype, what)
@@ -622,13 +644,20 @@ def top_confusions(cm, top_k, names, *, ntl_label, npl_label, include_no_label):
     )
 
 
-def top_labelset_confusions(y_true, y_pred, weight, top_k, names):
+def top_labelset_confusions(targets, top_k, names):
     """The ``top_k`` most frequent pairs of unequal label sets of validated
-    indicators (:attr:`LabelSpace.y_true` and ``y_pred``, the validated
-    weights or None) as :class:`LabelSetConfusion` tuples, named by
-    ``names`` (checked, or None for the indices): :func:`labelset_confusions`
-    without the checks."""
-    pairs = _top_labelset_pairs(y_true, y_pred, weight, top_k)
+    targets (:func:`~sklearn_mlcm._validation._targets.validate_targets`'
+    :class:`~sklearn_mlcm._validation._targets.Targets`) as
+    :class:`LabelSetConfusion` tuples, named by ``names`` (checked, or None
+    for the indices): :func:`labelset_confusions` without the checks. Array
+    API targets on an accelerator are counted on their device
+    (:func:`~._array_api.device_labelset_pairs`)."""
+    weight = targets.weight
+    if targets.kind == "array_api":
+        pairs = device_labelset_pairs(targets.device, top_k)
+    else:
+        space = targets.space
+        pairs = _top_labelset_pairs(space.y_true, space.y_pred, weight, top_k)
     if names is not None:
         pairs = [
             (tuple(names[j] for j in true), tuple(names[j] for j in pred), count)

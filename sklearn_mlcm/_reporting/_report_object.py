@@ -365,7 +365,12 @@ Confusion(true='C1', predicted='C2', value=3)]
         y_true : {array-like, sparse matrix, DataFrame} of shape \
                 (n_samples, n_labels) or (n_samples,)
             Ground truth 0/1 indicators, or 1-D class labels. Dask arrays
-            are read whole (the label-set confusions read every row).
+            are read whole (the label-set confusions read every row). Under
+            ``array_api_dispatch``, 2-D indicators (and ``y_score``) of any
+            Array API namespace: the matrix, the label-set confusions and the
+            curve are counted on the device of ``y_pred``; the rows come to
+            the host only for the intervals. The report holds host values
+            (:ref:`array_api`).
 
         y_pred : same kind and shape as ``y_true``
             Predicted labels.
@@ -504,13 +509,11 @@ Confusion(true='C1', predicted='C2', value=3)]
             npl_label="NPL",
             include_no_label=include_no_label,
         )
-        label_sets = top_labelset_confusions(
-            space.y_true, space.y_pred, targets.weight, int(top_k), names
-        )
+        label_sets = top_labelset_confusions(targets, int(top_k), names)
         curve = None
         if scores is not None:
             curve = threshold_curve(
-                space.y_true,
+                None if targets.kind == "array_api" else space.y_true,
                 scores,
                 names,
                 targets.weight,
@@ -523,8 +526,9 @@ Confusion(true='C1', predicted='C2', value=3)]
                 zero_division=0.0 if zero_division == "warn" else zero_division,
                 one_vs_rest=False,
             )
+        rows = targets.device if targets.kind == "array_api" else space
         codes = space.codes
-        n_samples = codes[0].shape[0] if codes is not None else space.y_true.shape[0]
+        n_samples = codes[0].shape[0] if codes is not None else rows.y_true.shape[0]
         return cls(
             cm,
             report,

@@ -5,6 +5,9 @@
 - ``_sweep``: the sweep engine, the MLCM's margins at every threshold of a
   grid at once, the bins and running sums both engines share, and why the
   search keeps an engine of its own;
+- ``_array_api``: the decision rule and the margins at many thresholds of
+  Array API scores (torch, CuPy, array_api_strict under
+  ``array_api_dispatch``), on their device: the sweep's counterpart there;
 - ``_curve``: :func:`~sklearn_mlcm.mlcm_threshold_curve` and its result;
 - ``_search``: the per-label threshold search of the tuned estimator and
   its engine, the two-state profile of one label's candidates;
@@ -12,7 +15,8 @@
 - ``_stability``: the spread of the thresholds it tunes on each fold
   (``threshold_spread_``) and the rule that calls one unstable.
 - ``_validation``: the scores and thresholds validated once
-  (:func:`~._validation.validate_scores`, a :class:`~._validation.Scores`),
+  (:func:`~._validation.validate_scores`, a :class:`~._validation.Scores`;
+  Array API scores in their namespace, a :class:`~._validation.DeviceScores`),
   threshold grids and their size; the classifier comparison, the displays and
   the report's scores read them too.
 

@@ -31,8 +31,14 @@ from sklearn_mlcm._summary import (
 from sklearn_mlcm._uncertainty._margins import SCORES, scores_from_margins
 from sklearn_mlcm._validation._targets import check_target_names
 
+from ._array_api import device_label_totals, device_margins
 from ._sweep import matrix_margins, sweep_margins
-from ._validation import check_threshold_count, check_threshold_grid, validate_scores
+from ._validation import (
+    DeviceScores,
+    check_threshold_count,
+    check_threshold_grid,
+    validate_scores,
+)
 
 __all__ = [
     "IN_SAMPLE",
@@ -221,7 +227,13 @@ def mlcm_threshold_curve(
             (n_samples, 2)
         Scores, as :func:`decide_labels` reads them (finite real numbers; a
         sparse matrix's absent scores are 0). Frames are matched to a frame
-        ``y_true`` by column name.
+        ``y_true`` by column name. Under
+        ``sklearn.config_context(array_api_dispatch=True)``, scores of any
+        Array API namespace: they and ``y_true`` (which follows them) are
+        checked and thresholded there, on their device, and only the
+        margins at each threshold (an (n_thresholds, 3, n_labels + 1)
+        table) come back; the result is on the host (see Notes and
+        :ref:`array_api`).
 
     thresholds : int, array-like of shape (n_thresholds,) or \
             (n_thresholds, n_labels), default=None
@@ -375,6 +387,14 @@ def mlcm_threshold_curve(
     by its set sizes), take one fast matrix per threshold: n_thresholds
     times :func:`mlcm_confusion_matrix`.
 
+    **Array API scores** on an accelerator take neither path: each
+    threshold's predictions are compared there, a block of rows by a chunk
+    of thresholds at a time (memory bounded), and each method's three
+    margins are sums over the rows of per-row terms (the formulas above for
+    Heydarian's matrix; Krstinić's row scales for his). Whole-number sums
+    equal the sweep's bit for bit; real weights and fractions agree to
+    their rounding.
+
     Examples
     --------
     >>> import numpy as np
@@ -461,11 +481,14 @@ def threshold_curve(
     The computation of :func:`mlcm_threshold_curve`, for callers that hold
     validated input (:func:`~sklearn_mlcm._validation.validate_scores`, or
     an :class:`~sklearn_mlcm.MLCMReport`'s targets): ``t`` the bool
-    indicators, ``scores`` the scores of the same labels (dense or CSR),
-    ``names`` the labels' names, ``weight`` the validated weights or None.
-    Only the thresholds are checked here (they depend on the scores).
+    indicators, ``scores`` the scores of the same labels (dense or CSR, or
+    a :class:`~._validation.DeviceScores` that holds the indicators and the
+    weights on its device: its margins are counted there,
+    :func:`~._array_api.device_margins`), ``names`` the labels' names,
+    ``weight`` the validated weights (on the host) or None. Only the
+    thresholds are checked here (they depend on the scores).
     """
-    n, q = t.shape
+    n, q = scores.shape
     if isinstance(thresholds, Integral):  # before the grid is made
         check_threshold_count(int(thresholds), q)
     grid = check_threshold_grid(thresholds, scores)
@@ -474,13 +497,17 @@ def threshold_curve(
     weighted = weight is not None
     weight = np.ones(n) if weight is None else weight
     rising = grid.ndim == 1 or bool((grid[1:] >= grid[:-1]).all())
-    if method == "heydarian" and rising:
+    per_label = grid if grid.ndim == 2 else np.repeat(grid[:, None], q, axis=1)
+    if isinstance(scores, DeviceScores):  # Array API scores: on their device
+        margins, predicted, hits = device_margins(
+            scores, per_label, method, with_predicted=one_vs_rest
+        )
+    elif method == "heydarian" and rising:
         margins, predicted = sweep_margins(
             t, scores, grid, weight, with_predicted=one_vs_rest
         )
         hits = margins[:, 0, :q]  # Heydarian's diagonal counts them
     else:
-        per_label = grid if grid.ndim == 2 else np.repeat(grid[:, None], q, axis=1)
         margins, predicted, hits = matrix_margins(
             t,
             scores,
@@ -496,7 +523,11 @@ def threshold_curve(
     score, label = scores_from_margins(margins, metric, average, tn=tn, **options)
     ovr_score = ovr_label = None
     if one_vs_rest:
-        positives = np.asarray(t.T @ weight, dtype=np.float64).ravel()
+        positives = (
+            device_label_totals(scores)
+            if isinstance(scores, DeviceScores)
+            else np.asarray(t.T @ weight, dtype=np.float64).ravel()
+        )
         ovr_score, ovr_label = _one_vs_rest_scores(
             hits, predicted, positives, weight.sum(), metric, average, **options
         )

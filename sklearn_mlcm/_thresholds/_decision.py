@@ -14,10 +14,12 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._param_validation import Interval, invalid_parameter, validate_params
+from sklearn_mlcm._validation._array_api import matrix_namespace
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
 from sklearn_mlcm._validation._messages import input_error
 
-from ._validation import check_thresholds, validate_scores
+from ._array_api import decide_device
+from ._validation import DeviceScores, check_thresholds, validate_scores
 
 __all__ = ["decide_dense", "decide_labels", "decide_sparse", "response_scores"]
 
@@ -76,7 +78,12 @@ def decide_labels(
         (and of multi-label forests and k-NN) is read as the second column of
         each, the probability of class 1; an array of one column (a label
         that had one class only in training) or of more than two is refused,
-        as its positive column cannot be told.
+        as its positive column cannot be told. Under
+        ``sklearn.config_context(array_api_dispatch=True)``, scores of any
+        Array API namespace (torch, CuPy, array_api_strict; or a list of
+        such probability arrays) are checked and decided in their namespace,
+        on their device: only the verdicts of the checks come back to the
+        host (:ref:`array_api`).
 
     threshold : float, array-like of shape (n_labels,), dict or None, \
             default=0.5
@@ -111,7 +118,8 @@ def decide_labels(
         0/1 indicator predictions, integers as scikit-learn's multi-label
         ``predict`` gives. Sparse ``y_score`` gives a
         :class:`scipy.sparse.csr_array` of int64 ones, built without
-        densifying.
+        densifying. Under ``array_api_dispatch``, Array API scores give an
+        int64 array of their namespace, on their device.
 
     See Also
     --------
@@ -162,6 +170,7 @@ def decide_labels(
     scores, keys, all_keys = checked.scores, checked.keys, checked.all_keys
     n, q = scores.shape
     is_sparse = sparse.issparse(scores)
+    on_device = isinstance(scores, DeviceScores)
     thresholds = None
     if threshold is not None:
         thresholds = check_thresholds(
@@ -178,10 +187,16 @@ def decide_labels(
             "y_score",
             f"at most {MAX_DENSE_BYTES // 8:,} cells (n_samples x n_labels) for a "
             "dense int64 result of 1 GiB; decide blocks of rows in turn (each "
-            "instance is decided alone), or pass sparse scores",
+            "instance is decided alone)"
+            + ("" if on_device else ", or pass sparse scores"),
             f"{n:,} x {q:,}",
         )
-    return decide_dense(scores, thresholds, top_k, at_least_one)
+    if on_device:  # Array API scores: decided on their device
+        return decide_device(scores, thresholds, top_k, at_least_one)
+    decided = decide_dense(scores, thresholds, top_k, at_least_one)
+    if checked.device is not None:  # read in place: back to their namespace
+        return checked.device.back(decided)
+    return decided
 
 
 # -- dense scores -----------------------------------------------------------------
@@ -372,6 +387,15 @@ def _one_class_outputs(probas, classes):
     return completed
 
 
+def _extreme(values, which):
+    """The smallest or largest value, a Python float; of an Array API array
+    under ``array_api_dispatch``, in its namespace (one number read back)."""
+    namespace = matrix_namespace(values, "predict_proba")
+    if namespace is None:
+        return float(getattr(np, which)(values))
+    return float(getattr(namespace[0], which)(values))
+
+
 def response_scores(estimator, X, response_method):
     """The scores of a fitted classifier on X, as scikit-learn's displays
     get them: ``predict_proba`` or ``decision_function`` ("auto" tries them
@@ -398,8 +422,8 @@ def response_scores(estimator, X, response_method):
         if isinstance(scores, (list, tuple)):
             scores = _one_class_outputs(scores, getattr(estimator, "classes_", None))
         parts = scores if isinstance(scores, (list, tuple)) else [scores]
-        low = min(float(np.min(part)) for part in parts)
-        high = max(float(np.max(part)) for part in parts)
+        low = min(_extreme(part, "min") for part in parts)
+        high = max(_extreme(part, "max") for part in parts)
         if low < 0 or high > 1 or not (np.isfinite(low) and np.isfinite(high)):
             raise input_error(
                 "estimator",

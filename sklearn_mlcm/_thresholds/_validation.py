@@ -4,7 +4,10 @@
 functions that decide labels from scores and draw threshold curves: it reads
 ``y_score`` in every accepted form (arrays, sparse matrices, frames,
 scikit-learn's list of ``predict_proba`` arrays) with ``y_true`` beside it
-(:func:`check_scored_targets`) or alone (:func:`check_scores`);
+(:func:`check_scored_targets`) or alone (:func:`check_scores`); under
+``array_api_dispatch``, Array API scores in the host's memory are read in
+place (:func:`host_scores`) and elsewhere checked in their namespace, on
+their device (:func:`check_device_scores`, a :class:`DeviceScores`).
 :func:`check_target_scores` takes scores beside targets validated already.
 :func:`check_thresholds` checks one threshold or one per label (by name for
 frames), :func:`check_threshold_grid` and :func:`evenly_spaced` the grids of
@@ -12,12 +15,22 @@ threshold curves, :func:`check_threshold_count` their size.
 """
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import sparse
 
 from sklearn_mlcm._param_validation import InvalidInputError, current_function
+from sklearn_mlcm._validation._array_api import (
+    DeviceTargets,
+    _compat,
+    _indicators,
+    _on_device,
+    _torch_sparse,
+    array_api_namespace,
+    host_view,
+    to_numpy,
+)
 from sklearn_mlcm._validation._frames import (
     _library,
     align_columns,
@@ -43,13 +56,17 @@ from sklearn_mlcm._validation._targets import (
 )
 
 __all__ = [
+    "DeviceScores",
     "Scores",
+    "check_device_scores",
     "check_scored_targets",
     "check_scores",
     "check_target_scores",
     "check_threshold_grid",
     "check_thresholds",
     "evenly_spaced",
+    "host_scores",
+    "scores_namespace",
     "validate_scores",
 ]
 
@@ -64,11 +81,11 @@ def _positive_columns(y_score, name):
     columns = []
     for j, proba in enumerate(y_score):
         proba = np.asarray(proba)
-        if proba.ndim != 2 or proba.shape[1] != 2:
+        if proba.shape[1] != 2:  # 2-D: a list of probability arrays
             why = (
                 "a classifier that saw one class only in training cannot tell "
                 "its one column's class from here"
-                if proba.ndim == 2 and proba.shape[1] == 1
+                if proba.shape[1] == 1
                 else "this is no binary label's probabilities"
             )
             raise InvalidInputError(
@@ -261,15 +278,24 @@ class Scores:
 
     Attributes
     ----------
-    scores : ndarray or CSR array of shape (n_samples, n_labels)
-        As :func:`check_scores` returns them, the kept labels only.
+    scores : ndarray, CSR array or DeviceScores of shape (n_samples, n_labels)
+        As :func:`check_scores` returns them, the kept labels only; for
+        Array API scores on an accelerator, the :class:`DeviceScores` that
+        holds them (and ``y_true`` and the weights) on their device.
     keys, all_keys : list
         The kept labels' names (frame columns or column indices), by which
         thresholds are matched, and the names of every column.
     y_true : ndarray or CSR array of shape (n_samples, n_labels), bool, or None
-        The true indicators of the same labels, when given.
+        The true indicators of the same labels, when given (on the device
+        for :class:`DeviceScores`).
     weight : ndarray of shape (n_samples,), float64, or None
-        The validated weights, when given.
+        The validated weights, when given (on the host).
+    device : DeviceScores, DeviceTargets or None
+        For Array API scores: where the results go back to
+        (:meth:`DeviceScores.back`); a
+        :class:`~sklearn_mlcm._validation._array_api.DeviceTargets` without
+        arrays when the scores lie in the host's memory and were read in
+        place by NumPy.
     """
 
     scores: object
@@ -277,6 +303,7 @@ class Scores:
     all_keys: list
     y_true: object = None
     weight: object = None
+    device: object = None
 
 
 def validate_scores(y_score, *, y_true=None, labels=None, sample_weight=None):
@@ -286,15 +313,314 @@ def validate_scores(y_score, *, y_true=None, labels=None, sample_weight=None):
     The sibling of :func:`validate_targets` for the functions that read
     scores: :func:`check_scores` alone, or :func:`check_scored_targets` with
     ``y_true``, then :func:`check_sample_weight` and
-    :func:`check_weight_sums`.
+    :func:`check_weight_sums`. Under ``array_api_dispatch``, scores of
+    another namespace than NumPy (:func:`scores_namespace`) are read in place
+    by NumPy where they lie in the host's memory (:func:`host_scores`), and
+    checked in their namespace, on their device, elsewhere
+    (:func:`check_device_scores`).
     """
+    namespace = scores_namespace(y_score, y_true)
+    device = None
+    if namespace is not None:
+        views = host_scores(y_score, y_true, sample_weight, namespace)
+        if views is None:  # on an accelerator: checked and used there
+            return _device_scores(y_score, y_true, labels, sample_weight, namespace)
+        y_score, y_true, sample_weight = views
+        device = DeviceTargets(*namespace, None, None)  # the results go there
     if y_true is None:
         scores, keys, all_keys = check_scores(y_score, labels=labels)
-        return Scores(scores, keys, all_keys)
+        return Scores(scores, keys, all_keys, device=device)
     t, scores, keys, all_keys = check_scored_targets(y_true, y_score, labels=labels)
     weight = check_sample_weight(sample_weight, t.shape[0])
     check_weight_sums(weight, t.shape[1])
-    return Scores(scores, keys, all_keys, t, weight)
+    return Scores(scores, keys, all_keys, t, weight, device=device)
+
+
+def _device_scores(y_score, y_true, labels, sample_weight, namespace):
+    """The :class:`Scores` of Array API scores on an accelerator: checked in
+    their namespace; the weights checked on the host (n numbers) and put on
+    the device beside them."""
+    checked, keys, all_keys = check_device_scores(
+        y_score, namespace, y_true=y_true, labels=labels
+    )
+    weight = None
+    if y_true is not None:
+        if _is_namespace_array(sample_weight):  # n numbers, to the host
+            xp = _compat().array_namespace(sample_weight)
+            sample_weight = to_numpy(sample_weight, xp)
+        weight = check_sample_weight(sample_weight, checked.shape[0])
+        check_weight_sums(weight, checked.shape[1])
+        if weight is not None:
+            checked = replace(checked, weight=checked.back(weight, checked.xp.float64))
+    return Scores(checked, keys, all_keys, checked.y_true, weight, device=checked)
+
+
+# -- Array API scores, in their namespace -----------------------------------------
+
+
+@dataclass(frozen=True)
+class DeviceScores:
+    """Validated scores that stay in their namespace, on their device.
+
+    Attributes
+    ----------
+    xp, device : module, object
+        The namespace and device of ``y_score``; every array here is there.
+    scores : array of shape (n_samples, n_labels)
+        The kept labels' finite scores: float32 or float64 as given, other
+        real numbers as float64.
+    y_true : array of shape (n_samples, n_labels), dtype bool, or None
+        The true indicators of the same labels, when given.
+    weight : array of shape (n_samples,), float64, or None
+        The validated weights, when given.
+    """
+
+    xp: object
+    device: object
+    scores: object
+    y_true: object = None
+    weight: object = None
+
+    @property
+    def shape(self):
+        return tuple(self.scores.shape)
+
+    def back(self, values, dtype=None):
+        """``values`` (NumPy) as an array of this namespace on this device."""
+        return self.xp.asarray(values, dtype=dtype, device=self.device)
+
+    def score_range(self):
+        """The smallest and largest score, as Python floats (two numbers
+        read back)."""
+        xp = self.xp
+        return float(xp.min(self.scores)), float(xp.max(self.scores))
+
+    def thresholds(self, values):
+        """Thresholds (NumPy float64) on the device, in the scores' dtype,
+        deciding as float64 does: ``score >= t`` for float32 scores is
+        ``score >= t32``, t32 the smallest float32 at or above t."""
+        xp = self.xp
+        if self.scores.dtype != xp.float32:
+            return self.back(values, xp.float64)
+        with np.errstate(over="ignore"):  # beyond float32's range: infinite
+            rounded = values.astype(np.float32)
+        below = rounded < values
+        rounded[below] = np.nextafter(rounded[below], np.float32(np.inf))
+        return self.back(rounded, xp.float32)
+
+
+def scores_namespace(y_score, y_true=None):
+    """``(xp, device)`` of ``y_score`` when the call takes the Array API path
+    (:func:`~sklearn_mlcm._validation._array_api.array_api_namespace`'s rule,
+    ``y_score`` in the place of ``y_pred``; for a list of per-label
+    probability arrays, its first array decides), else None."""
+    first = y_score[0] if _is_proba_list(y_score) else y_score
+    return array_api_namespace(y_true, first, name="y_score")
+
+
+def host_scores(y_score, y_true, sample_weight, namespace):
+    """``(y_score, y_true, sample_weight)`` as NumPy views where ``y_score``
+    lies in the host's memory (``y_true`` following it there), for the NumPy
+    code; None where it is elsewhere (a GPU). What is not an array of the
+    namespace is passed on as it is."""
+    xp, device = namespace
+    if _is_proba_list(y_score):
+        scores = [host_view(_score_on_device(p, xp, device), xp) for p in y_score]
+        if any(view is None for view in scores):
+            return None
+    else:
+        scores = host_view(y_score, xp)
+        if scores is None:
+            return None
+    if _is_namespace_array(y_true):
+        y_true = _on_device(y_true, "y_true", xp, device, reference="y_score")
+        y_true = host_view(y_true, xp)
+    if _is_namespace_array(sample_weight):
+        weight_xp = _compat().array_namespace(sample_weight)
+        sample_weight = to_numpy(sample_weight, weight_xp)
+    return scores, y_true, sample_weight
+
+
+def _is_namespace_array(y):
+    """An array of an Array API namespace other than NumPy's."""
+    compat = _compat()
+    return compat.is_array_api_obj(y) and not compat.is_numpy_array(y)
+
+
+def _score_on_device(y, xp, device):
+    """An array of scores of ``xp`` on ``device`` (moved there from another
+    device of ``xp``, or from NumPy)."""
+    compat = _compat()
+    if _torch_sparse(y):
+        raise InvalidInputError(
+            f"y_score of {current_function()} must be a dense array under "
+            "array_api_dispatch; got a torch sparse tensor. Pass "
+            "y_score.to_dense(), or a scipy sparse matrix outside "
+            "array_api_dispatch."
+        )
+    if _is_namespace_array(y):
+        if compat.array_namespace(y) is not xp:
+            raise InvalidInputError(
+                f"y_score of {current_function()} must hold arrays of one "
+                f"namespace under array_api_dispatch; got {_describe(y)} beside "
+                f"an array of {getattr(xp, '__name__', xp)}."
+            )
+        return y if compat.device(y) == device else compat.to_device(y, device)
+    return xp.asarray(np.asarray(y), device=device)
+
+
+def _device_positive_columns(y_score, name, xp, device):
+    """The second column of each (n_samples, 2) probability array, stacked
+    on the device (:func:`_positive_columns`' rule)."""
+    caller = current_function()
+    columns = []
+    for j, proba in enumerate(y_score):
+        proba = _score_on_device(proba, xp, device)
+        if proba.shape[1] != 2:  # 2-D: a list of probability arrays
+            why = (
+                "a classifier that saw one class only in training cannot tell "
+                "its one column's class from here"
+                if proba.shape[1] == 1
+                else "this is no binary label's probabilities"
+            )
+            raise InvalidInputError(
+                f"{name} of {caller} is a list of per-label probability "
+                "arrays (MultiOutputClassifier.predict_proba); each must have "
+                "shape (n_samples, 2), the probability of class 1 second. Got "
+                f"shape {tuple(proba.shape)} for label {j}: {why}. Pass the "
+                "(n_samples, n_labels) array of the scores of class 1 instead."
+            )
+        if columns and proba.shape[0] != columns[0].shape[0]:
+            raise InvalidInputError(
+                f"{name} of {caller} is a list of per-label probability "
+                "arrays of different lengths: "
+                f"{columns[0].shape[0]} and {proba.shape[0]} (label {j})."
+            )
+        columns.append(proba[:, 1])
+    return xp.stack(columns, axis=1)
+
+
+def _check_device_values(values, name, xp):
+    """Finite real scores of 2 dimensions, as float32 or float64."""
+    caller = current_function()
+    if not xp.isdtype(values.dtype, ("bool", "integral", "real floating")):
+        raise InvalidInputError(
+            f"{name} of {caller} must hold real-valued scores; got values "
+            f"of dtype {values.dtype}."
+        )
+    if values.ndim != 2:
+        hint = (
+            " For the scores of one label, pass y_score.reshape(-1, 1)."
+            if values.ndim == 1
+            else ""
+        )
+        raise InvalidInputError(
+            f"{name} of {caller} must be 2-D, of shape (n_samples, "
+            f"n_labels). Got an array of shape {tuple(values.shape)}.{hint}"
+        )
+    if values.dtype not in (xp.float32, xp.float64):
+        values = xp.astype(values, xp.float64)
+    if values.shape[0] == 0 or values.shape[1] == 0:
+        raise InvalidInputError(
+            f"{name} of {caller} must have at least one sample and one label. "
+            f"Got shape {tuple(values.shape)}."
+        )
+    finite = xp.isfinite(values)
+    if not bool(xp.all(finite)):  # one verdict to the host
+        rows, cols = xp.nonzero(xp.logical_not(finite))
+        row, col = int(rows[0]), int(cols[0])
+        raise InvalidInputError(
+            f"{name} of {caller} must hold finite scores; found "
+            f"{float(values[row, col])!r} at (row, label) {(row, col)}. Impute "
+            "or drop those instances first."
+        )
+    return values
+
+
+def check_device_scores(y_score, namespace, *, y_true=None, labels=None):
+    """Scores (and the true indicators of the same labels) checked in their
+    namespace: ``(DeviceScores without weights, keys, all_keys)``, the
+    kept labels' column indices and every column's, as
+    :func:`check_scores` and :func:`check_scored_targets` return them."""
+    caller = current_function()
+    xp, device = namespace
+    if _is_proba_list(y_score):
+        values = _device_positive_columns(y_score, "y_score", xp, device)
+    else:
+        values = _score_on_device(y_score, xp, device)
+    true = None
+    if y_true is not None:
+        true = _on_device(y_true, "y_true", xp, device, reference="y_score")
+        if true.ndim != 2:
+            raise InvalidInputError(
+                f"y_true of {caller} must be a 2-D 0/1 indicator matrix of "
+                "shape (n_samples, n_labels), one column per scored label. Got "
+                f"an array of shape {tuple(true.shape)}. Binarize class labels "
+                "first (sklearn.preprocessing.label_binarize or "
+                "MultiLabelBinarizer)."
+            )
+    scores = _check_device_values(values, "y_score", xp)
+    if true is not None:
+        if tuple(true.shape) != tuple(scores.shape):
+            raise InvalidInputError(
+                f"y_true and y_score of {caller} must have the same shape "
+                f"(n_samples, n_labels). Got {tuple(true.shape)} and "
+                f"{tuple(scores.shape)}."
+            )
+        true = _indicators(true, "y_true", xp)
+    checked = DeviceScores(xp, device, scores, true)
+    all_keys = list(range(scores.shape[1]))
+    if labels is None:
+        return checked, all_keys, all_keys
+    checked, kept = _keep_labels(checked, labels)
+    return checked, [all_keys[i] for i in kept.tolist()], all_keys
+
+
+def _keep_labels(checked, labels):
+    """``(DeviceScores of the kept columns, their positions)``: ``labels``
+    (column indices; an array of a namespace is read on the host, as the
+    targets' ``labels`` are) checked against the scores' columns."""
+    compat = _compat()
+    if compat.is_array_api_obj(labels) and not isinstance(labels, np.ndarray):
+        labels = to_numpy(labels, compat.array_namespace(labels))
+    kept = check_indicator_labels(labels, checked.shape[1], None)
+    xp = checked.xp
+    index = xp.asarray(kept, device=checked.device)
+    true = None if checked.y_true is None else xp.take(checked.y_true, index, axis=1)
+    scores = xp.take(checked.scores, index, axis=1)
+    return replace(checked, scores=scores, y_true=true), kept
+
+
+def _device_target_scores(y_score, targets, y_pred, labels):
+    """:func:`check_target_scores` of Array API targets on their device:
+    the scores checked there (moved to the device of ``y_pred``), kept as
+    the targets' labels, with the targets' indicators and weights beside
+    them (a :class:`DeviceScores`)."""
+    caller = current_function()
+    dev = targets.device
+    checked, _, _ = check_device_scores(y_score, (dev.xp, dev.device))
+    n, q = dev.y_true.shape
+    if checked.shape[0] != n:
+        raise InvalidInputError(
+            f"y_score of {caller} must have one row per instance of y_true: "
+            f"{n} expected, got {checked.shape[0]}."
+        )
+    if labels is not None:
+        width = y_pred.shape[1]
+        if checked.shape[1] != width:
+            raise InvalidInputError(
+                f"y_score of {caller} must have one column per column of "
+                f"y_true, {width}, before 'labels' keeps some. Got "
+                f"{checked.shape[1]} columns."
+            )
+        checked, _ = _keep_labels(checked, labels)
+    if checked.shape != (n, q):
+        raise InvalidInputError(
+            f"y_score of {caller} must have the shape of the labels scored, "
+            f"(n_samples, n_labels) = {(n, q)}. Got {checked.shape}."
+        )
+    return replace(checked, y_true=dev.y_true, weight=dev.weight)
+
 
 
 def check_target_scores(y_score, targets, y_true, y_pred, *, labels=None):
@@ -309,9 +635,17 @@ def check_target_scores(y_score, targets, y_true, y_pred, *, labels=None):
     ``labels``), or beside array targets needs ``labels`` naming every column
     (:func:`mixed_frame`); an array of scores has the targets' columns, and
     ``labels`` keeps the same ones. Returns a dense float array or a CSR
-    array of shape (n_samples, n_labels).
+    array of shape (n_samples, n_labels); for Array API targets on an
+    accelerator (``targets.kind == "array_api"``), a :class:`DeviceScores`
+    on their device, which holds their indicators and weights too.
     """
     caller = current_function()
+    if targets.kind == "array_api":  # on an accelerator: checked there
+        return _device_target_scores(y_score, targets, y_pred, labels)
+    if targets.device is not None and _is_namespace_array(y_score):
+        # Array API targets read in place: the scores follow y_pred there
+        xp, device = targets.device.xp, targets.device.device
+        y_score = host_view(_score_on_device(y_score, xp, device), xp)
     space = targets.space
     if space.codes is not None:
         raise InvalidInputError(
@@ -539,18 +873,21 @@ def check_threshold_grid(thresholds, scores, *, default=100):
     q = scores.shape[1]
     if thresholds is None or isinstance(thresholds, numbers.Integral):
         count = default if thresholds is None else int(thresholds)
-        values = scores.data if is_sparse else scores
-        if is_sparse:
-            values = values[values > 0]
-            if values.size == 0:
-                raise input_error(
-                    "thresholds",
-                    "given (an array of thresholds above 0) for sparse y_score "
-                    "that stores no score above 0 (absent scores are 0, and "
-                    "thresholds of sparse scores must be above 0)",
-                    repr(thresholds),
-                )
-        low, high = float(values.min()), float(values.max())
+        if isinstance(scores, DeviceScores):  # two numbers from the device
+            low, high = scores.score_range()
+        else:
+            values = scores.data if is_sparse else scores
+            if is_sparse:
+                values = values[values > 0]
+                if values.size == 0:
+                    raise input_error(
+                        "thresholds",
+                        "given (an array of thresholds above 0) for sparse "
+                        "y_score that stores no score above 0 (absent scores "
+                        "are 0, and thresholds of sparse scores must be above 0)",
+                        repr(thresholds),
+                    )
+            low, high = float(values.min()), float(values.max())
         grid = (
             np.unique(evenly_spaced(low, high, count))
             if high > low

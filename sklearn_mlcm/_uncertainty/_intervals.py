@@ -351,7 +351,12 @@ def mlcm_confidence_intervals(
             (n_samples, n_labels) or (n_samples,)
         Ground truth 0/1 indicators, or 1-D class labels. A dask array is
         tabulated chunk by chunk where it lives, and gives the same numbers
-        as the NumPy array for the same seed.
+        as the NumPy array for the same seed. Under
+        ``sklearn.config_context(array_api_dispatch=True)``, 2-D indicators
+        of any Array API namespace: they are checked in it, on the device of
+        ``y_pred``, then the rows are copied to the host once, explicitly
+        (views where they lie there), where the table of distinct instances
+        is built and resampled; the result is on the host (:ref:`array_api`).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.

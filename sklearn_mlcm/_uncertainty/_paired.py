@@ -609,7 +609,13 @@ def mlcm_paired_comparison(
     ----------
     y_true : {array-like, sparse matrix, DataFrame} of shape \
             (n_samples, n_labels) or (n_samples,)
-        Ground truth 0/1 indicators, or 1-D class labels.
+        Ground truth 0/1 indicators, or 1-D class labels. Under
+        ``sklearn.config_context(array_api_dispatch=True)``, 2-D indicators
+        of any Array API namespace, as every prediction set: they are
+        checked in it, on the device of the (first) prediction set, then
+        ``y_true`` and each set are copied to the host once (views where
+        they lie in the host's memory), where the permutations and the
+        paired bootstrap resample the instances (:ref:`array_api`).
 
     y_pred_a : array-like, sparse matrix, DataFrame or dict
         The predictions of A, of the kind and shape of ``y_true``. Or a dict

@@ -38,6 +38,9 @@ __all__ = [
     "array_api_namespace",
     "check_array_api_targets",
     "host_targets",
+    "matrix_namespace",
+    "namespace_of_state",
+    "portable_namespace",
     "to_numpy",
 ]
 
@@ -61,7 +64,21 @@ def _torch_sparse(y):
     return layout is not None and "strided" not in str(layout)
 
 
-def array_api_namespace(y_true, y_pred):
+def _dispatched(y):
+    """Whether ``y`` takes the Array API path: dispatch is on and ``y`` is an
+    array of another namespace than NumPy (not a list, a frame, dask or
+    scipy sparse input, which keep their own paths)."""
+    if not get_config().get("array_api_dispatch", False):
+        return False
+    if isinstance(y, (list, tuple, np.ndarray)) or sparse.issparse(y):
+        return False
+    library = type(y).__module__.split(".")[0]
+    if library not in ("torch", "cupy") and not hasattr(y, "__array_namespace__"):
+        return False
+    return library not in ("dask", "dask_expr", "pandas", "polars", "pyarrow", "xarray")
+
+
+def array_api_namespace(y_true, y_pred, *, name="y_pred"):
     """``(xp, device)`` of ``y_pred`` when the call takes the Array API path,
     else None.
 
@@ -69,21 +86,16 @@ def array_api_namespace(y_true, y_pred):
     Array API array of another namespace than NumPy (``y_pred`` decides, as
     in scikit-learn's metrics). Without dispatch, NumPy arrays, lists and
     CPU tensors are read by NumPy as ever; frames, dask and scipy sparse
-    input keep their own paths.
+    input keep their own paths. ``name`` is ``y_pred``'s parameter in the
+    messages (``y_score`` for scores, which decide there).
     """
-    if not get_config().get("array_api_dispatch", False):
-        return None
-    if isinstance(y_pred, (list, tuple, np.ndarray)) or sparse.issparse(y_pred):
-        return None
-    library = type(y_pred).__module__.split(".")[0]
-    if library not in ("torch", "cupy") and not hasattr(y_pred, "__array_namespace__"):
-        return None
-    if library in ("dask", "dask_expr", "pandas", "polars", "pyarrow", "xarray"):
+    if not _dispatched(y_pred):
         return None
     if _torch_sparse(y_pred) or _torch_sparse(y_true):
         caller = current_function()
+        which = name if y_true is None else f"y_true and {name}"
         raise InvalidInputError(
-            f"y_true and y_pred of {caller} must be dense arrays under "
+            f"{which} of {caller} must be dense arrays under "
             "array_api_dispatch; got a torch sparse tensor. Pass a dense tensor "
             "(y.to_dense()), or, for very many labels, a scipy sparse matrix "
             "(scipy.sparse.csr_array(y.to_dense().cpu().numpy())) outside "
@@ -92,6 +104,44 @@ def array_api_namespace(y_true, y_pred):
     compat = _compat()
     xp = compat.array_namespace(y_pred)
     return xp, compat.device(y_pred)
+
+
+def matrix_namespace(cm, name):
+    """``(xp, device)`` of a matrix passed by the user (``cm`` of
+    :func:`~sklearn_mlcm.confusion_matrix_statistics`, say) when it takes the
+    Array API path (:func:`array_api_namespace`'s rule), else None. Such a
+    matrix is (q+1, q+1): the functions that read it copy it to the host
+    (:func:`to_numpy`), and what they return per label goes back there."""
+    if not _dispatched(cm):
+        return None
+    if _torch_sparse(cm):
+        caller = current_function()
+        raise InvalidInputError(
+            f"{name} of {caller} must be a dense matrix under array_api_dispatch; "
+            f"got a torch sparse tensor. Pass {name}.to_dense(), or a scipy "
+            "sparse matrix outside array_api_dispatch."
+        )
+    compat = _compat()
+    return compat.array_namespace(cm), compat.device(cm)
+
+
+def portable_namespace(namespace):
+    """``(xp, device)`` as something pickle keeps: the namespace by its
+    module's name (a module does not pickle); None stays None."""
+    if namespace is None:
+        return None
+    xp, device = namespace
+    return xp.__name__, device
+
+
+def namespace_of_state(state):
+    """The ``(xp, device)`` of :func:`portable_namespace`'s ``state``."""
+    if state is None:
+        return None
+    import importlib
+
+    name, device = state
+    return importlib.import_module(name), device
 
 
 def to_numpy(x, xp):
@@ -220,9 +270,10 @@ class HostRows(LabelSpace):
         return self._y_pred
 
 
-def _on_device(y, name, xp, device):
+def _on_device(y, name, xp, device, *, reference="y_pred"):
     """``y`` as an array of ``xp`` on ``device``: an array of ``xp`` moved
-    there, a NumPy array or a (nested) list converted."""
+    there, a NumPy array or a (nested) list converted. ``reference`` is the
+    parameter whose namespace and device decide (``y_score`` for scores)."""
     caller = current_function()
     compat = _compat()
     if y is None or isinstance(y, (str, bytes, numbers.Number)):
@@ -233,10 +284,10 @@ def _on_device(y, name, xp, device):
     if compat.is_array_api_obj(y) and not compat.is_numpy_array(y):
         if compat.array_namespace(y) is not xp:
             raise InvalidInputError(
-                f"y_true and y_pred of {caller} must be arrays of one namespace "
-                f"under array_api_dispatch; got {_describe(y)} for {name} and "
-                "an array of "
-                f"{getattr(xp, '__name__', xp)} for y_pred."
+                f"y_true and {reference} of {caller} must be arrays of one "
+                f"namespace under array_api_dispatch; got {_describe(y)} for "
+                f"{name} and an array of {getattr(xp, '__name__', xp)} for "
+                f"{reference}."
             )
         if compat.device(y) != device:
             y = compat.to_device(y, device)

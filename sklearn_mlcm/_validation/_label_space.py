@@ -670,10 +670,20 @@ def label_values(y_true, y_pred, labels=None):
         return np.arange(y_true.shape[1])
     if isinstance(y_true, np.ndarray) and y_true.ndim == 2:
         return np.arange(y_true.shape[1])
+    if _array_of_a_namespace(y_pred) and len(y_pred.shape) == 2:
+        return np.arange(y_pred.shape[1])  # a tensor's shape: not read here
     space = check_mlcm_targets(y_true, y_pred)
     if space.classes is not None:
         return space.classes
     return np.arange(space.n_labels)
+
+
+def _array_of_a_namespace(y):
+    """An array of an Array API namespace other than NumPy's (torch, CuPy,
+    array_api_strict): its shape is read without converting it."""
+    if isinstance(y, np.ndarray):
+        return False
+    return _library(y) in ("torch", "cupy") or hasattr(y, "__array_namespace__")
 
 
 def _finish(y):

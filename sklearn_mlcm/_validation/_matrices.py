@@ -12,6 +12,7 @@ from scipy import sparse
 
 from sklearn_mlcm._param_validation import InvalidInputError, current_function
 
+from ._array_api import matrix_namespace, to_numpy
 from ._label_space import _sum_sparse_duplicates
 
 __all__ = [
@@ -25,8 +26,14 @@ def check_square_matrix(cm, *, name="cm"):
 
     Returns an int64 or float64 ndarray, or a CSR array for sparse input
     (which is never densified: an MLCM of 10**5 labels has 10**10 cells).
+    Under ``array_api_dispatch`` a matrix of another namespace (a
+    :func:`~sklearn_mlcm.mlcm_confusion_matrix` of tensors, on their device)
+    is copied to the host explicitly: it is (q+1, q+1) numbers.
     """
     caller = current_function()
+    namespace = matrix_namespace(cm, name)
+    if namespace is not None:
+        cm = to_numpy(cm, namespace[0])
     if sparse.issparse(cm):
         if cm.dtype.kind in "biuf":
             matrix = _sum_sparse_duplicates(cm, name, indicators=False)

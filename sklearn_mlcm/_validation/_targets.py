@@ -24,6 +24,7 @@ from sklearn_mlcm._param_validation import InvalidInputError, current_function
 from ._array_api import (
     DeviceTargets,
     HostRows,
+    _compat,
     array_api_namespace,
     check_array_api_targets,
     device_weights,
@@ -323,6 +324,13 @@ def validate_targets(
     (for the functions that do not count chunk by chunk).
     """
     if predictions is not None:
+        namespace = array_api_namespace(y_true, next(iter(predictions.values())))
+        if namespace is not None:
+            y_true, predictions, sample_weight = _prediction_sets_on_host(
+                y_true, predictions, sample_weight, parameters, namespace
+            )
+            if _compat().is_array_api_obj(labels):
+                labels = to_numpy(labels, _compat().array_namespace(labels))
         space, cleaned = _check_prediction_sets(y_true, predictions, parameters, labels)
         weight = check_sample_weight(sample_weight, space.y_true.shape[0])
         check_weight_sums(weight, space.n_labels)
@@ -363,6 +371,35 @@ def validate_targets(
     else:
         kind = "numpy"
     return Targets(space, list(space.names), weight, groups, kind, device=device)
+
+
+def _prediction_sets_on_host(y_true, predictions, sample_weight, parameters, namespace):
+    """Array API prediction sets (the paired comparison's, which resamples
+    the instances on the host): checked in their namespace, on the device of
+    the first set (errors name the refused set's parameter), then ``y_true``
+    (once) and each set copied to the host explicitly; NumPy views, not
+    copies, where they lie in the host's memory. Returns ``(y_true,
+    predictions, sample_weight)`` for the NumPy checks (which keep the
+    ``labels``)."""
+    host = {}
+    for name, y in predictions.items():
+        try:
+            checked, _ = check_array_api_targets(y_true, y, namespace)
+        except InvalidInputError as exc:
+            parameter = parameters[name]
+            raise InvalidInputError(
+                re.sub(r"\by_pred\b", lambda _: parameter, str(exc))
+            ) from None
+        rows = HostRows(checked, [])  # the explicit copy (a view on the CPU)
+        if not host:
+            true = rows.y_true
+        host[name] = rows.y_pred
+    compat = _compat()
+    if compat.is_array_api_obj(sample_weight) and not compat.is_numpy_array(
+        sample_weight
+    ):
+        sample_weight = to_numpy(sample_weight, compat.array_namespace(sample_weight))
+    return true, host, sample_weight
 
 
 def _array_api_targets(y_true, y_pred, namespace, labels, sample_weight, groups, sums):

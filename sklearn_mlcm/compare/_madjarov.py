@@ -262,7 +262,12 @@ def multilabel_measures(
     ----------
     y_true : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_labels)
         Ground truth 0/1 indicators, at least 2 labels (1-D class labels are
-        refused: binarise them first).
+        refused: binarise them first). Under
+        ``sklearn.config_context(array_api_dispatch=True)``, arrays of any
+        Array API namespace: the targets are checked in it, on the device of
+        ``y_pred``, then they and ``y_score`` are copied to the host, where
+        every measure is scikit-learn's function of NumPy arrays
+        (:ref:`array_api`).
 
     y_pred : same kind and shape as ``y_true``
         Predicted labels.

@@ -17,6 +17,7 @@ import numpy as np
 from scipy import sparse
 from scipy.stats import rankdata
 
+from sklearn_mlcm._validation._array_api import matrix_namespace, to_numpy
 from sklearn_mlcm._validation._frames import (
     align_columns,
     frame_columns,
@@ -463,6 +464,9 @@ def check_label_score(y_score, shape, label_names=None):
             "a list of 2-D arrays, what predict_proba of a multi-output "
             "classifier returns (one (n_samples, 2) array per label)",
         )
+    namespace = matrix_namespace(y_score, "y_score")
+    if namespace is not None:  # Array API scores: to the host, explicitly
+        y_score = to_numpy(y_score, namespace[0])
     if sparse.issparse(y_score):
         y_score = y_score.toarray()
     values, _ = split_frame(y_score, "y_score")

@@ -232,7 +232,7 @@ class MLCMMetric(Metric):
             batch.update(y_true, y_pred, sample_weight=weight)
         # counted: nothing changed before, all changes now
         self.n_ignored += n_ignored
-        matrix, supports, no_label, n_rows, _, _, _, table, _ = batch._snapshot()
+        matrix, supports, no_label, n_rows, _, _, _, table, *_ = batch._snapshot()
         device = self.confmat.device
         as_state = {"dtype": torch.float64, "device": device}
         self.confmat += torch.as_tensor(np.asarray(matrix, np.float64), **as_state)

@@ -19,6 +19,7 @@ from sklearn_mlcm._mlcm._bits import (
     gather_rows,
     group_layout,
     pack_columns,
+    pack_with_sizes,
     popcount,
     row_counts,
     small_integer_keys,
@@ -343,6 +344,34 @@ def test_row_counts_int32_from_2_15_labels():
     p[1, ::2] = False
     assert_row_counts(t, p)
     assert_row_counts(t[:, 1:], p[:, 1:])  # 2**15 - 1 labels: int16
+
+
+@pytest.mark.parametrize("steps", [False, True])
+@pytest.mark.parametrize("rows, q", [(1, 1), (70, 9), (64, 20), (130, 31), (64, 32),
+                                     (200, 40), (65, 255), (10, 256)])  # fmt: skip
+def test_pack_with_sizes_matches_pack_columns_and_row_counts(
+    rows, q, steps, monkeypatch
+):
+    """The packed blocks of pack_columns and the sizes of row_counts, through
+    the transposed copy (its sums written in dirty reused buffers, T & P
+    unpacked a label at a time with ``steps``) and through row_counts."""
+    t, p = random_rows(rows + q, rows, q), random_rows(rows + q + 1, rows, q)
+    if steps:
+        monkeypatch.setattr(_bits, "_UNPACK_BYTES", 1)
+    expected = (pack_columns(t), pack_columns(p))
+    sizes = [x.astype(np.int64) for x in row_counts(t, p)]
+    scratch = Scratch()
+    for _ in range(2):  # the second call on the first call's buffers
+        T, P, got = pack_with_sizes(t, p, scratch)
+        assert_array_equal(T, expected[0])
+        assert_array_equal(P, expected[1])
+        for size, want in zip(got, sizes):
+            assert size.shape == (rows,)
+            assert_array_equal(size.astype(np.int64), want)
+        if q < 32 or rows % 64:  # the transposed copy and its sums, dirtied
+            padded = rows + (-rows % 64)
+            scratch.get("pack_columns", (q, padded), bool).fill(True)
+            scratch.get("pack_sizes", (3, padded // 8), np.uint64).fill(ALL_ONES)
 
 
 # small_integer_keys

@@ -73,12 +73,19 @@ def test_kernels_leave_blas_threads_as_they_were():
 
 
 def test_scratch_reuses_a_buffer_per_thread_and_shape():
-    """Same name, shape and dtype: the same array; another thread: its own."""
+    """Same name, shape and dtype: the same array; a smaller one: a view of
+    the larger buffer; another thread: its own."""
     scratch = Scratch()
     first = scratch.get("x", (3, 4), np.uint8)
     assert scratch.get("x", (3, 4), np.uint8) is first
     assert scratch.get("x", (3, 5), np.uint8) is not first
     assert scratch.get("x", (3, 5), np.int64).dtype == np.int64
+    # a smaller ask takes the start of the larger buffer, in its own shape
+    small = scratch.get("x", (2, 3), np.uint16)
+    assert small.shape == (2, 3) and small.dtype == np.uint16
+    assert small.flags.c_contiguous and np.shares_memory(
+        small, scratch.get("x", (3, 5), np.int64)
+    )
     other = []
     thread = threading.Thread(
         target=lambda: other.append(scratch.get("x", (3, 4), np.uint8))
