@@ -54,8 +54,8 @@ every number of the old version is still there, bit for bit.
 ``--against FILE`` compares with a file saved by ``--save`` instead, and
 ``--only REGEX`` keeps the calls whose id matches. ``--bounds-may-change``
 counts a call whose every estimate is unchanged, and whose intervals' bounds
-(and the texts that print them, and their DegenerateDataWarning) alone
-differ, as "same estimates, bounds changed": for a change of the intervals'
+and flags (and the texts that print them, and their DegenerateDataWarning)
+alone differ, as "same estimates, bounds changed": for a change of the intervals'
 method (issue #32: Wilson score intervals per label, the macro bootstrap-t)
 that must leave every point estimate bit for bit. A run takes about 12 s
 here (most of it the tuned classifiers), 30 s with ``--baseline``.
@@ -1079,9 +1079,11 @@ def _only_added(before, after):
 
 
 #: The leaves of an interval's bounds: a result's confidence interval, the
-#: report's "<score> low" and "<score> high", BCa's count of fallbacks
+#: report's "<score> low" and "<score> high", BCa's count of fallbacks, and
+#: the interval's flag (a result's ``.flag``, the report's "<score> flag")
 _BOUND_LEAF = re.compile(
-    r"(confidence_interval\.(low|high)|\['[^']* (low|high)'\]|\.n_degenerate)$"
+    r"(confidence_interval\.(low|high)|\['[^']* (low|high|flag)'\]"
+    r"|\.n_degenerate|\.flag(\[\d+\])?)$"
 )
 
 #: In a printed text: an interval "[0.12, 0.34]", a flag's mark "†2", and the
