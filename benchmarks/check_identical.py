@@ -52,11 +52,17 @@ result's new fields, a dict's new keys) or makes a list a list subclass of
 the same length (a result list that prints a table) is "same, fields added":
 every number of the old version is still there, bit for bit.
 ``--against FILE`` compares with a file saved by ``--save`` instead, and
-``--only REGEX`` keeps the calls whose id matches. A run takes about 12 s
+``--only REGEX`` keeps the calls whose id matches. ``--bounds-may-change``
+counts a call whose every estimate is unchanged, and whose intervals' bounds
+and flags (and the texts that print them, and their DegenerateDataWarning)
+alone differ, as "same estimates, bounds changed": for a change of the intervals'
+method (issue #32: Wilson score intervals per label, the macro bootstrap-t)
+that must leave every point estimate bit for bit. A run takes about 12 s
 here (most of it the tuned classifiers), 30 s with ``--baseline``.
 """
 
 import argparse
+import ast
 import dataclasses
 import hashlib
 import json
@@ -281,8 +287,10 @@ def _statistics(d):
         ("table1-heydarian", lambda: cm(TABLE_1_TRUE, TABLE_1_PRED)),
         ("table1-krstinic", lambda: cm(TABLE_1_TRUE, TABLE_1_PRED, method="krstinic")),
         ("medium", lambda: cm(d.true, d.pred)),
-        ("counts", lambda: np.array([[5, 1, 0, 0], [2, 7, 1, 0], [0, 0, 0, 0],
-                                     [1, 0, 3, 4]])),  # fmt: skip
+        (
+            "counts",
+            lambda: np.array([[5, 1, 0, 0], [2, 7, 1, 0], [0, 0, 0, 0], [1, 0, 3, 4]]),
+        ),  # fmt: skip
     ]
     for name, matrix in matrices:
         for beta in (1.0, 2.0):
@@ -975,8 +983,13 @@ def print_table(found):
     )
 
 
-def compare(old, new, shown=3):
-    """Print old and new side by side; the number of calls that differ."""
+def compare(old, new, shown=3, bounds_may_change=False):
+    """Print old and new side by side; the number of calls that differ.
+
+    With ``bounds_may_change`` a call whose every estimate is unchanged and
+    only its intervals' bounds differ (:func:`_only_bounds`) is "same
+    estimates, bounds changed", not "DIFFERENT": for a change of the
+    intervals' method that must leave every point estimate as it was."""
     ids = list(new["calls"]) + [c for c in old["calls"] if c not in new["calls"]]
     width = max(len(call_id) for call_id in ids)
     for side, found in (("old", old), ("new", new)):
@@ -990,6 +1003,7 @@ def compare(old, new, shown=3):
         [
             "identical",
             "same, fields added",
+            "same estimates, bounds changed",
             "different",
             "only in new",
             "only in old",
@@ -1007,6 +1021,8 @@ def compare(old, new, shown=3):
                 verdict = "identical"
             elif _only_added(before, after):
                 verdict = "same, fields added"
+            elif bounds_may_change and _only_bounds(before, after):
+                verdict = "same estimates, bounds changed"
             else:
                 verdict = "DIFFERENT"
                 differing.append((call_id, before, after))
@@ -1024,7 +1040,7 @@ def compare(old, new, shown=3):
         print(f"{call_id:<{width}}  {old_digest:<16}  {new_digest:<16}  {verdict}")
     for call_id, before, after in differing[:20]:
         print(f"\n{call_id}: the first leaves that differ (- old, + new)")
-        for line in _differences(before, after)[:shown * 3]:
+        for line in _differences(before, after)[: shown * 3]:
             print(f"  {line[:300]}")
     if len(differing) > 20:
         print(f"\n({len(differing) - 20} more different calls not detailed)")
@@ -1059,6 +1075,80 @@ def _only_added(before, after):
         mapping = was[1] == now[1] and was[1] not in ("list", "tuple")
         if not (mapping and int(now[2]) > int(was[2])):
             return False
+    return True
+
+
+#: The leaves of an interval's bounds: a result's confidence interval, the
+#: report's "<score> low" and "<score> high", BCa's count of fallbacks, and
+#: the interval's flag (a result's ``.flag``, the report's "<score> flag")
+_BOUND_LEAF = re.compile(
+    r"(confidence_interval\.(low|high)|\['[^']* (low|high|flag)'\]"
+    r"|\.n_degenerate|\.flag(\[\d+\])?)$"
+)
+
+#: In a printed text: an interval "[0.12, 0.34]", a flag's mark "†2", and the
+#: lines that only say what the bounds are (the legend, the flags' notes)
+_TEXT_BOUNDS = re.compile(r"\[-?[\d.]+, -?[\d.]+\]|†\d+|\*")
+_TEXT_BOUND_LINES = re.compile(
+    r"^\s*(\[low, high\]:|†\d|\* |—:|Flagged intervals|flagged \w+ intervals)"
+)
+
+
+def _only_bounds(before, after):
+    """Whether ``after`` differs from ``before`` only in intervals' bounds:
+    every leaf of ``before`` is in ``after`` and equal, or a bound
+    (:data:`_BOUND_LEAF`), or a text equal once its intervals, flags' marks
+    and notes are left out (a printed report's numbers stay where they
+    were, their brackets may widen); every other warning is still raised,
+    a DegenerateDataWarning (the intervals' own) may come or change; leaves
+    added are fine, as in :func:`_only_added`."""
+    new = dict(after["leaves"])
+    for path, text in before["leaves"]:
+        if path not in new or new[path] == text or _BOUND_LEAF.search(path):
+            if path not in new:
+                return False
+            continue
+        was, now = _SEQUENCE_LEAF.match(text), _SEQUENCE_LEAF.match(new[path])
+        if was and now and was[1] == now[1] and int(now[2]) >= int(was[2]):
+            continue  # a mapping that gained keys, checked leaf by leaf
+        if path.startswith("warning "):
+            continue  # the warnings are compared as sets, below
+        if not (text.startswith("str ") and new[path].startswith("str ")):
+            return False
+        if not _same_numbers(_text_numbers(text), _text_numbers(new[path])):
+            return False
+    warned = {text for path, text in after["leaves"] if path.startswith("warning ")}
+    kept = {
+        text
+        for path, text in before["leaves"]
+        if path.startswith("warning ") and not text.startswith("DegenerateData")
+    }
+    return kept <= warned
+
+
+def _text_numbers(text):
+    """The lines of a printed text (a ``str`` leaf) without its intervals'
+    bounds (:data:`_TEXT_BOUNDS`), flags' notes and legend, as tokens."""
+    lines = [
+        _TEXT_BOUNDS.sub("", line).split()
+        for line in ast.literal_eval(text[4:]).splitlines()
+        if not _TEXT_BOUND_LINES.match(line)
+    ]
+    return [line for line in lines if line]
+
+
+def _same_numbers(old, new):
+    """Whether two texts' tokens (:func:`_text_numbers`) are the same, but
+    where the new text prints an undefined score as "—" in place of the
+    number zero_division gave it (the dict keeps that number)."""
+    if len(old) != len(new):
+        return False
+    for was, now in zip(old, new):
+        if len(was) != len(now):
+            return False
+        for a, b in zip(was, now):
+            if a != b and not (b == "—" and re.fullmatch(r"-?[\d.]+|nan", a)):
+                return False
     return True
 
 
@@ -1106,8 +1196,7 @@ def run_baseline(folder, pattern):
     imported = old["meta"]["sklearn_mlcm"]
     if os.path.commonpath([imported, folder]) != folder:
         raise SystemExit(
-            f"--baseline {folder}: the subprocess imported sklearn_mlcm from "
-            f"{imported}"
+            f"--baseline {folder}: the subprocess imported sklearn_mlcm from {imported}"
         )
     return old
 
@@ -1127,6 +1216,12 @@ def main(argv=None):
     )
     parser.add_argument("--only", metavar="REGEX", help="only the calls matching")
     parser.add_argument("--quiet", action="store_true", help="print no table")
+    parser.add_argument(
+        "--bounds-may-change",
+        action="store_true",
+        help="count a call whose estimates are unchanged and only its intervals' "
+        "bounds differ as 'same estimates, bounds changed', not DIFFERENT",
+    )
     args = parser.parse_args(argv)
     if args.baseline and args.against:
         parser.error("--baseline and --against exclude each other")
@@ -1154,7 +1249,9 @@ def main(argv=None):
     if old is not None:
         if old["meta"]["sklearn_mlcm"] == new["meta"]["sklearn_mlcm"]:
             print("# warning: old and new imported the same sklearn_mlcm")
-        sys.exit(1 if compare(old, new) else 0)
+        sys.exit(
+            1 if compare(old, new, bounds_may_change=args.bounds_may_change) else 0
+        )
     if not args.quiet:
         print_table(new)
 

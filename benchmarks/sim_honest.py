@@ -41,11 +41,11 @@ from sklearn_mlcm._uncertainty import _flags  # noqa: E402
 from sklearn_mlcm._uncertainty._flags import average_flag, label_support  # noqa: E402
 from sklearn_mlcm._uncertainty._margins import min_resamples  # noqa: E402, F401
 from sklearn_mlcm._uncertainty._score_intervals import (  # noqa: E402
-    _macro_of_counts,
     label_score_intervals,
     macro_interval,
+    ratio_form,
     ratio_moments,
-    ratio_parts,
+    resampled_macro,
 )
 from sklearn_mlcm._uncertainty._table import (  # noqa: E402
     UnitTable,
@@ -160,9 +160,8 @@ def cell(t, p, method, n, args, rng):
             lin = macro_interval(
                 u, metric, confidence_level=0.95, interval="linearised"
             )
-            x, y, parts = ratio_parts(u, metric)
             counts = resample_counts(seed, 0, args.resamples, u)
-            values, _ = _macro_of_counts(counts, x, y, parts, q, 0.0)
+            values, _ = resampled_macro(counts, ratio_form(metric), 0.0, u)
             lo, hi = np.quantile(values, [alpha, 1 - alpha])
             target = pop_macro[metric]
             rec = macro[metric]

@@ -55,7 +55,7 @@ from ._uncertainty._intervals import (
     ScoreInterval,
     package_result,
 )
-from ._uncertainty._margins import MAX_RESAMPLES, METRICS, every_score, min_resamples
+from ._uncertainty._margins import MAX_RESAMPLES, SCORES, every_score, min_resamples
 from ._uncertainty._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
 from ._validation._array_api import (
     namespace_of_state,
@@ -619,7 +619,7 @@ class MLCMAccumulator:
 
     @validate_params(
         {
-            "metric": [Options(*METRICS)],
+            "metric": [Options(*SCORES)],
             "average": [Options("micro", "micro_all", "macro", "weighted")],
             "confidence_level": [Interval(Real, 0, 1, closed="neither")],
             "beta": [Interval(Real, 0, None, closed="left")],

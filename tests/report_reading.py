@@ -22,13 +22,16 @@ def read_report(text):
     A cell is the text printed under the column's header, which ends where
     the header ends (``"0.62"``, or ``"0.62 [0.36, 0.83]"`` with intervals);
     the legend is the report's last non-blank line when it is no row (the
-    intervals' ``[low, high]: ...``), else None.
+    intervals' ``[low, high]: ...``), else None. The notes of flagged
+    intervals, under the legend ("Flagged intervals ..."), are not read.
     """
     lines = text.splitlines()
     header, width = lines[0], len(lines[0].rstrip())
     columns = [(m.group(), m.end()) for m in re.finditer(r"\S+(?: \S+)*", header)]
     rows, legend = {}, None
     for line in lines[1:]:
+        if line.startswith("Flagged intervals"):
+            break
         if not line.strip():
             continue
         if len(line.rstrip()) != width:

@@ -59,7 +59,7 @@ REPORT_METRICS = {
     )
     for method in METHODS
 }
-SCORE_METRICS = {
+SCORES = {
     f"{func.__name__}[{method}]": partial(
         func, method=method, average=None, zero_division=0.0, **extra
     )
@@ -171,7 +171,7 @@ MEASURE_METRICS = {
 WEIGHTED_METRICS = {
     **MATRIX_METRICS,
     **REPORT_METRICS,
-    **SCORE_METRICS,
+    **SCORES,
     **SAMPLES_METRICS,
     **STATISTIC_METRICS,
 }
@@ -241,7 +241,7 @@ def _permute_labels(name, values, perm):
         return values[np.ix_(index, index)]
     if name.startswith("mlcm_multilabel_confusion_matrix") or name in STATISTIC_METRICS:
         return values[index]
-    if name in SCORE_METRICS:
+    if name in SCORES:
         return values[list(perm)]
     if name in MEASURE_METRICS or name in SAMPLES_METRICS:
         return values

@@ -42,8 +42,10 @@ from sklearn_mlcm._uncertainty._bounds import (
     sum_acceleration,
     warn_outside,
 )
+from sklearn_mlcm._uncertainty._flags import WIDENED
 from sklearn_mlcm._uncertainty._intervals import unit_table
 from sklearn_mlcm._uncertainty._margins import heydarian_margins, min_resamples
+from sklearn_mlcm._uncertainty._score_intervals import macro_interval
 from sklearn_mlcm._uncertainty._table import (
     UnitTable,
     combine_tables,
@@ -51,6 +53,14 @@ from sklearn_mlcm._uncertainty._table import (
     tabulate,
 )
 from sklearn_mlcm._validation._targets import validate_targets
+
+#: The data here are small: most macro averages are over labels with fewer
+#: than 5 positives, and their flagged intervals warn (issue #32). The
+#: flags' warning is checked in its own tests (pytest.warns, which sees it
+#: whatever this says); the others are about the numbers.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:.*intervals flagged:scipy.stats.DegenerateDataWarning"
+)
 
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
@@ -235,8 +245,9 @@ def test_mlcm_confidence_intervals_coverage_in_simulation():
             low, high = result.scores["recall"].confidence_interval
             hits["recall", interval] += low[3] <= truth_recall <= high[3]
     coverage = {key: hit / repetitions for key, hit in hits.items()}
+    # the macro F1's bootstrap-t (issue #32) over-covers a little: 97.3%
     for key, value in coverage.items():
-        assert 0.93 <= value <= 0.97, (key, coverage)
+        assert 0.93 <= value <= (0.98 if key[0] == "f1" else 0.97), (key, coverage)
 
 
 def test_mlcm_confidence_intervals_groups_resample_whole_groups():
@@ -347,10 +358,9 @@ def test_mlcm_confidence_intervals_shifted_resamples_have_the_law_of_a_naive_loo
     have more than 97.5% of their resamples above 2/13 (the package warns),
     and the same law (two-sample Kolmogorov-Smirnov)."""
     y_true, y_pred = _charged_misses(12)
-    match = (
-        r"recall, macro avg = 0\.1538 outside \[0\.1656, 0\.629\] \(1,476 of "
-        r"1,500 resamples above it, their mean 0\.387\)"
-    )
+    # the macro recall now has the bootstrap-t, and is flagged: every label
+    # has one positive
+    match = r"recall, macro avg: 12 of 12 labels have < 5 positives"
     with pytest.warns(DegenerateDataWarning, match=match):
         result = mlcm_confidence_intervals(
             y_true,
@@ -377,28 +387,23 @@ def test_mlcm_confidence_intervals_shifted_resamples_have_the_law_of_a_naive_loo
     assert stats.ks_2samp(ours, naive).pvalue > 0.01
 
 
-@pytest.mark.parametrize(
-    "interval, kind, fallback",
-    [
-        ("bca", "BCa", ", BCa undefined: percentile bounds"),
-        ("percentile", "percentile", ""),
-    ],
-)
-def test_mlcm_confidence_intervals_warn_of_an_estimate_outside_its_interval(
-    interval, kind, fallback
-):
+@pytest.mark.parametrize("interval", ["bca", "percentile"])
+def test_mlcm_confidence_intervals_flag_a_shifted_macro_average(interval):
     """Every resample above the macro recall (1/15.5 from 30 labels charged
-    29 times each): one DegenerateDataWarning names the score, its bounds,
-    the resamples beyond it and their mean; BCa, undefined there, counts the
-    fallback and gives the percentile bounds."""
+    29 times each), which the percentile and BCa intervals used to exclude
+    (issue #32): the macro average gets the bootstrap-t, no BCa fallback,
+    widened to reach its estimate, and is flagged for both reasons, every
+    label having one positive; one DegenerateDataWarning names it, from the
+    caller's line, and says what each kind of reason means once."""
     y_true, y_pred = _charged_misses(30)
     match = (
-        rf"^1 estimate outside its own 95% {kind} bootstrap interval \(999 "
-        r"resamples\): recall, macro avg = 0\.06452 outside \[0\.2002, "
-        r"0\.4972\] \(999 of 999 resamples above it, their mean 0\.3468"
-        rf"{re.escape(fallback)}\)\. The bootstrap distribution of such a score "
-        r"is shifted from its estimate .* the interval says little about the "
-        r"population's value \(see the Notes of mlcm_confidence_intervals\)\.$"
+        r"^95% intervals flagged, their coverage not held: recall, macro avg: "
+        r"30 of 30 labels have < 5 positives; bootstrap-t excluded the estimate "
+        r"\(shifted resamples\): widened to it; f1, macro avg: 30 of 30 labels "
+        r"have < 5 positives\. A macro average over labels this rare has no "
+        r"interval that holds its coverage\. A bootstrap-t that excluded its "
+        r"estimate \(resamples shifted to one side\) was widened to reach it; "
+        r"the estimate is likely biased\. The flags are in the result"
     )
     with pytest.warns(DegenerateDataWarning, match=match) as record:
         result = mlcm_confidence_intervals(
@@ -414,22 +419,23 @@ def test_mlcm_confidence_intervals_warn_of_an_estimate_outside_its_interval(
     assert record[0].filename == __file__
     estimate, (low, high) = result
     assert estimate == pytest.approx(2 / 31)
-    assert (low, high) == pytest.approx((0.20017059331501955, 0.49715287492032845))
     assert result.bootstrap_distribution.min() > estimate
-    assert result.n_degenerate == (1 if interval == "bca" else 0)
-
-
-def test_mlcm_confidence_intervals_warn_of_bca_overshooting_the_estimate():
-    """With 988 of 999 resamples above the macro recall (2/13), BCa's bias
-    correction (z0 near -2.3) moves both bounds into the lowest 1% of the
-    resamples, below the estimate: that warns too."""
-    y_true, y_pred = _charged_misses(12)
-    match = (
-        r"^1 estimate outside its own 95% BCa bootstrap interval \(999 "
-        r"resamples\): recall, macro avg = 0\.1538 outside \[0\.06672, "
-        r"0\.09414\] \(988 of 999 resamples above it, their mean 0\.3881\)\. "
+    assert low < high == estimate
+    assert result.scores["recall_macro"].flag == (
+        f"30 of 30 labels have < 5 positives; {WIDENED}"
     )
-    with pytest.warns(DegenerateDataWarning, match=match):
+    assert result.n_degenerate == 0
+
+
+def test_mlcm_confidence_intervals_bootstrap_t_never_excludes_its_estimate():
+    """With 988 of 999 resamples above the macro recall (2/13), BCa's bias
+    correction used to move both bounds below the estimate, and the
+    bootstrap-t lies below it too (no interval of the plug-in macro average
+    holds there, issue #32): its upper bound is raised to the estimate,
+    never past it, and the flag says so beside the rare labels' reason; the
+    F1's bootstrap-t, around its estimate, is left as it is."""
+    y_true, y_pred = _charged_misses(12)
+    with pytest.warns(DegenerateDataWarning, match="recall, macro avg: 12 of 12"):
         result = mlcm_confidence_intervals(
             y_true,
             y_pred,
@@ -439,8 +445,20 @@ def test_mlcm_confidence_intervals_warn_of_bca_overshooting_the_estimate():
             random_state=0,
         )
     estimate, (low, high) = result
-    assert low < high < estimate < np.quantile(result.bootstrap_distribution, 0.02)
-    assert result.n_degenerate == 0
+    assert 0 <= low < high == estimate
+    units, _ = unit_table(validate_targets(y_true, y_pred), method="heydarian")
+    seed = np.random.RandomState(0).randint(2**31 - 1)
+    unwidened = macro_interval(
+        units, "recall", confidence_level=0.95, n_resamples=999, seed=seed
+    )
+    assert unwidened.widened and unwidened.high == estimate
+    assert unwidened.low == pytest.approx(low)
+    assert result.scores["recall_macro"].flag == (
+        f"12 of 12 labels have < 5 positives; {WIDENED}"
+    )
+    f1 = result.scores["f1_macro"]
+    assert f1.confidence_interval.low < f1.estimate < f1.confidence_interval.high
+    assert f1.flag == "12 of 12 labels have < 5 positives"
 
 
 def test_mlcm_confidence_intervals_no_warning_for_a_chance_miss():
@@ -649,7 +667,7 @@ def test_mlcm_confidence_intervals_threads_only_for_large_test_sets(monkeypatch)
             InvalidInputError,
             r"'groups' parameter .* sort together .* \['NoneType', 'str'\]",
         ),
-        ({"metric": "accuracy"}, InvalidParameterError, "'metric' parameter"),
+        ({"metric": "roc_auc"}, InvalidParameterError, "'metric' parameter"),
         (
             {"n_jobs": 0},
             InvalidParameterError,
@@ -701,13 +719,14 @@ def test_mlcm_confidence_intervals_refuse_too_few_resamples_for_the_level(
 
 
 def test_mlcm_confidence_intervals_take_the_fewest_resamples_for_the_level():
-    """The minimum itself is taken at each level (an interval of non-zero
-    width within the resamples' range)."""
+    """The minimum itself is taken at each level (a percentile interval, the
+    micro average's, of non-zero width within the resamples' range)."""
     y_true, y_pred = _noisy(np.random.default_rng(0), 200, 3, 0.2)
     for n_resamples, level in ((39, 0.95), (19, 0.9), (3, 0.5), (199, 0.99)):
         result = mlcm_confidence_intervals(
             y_true,
             y_pred,
+            average="micro",
             n_resamples=n_resamples,
             confidence_level=level,
             interval="percentile",
@@ -1193,3 +1212,134 @@ def test_acceleration_of_kinds_is_the_jackknife_of_units(values, data):
         assert np.isnan(got)
     else:
         assert got == pytest.approx(expected, rel=1e-6, abs=1e-12)
+
+
+def _class9(rng, n=400):
+    """Four common labels, a never-predicted fifth ('Class9') and a rare
+    sixth with one positive, never hit."""
+    y_true = (rng.random((n, 6)) < 0.3).astype(int)
+    y_pred = y_true ^ (rng.random((n, 6)) < 0.1)
+    y_pred[:, 4] = 0
+    y_true[:, 5] = 0
+    y_true[0, 5] = 1
+    y_pred[:, 5] = 0
+    return y_true, y_pred
+
+
+NAMES = ["a", "b", "c", "d", "Class9", "rare"]
+
+
+def test_mlcm_confidence_intervals_zero_hits_do_not_collapse():
+    """A never-predicted label's precision is flagged "undefined: never
+    predicted" with the interval [0, 1], not [0, 0]; a rare label with no
+    hit has recall 0 with a positive upper bound (Wilson's), unflagged."""
+    y_true, y_pred = _class9(np.random.default_rng(0))
+    with pytest.warns(DegenerateDataWarning):
+        result = mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=199, zero_division=0.0, target_names=NAMES
+        )
+    precision = result.scores["precision"]
+    assert precision.flag[4] == "undefined: never predicted"
+    assert precision.flag[:4] == (None,) * 4
+    assert (
+        precision.confidence_interval.low[4],
+        precision.confidence_interval.high[4],
+    ) == (0.0, 1.0)
+    recall = result.scores["recall"]
+    assert recall.estimate[5] == 0.0
+    assert recall.flag[5] is None
+    assert 0.5 < recall.confidence_interval.high[5] < 1.0  # Wilson's at one trial
+    assert recall.confidence_interval.low[5] == 0.0
+
+
+def test_mlcm_confidence_intervals_flag_the_macro_average_of_rare_labels():
+    """The macro average over many labels with fewer than 5 positives is
+    flagged; over common labels it is not, and nothing warns."""
+    rng = np.random.default_rng(1)
+    y_true = np.zeros((200, 40), dtype=int)
+    y_true[:, :4] = rng.random((200, 4)) < 0.4
+    y_true[rng.integers(0, 200, 36), np.arange(4, 40)] = 1  # one positive each
+    y_pred = y_true ^ (rng.random((200, 40)) < 0.02)
+    with pytest.warns(DegenerateDataWarning, match=r"f1, macro avg: 36 of 40 labels"):
+        rare = mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=199, random_state=0
+        )
+    assert rare.scores["f1_macro"].flag == "36 of 40 labels have < 5 positives"
+    assert rare.scores["f1_micro"].flag is None
+    assert rare.scores["f1_weighted"].flag is None
+    common_true, common_pred = _noisy(rng, 300, 4, 0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        common = mlcm_confidence_intervals(
+            common_true, common_pred, n_resamples=199, random_state=0
+        )
+    assert all(
+        common.scores[f"{m}_macro"].flag is None
+        for m in ("precision", "recall", "f1", "specificity")
+    )
+
+
+def test_mlcm_confidence_intervals_warning_names_the_flagged():
+    """One DegenerateDataWarning names the flagged labels by name, with the
+    reason, from the caller's line."""
+    y_true, y_pred = _class9(np.random.default_rng(0))
+    match = r"precision of 'Class9', 'rare': undefined: never predicted"
+    with pytest.warns(DegenerateDataWarning, match=match) as record:
+        mlcm_confidence_intervals(
+            y_true, y_pred, n_resamples=199, zero_division=0.0, target_names=NAMES
+        )
+    flagged = [w for w in record if "intervals flagged" in str(w.message)]
+    assert len(flagged) == 1
+    assert flagged[0].filename == __file__
+
+
+def test_confidence_interval_result_shows_flags():
+    """The summary marks a flagged average and names the flagged labels with
+    their reason; to_frame() has a '<score> flag' column."""
+    y_true, y_pred = _class9(np.random.default_rng(0))
+    with pytest.warns(DegenerateDataWarning):
+        result = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric="precision",
+            n_resamples=199,
+            zero_division=0.0,
+            target_names=NAMES,
+        )
+    text = repr(result)
+    assert "95% bootstrap-t interval" in text
+    assert "* macro avg: 2 of 6 labels have < 5 predictions" in text
+    assert "flagged precision intervals: Class9: undefined: never predicted" in text
+    pytest.importorskip("pandas")
+    frame = result.to_frame()
+    assert frame.loc["Class9", "precision flag"] == "undefined: never predicted"
+    assert frame.loc["macro avg", "precision flag"] == (
+        "2 of 6 labels have < 5 predictions"
+    )
+    assert list(frame.columns[1:5]) == [
+        "precision",
+        "precision low",
+        "precision high",
+        "precision flag",
+    ]
+
+
+def test_mlcm_confidence_intervals_score_every_registry_statistic():
+    """metric= takes every statistic of the registry: the Jaccard index gets
+    its estimate (the mean of its labels'), a score interval per label and
+    the bootstrap-t for its macro average."""
+    y_true, y_pred = _noisy(np.random.default_rng(2), 300, 4, 0.1)
+    result = mlcm_confidence_intervals(
+        y_true, y_pred, metric="jaccard", n_resamples=199, random_state=0
+    )
+    assert result.estimate == pytest.approx(result.label_estimates.mean())
+    assert result.scores["jaccard_micro"].flag is None
+    low, high = result.label_confidence_interval
+    assert np.all(low < result.label_estimates) and np.all(
+        result.label_estimates < high
+    )
+    assert "bootstrap-t" in repr(result).splitlines()[0]
+    with pytest.raises(
+        InvalidParameterError, match=r"'metric' parameter .*'jaccard'.*Got 'mcc'"
+    ):
+        mlcm_confidence_intervals(y_true, y_pred, metric="mcc")

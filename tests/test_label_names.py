@@ -259,6 +259,9 @@ def _printed(names):
     }
 
 
+@pytest.mark.filterwarnings(  # Table 1's rare labels flag its macro intervals
+    "ignore:.*intervals flagged:scipy.stats.DegenerateDataWarning"
+)
 def test_printed_outputs_escape_control_characters_in_names():
     """The text reports and the results' summaries show a name's control
     characters escaped: no escape sequence reaches the terminal and a line

@@ -482,7 +482,7 @@ def test_bootstrap_interval_covers_the_true_difference():
         ({"correction": "fdr"}, ValueError, "'correction' parameter"),
         ({"average": None}, TypeError, "'average' parameter"),
         ({"average": "samples"}, ValueError, "'average' parameter"),
-        ({"metric": "accuracy"}, ValueError, "'metric' parameter"),
+        ({"metric": "roc_auc"}, ValueError, "'metric' parameter"),
         ({"random_state": -1}, ValueError, "'random_state' parameter"),
     ],
 )

@@ -36,6 +36,7 @@ from public_calls import (
     fitted_estimator,
     parameters_of,
 )
+from scipy.stats import DegenerateDataWarning
 from sklearn.base import clone
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.neighbors import KNeighborsClassifier
@@ -380,6 +381,8 @@ def test_public_callable_is_validated(name):
         # ill-defined ratios of the tiny example, and the ranking measures
         # that multilabel_measures leaves out without a y_score
         warnings.simplefilter("ignore", UndefinedMetricWarning)
+        # and the flagged intervals of its few instances (issue #32)
+        warnings.filterwarnings("ignore", ".*intervals flagged", DegenerateDataWarning)
         warnings.filterwarnings(
             "ignore", "multilabel_measures got no y_score", UserWarning
         )

@@ -311,16 +311,6 @@ def test_report_without_intervals_keeps_scikit_learns_text():
 
 # -- end to end: the engine's flags --------------------------------------------
 
-#: Issue #32: the interval engine does not fill ScoreInterval.flag yet (its
-#: wiring, with the score intervals and the macro bootstrap-t, missed the
-#: engine's speed bound); these pass, and must lose this mark, once it does.
-ENGINE = pytest.mark.xfail(
-    reason="issue #32: the interval engine does not fill ScoreInterval.flag yet",
-    strict=True,
-)
-
-
-@ENGINE
 def test_never_predicted_label_is_flagged_in_the_report_dict():
     """mlcm_classification_report flags a never-predicted label's precision
     as undefined, keeping scikit-learn's value."""
@@ -329,7 +319,6 @@ def test_never_predicted_label_is_flagged_in_the_report_dict():
     assert report["eel"]["precision"] == 0.0
 
 
-@ENGINE
 def test_never_predicted_label_shows_as_undefined_in_the_text():
     """The text prints "—" and a mark for the never-predicted label's
     precision, and the reason in its notes."""
@@ -339,7 +328,6 @@ def test_never_predicted_label_shows_as_undefined_in_the_text():
     assert NEVER in text[text.index("Flagged intervals") :]
 
 
-@ENGINE
 def test_never_predicted_label_is_flagged_in_the_mlcm_report():
     """MLCMReport.from_predictions carries the flag into its frame, markdown
     and page."""
@@ -349,7 +337,6 @@ def test_never_predicted_label_is_flagged_in_the_mlcm_report():
     assert f'title="{NEVER}"' in evaluation.to_html()
 
 
-@ENGINE
 def test_never_predicted_label_is_flagged_on_the_command_line(capsys, tmp_path):
     """The command line's text and JSON carry the engine's flag."""
     out = _run_cli(capsys, tmp_path)

@@ -13,6 +13,7 @@ from sklearn_mlcm._uncertainty._score_intervals import (
     macro_interval,
     proportion_interval,
     ratio_moments,
+    studentised_bounds,
 )
 from sklearn_mlcm._uncertainty._table import UnitTable, combine_tables, tabulate
 
@@ -199,12 +200,11 @@ def test_macro_interval_linearised_se_is_the_bootstrap_spread():
     standard deviation of its bootstrap distribution (common labels)."""
     t, p = _population(8, 400, [0.2, 0.3, 0.4, 0.5])
     units = _units(t, p, "krstinic")
-    from sklearn_mlcm._uncertainty._score_intervals import _macro_of_counts, ratio_parts
+    from sklearn_mlcm._uncertainty._score_intervals import ratio_form, resampled_macro
     from sklearn_mlcm._uncertainty._table import resample_counts
 
-    x, y, parts = ratio_parts(units, "recall")
-    values, _ = _macro_of_counts(
-        resample_counts(0, 0, 2000, units), x, y, parts, 4, 0.0
+    values, _ = resampled_macro(
+        resample_counts(0, 0, 2000, units), ratio_form("recall"), 0.0, units
     )
     se = macro_interval(
         units, "recall", confidence_level=0.95, interval="linearised"
@@ -217,7 +217,7 @@ def test_macro_interval_bootstrap_t_covers_where_percentile_fails():
     samples of 150 from an over-predicting classifier under Heydarian, 150
     replicates: the bootstrap-t covers >= 85% and more than the percentile
     interval of the same resamples."""
-    from sklearn_mlcm._uncertainty._score_intervals import _macro_of_counts, ratio_parts
+    from sklearn_mlcm._uncertainty._score_intervals import ratio_form, resampled_macro
     from sklearn_mlcm._uncertainty._table import resample_counts
 
     prevalence = np.array([0.01, 0.015, 0.02, 0.02] + [0.1, 0.2, 0.3, 0.4] * 2)
@@ -238,9 +238,8 @@ def test_macro_interval_bootstrap_t_covers_where_percentile_fails():
             units, "recall", confidence_level=0.95, n_resamples=199, seed=replicate
         )
         student += got.low <= truth <= got.high
-        x, y, parts = ratio_parts(units, "recall")
-        values, _ = _macro_of_counts(
-            resample_counts(replicate, 0, 199, units), x, y, parts, 12, 0.0
+        values, _ = resampled_macro(
+            resample_counts(replicate, 0, 199, units), ratio_form("recall"), 0.0, units
         )
         low, high = np.quantile(values, [0.025, 0.975])
         percentile += low <= truth <= high
@@ -262,3 +261,50 @@ def test_label_score_intervals_heydarian_charges_count_instances_not_charges():
     result = label_score_intervals(moments, confidence_level=0.95)
     assert_allclose(result.n_eff[0], 10)
     assert_allclose([result.low[0], result.high[0]], [0, 0.2775328], atol=1e-7)
+
+
+def test_studentised_bounds_never_exclude_the_estimate():
+    """Resamples all above the estimate put the bootstrap-t below it: its
+    upper bound is raised to the estimate and ``widened`` says so (all below:
+    the lower bound lowered to it); resamples around it leave it as read,
+    and a NaN estimate is never widened."""
+    rng = np.random.default_rng(0)
+    variance = np.full(999, 0.01**2)
+    above = 0.5 + np.abs(rng.normal(0.05, 0.01, 999))
+    low, high, widened = studentised_bounds(
+        0.5, 0.01, above, variance, confidence_level=0.95
+    )
+    assert widened and low < high == 0.5
+    below = 0.5 - np.abs(rng.normal(0.05, 0.01, 999))
+    low, high, widened = studentised_bounds(
+        0.5, 0.01, below, variance, confidence_level=0.95
+    )
+    assert widened and 0.5 == low < high
+    around = 0.5 + rng.normal(0.0, 0.01, 999)
+    low, high, widened = studentised_bounds(
+        0.5, 0.01, around, variance, confidence_level=0.95
+    )
+    assert not widened and low < 0.5 < high
+    assert_allclose([low, high], [0.5 - 0.0196, 0.5 + 0.0196], atol=0.003)
+    low, high, widened = studentised_bounds(
+        np.nan, 0.01, around, variance, confidence_level=0.95
+    )
+    assert not widened
+
+
+def test_macro_interval_contains_its_estimate_on_shifted_resamples():
+    """Under Heydarian, 12 labels each found twice and missed once by an
+    instance predicting the 11 others: over 97.5% of the resamples' macro
+    recall lies above the estimate 2/13, the bootstrap-t is widened to reach
+    it, and the linearised interval (no resampling) is never widened."""
+    eye = np.eye(12, dtype=bool)
+    t = np.concatenate([eye, eye, eye])
+    p = np.concatenate([eye, eye, ~eye])
+    units = _units(t, p, "heydarian")
+    got = macro_interval(units, "recall", confidence_level=0.95, n_resamples=999)
+    assert got.estimate == pytest.approx(2 / 13)
+    assert got.widened and got.low < got.high == got.estimate
+    linear = macro_interval(
+        units, "recall", confidence_level=0.95, interval="linearised"
+    )
+    assert not linear.widened and linear.low < linear.estimate < linear.high

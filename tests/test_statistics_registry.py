@@ -24,7 +24,7 @@ from sklearn_mlcm._statistics import (
     statistic_of,
     undefined_mask,
 )
-from sklearn_mlcm._uncertainty._margins import METRICS
+from sklearn_mlcm._uncertainty._margins import METRICS, SCORES
 
 #: PyCM's name of each registry statistic it computes per class (its "AUC" of
 #: a class is (TPR + TNR) / 2, the balanced accuracy).
@@ -152,10 +152,14 @@ def test_statistics_samples_forms_read_the_samples_sums():
     assert "samples" not in STATISTICS["specificity"].averages
 
 
-def test_statistics_metric_options_unchanged():
-    """The ``metric`` options of the intervals and curves are derived from the
-    registry and are today's, in today's order."""
-    assert METRICS == ("precision", "recall", "f1", "fbeta", "specificity")
+def test_statistics_metric_options_are_every_statistic():
+    """The ``metric`` options of the intervals and the paired comparison are
+    every statistic of the registry (F-beta as "f1" and "fbeta"), in its
+    order; the threshold curves and the accumulator's Poisson intervals keep
+    the five scores."""
+    assert METRICS[:5] == ("precision", "recall", "f1", "fbeta", "specificity")
+    assert set(METRICS) == (set(STATISTICS) - {"fbeta"}) | {"f1", "fbeta"}
+    assert SCORES == ("precision", "recall", "f1", "fbeta", "specificity")
 
 
 def test_confusion_matrix_statistics_new_statistics_do_not_warn():

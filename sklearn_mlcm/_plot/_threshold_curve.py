@@ -19,7 +19,7 @@ from sklearn_mlcm._plot._support import check_matplotlib_support
 from sklearn_mlcm._summary import shorten
 from sklearn_mlcm._thresholds._curve import CURVE_AVERAGES, mlcm_threshold_curve
 from sklearn_mlcm._thresholds._decision import response_scores
-from sklearn_mlcm._uncertainty._margins import METRICS
+from sklearn_mlcm._uncertainty._margins import SCORES
 from sklearn_mlcm._validation._frames import frame_columns, read_frame
 from sklearn_mlcm._validation._label_space import check_indicator_labels
 from sklearn_mlcm._validation._messages import input_error
@@ -70,7 +70,7 @@ _PLOT_CONSTRAINTS = {
 
 _CURVE_CONSTRAINTS = {
     "thresholds": [Interval(numbers.Integral, 1, None), "array-like", None],
-    "metric": [Options(*METRICS)],
+    "metric": [Options(*SCORES)],
     "average": [Options(*CURVE_AVERAGES)],
     "method": [Options(*METHODS)],
     "labels": ["array-like", None],
@@ -202,7 +202,7 @@ class MLCMThresholdCurveDisplay:
             "ovr_scores": ["array-like", None],
             "ovr_label_scores": ["array-like", None],
             "target_names": [Sequence(), None],
-            "metric": [Options(*METRICS)],
+            "metric": [Options(*SCORES)],
             "average": [Options(*CURVE_AVERAGES)],
             "estimator_name": [str, None],
         }

@@ -18,6 +18,7 @@ from sklearn_mlcm._param_validation import (
 from sklearn_mlcm._uncertainty._intervals import bootstrap_intervals, unit_table
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, resamples_resolve_tails
 from sklearn_mlcm._uncertainty._parallel import N_JOBS
+from sklearn_mlcm._uncertainty._score_intervals import RATIOS
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
 from ._table import (
@@ -221,15 +222,18 @@ def mlcm_classification_report(
 
     confidence_level : float or None, default=None
         With a level in (0, 1), every score (per label and averaged) is
-        printed with its bootstrap confidence interval, as
+        printed with its confidence interval, as
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
-        for all of them), and a last line says what the brackets are. None:
-        the report without intervals; the five options below then keep their
-        defaults (another value is refused: it would be ignored). A number
-        left outside its own interval by a shifted bootstrap (a macro average
-        of ratios that rest on a few instances) raises a
-        :class:`~scipy.stats.DegenerateDataWarning` naming it (see the Notes
-        of :func:`mlcm_confidence_intervals`).
+        for all of them): Wilson score intervals for the labels' ratios
+        (precision, recall, F1...), the bootstrap-t for their macro
+        averages, the bootstrap of ``interval`` for the rest; a last line
+        says what the brackets are. None: the report without intervals; the
+        five options below then keep their defaults (another value is
+        refused: it would be ignored). An interval the data cannot support
+        is flagged, and the flagged intervals, with any number left outside
+        its own bootstrap interval, are named in one
+        :class:`~scipy.stats.DegenerateDataWarning` (see the Notes of
+        :func:`mlcm_confidence_intervals`).
 
     n_resamples : int, default=9999
         The number of bootstrap resamples, up to 10**6, and at least
@@ -238,7 +242,10 @@ def mlcm_classification_report(
         requires.
 
     interval : {"bca", "percentile"}, default="bca"
-        How the bounds are read off the bootstrap distribution.
+        How the bounds are read off the bootstrap distribution: those of the
+        micro, weighted and samples averages and of the statistics that are
+        no ratio of counts. The labels' ratios get Wilson score intervals and
+        their macro averages the bootstrap-t, whatever it says.
 
     groups : array-like of shape (n_samples,), default=None
         The group of each instance: whole groups are resampled (the cluster
@@ -274,7 +281,8 @@ def mlcm_classification_report(
         flag"``, ``"recall low"``, ..., ``"f1-score flag"``: the flag is None
         where the interval can be trusted, else the reason it cannot
         (``"undefined: never predicted"``, ``"few positives (3 < 5)"``,
-        ``"12 of 53 labels have < 5 positives"``). All other values are
+        ``"12 of 53 labels have < 5 positives"``, ``"bootstrap-t excluded the
+        estimate (shifted resamples): widened to it"``). All other values are
         Python floats, as scikit-learn's; an undefined score keeps
         ``zero_division``'s value. The text marks a flagged interval
         (``†1``), prints an undefined score as ``—`` and lists the reasons
@@ -369,25 +377,33 @@ def mlcm_classification_report(
     0.4
 
     How sure are these numbers? With a confidence level each one carries its
-    bootstrap interval (nine instances say little):
+    interval (nine instances say little: the macro averages over labels with
+    fewer than 5 positives are flagged, their reasons under the table, and a
+    :class:`~scipy.stats.DegenerateDataWarning` names them, silenced here):
 
+    >>> import warnings
     >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
     ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
-    >>> print(mlcm_classification_report(y_true, y_pred, confidence_level=0.9,
-    ...                                  n_resamples=999, interval="percentile",
-    ...                                  random_state=0, zero_division=0.0))
-                           precision             recall           f1-score    weight   support
+    >>> with warnings.catch_warnings():
+    ...     warnings.filterwarnings("ignore", ".*intervals flagged")
+    ...     print(mlcm_classification_report(
+    ...         y_true, y_pred, confidence_level=0.9, n_resamples=999,
+    ...         interval="percentile", random_state=0, zero_division=0.0))
+                              precision                recall              f1-score    weight   support
     <BLANKLINE>
-               0   1.00 [1.00, 1.00]  0.45 [0.22, 0.71]  0.62 [0.36, 0.83]        11         7
-               1   0.40 [0.00, 0.80]  0.33 [0.00, 0.62]  0.36 [0.00, 0.60]         6         5
-               2   0.11 [0.00, 0.33]  1.00 [0.00, 1.00]  0.20 [0.00, 0.50]         1         1
+               0   1.00 [0.65, 1.00]     0.45 [0.26, 0.66]     0.62 [0.42, 0.79]           11         7
+               1   0.40 [0.14, 0.73]     0.33 [0.14, 0.60]     0.36 [0.16, 0.63]            6         5
+               2   0.11 [0.02, 0.39]     1.00 [0.27, 1.00]     0.20 [0.05, 0.56]            1         1
     <BLANKLINE>
-       micro avg   0.42 [0.21, 0.62]  0.44 [0.25, 0.61]  0.43 [0.23, 0.61]        18        13
-       macro avg   0.50 [0.37, 0.66]  0.60 [0.17, 0.70]  0.40 [0.20, 0.56]        18        13
-    weighted avg   0.75 [0.64, 0.90]  0.44 [0.25, 0.61]  0.51 [0.33, 0.67]        18        13
-     samples avg   0.39 [0.16, 0.61]  0.46 [0.20, 0.72]  0.40 [0.17, 0.62]        18        13
+       micro avg   0.42 [0.21, 0.62]     0.44 [0.25, 0.61]     0.43 [0.23, 0.61]           18        13
+       macro avg   0.50 [0.35, 0.81]     0.60 [0.47, 1.00] †1  0.40 [0.21, 0.65] †1        18        13
+    weighted avg   0.75 [0.64, 0.90]     0.44 [0.25, 0.61]     0.51 [0.33, 0.67]           18        13
+     samples avg   0.39 [0.16, 0.61]     0.46 [0.20, 0.72]     0.40 [0.17, 0.62]           18        13
     <BLANKLINE>
-    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
+    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances; the labels' ratios Wilson score intervals, their macro avg bootstrap-t
+    <BLANKLINE>
+    Flagged intervals (the data cannot support them as printed):
+      †1 1 of 3 labels have < 5 positives: 2 intervals (macro avg recall, macro avg f1-score)
     <BLANKLINE>
     """  # noqa: E501 (the report with intervals is wider than the code)
     targets = validate_targets(
@@ -495,9 +511,10 @@ def _report_bounds(
     names = [*names, NO_LABEL_NAME] if include_no_label else list(names)
     shown = units.n_labels + include_no_label
     averages = REPORT_AVERAGES + ((SAMPLES_AVERAGE,) if samples else ())
+    metrics = tuple(score_key(statistic) for statistic in statistics)
     scores, _ = bootstrap_intervals(
         units,
-        metrics=tuple(score_key(statistic) for statistic in statistics),
+        metrics=metrics,
         averages=averages,
         shown=shown,
         n_resamples=n_resamples,
@@ -516,6 +533,10 @@ def _report_bounds(
         f"{'BCa' if interval == 'bca' else 'percentile'} bootstrap intervals, "
         f"{n_resamples:,} resamples of the {units.n_units:,} {units_name}"
     )
+    if any(metric in RATIOS for metric in metrics):  # the others: bootstrap only
+        legend += (
+            "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
+        )
     return ReportBounds(scores, legend)
 
 

@@ -258,18 +258,21 @@ Confusion(true='C1', predicted='C2', value=3)]
 
     >>> import numpy as np
     >>> y_score = 0.25 + 0.4 * np.array(y_true) + 0.3 * np.array(y_pred)
-    >>> report = MLCMReport.from_predictions(
-    ...     y_true, y_pred, y_score=y_score, zero_division=0.0,
-    ...     confidence_level=0.9, n_resamples=999, interval="percentile",
-    ...     random_state=0)
+    >>> import warnings
+    >>> with warnings.catch_warnings():  # nine instances: flagged intervals
+    ...     warnings.filterwarnings("ignore", ".*intervals flagged")
+    ...     report = MLCMReport.from_predictions(
+    ...         y_true, y_pred, y_score=y_score, zero_division=0.0,
+    ...         confidence_level=0.9, n_resamples=999, interval="percentile",
+    ...         random_state=0)
     >>> print(repr(report))
     MLCMReport: 3 labels (0, 1, 2), 9 instances, method='heydarian'
-    micro F1 0.43 [0.23, 0.61], macro F1 0.40 [0.20, 0.56]
-    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances
+    micro F1 0.43 [0.23, 0.61], macro F1 0.40 [0.21, 0.65] (flagged: 1 of 3 labels have < 5 positives)
+    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances; the labels' ratios Wilson score intervals, their macro avg bootstrap-t
     most confused: 0 -> 2 (4)
     best threshold: 0.554 (macro F1 1.00; in-sample, optimistic)
       thresholds chosen out of sample: MLCMTunedThresholdClassifierCV
-    """
+    """  # noqa: E501 (the report's repr is wider than the code)
 
     @validate_params(
         {

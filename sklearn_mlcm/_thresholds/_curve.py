@@ -28,7 +28,7 @@ from sklearn_mlcm._summary import (
     require_pandas,
     shorten,
 )
-from sklearn_mlcm._uncertainty._margins import METRICS, scores_from_margins
+from sklearn_mlcm._uncertainty._margins import SCORES, scores_from_margins
 from sklearn_mlcm._validation._targets import check_target_names
 
 from ._array_api import device_label_totals, device_margins
@@ -173,7 +173,7 @@ def _check_one_vs_rest(arguments):
         "y_true": ["array-like", "sparse matrix"],
         "y_score": ["array-like", "sparse matrix"],
         "thresholds": [Interval(Integral, 1, None), "array-like", None],
-        "metric": [Options(*METRICS)],
+        "metric": [Options(*SCORES)],
         "average": [Options(*CURVE_AVERAGES)],
         "method": [Options(*METHODS)],
         "labels": ["array-like", None],

@@ -7,19 +7,27 @@
   group) of a test set, counted once, read by kinds (intervals) or instance
   by instance (paired comparison), and the multinomial draws of them; its
   docstring holds the vocabulary (margins, pair, unit, kind, table);
-- ``_intervals``: :func:`~sklearn_mlcm.mlcm_confidence_intervals` (percentile
-  and BCa, whole groups resampled) and the report's intervals, drawn, scored
-  and averaged in named steps;
+- ``_intervals``: :func:`~sklearn_mlcm.mlcm_confidence_intervals` (whole
+  groups resampled) and the report's intervals: the table of units, the
+  memory bound and the steps of one call, in turn;
+- ``_resampling``: a call's options (``Call``) and its resamples, drawn and
+  scored, the jackknife's and the samples averages' too;
+- ``_bounding``: each score's interval off a call's resamples (Wilson score
+  intervals, the macro bootstrap-t, percentile or BCa bounds), flagged, and
+  the call's one warning;
 - ``_bounds``: the percentile and BCa bounds of bootstrap distributions, and
-  the warning for an estimate outside its own interval;
+  the words of the warning (flagged intervals, estimates outside their own
+  interval);
 - ``_interval_result``: the intervals' results
   (:class:`~sklearn_mlcm.ScoreInterval`,
   :class:`~sklearn_mlcm.ConfidenceIntervalResult`) and their packaging;
 - ``_score_intervals``: score intervals (Wilson, Jeffreys) of per-label
   ratios on the design-effect number of trials, which keep their coverage
-  at no hit, and the bootstrap-t interval of a macro average;
+  at no hit, and the bootstrap-t interval of a macro average, off the
+  units' one-vs-rest counts read once per call;
 - ``_flags``: the short reason an interval cannot be trusted (undefined,
-  few positives, many rare labels in a macro average), or None;
+  few positives, many rare labels in a macro average, a bootstrap-t widened
+  to its estimate), or None;
 - ``_paired``: :func:`~sklearn_mlcm.mlcm_paired_comparison`, a paired
   bootstrap and a permutation test of two prediction sets;
 - ``_poisson``: the Poisson bootstrap of :class:`~sklearn_mlcm.MLCMAccumulator`;

@@ -1,11 +1,12 @@
-"""The bounds of bootstrap distributions: percentile and BCa, and the warning
-for an estimate outside its own interval.
+"""The bounds of bootstrap distributions: percentile and BCa, and the one
+warning of the intervals that cannot be trusted.
 
-The last step of :func:`~sklearn_mlcm._uncertainty._intervals.bootstrap_intervals`:
-the resampled values of each score (resamples x columns) and, for BCa, the
-jackknife's (each kind of unit left out) give its bounds (Efron and
-Tibshirani 1993, ch. 14); the estimates that lie outside their own interval
-are named in one :class:`~scipy.stats.DegenerateDataWarning`.
+The last step of :func:`~sklearn_mlcm._uncertainty._intervals.bootstrap_intervals`
+(:mod:`._bounding`): the resampled values of each score (resamples x columns)
+and, for BCa, the jackknife's (each kind of unit left out) give its bounds
+(Efron and Tibshirani 1993, ch. 14); the flagged intervals and the estimates
+that lie outside their own interval are named in one
+:class:`~scipy.stats.DegenerateDataWarning` per call.
 """
 
 import warnings
@@ -23,7 +24,10 @@ __all__ = [
     "bca_acceleration",
     "bootstrap_bounds",
     "estimates_outside",
+    "flagged_message",
+    "outside_message",
     "sum_acceleration",
+    "warn_degenerate",
     "warn_outside",
 ]
 
@@ -132,6 +136,9 @@ OUTSIDE_RESAMPLES = 39
 #: How many of the scores outside their intervals the warning names.
 OUTSIDE_NAMED = 3
 
+#: How many flagged averages, and labels of one reason, the warning names.
+FLAGGED_NAMED = 5
+
 
 def estimates_outside(distribution, estimate, low, high):
     """``[(column, estimate, low, high, mean, side, n_side, n_valid)]`` of the
@@ -163,9 +170,24 @@ def estimates_outside(distribution, estimate, low, high):
 
 def warn_outside(outside, names, *, confidence_level, interval, n_resamples):
     """One :class:`~scipy.stats.DegenerateDataWarning` naming the scores whose
-    estimate lies outside its own interval: ``outside`` holds ``(key,
-    [(column, estimate, low, high, mean, side, n_side, n_valid)])`` per score
-    (key a metric, per label, or ``(metric, average)``), averages first.
+    estimate lies outside its own interval (:func:`outside_message`), if
+    any."""
+    message = outside_message(
+        outside,
+        names,
+        confidence_level=confidence_level,
+        interval=interval,
+        n_resamples=n_resamples,
+    )
+    if message is not None:
+        warnings.warn(message, DegenerateDataWarning, stacklevel=caller_stacklevel())
+
+
+def outside_message(outside, names, *, confidence_level, interval, n_resamples):
+    """The words that name the scores whose estimate lies outside its own
+    interval, or None: ``outside`` holds ``(key, [(column, estimate, low,
+    high, mean, side, n_side, n_valid)])`` per score (key a metric, per
+    label, or ``(metric, average)``), averages first.
 
     The bootstrap is then not centred on the estimate (a ratio that rests on
     few units: the resamples that miss them move it one way). The bounds are
@@ -183,7 +205,7 @@ def warn_outside(outside, names, *, confidence_level, interval, n_resamples):
                 per_label.append((f"{key} of label {label!r}", *values))
     found = averaged + per_label
     if not found:
-        return
+        return None
     bca = interval == "bca"
     kind = "BCa" if bca else "percentile"
     level = f"{100 * confidence_level:g}%"
@@ -196,7 +218,7 @@ def warn_outside(outside, names, *, confidence_level, interval, n_resamples):
         for what, estimate, low, high, mean, side, n_side, valid in named
     )
     more = len(found) - OUTSIDE_NAMED
-    warnings.warn(
+    return (
         f"{len(found):,} estimate{'s' if len(found) > 1 else ''} outside "
         f"{'their' if len(found) > 1 else 'its'} own {level} {kind} bootstrap "
         f"interval ({n_resamples:,} resamples): {shown}"
@@ -205,7 +227,94 @@ def warn_outside(outside, names, *, confidence_level, interval, n_resamples):
         "estimate (a ratio resting on a few instances, which many resamples "
         "miss); the estimate is then likely biased too, and the interval "
         "says little about the population's value (see the Notes of "
-        "mlcm_confidence_intervals).",
-        DegenerateDataWarning,
-        stacklevel=caller_stacklevel(),
+        "mlcm_confidence_intervals)."
     )
+
+
+#: What each kind of flag means, said once in the warning where one of its
+#: kind is named (the reasons' words, :mod:`._flags`).
+_FLAG_MEANINGS = (
+    (
+        "undefined",
+        "a score with a zero denominator is zero_division's value, not a measurement",
+    ),
+    (
+        "labels have <",
+        "a macro average over labels this rare has no interval that holds its coverage",
+    ),
+    ("few ", "a bootstrap interval of a label this rare collapses"),
+    (
+        "bootstrap-t excluded",
+        "a bootstrap-t that excluded its estimate (resamples shifted to one "
+        "side) was widened to reach it; the estimate is likely biased",
+    ),
+)
+
+
+def flagged_message(flags, names, *, confidence_level):
+    """The words that name the intervals carrying a flag
+    (:attr:`ScoreInterval.flag`), or None: ``flags`` holds ``(key, flag)``
+    per score, key a metric (flag a tuple, one reason or None per label) or
+    ``(metric, average)`` (one reason or None).
+
+    The flagged averages come first, each with its reason; then the flagged
+    labels, grouped by metric and reason ("precision of 'Class9', 'Class3':
+    undefined: never predicted"), :data:`FLAGGED_NAMED` names a group; then
+    what the kinds of reasons named mean, each once. These are the
+    intervals whose coverage the library cannot stand behind (see
+    :mod:`~sklearn_mlcm._uncertainty._flags`).
+    """
+    averaged, per_label = [], {}
+    for key, flag in flags:
+        if isinstance(key, tuple):
+            if flag is not None:
+                averaged.append(f"{key[0]}, {key[1]} avg: {flag}")
+            continue
+        for column, reason in enumerate(flag or ()):
+            if reason is not None:
+                label = names[column] if names is not None else column
+                per_label.setdefault((key, reason), []).append(repr(label))
+    if not averaged and not per_label:
+        return None
+    groups = []
+    for (metric, reason), labels in per_label.items():
+        shown = ", ".join(labels[:FLAGGED_NAMED])
+        more = len(labels) - FLAGGED_NAMED
+        shown += f" and {more:,} more" if more > 0 else ""
+        groups.append(f"{metric} of {shown}: {reason}")
+    named = averaged[:FLAGGED_NAMED] + groups[:FLAGGED_NAMED]
+    more = len(averaged) + len(groups) - len(named)
+    said = " ".join(averaged + [reason for _, reason in per_label])
+    meanings = [meaning for words, meaning in _FLAG_MEANINGS if words in said]
+    level = f"{100 * confidence_level:g}%"
+    return (
+        f"{level} intervals flagged, their coverage not held: "
+        + "; ".join(named)
+        + (f"; and {more:,} more" if more > 0 else "")
+        + ". "
+        + "".join(f"{meaning[0].upper()}{meaning[1:]}. " for meaning in meanings)
+        + "The flags are in the result (ScoreInterval.flag, the report's "
+        "'<score> flag')."
+    )
+
+
+def warn_degenerate(flags, outside, names, *, confidence_level, interval, n_resamples):
+    """One :class:`~scipy.stats.DegenerateDataWarning` per call, where any
+    interval is flagged (:func:`flagged_message`) or any estimate lies
+    outside its bootstrap interval (:func:`outside_message`): both said in
+    it, the flagged first."""
+    messages = [
+        flagged_message(flags, names, confidence_level=confidence_level),
+        outside_message(
+            outside,
+            names,
+            confidence_level=confidence_level,
+            interval=interval,
+            n_resamples=n_resamples,
+        ),
+    ]
+    messages = [message for message in messages if message is not None]
+    if messages:
+        warnings.warn(
+            " ".join(messages), DegenerateDataWarning, stacklevel=caller_stacklevel()
+        )

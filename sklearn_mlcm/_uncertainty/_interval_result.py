@@ -201,7 +201,9 @@ class ConfidenceIntervalResult:
             :attr:`scores` (``precision``, ``recall``, ``f1``,
             ``specificity``, and the chosen ``metric``) its estimate and
             bounds, ``"<score>"``, ``"<score> low"`` and ``"<score> high"``:
-            the values of :attr:`scores`, as they are.
+            the values of :attr:`scores`, as they are; and ``"<score> flag"``,
+            why the interval cannot be trusted (:attr:`ScoreInterval.flag`),
+            or None.
 
         Raises
         ------
@@ -230,6 +232,7 @@ def _interval_frame(result):
         " high": lambda value: value.confidence_interval.high,
     }
     columns = {}
+    n_labels = len(result.target_names)
     for metric in (key for key in result.scores if "_" not in key):
         averaged = [result.scores.get(f"{metric}_{a}") for a in averages]
         for suffix, part in parts.items():
@@ -240,6 +243,11 @@ def _interval_frame(result):
                     np.array(values, dtype=np.float64),
                 ]
             )
+        label_flag = result.scores[metric].flag or (None,) * n_labels
+        columns[f"{metric} flag"] = np.array(
+            [*label_flag, *(None if v is None else v.flag for v in averaged)],
+            dtype=object,
+        )
     return label_frame(
         "ConfidenceIntervalResult.to_frame()",
         list(result.target_names),
@@ -251,9 +259,7 @@ def _interval_frame(result):
 def _interval_summary(result):
     """:class:`ConfidenceIntervalResult`'s summary (at most 40 lines)."""
     metric = result.metric or "score"
-    kind = {"bca": "BCa", "percentile": "percentile"}.get(
-        result.interval, result.interval
-    )
+    kind = _interval_kind(result, result.metric, result.average)
     level = f"{100 * result.confidence_level:g}%"
     low, high = result.confidence_interval
     chosen = metric if result.average is None else f"{metric}, {result.average} avg"
@@ -294,9 +300,11 @@ def _interval_summary(result):
         rows = [
             [f"{a} avg", format_number(v.estimate)]
             + [format_number(bound) for bound in v.confidence_interval]
+            + ["*" if v.flag else ""]
             for a, v in averages
         ]
-        lines += ["", *format_table(["average", metric, "low", "high"], rows)]
+        lines += ["", *format_table(["average", metric, "low", "high", ""], rows)]
+        lines += [f"* {a} avg: {v.flag}" for a, v in averages if v.flag]
     names = result.target_names
     estimate = np.asarray(result.label_estimates, dtype=np.float64)
     label_low, label_high = (
@@ -313,9 +321,28 @@ def _interval_summary(result):
         result.label_n_undefined,
         "the widest intervals",
     )
+    label_flags = result.scores[result.metric].flag if result.metric else None
+    flagged = [(n, f) for n, f in zip(names, label_flags or ()) if f is not None]
+    if flagged:
+        shown_flags = "; ".join(f"{n}: {f}" for n, f in flagged[:3])
+        more = f"; and {len(flagged) - 3:,} more" if len(flagged) > 3 else ""
+        lines.append(f"flagged {metric} intervals: {shown_flags}{more}")
     every = ", ".join(key for key in result.scores if "_" not in key)
     lines.append(f"{every} of each label and average: .to_frame()")
     return "\n".join(lines)
+
+
+def _interval_kind(result, metric, average):
+    """How the interval of ``metric`` (averaged by ``average``) was made:
+    Wilson's score interval for a ratio's labels, the bootstrap-t for its
+    macro average, else the bootstrap of ``result.interval``."""
+    from ._score_intervals import RATIOS
+
+    if metric in RATIOS and average in (None, "macro"):
+        return "Wilson score" if average is None else "bootstrap-t"
+    return {"bca": "BCa", "percentile": "percentile"}.get(
+        result.interval, result.interval
+    )
 
 
 def package_result(
@@ -381,4 +408,5 @@ def _without_distribution(value):
         value.n_undefined,
         value.n_degenerate,
         None,
+        value.flag,
     )

@@ -7,9 +7,14 @@ multinomial draw of how often each distinct kind of unit (instance or group)
 is taken (:mod:`._table`), its margins one product of those counts with the
 kinds' margins, and every score of the report is read off the same margins:
 one set of resamples for all of them.
+
+This module holds the public function, the table of units it resamples
+(:func:`unit_table`), the memory bound of a call and
+:func:`bootstrap_intervals`, which runs a call's steps in turn: the
+resamples drawn and scored (:mod:`._resampling`), then each score's
+interval, flagged where it cannot be trusted (:mod:`._bounding`).
 """
 
-from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
@@ -17,7 +22,6 @@ from sklearn.utils import check_random_state
 
 from sklearn_mlcm._confusion import TARGET_CONSTRAINTS
 from sklearn_mlcm._mlcm._dispatch import METHODS
-from sklearn_mlcm._mlcm._samples import SUMS_SHAPE
 from sklearn_mlcm._param_validation import (
     ZERO_DIVISION,
     Interval,
@@ -25,39 +29,33 @@ from sklearn_mlcm._param_validation import (
     Sequence,
     validate_params,
 )
-from sklearn_mlcm._results import ConfidenceInterval
-from sklearn_mlcm._statistics import samples_average, samples_values, statistic_of
 from sklearn_mlcm._validation._matrices import MAX_DENSE_BYTES
 from sklearn_mlcm._validation._messages import input_error
 from sklearn_mlcm._validation._targets import check_target_names, validate_targets
 
-from ._bounds import (
-    bca_acceleration,
-    bootstrap_bounds,
-    estimates_outside,
-    sum_acceleration,
-    warn_outside,
-)
+from ._bounding import matrix_interval, score_intervals
 from ._interval_result import (
     ConfidenceIntervalResult,
     ScoreInterval,
     package_result,
 )
-from ._margins import (
-    BATCH_CELLS,
-    MAX_RESAMPLES,
-    METRICS,
-    every_score,
-    resamples_resolve_tails,
+from ._margins import MAX_RESAMPLES, METRICS, resamples_resolve_tails
+from ._parallel import N_JOBS, n_workers
+from ._resampling import (
+    Call,
+    draw,
+    observed_scores,
+    resampled_scores,
+    samples_sums,
+    with_samples_average,
 )
-from ._parallel import N_JOBS, n_workers, run_ranges
+from ._score_intervals import score_basis
 from ._table import (
     DRAW_CELLS,
     UnitTable,
     check_two_units,
     combine_tables,
     dask_table,
-    resample_counts,
     tabulate,
 )
 
@@ -116,171 +114,6 @@ def unit_table(targets, *, method):
     return units, names
 
 
-# -- the resampling: one call's steps ----------------------------------------------
-#
-# bootstrap_intervals runs these in turn, each reading the call's options
-# (_Call) and the records the steps before it made:
-#   _check_call_memory    refuse what would not fit, before anything is drawn
-#   _observed_scores      the estimates, off the test set's margins
-#   _draw                 the resamples: their margins, sums and cells (_Draws)
-#   _resampled_scores     every score of every resample, and the jackknife's
-#   _with_samples_average the samples averages, off their own sums
-#   _score_intervals      each score's bounds (percentile or BCa)
-#   _matrix_interval      the cells' bounds
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """Where a metric's samples average is in :class:`_SamplesSums`'s sums:
-    the block of its beta (``beta_slot``) and the ratio in the block
-    (``ratio``, as :meth:`UnitTable.samples_sums` orders them)."""
-
-    beta_slot: int
-    ratio: int
-
-
-@dataclass(frozen=True)
-class _SamplesSums:
-    """Each kind's sums of the samples averages
-    (:meth:`UnitTable.samples_sums`): ``sums`` of shape (n_kinds, 12 k) for
-    the k betas needed (1 for F1, ``beta`` for F-beta), and each metric's
-    :class:`_Slot` in them."""
-
-    sums: np.ndarray
-    slots: dict
-
-
-@dataclass(frozen=True)
-class _Call:
-    """One call of :func:`bootstrap_intervals`, its options resolved.
-
-    ``averages`` are those read off the margins; ``samples`` holds the sums
-    of the samples averages when "samples" was asked for (None otherwise).
-    ``n_jobs`` is the threads the call uses (1 below
-    :data:`THREADED_UNITS` units), ``threads`` their number.
-    """
-
-    units: UnitTable
-    metrics: tuple
-    averages: tuple
-    samples: _SamplesSums | None
-    shown: int
-    n_resamples: int
-    seed: int
-    confidence_level: float
-    interval: str
-    beta: float
-    tn: object
-    zero_division: object
-    warn_for: tuple
-    matrix: bool
-    return_distributions: bool
-    n_jobs: object
-    threads: int
-    names: object
-
-    @property
-    def q1(self):
-        """The labels and the no-label index: the margins' width."""
-        return self.units.n_labels + 1
-
-    @property
-    def options(self):
-        """The options of :func:`every_score` that every scoring shares."""
-        return {"beta": self.beta, "tn": self.tn, "shown": self.shown}
-
-    @property
-    def silent(self):
-        """The resamples' ``zero_division``: 0.0 for "warn" (they never warn)."""
-        return 0.0 if self.zero_division == "warn" else self.zero_division
-
-    @property
-    def all_averages(self):
-        """Every average of the result: those off the margins, then "samples"."""
-        return self.averages + (("samples",) if self.samples is not None else ())
-
-
-@dataclass(frozen=True)
-class _Draws:
-    """The resamples, drawn: each one's margins (n_resamples, 3, q1); its
-    sums of the samples averages (n_resamples, 12 k) or None; the matrix's
-    cells (n_resamples, q1 * q1) and the kinds' cells ``contributions``
-    (sparse, n_kinds x q1 * q1), or None without the matrix."""
-
-    margins: np.ndarray
-    sums: np.ndarray | None
-    cells: np.ndarray | None
-    contributions: object
-
-
-@dataclass(frozen=True)
-class _Scored:
-    """Every score of some rows (the test set, the resamples, or the
-    jackknife's units left out): ``labels`` maps a metric to its label
-    values (rows, shown) and ``averaged`` ``(metric, average)`` to (rows,).
-    For the resamples, ``undefined`` maps a metric to where its label ratio
-    had a zero denominator (rows, shown), and "samples" to the resamples
-    that drew an instance of undefined ratio (rows,)."""
-
-    labels: dict
-    averaged: dict
-    undefined: dict | None = None
-
-
-@dataclass(frozen=True)
-class _Scores:
-    """The scores a call bounds: the estimates (``observed``), the
-    ``resampled`` values and, for BCa, the ``jackknife``'s (else None)."""
-
-    observed: _Scored
-    resampled: _Scored
-    jackknife: _Scored | None
-
-
-@dataclass(frozen=True)
-class _Task:
-    """One score to bound: ``key`` is a metric (its labels, as arrays) or
-    ``(metric, average)``; its ``distribution`` over the resamples, its
-    ``estimate``, its ``jackknife`` values (None but for BCa) and
-    ``n_undefined`` (:attr:`ScoreInterval.n_undefined`)."""
-
-    key: object
-    distribution: np.ndarray
-    estimate: object
-    jackknife: np.ndarray | None
-    n_undefined: object
-
-
-@dataclass(frozen=True)
-class _Bounded:
-    """A bounded score: its :class:`ScoreInterval`, and the columns whose
-    estimate lies outside their interval (:func:`estimates_outside`)."""
-
-    interval: ScoreInterval
-    outside: list
-
-
-def _score_rows(margins, n_jobs, **options):
-    """:func:`every_score` of the rows of ``margins`` (resamples or jackknife
-    values, each row scored alone), ranges of rows across threads, as a
-    :class:`_Scored`."""
-    parts = {}
-
-    def score(start, stop):
-        parts[start] = every_score(margins[start:stop], **options)
-
-    run_ranges(score, margins.shape[0], n_jobs)
-    if len(parts) == 1:
-        return _Scored(*parts[0])
-    ordered = [parts[start] for start in sorted(parts)]
-    return _Scored(
-        *(
-            {key: np.concatenate([part[i][key] for part in ordered]) for key in table}
-            for i, table in enumerate(ordered[0])
-        )
-    )
-
-
 def _check_memory(n_rows, n_columns, what, hint, parameter, got, threads=1):
     """Refuse a (n_rows, n_columns) float64 array past the dense limit, with
     the working buffers of ``threads`` threads beside it when there are
@@ -336,23 +169,25 @@ def bootstrap_intervals(
     ``n_undefined`` counts the resamples that drew an instance of undefined
     ratio.
 
-    A score whose estimate lies outside its own interval (its bootstrap
-    distribution is shifted from it) raises one
-    :class:`~scipy.stats.DegenerateDataWarning` naming them
-    (:func:`warn_outside`); ``names`` names the shown labels (their indices
-    by default).
+    The labels of the ratios (:data:`~._score_intervals.RATIOS`) get Wilson
+    score intervals and their macro averages the bootstrap-t; the others
+    the bounds of ``interval``. The flagged intervals and the estimates that
+    lie outside their bootstrap interval (its distribution shifted from it)
+    are named in one :class:`~scipy.stats.DegenerateDataWarning`
+    (:func:`~._bounds.warn_degenerate`); ``names`` names the shown labels
+    (their indices by default).
 
     The steps, one function each: the estimates, the draw, the scores of the
     resamples (and the jackknife's), the samples averages, the bounds.
     """
     samples = None
     if "samples" in averages:
-        samples = _samples_sums(
+        samples = samples_sums(
             units, metrics, beta=beta, include_no_label=shown > units.n_labels
         )
     if units.n_units < THREADED_UNITS:
         n_jobs = 1
-    call = _Call(
+    call = Call(
         units=units,
         metrics=metrics,
         averages=tuple(a for a in averages if a != "samples"),
@@ -371,18 +206,27 @@ def bootstrap_intervals(
         n_jobs=n_jobs,
         threads=n_workers(n_jobs),
         names=names,
+        basis=score_basis(
+            units,
+            metrics,
+            macro="macro" in averages,
+            beta=beta,
+            tn=tn,
+            shown=shown,
+            zero_division=0.0 if zero_division == "warn" else zero_division,
+        ),
     )
-    _check_call_memory(call)
-    observed = _observed_scores(call)
-    draws = _draw(call)
-    scores = _resampled_scores(call, observed, draws)
+    check_call_memory(call)
+    observed = observed_scores(call)
+    draws = draw(call)
+    scores = resampled_scores(call, observed, draws)
     if samples is not None:
-        scores = _with_samples_average(call, scores, draws.sums)
-    results = _score_intervals(call, scores)
-    return results, _matrix_interval(call, draws) if matrix else None
+        scores = with_samples_average(call, scores, draws.sums)
+    results = score_intervals(call, scores, draws)
+    return results, matrix_interval(call, draws) if matrix else None
 
 
-def _check_call_memory(call):
+def check_call_memory(call):
     """Refuse a call whose arrays would pass the dense limit: the resamples'
     scores, the matrix's cells, BCa's jackknife (``n_resamples``,
     ``matrix`` and ``interval`` named as the cause)."""
@@ -426,275 +270,6 @@ def _check_call_memory(call):
             "'bca'",
             threads,
         )
-
-
-def _observed_scores(call):
-    """The estimates: every score off the test set's margins, as
-    ``zero_division`` says ("warn" warns for the metrics in ``warn_for``)."""
-    return _Scored(
-        *every_score(
-            call.units.observed(),
-            call.metrics,
-            call.averages,
-            zero_division=call.zero_division,
-            warn_for=call.warn_for,
-            **call.options,
-        )
-    )
-
-
-def _draw(call):
-    """The resamples' margins, and their sums of the samples averages and
-    their cells where the call asks for them (:class:`_Draws`).
-
-    Chunks of resamples, each from its own stream, drawn in order; their
-    counts of the kinds are multiplied by the kinds' margins (and cells) in
-    batches of chunks: one product per batch streams the sparse margins once
-    (one per chunk of a single resample was 13 % slower at 10**6)
-    (BATCH_CELLS counts in all, shared by the threads: each holds a batch).
-    """
-    units, q1, n_resamples, seed = call.units, call.q1, call.n_resamples, call.seed
-    margins = np.empty((n_resamples, 3, q1))
-    samples_sums = sums = None
-    if call.samples is not None:
-        samples_sums = call.samples.sums
-        sums = np.empty((n_resamples, samples_sums.shape[1]))
-    cells = contributions = None
-    if call.matrix:
-        contributions = units.cells()
-        cells = np.empty((n_resamples, q1 * q1))
-    per_resample = max(units.n_kinds, 3 * q1, q1 * q1 if call.matrix else 0)
-    batch_chunks = max(1, BATCH_CELLS // call.threads // per_resample // units.chunk)
-    units.kind_ends()  # computed once, before the threads read it
-
-    def fill_range(first, stop):
-        for batch in range(first, stop, batch_chunks):
-            start = batch * units.chunk
-            end = min(min(batch + batch_chunks, stop) * units.chunk, n_resamples)
-            counts = resample_counts(seed, start, end, units)
-            margins[start:end] = units.drawn_margins(counts)
-            if sums is not None:
-                sums[start:end] = counts @ samples_sums
-            if cells is not None:
-                cells[start:end] = (contributions.T @ counts.T).T
-
-    run_ranges(fill_range, -(-n_resamples // units.chunk), call.n_jobs)
-    return _Draws(margins, sums, cells, contributions)
-
-
-def _resampled_scores(call, observed, draws):
-    """The :class:`_Scores` off the margins: the ``observed`` estimates,
-    every score of every resample (where each label's ratio was undefined
-    too) and, for BCa, of each kind of unit left out (the jackknife)."""
-    scoring = {
-        "metrics": call.metrics,
-        "averages": call.averages,
-        "zero_division": call.silent,
-        **call.options,
-    }
-    resampled = _score_rows(draws.margins, call.n_jobs, undefined=True, **scoring)
-    jackknife = None
-    if call.interval == "bca":
-        units = call.units
-        total = units.observed().reshape(-1)
-        left_out = total[None, :] - units.unit_margins.toarray()
-        left_out = np.maximum(left_out, 0.0).reshape(-1, 3, call.q1)
-        jackknife = _score_rows(left_out, call.n_jobs, **scoring)
-    return _Scores(observed, resampled, jackknife)
-
-
-def _with_samples_average(call, scores, sums):
-    """``scores`` with each metric's samples average: observed, resampled
-    (off the resamples' ``sums``) and left out, all off the kinds' sums of
-    the samples averages, not the margins. The estimates follow
-    ``zero_division`` (and warn for ``warn_for``); the resamples that drew
-    an instance of undefined ratio are counted."""
-    samples, silent = call.samples, call.silent
-    total = (call.units.multiplicity @ samples.sums).reshape(-1, *SUMS_SHAPE)
-    observed = dict(scores.observed.averaged)
-    for beta_slot, part in enumerate(total):
-        chosen = [m for m, slot in samples.slots.items() if slot.beta_slot == beta_slot]
-        estimates = samples_average(
-            part, chosen, zero_division=call.zero_division, warn_for=call.warn_for
-        )
-        observed.update({(m, "samples"): np.array([estimates[m]]) for m in chosen})
-    resampled = sums.reshape(call.n_resamples, -1, *SUMS_SHAPE)
-    averaged = {
-        **scores.resampled.averaged,
-        **_by_metric(samples_values(resampled, silent), samples.slots),
-    }
-    undefined = {
-        **scores.resampled.undefined,
-        "samples": (resampled[..., 3] > 0).any(axis=(1, 2)),
-    }
-    jackknife = scores.jackknife
-    if jackknife is not None:
-        left = np.maximum(total.reshape(1, -1) - samples.sums, 0.0)
-        left = samples_values(left.reshape(call.units.n_kinds, -1, *SUMS_SHAPE), silent)
-        jackknife = _Scored(
-            jackknife.labels, {**jackknife.averaged, **_by_metric(left, samples.slots)}
-        )
-    return _Scores(
-        observed=_Scored(scores.observed.labels, observed),
-        resampled=_Scored(scores.resampled.labels, averaged, undefined),
-        jackknife=jackknife,
-    )
-
-
-def _tasks(call, scores):
-    """One :class:`_Task` per score to bound: each metric's labels, then its
-    averages."""
-    observed, resampled, jackknife = scores.observed, scores.resampled, scores.jackknife
-    tasks = []
-    for metric in call.metrics:
-        undefined = resampled.undefined[metric]
-        tasks.append(
-            _Task(
-                key=metric,
-                distribution=resampled.labels[metric],
-                estimate=observed.labels[metric][0],
-                jackknife=None if jackknife is None else jackknife.labels[metric],
-                n_undefined=undefined.sum(axis=0),
-            )
-        )
-        n_any = int(undefined.any(axis=1).sum())
-        for average in call.all_averages:
-            if average == "samples":
-                if metric not in call.samples.slots:  # it has no samples form
-                    continue
-                n_any = int(resampled.undefined["samples"].sum())
-            key = (metric, average)
-            tasks.append(
-                _Task(
-                    key=key,
-                    distribution=resampled.averaged[key],
-                    estimate=observed.averaged[key][0],
-                    jackknife=(
-                        None if jackknife is None else jackknife.averaged[key][:, None]
-                    ),
-                    n_undefined=n_any,
-                )
-            )
-    return tasks
-
-
-def _interval_of(call, task):
-    """The :class:`_Bounded` interval of one :class:`_Task`."""
-    distribution, estimate, jackknife = task.distribution, task.estimate, task.jackknife
-    two_d = distribution.reshape(call.n_resamples, -1)
-    acceleration = (
-        None
-        if jackknife is None
-        else bca_acceleration(
-            jackknife.reshape(jackknife.shape[0], -1), call.units.multiplicity
-        )
-    )
-    est = np.atleast_1d(estimate).astype(np.float64)
-    low, high, degenerate = bootstrap_bounds(
-        two_d, est, acceleration, call.confidence_level, call.interval
-    )
-    outside = estimates_outside(two_d, est, low, high)
-    if np.ndim(estimate) == 0:
-        bounds = ConfidenceInterval(float(low[0]), float(high[0]))
-        estimate = float(estimate)
-    else:
-        bounds = ConfidenceInterval(low, high)
-    return _Bounded(
-        interval=ScoreInterval(
-            estimate=estimate,
-            confidence_interval=bounds,
-            n_undefined=task.n_undefined,
-            n_degenerate=degenerate,
-            bootstrap_distribution=(
-                distribution if call.return_distributions else None
-            ),
-        ),
-        outside=outside,
-    )
-
-
-def _score_intervals(call, scores):
-    """Every score's :class:`ScoreInterval`, keyed as
-    :func:`bootstrap_intervals` returns them: the scores are bounded
-    independently (ranges of them across threads), then the estimates
-    outside their intervals are warned of, once, in the calling thread."""
-    tasks = _tasks(call, scores)
-    bounded = {}
-
-    def bound_range(start, stop):
-        for task in tasks[start:stop]:
-            bounded[task.key] = _interval_of(call, task)
-
-    run_ranges(bound_range, len(tasks), call.n_jobs)
-    warn_outside(
-        [(task.key, bounded[task.key].outside) for task in tasks],
-        call.names,
-        confidence_level=call.confidence_level,
-        interval=call.interval,
-        n_resamples=call.n_resamples,
-    )
-    return {task.key: bounded[task.key].interval for task in tasks}
-
-
-def _matrix_interval(call, draws):
-    """The cells' :class:`ScoreInterval`: each a sum over the units, whose
-    BCa acceleration comes from the moments of the kinds' cells."""
-    q1, contributions, cells = call.q1, draws.contributions, draws.cells
-    estimate = call.units.multiplicity @ contributions
-    acceleration = None
-    if call.interval == "bca":
-        acceleration = sum_acceleration(contributions, call.units.multiplicity)
-    low, high, degenerate = bootstrap_bounds(
-        cells, estimate, acceleration, call.confidence_level, call.interval
-    )
-    return ScoreInterval(
-        estimate=estimate.reshape(q1, q1),
-        confidence_interval=ConfidenceInterval(
-            low.reshape(q1, q1), high.reshape(q1, q1)
-        ),
-        n_undefined=0,
-        n_degenerate=degenerate,
-        bootstrap_distribution=(
-            cells.reshape(-1, q1, q1) if call.return_distributions else None
-        ),
-    )
-
-
-def _samples_sums(units, metrics, *, beta, include_no_label):
-    """The :class:`_SamplesSums` of ``metrics``: each kind's sums of the
-    samples averages (:meth:`UnitTable.samples_sums`) for the betas needed
-    (1 for F1, ``beta`` for F-beta), and the :class:`_Slot` of each metric
-    that has a samples average (the registry's
-    :attr:`~sklearn_mlcm._statistics.Statistic.samples`); the others have
-    none, and no samples interval. None when no metric has one."""
-    betas, slots = [], {}
-    for metric in metrics:
-        statistic, b = statistic_of(metric, beta)
-        if statistic.samples is None:
-            continue
-        if statistic.samples.ratio != "fbeta":
-            b = 1.0  # precision and recall do not depend on beta
-        if b not in betas:
-            betas.append(b)
-        slots[metric] = _Slot(beta_slot=betas.index(b), ratio=statistic.samples.index)
-    if not slots:
-        return None
-    sums = [
-        units.samples_sums(beta=b, include_no_label=include_no_label).reshape(
-            units.n_kinds, -1
-        )
-        for b in betas
-    ]
-    return _SamplesSums(np.concatenate(sums, axis=1), slots)
-
-
-def _by_metric(values, slots):
-    """``{(metric, "samples"): (rows,)}`` of the samples averages ``values``
-    (rows, k, 3) of :class:`_SamplesSums`'s sums."""
-    return {
-        (metric, "samples"): values[:, slot.beta_slot, slot.ratio]
-        for metric, slot in slots.items()
-    }
 
 
 # -- the public function -----------------------------------------------------------
@@ -786,9 +361,16 @@ def mlcm_confidence_intervals(
     y_pred : same kind and shape as ``y_true``
         Predicted labels.
 
-    metric : {"f1", "precision", "recall", "fbeta", "specificity"}, default="f1"
+    metric : str, default="f1"
         The score the result unpacks as, as :func:`mlcm_f1_score` and the
-        other scores compute it.
+        other scores compute it: "f1", "precision", "recall", "fbeta",
+        "specificity", or any other statistic of the registry
+        (:func:`confusion_matrix_statistics`: "accuracy", "jaccard",
+        "matthews_corrcoef", "balanced_accuracy",
+        "negative_predictive_value", "false_discovery_rate",
+        "false_omission_rate", "false_positive_rate", "false_negative_rate",
+        "informedness", "markedness", "g_mean", "prevalence"). The result
+        holds it beside precision, recall, F1 and specificity.
 
     average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
         How the chosen score is averaged (see :func:`mlcm_f1_score`).
@@ -825,9 +407,15 @@ def mlcm_confidence_intervals(
         The nominal coverage of the intervals, in (0, 1).
 
     interval : {"bca", "percentile"}, default="bca"
-        "bca": bias-corrected and accelerated (second-order accurate; the
-        jackknife over the instances or groups gives its acceleration).
-        "percentile": the quantiles of the bootstrap distribution.
+        The bootstrap interval of the micro, weighted and samples averages,
+        of the statistics that are no ratio of counts (their labels and
+        every average) and of the matrix's cells. "bca": bias-corrected and
+        accelerated (second-order accurate; the jackknife over the instances
+        or groups gives its acceleration). "percentile": the quantiles of
+        the bootstrap distribution. The labels of a ratio of counts
+        (precision, recall, F-beta, specificity and the registry's other
+        ratios) get Wilson score intervals, their macro averages the
+        bootstrap-t, whatever ``interval`` says (see Notes).
 
     beta : float, default=1.0
         Weight of recall in the F-score, for ``metric="fbeta"``.
@@ -877,9 +465,12 @@ def mlcm_confidence_intervals(
     Warns
     -----
     scipy.stats.DegenerateDataWarning
-        When a score's estimate lies outside its own interval with at least
-        97.5 % of 39 or more resamples on one side of it: the warning names
-        the scores, their bounds and the resamples' mean (see Notes).
+        Once per call, where an interval is flagged (an undefined score, a
+        macro average over many rare labels, a bootstrap-t widened to its
+        estimate: the warning names them and their reasons) or a score's
+        estimate lies outside its percentile or BCa interval with at least
+        97.5 % of 39 or more resamples on one side of it (the warning names
+        the scores, their bounds and the resamples' mean; see Notes).
 
     See Also
     --------
@@ -920,24 +511,88 @@ def mlcm_confidence_intervals(
     instance; averaged over hundreds of such labels, every resample of the
     macro average can lie above its estimate (MULAN delicious, 983 labels,
     a simulated classifier: macro recall 0.236, resamples' mean 0.287, 95 %
-    interval [0.275, 0.299]). The resampled values are the score's own, of
-    the resampled rows; the shift is the bootstrap's estimate of the
-    estimate's bias, and neither the estimate nor the interval is then a
-    safe statement about the population. BCa is undefined when every
-    resample lies on one side of the estimate and falls back to the
-    percentile interval (counted in ``n_degenerate``; scipy.stats.bootstrap
-    gives NaN and a :class:`~scipy.stats.DegenerateDataWarning`); when
-    nearly every resample does, its large bias correction can move both
-    bounds past the estimate to the other side. Any estimate left outside
-    its interval with at least 97.5 % of the resamples on one side of it
+    percentile interval [0.275, 0.299]). The resampled values are the
+    score's own, of the resampled rows; the shift is the bootstrap's
+    estimate of the estimate's bias, and neither the estimate nor the
+    interval is then a safe statement about the population. BCa is
+    undefined when every resample lies on one side of the estimate and
+    falls back to the percentile interval (counted in ``n_degenerate``;
+    scipy.stats.bootstrap gives NaN and a
+    :class:`~scipy.stats.DegenerateDataWarning`); when nearly every
+    resample does, its large bias correction can move both bounds past the
+    estimate to the other side. Any estimate left outside its percentile or
+    BCa interval with at least 97.5 % of the resamples on one side of it
     (from 39 resamples: a centred estimate is that far out with odds below
-    2**-39) raises that warning, naming the scores. The micro average, one
-    ratio of pooled counts, is far less exposed.
+    2**-39) is named in the warning. The micro average, one ratio of pooled
+    counts, is far less exposed.
+
+    Which interval each score gets (issue #32):
+
+    - A label's ratio of counts ``r = X / Y`` (precision, recall, F-beta,
+      specificity and the registry's other ratios), ``X`` and ``Y`` sums over
+      the instances (or groups) of ``x_i`` and ``y_i``, gets the Wilson
+      score interval [2]_ on its effective number of trials. The unit of
+      sampling is the instance, a cluster of charges: under Heydarian's
+      rules a missed label is charged once to each wrong prediction, so an
+      instance may add 3 to ``Y`` and ``x_i``, ``y_i`` are dependent. The
+      ratio's linearised (delta-method) variance over the units is
+      ``V = sum_i (x_i - r y_i)^2 / Y^2`` and the interval is Wilson's on
+      ``n_eff = r (1 - r) / V`` trials (the design effect ``Y / n_eff``
+      shrinks ``Y``; Korn and Graubard [3]_), with ``r n_eff`` hits; where
+      ``r`` is 0 or 1 (``V = 0``), on Kish's effective size ``Y^2 / sum_i
+      y_i^2``. Where every instance is one Bernoulli trial (unweighted,
+      ``x_i, y_i`` in {0, 1}) ``n_eff = Y`` and this is Wilson's interval of
+      the counts. Ten instances that miss a label and predict three others
+      charge its row 30 times: its recall interval is that of no hit in 10
+      instances, [0, 0.28], not in 30 charges, [0, 0.11], nor the
+      percentile bootstrap's [0, 0]. It needs no resampling and keeps its
+      coverage at no hit or no miss, so it is not flagged for few
+      positives. A label whose ratio is undefined on the test set (a zero
+      denominator) gets [0, 1], every value the population's ratio may take.
+    - A macro average ``M`` of such ratios gets the bootstrap-t ([1]_, ch.
+      12): each resample's ``t_b = (M_b - M) / se_b``, studentised by its own
+      linearised standard error (``se_b^2 = sum_i c_bi u_ib^2``, ``u_ib`` each
+      unit's linearised contribution to ``M_b``, ``c_bi`` how often the
+      resample drew it; read off the same resamples as the other
+      intervals), gives ``[M - t_(1 - a/2) se, M - t_(a/2) se]``, clipped to
+      [0, 1]. Resamples that lose a rare label's only positive widen it
+      instead of being averaged away. Where nearly every resample lies on
+      one side of ``M`` (the shift above), ``t_(a/2)`` and ``t_(1 - a/2)``
+      share a sign and the interval would lie beside ``M``: it is then
+      widened to reach ``M`` (never past it) and flagged, an interval that
+      excludes its own estimate contradicting it.
+    - The micro, weighted and samples averages, the statistics that are no
+      ratio of counts (MCC, balanced accuracy, informedness, markedness,
+      G-mean: per label and averaged) and the matrix's cells keep the
+      percentile or BCa interval of ``interval``.
+
+    The estimates are the scores' own in every case.
+
+    Each interval carries a ``flag`` (:attr:`ScoreInterval.flag`): None
+    where the library stands behind it, else why not. Per label:
+    "undefined: never predicted" (and the other zero denominators: the
+    value shown is ``zero_division``'s, not a measurement) and, for a
+    bootstrap interval of a statistic that is no ratio, "few positives
+    (3 < 5)" (fewer than 5 positives). Per average: "12 of 53 labels have
+    < 5 positives" (a macro average where more than 5 % of the labels are
+    that rare: no interval of the plug-in macro average held its coverage
+    there in the simulations of ``benchmarks/sim_honest.py``), "undefined
+    for every label", and "bootstrap-t excluded the estimate (shifted
+    resamples): widened to it". The flagged intervals, and the estimates
+    outside their percentile or BCa interval, are named in one
+    :class:`~scipy.stats.DegenerateDataWarning` per call, which says what
+    each kind of flag means; the summary and ``to_frame()`` ("<score>
+    flag") show them.
 
     References
     ----------
     .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
-       Chapman & Hall, 1993, ch. 14.
+       Chapman & Hall, 1993, ch. 14 (BCa) and ch. 12 (the bootstrap-t).
+    .. [2] E. B. Wilson, "Probable inference, the law of succession, and
+       statistical inference", JASA 22, 1927.
+    .. [3] E. L. Korn and B. I. Graubard, "Confidence intervals for
+       proportions with small expected number of positive counts estimated
+       from survey data", Survey Methodology 24(2), 193-201, 1998.
 
     Examples
     --------
@@ -950,9 +605,9 @@ def mlcm_confidence_intervals(
     ...                                    random_state=0)
     >>> estimate, (low, high) = result
     >>> round(estimate, 3), round(low, 3), round(high, 3)
-    (0.716, 0.675, 0.756)
+    (0.716, 0.674, 0.758)
     >>> result.label_confidence_interval.low.round(3)
-    array([0.584, 0.738, 0.647, 0.64 ])
+    array([0.58 , 0.736, 0.645, 0.639])
 
     Every score of the report, from the same resamples:
 
@@ -966,23 +621,23 @@ def mlcm_confidence_intervals(
     >>> print(mlcm_confidence_intervals(y_true, y_pred, n_resamples=999,
     ...                                 target_names=["cat", "dog", "owl", "fox"],
     ...                                 random_state=0))
-    ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% BCa interval [0.6748, 0.7561]
+    ConfidenceIntervalResult: f1, macro avg = 0.7162, 95% bootstrap-t interval [0.6743, 0.7577]
     999 bootstrap resamples of 300 instances, heydarian matrix, 4 labels
     77 distinct instances (true set, predicted set, weight), each resampled as one kind
     <BLANKLINE>
     average           f1     low    high
     micro avg     0.7179  0.6758  0.7576
-    macro avg     0.7162  0.6748  0.7561
+    macro avg     0.7162  0.6743  0.7577
     weighted avg  0.7174  0.6751  0.7570
     <BLANKLINE>
     Each label:
     label      f1     low    high   width
-    cat    0.6497  0.5837  0.7131  0.1294
-    dog    0.7926  0.7383  0.8416  0.1034
-    owl    0.7136  0.6468  0.7826  0.1358
-    fox    0.7087  0.6404  0.7697  0.1293
+    cat    0.6497  0.5797  0.7139  0.1343
+    dog    0.7926  0.7362  0.8396  0.1035
+    owl    0.7136  0.6451  0.7735  0.1284
+    fox    0.7087  0.6388  0.7700  0.1313
     precision, recall, f1, specificity of each label and average: .to_frame()
-    """
+    """  # noqa: E501 (the summary is wider than the code)
     targets = validate_targets(
         y_true, y_pred, labels=labels, sample_weight=sample_weight, groups=groups
     )

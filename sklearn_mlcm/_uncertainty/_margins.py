@@ -26,6 +26,7 @@ from sklearn_mlcm._statistics import STATISTICS, ratio_metric, undefined_mask
 
 __all__ = [
     "BATCH_CELLS",
+    "SCORES",
     "INSTANCE_MARGINS",
     "MAX_RESAMPLES",
     "METRICS",
@@ -50,10 +51,15 @@ MAX_RESAMPLES = 10**6
 #: At most this many weights (resamples x instances) are held at once.
 BATCH_CELLS = 1 << 21
 
-#: The values of the ``metric`` option of the intervals, the paired
-#: comparison, the accumulator and the threshold curves: the registry's
-#: ``options`` of each statistic, in its order ("f1" is F-beta at beta 1).
-METRICS = tuple(name for s in STATISTICS.values() for name in s.options)
+#: The values of the ``metric`` option of the intervals and the paired
+#: comparison: every statistic of the registry, under its ``options`` ("f1"
+#: and "fbeta" for F-beta) or else its name, in the registry's order.
+METRICS = tuple(name for s in STATISTICS.values() for name in s.options or (s.name,))
+
+#: The ``metric`` options of the threshold curves and of the accumulator's
+#: Poisson intervals: the registry's ``options`` alone (the five scores whose
+#: curves, best thresholds and stream intervals are documented).
+SCORES = tuple(name for s in STATISTICS.values() for name in s.options)
 
 
 # -- the margins of single instances ------------------------------------------

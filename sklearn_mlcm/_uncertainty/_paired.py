@@ -625,10 +625,12 @@ def mlcm_paired_comparison(
     y_pred_b : array-like, sparse matrix or DataFrame, default=None
         The predictions of B, of the shape of ``y_pred_a``.
 
-    metric : {"f1", "precision", "recall", "fbeta", "specificity"}, \
-            default="f1"
+    metric : str, default="f1"
         The score compared: as :func:`mlcm_f1_score` and its siblings
-        (``"fbeta"`` uses ``beta``).
+        (``"fbeta"`` uses ``beta``): "f1", "precision", "recall", "fbeta",
+        "specificity", or any other statistic of the registry
+        (:func:`confusion_matrix_statistics`), as
+        :func:`mlcm_confidence_intervals` takes them.
 
     average : {"macro", "weighted", "micro", "micro_all"}, default="macro"
         How the label scores are combined into ``difference``: the mean,

@@ -3,10 +3,11 @@ averages: intervals that keep their coverage where the bootstrap's collapse.
 
 A per-label ratio (precision, recall, specificity, F-beta) of an MLCM is a
 ratio of two sums over the instances, ``r = X / Y`` with ``X = sum_i x_i``
-and ``Y = sum_i y_i`` (:func:`ratio_moments` says which margins make ``x_i``
-and ``y_i``). Its percentile bootstrap is [0, 0] when a sample has no hit,
-and [1, 1] when it has no miss: the resamples cannot vary what the sample
-lacks. A score interval (Wilson's, or Jeffreys') keeps its coverage there.
+and ``Y = sum_i y_i``, each a linear form of the instance's margins
+(:func:`ratio_form`, :data:`COMPONENTS`). Its percentile bootstrap
+is [0, 0] when a sample has no hit, and [1, 1] when it has no miss: the
+resamples cannot vary what the sample lacks. A score interval (Wilson's, or
+Jeffreys') keeps its coverage there.
 
 Under Heydarian's rules an instance is not one Bernoulli trial per label: a
 missed label is charged once to each of the predicted labels (category 3),
@@ -25,7 +26,11 @@ label's only positive (a jump of the label's ratio to ``zero_division``)
 widen the interval instead of being averaged away.
 
 Everything here is pure and vectorised over the labels: no validation, the
-caller (the report, the intervals) validates once.
+caller (the report, the intervals) validates once. The sums and products of
+the units' counts (:func:`count_moments`) are read off their sparse margins
+once per call, and every ratio's moments off them (:func:`form_moments`);
+every macro average's resampled values and variances come from one product
+of the units' margins per block of resamples (:func:`resampled_macros`).
 """
 
 from dataclasses import dataclass
@@ -37,16 +42,58 @@ from scipy.special import betaincinv, ndtri
 from ._table import resample_counts
 
 __all__ = [
+    "COMPONENTS",
+    "RATIOS",
     "SCORE_INTERVALS",
+    "CountMoments",
     "LabelIntervals",
+    "MacroForms",
     "MacroInterval",
+    "RatioForm",
     "RatioMoments",
+    "ScoreBasis",
+    "count_moments",
+    "effective_trials",
+    "form_moments",
     "label_score_intervals",
+    "macro_estimate",
+    "macro_forms",
     "macro_interval",
     "proportion_interval",
+    "ratio_form",
     "ratio_moments",
-    "ratio_parts",
+    "resampled_macro",
+    "resampled_macros",
+    "score_basis",
+    "studentised_bounds",
+    "unit_totals",
 ]
+
+#: The registry's statistics that are ratios of counts (and "f1"), by their
+#: numerator's and denominator's counts: each gets a score interval per
+#: label and the bootstrap-t for its macro average. The others (MCC, balanced
+#: accuracy, informedness, markedness, G-mean) are not ratios of sums.
+RATIOS = {
+    "precision": (("tp",), ("tp", "fp")),
+    "recall": (("tp",), ("tp", "fn")),
+    "f1": None,
+    "fbeta": None,
+    "specificity": (("tn",), ("tn", "fp")),
+    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
+    "jaccard": (("tp",), ("tp", "fp", "fn")),
+    "negative_predictive_value": (("tn",), ("tn", "fn")),
+    "false_discovery_rate": (("fp",), ("fp", "tp")),
+    "false_omission_rate": (("fn",), ("fn", "tn")),
+    "false_positive_rate": (("fp",), ("fp", "tn")),
+    "false_negative_rate": (("fn",), ("fn", "tp")),
+    "prevalence": (("tp", "fn"), ("tp", "fn", "fp", "tn")),
+}
+
+#: The units' linearised contributions are summed over blocks of kinds of at
+#: most this many values per form (kinds x resamples), whatever the forms:
+#: the sums, and so each average's bounds, do not depend on which other
+#: averages are read with it.
+VARIANCE_CELLS = 1 << 16
 
 #: The score intervals of a proportion, by name.
 SCORE_INTERVALS = ("wilson", "jeffreys")
@@ -126,104 +173,134 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
 
 # -- a per-label ratio of sums over the units ---------------------------------------
 
+#: What one unit gives every ratio's numerator and denominator, each a
+#: linear form of them: its margins' diagonal, row sums and column sums of
+#: each label, every cell of its matrix (``total``, the row sums' sum) and
+#: its diagonal (``trace``), the last two one number per unit, the same for
+#: every label.
+COMPONENTS = ("diag", "rows", "cols", "total", "trace")
 
-def ratio_parts(units, metric, *, beta=1.0, tn="complement"):
-    """Each unit's numerator and denominator of a per-label ratio, as linear
-    forms of the unit's margins: ``(numerator, denominator, components)``.
+#: The one-vs-rest counts as sums of :data:`COMPONENTS`: ``TP = diag``,
+#: ``FP = cols - diag``, ``FN = rows - diag``, and the true negatives of each
+#: ``tn`` rule, every cell outside the label's row and column (``total -
+#: rows - cols + diag``) or the diagonal without the label's own cell
+#: (``trace - diag``).
+_COUNTS = {
+    "tp": {"diag": 1.0},
+    "fp": {"cols": 1.0, "diag": -1.0},
+    "fn": {"rows": 1.0, "diag": -1.0},
+}
+_TRUE_NEGATIVES = {
+    "complement": {"total": 1.0, "rows": -1.0, "cols": -1.0, "diag": 1.0},
+    "diagonal": {"trace": 1.0, "diag": -1.0},
+}
 
-    ``components`` maps a name to an (n_kinds, q) sparse array ("diag",
-    "rows", "cols": the margins of one unit of each kind of ``units``, a
-    :class:`~._table.UnitTable`) or an (n_kinds, 1) dense column broadcast
-    over the labels ("total", every cell of the unit's matrix; "trace").
-    ``numerator`` and ``denominator`` are tuples of ``(coefficient, name)``:
 
-    - precision: ``x = diag``, ``y = cols`` (TP / (TP + FP));
-    - recall: ``x = diag``, ``y = rows`` (TP / (TP + FN));
-    - F-beta: ``x = (1 + b^2) diag``, ``y = b^2 rows + cols``, both divided by
-      ``b^2`` when ``b^2`` would overflow;
-    - specificity: ``x = total - rows - cols + diag``, ``y = total - rows``
-      (``tn="complement"``), or ``x = trace - diag``, ``y = trace + cols - 2
-      diag`` (``tn="diagonal"``).
+@dataclass(frozen=True)
+class RatioForm:
+    """A per-label ratio ``X / Y`` as linear forms of each unit's margins:
+    ``x`` and ``y`` hold the coefficients (5,) of :data:`COMPONENTS`, the
+    same for every label."""
+
+    x: np.ndarray
+    y: np.ndarray
+
+
+def ratio_form(metric, *, beta=1.0, tn="complement"):
+    """The :class:`RatioForm` of ``metric`` (a name of :data:`RATIOS`):
+
+    - precision: ``x = diag`` (TP), ``y = cols`` (TP + FP); recall: ``y =
+      rows`` (TP + FN);
+    - F-beta: ``x = (1 + b^2) diag``, ``y = b^2 rows + cols``, both divided
+      by ``b^2`` when ``b^2`` would overflow;
+    - specificity: ``x = TN``, ``y = TN + FP``, TN as ``tn`` says
+      (:data:`_TRUE_NEGATIVES`);
+    - the registry's other ratios: the sums of their counts (:data:`RATIOS`,
+      :data:`_COUNTS`).
     """
-    q = units.n_labels
-    q1 = q + 1
-    flat = sparse.csr_array(units.unit_margins)
-    components = {
-        "diag": sparse.csr_array(flat[:, 0:q]),
-        "rows": sparse.csr_array(flat[:, q1 : q1 + q]),
-        "cols": sparse.csr_array(flat[:, 2 * q1 : 2 * q1 + q]),
-    }
-    if metric == "precision":
-        x, y = ((1.0, "diag"),), ((1.0, "cols"),)
-    elif metric == "recall":
-        x, y = ((1.0, "diag"),), ((1.0, "rows"),)
-    elif metric == "specificity":
-        if tn == "diagonal":
-            trace = np.asarray(flat[:, 0:q1].sum(axis=1)).reshape(-1, 1)
-            components["trace"] = trace
-            x = ((1.0, "trace"), (-1.0, "diag"))
-            y = ((1.0, "trace"), (1.0, "cols"), (-2.0, "diag"))
-        else:
-            total = np.asarray(flat[:, q1 : 2 * q1].sum(axis=1)).reshape(-1, 1)
-            components["total"] = total
-            x = ((1.0, "total"), (-1.0, "rows"), (-1.0, "cols"), (1.0, "diag"))
-            y = ((1.0, "total"), (-1.0, "rows"))
-    else:  # "f1", "fbeta"
+    if metric in ("f1", "fbeta"):
         b = 1.0 if metric == "f1" else float(beta)
         if b <= 1e50:
             b2 = b * b
-            x, y = ((1.0 + b2, "diag"),), ((b2, "rows"), (1.0, "cols"))
+            x, y = {"diag": 1.0 + b2}, {"rows": b2, "cols": 1.0}
         else:
             inverse = (1.0 / b) ** 2
-            x, y = ((1.0 + inverse, "diag"),), ((1.0, "rows"), (inverse, "cols"))
-    return x, y, components
+            x, y = {"diag": 1.0 + inverse}, {"rows": 1.0, "cols": inverse}
+        return RatioForm(_coefficients(x), _coefficients(y))
+    counts = {**_COUNTS, "tn": _TRUE_NEGATIVES[tn]}
+    numerator, denominator = RATIOS[metric]
+    return RatioForm(
+        _coefficients(*(counts[name] for name in numerator)),
+        _coefficients(*(counts[name] for name in denominator)),
+    )
 
 
-def _product_sum(weights, a, b):
-    """(q,) ``sum_i weights_i a_i b_i`` of two components (sparse (k, q) or
-    dense (k, 1) columns)."""
-    if sparse.issparse(a) and sparse.issparse(b):
-        product = a.multiply(b)
-    elif sparse.issparse(a):
-        product = a.multiply(b)
-    elif sparse.issparse(b):
-        product = b.multiply(a)
-    else:
-        return np.full(1, float(weights @ (a[:, 0] * b[:, 0])))
-    return np.asarray(weights @ sparse.csr_array(product)).ravel()
-
-
-def _linear_sum(weights, form, components, q):
-    """(q,) ``sum_i weights_i f_i`` of the linear form ``form``."""
-    out = np.zeros(q)
-    for coefficient, name in form:
-        values = components[name]
-        if sparse.issparse(values):
-            out += coefficient * np.asarray(weights @ values).ravel()
-        else:
-            out += coefficient * float(weights @ values[:, 0])
+def _coefficients(*terms):
+    """(5,) the coefficients of :data:`COMPONENTS` of a sum of ``terms``
+    (dicts from a component's name to its coefficient)."""
+    out = np.zeros(len(COMPONENTS))
+    for term in terms:
+        for name, coefficient in term.items():
+            out[COMPONENTS.index(name)] += coefficient
     return out
 
 
-def _batch_sums(counts, form, components, q):
-    """(B, q) ``counts @ f`` of the linear form ``f`` for (B, n_kinds) counts."""
-    out = np.zeros((counts.shape[0], q))
-    for coefficient, name in form:
-        values = components[name]
-        if sparse.issparse(values):
-            out += coefficient * np.asarray(values.T @ counts.T).T
-        else:
-            out += coefficient * (counts @ values)
-    return out
+@dataclass(frozen=True)
+class CountMoments:
+    """The sums over the units, each kind counted ``weights`` times, of
+    their margins (:data:`COMPONENTS`), ``sums`` (5, shown), and of their
+    products two by two, ``gram`` (5, 5, shown): every ratio's
+    :class:`RatioMoments` is read off them (:func:`form_moments`)."""
+
+    sums: np.ndarray
+    gram: np.ndarray
 
 
-def _quadratic_sum(weights, left, right, components, q):
-    """(q,) ``sum_i weights_i f_i g_i`` of two linear forms."""
-    out = np.zeros(q)
-    for c1, n1 in left:
-        for c2, n2 in right:
-            out += c1 * c2 * _product_sum(weights, components[n1], components[n2])
-    return out
+def count_moments(units, weights, shown=None):
+    """The :class:`CountMoments` of the first ``shown`` indices of the
+    units of ``units`` (a :class:`~._table.UnitTable`), off their sparse
+    margins ``M`` (diagonal, row sums, column sums): their sums ``M.T @
+    w``, squares, products with each kind's ``total`` and ``trace`` (one
+    product each over every column), and the products of one label's
+    diagonal, row sum and column sum (three column slices of the margins by
+    columns)."""
+    q1 = units.n_labels + 1
+    s = units.n_labels if shown is None else shown
+    w = np.asarray(weights, dtype=np.float64)
+    margins = sparse.csc_array(units.unit_margins)  # its columns sliced fast
+    total, trace = unit_totals(units)
+    dense = (total, trace)
+
+    def by_part(values):  # (3 q1,) -> (3, s): the shown labels of each margin
+        return values.reshape(3, q1)[:, :s]
+
+    sums = np.empty((5, s))
+    gram = np.empty((5, 5, s))
+    sums[:3] = by_part(margins.T @ w)
+    squares = by_part(sparse.csc_array(margins.power(2)).T @ w)
+    for i in range(3):
+        gram[i, i] = squares[i]
+    for j, column in enumerate(dense, start=3):
+        gram[:3, j] = gram[j, :3] = by_part(margins.T @ (w * column))
+    parts = [sparse.csc_array(margins[:, i * q1 : i * q1 + s]) for i in range(3)]
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        product = sparse.csc_array(parts[i].multiply(parts[j]))
+        gram[i, j] = gram[j, i] = product.T @ w
+    for i, column in enumerate(dense, start=3):
+        sums[i] = w @ column
+        for j in range(i, 5):
+            gram[i, j] = gram[j, i] = w @ (column * dense[j - 3])
+    return CountMoments(sums, gram)
+
+
+def unit_totals(units):
+    """``(total, trace)``, (n_kinds,) each: every cell of each kind's matrix
+    (its row sums) and its diagonal."""
+    q1 = units.n_labels + 1
+    select = np.zeros((3 * q1, 2))
+    select[q1 : 2 * q1, 0] = 1.0
+    select[0:q1, 1] = 1.0
+    return np.asarray(units.unit_margins @ select).T
 
 
 @dataclass(frozen=True)
@@ -241,20 +318,28 @@ class RatioMoments:
     yy: np.ndarray
 
 
-def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None):
+def form_moments(form, moments):
+    """The :class:`RatioMoments` of the :class:`RatioForm` ``form`` off the
+    :class:`CountMoments` ``moments``: its sums are linear, its second
+    moments quadratic in the counts' sums and products."""
+    x, y, gram = form.x, form.y, moments.gram
+    return RatioMoments(
+        numerator=x @ moments.sums,
+        denominator=y @ moments.sums,
+        xx=np.einsum("c,cds,d->s", x, gram, x),
+        xy=np.einsum("c,cds,d->s", x, gram, y),
+        yy=np.einsum("c,cds,d->s", y, gram, y),
+    )
+
+
+def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None, shown=None):
     """The :class:`RatioMoments` of ``metric`` over the units of ``units``
     (a :class:`~._table.UnitTable`), each kind counted ``counts`` times
-    (its multiplicity by default: the test set itself)."""
-    q = units.n_labels
-    m = units.multiplicity if counts is None else np.asarray(counts, dtype=float)
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn)
-    return RatioMoments(
-        numerator=_linear_sum(m, x, parts, q),
-        denominator=_linear_sum(m, y, parts, q),
-        xx=_quadratic_sum(m, x, x, parts, q),
-        xy=_quadratic_sum(m, x, y, parts, q),
-        yy=_quadratic_sum(m, y, y, parts, q),
-    )
+    (its multiplicity by default: the test set itself), of the first
+    ``shown`` indices (q by default)."""
+    weights = units.multiplicity if counts is None else counts
+    moments = count_moments(units, weights, shown)
+    return form_moments(ratio_form(metric, beta=beta, tn=tn), moments)
 
 
 @dataclass(frozen=True)
@@ -374,50 +459,15 @@ def label_score_intervals(moments, *, confidence_level, method="wilson"):
 
 @dataclass(frozen=True)
 class MacroInterval:
-    """A macro average's ``estimate``, its interval ``low``, ``high`` and its
-    linearised standard error ``se`` (floats)."""
+    """A macro average's ``estimate``, its interval ``low``, ``high``, its
+    linearised standard error ``se`` (floats), and whether the bootstrap-t
+    bounds were ``widened`` to reach the estimate (:func:`studentised_bounds`)."""
 
     estimate: float
     low: float
     high: float
     se: float
-
-
-def _apply(form, components, vectors):
-    """(n_kinds, B) ``f @ vectors`` of the linear form ``f`` for (q, B)
-    ``vectors``: a broadcast column multiplies the vectors' sums."""
-    out = None
-    for coefficient, name in form:
-        values = components[name]
-        if sparse.issparse(values):
-            term = values @ vectors
-        else:
-            term = values * vectors.sum(axis=0, keepdims=True)
-        term = coefficient * np.asarray(term)
-        out = term if out is None else out + term
-    return out
-
-
-def _macro_of_counts(counts, x, y, parts, q, zero_division):
-    """Macro averages (B,) and their linearised variances (B,) of the units
-    counted ``counts`` (B, n_kinds) times."""
-    X = _batch_sums(counts, x, parts, q)
-    Y = _batch_sums(counts, y, parts, q)
-    defined = Y > 0
-    safe = np.where(defined, Y, 1.0)
-    r = np.where(defined, np.clip(X / safe, 0.0, 1.0), 0.0)
-    if np.isnan(zero_division):
-        n_defined = defined.sum(axis=1)
-        scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
-        macro = (r * defined).sum(axis=1) * scale
-    else:
-        scale = np.full(len(counts), 1.0 / q)
-        macro = ((r * defined).sum(axis=1) + zero_division * (~defined).sum(axis=1)) / q
-    a = np.where(defined, scale[:, None] / safe, 0.0)  # d macro / d X_k
-    # each unit's linearised contribution: sum_k a_k (x_ik - r_k y_ik)
-    u = _apply(x, parts, a.T) - _apply(y, parts, (a * r).T)  # (n_kinds, B)
-    variance = np.einsum("bi,ib->b", counts, u * u)
-    return macro, variance
+    widened: bool = False
 
 
 def macro_interval(
@@ -431,6 +481,7 @@ def macro_interval(
     interval="bootstrap-t",
     n_resamples=999,
     seed=0,
+    shown=None,
 ):
     """The interval of a macro average of per-label ratios.
 
@@ -438,8 +489,8 @@ def macro_interval(
     ----------
     units : UnitTable
         The distinct units of the test set (:class:`~._table.UnitTable`).
-    metric : {"precision", "recall", "f1", "fbeta", "specificity"}
-        The per-label ratio averaged.
+    metric : str
+        The per-label ratio averaged, a name of :data:`RATIOS`.
     confidence_level : float
         In (0, 1).
     beta : float, default=1.0
@@ -457,6 +508,9 @@ def macro_interval(
     seed : int, default=0
         Seed of the resamples (the streams of :func:`~._table.resample_counts`,
         the same as the percentile intervals').
+    shown : int, default=None
+        The indices averaged: q (by default), or q + 1 with the "no label"
+        index.
 
     Returns
     -------
@@ -475,35 +529,227 @@ def macro_interval(
     Tibshirani 1993, ch. 12), clipped to [0, 1]. A resample whose ``se_b`` is
     0 counts as ``t_b = +-inf`` (0 where ``M_b = M``). "linearised" is ``M
     +- z se``.
+
+    Where nearly every resample lies on one side of ``M`` (a ratio resting
+    on an instance that many resamples miss), ``t_(a/2)`` and ``t_(1 - a/2)``
+    share a sign and the interval lies beside ``M``, not around it. It is
+    then widened to reach ``M`` (``widened``; the caller flags it): an
+    interval that excludes its own estimate would contradict it.
     """
-    q = units.n_labels
-    x, y, parts = ratio_parts(units, metric, beta=beta, tn=tn)
+    shown = units.n_labels if shown is None else shown
+    forms = macro_forms({metric: ratio_form(metric, beta=beta, tn=tn)}, shown)
     zero_division = float(zero_division)
-    estimate, variance = _macro_of_counts(
-        units.multiplicity[None, :], x, y, parts, q, zero_division
-    )
-    estimate, se = float(estimate[0]), float(np.sqrt(max(variance[0], 0.0)))
-    alpha = (1.0 - confidence_level) / 2.0
+    estimate, se = (float(v[0]) for v in macro_estimate(units, forms, zero_division))
     if interval == "linearised" or not np.isfinite(estimate):
-        z = ndtri(1.0 - alpha)
-        low, high = estimate - z * se, estimate + z * se
-        return MacroInterval(
-            estimate, float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1)), se
+        low, high, _ = studentised_bounds(
+            estimate, se, None, None, confidence_level=confidence_level
         )
-    t = np.empty(n_resamples)
+        return MacroInterval(estimate, low, high, se)
+    macro = np.empty(n_resamples)
+    variance = np.empty(n_resamples)
     step = max(
         units.chunk, (1 << 20) // max(units.n_kinds, 1) // units.chunk * units.chunk
     )
     for start in range(0, n_resamples, step):
         stop = min(start + step, n_resamples)
-        counts = resample_counts(seed, start, stop, units)
-        macro, var = _macro_of_counts(counts, x, y, parts, q, zero_division)
-        se_b = np.sqrt(np.maximum(var, 0.0))
-        diff = macro - estimate
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t[start:stop] = np.where(
-                se_b > 0, diff / np.where(se_b > 0, se_b, 1.0), np.sign(diff) * np.inf
-            )
+        drawn = np.ascontiguousarray(resample_counts(seed, start, stop, units).T)
+        found = resampled_macros(
+            drawn, units.margins_of(drawn), units, forms, zero_division
+        )
+        macro[start:stop], variance[start:stop] = found[0, 0], found[1, 0]
+    low, high, widened = studentised_bounds(
+        estimate, se, macro, variance, confidence_level=confidence_level
+    )
+    return MacroInterval(estimate, low, high, se, widened)
+
+
+@dataclass(frozen=True)
+class MacroForms:
+    """The macro averages of one call, read together: their ``keys`` and the
+    coefficients of their numerators ``x`` and denominators ``y`` (F, 5),
+    one row per key (:class:`RatioForm`), over the first ``shown``
+    indices."""
+
+    keys: tuple
+    x: np.ndarray
+    y: np.ndarray
+    shown: int
+
+
+def macro_forms(forms, shown):
+    """The :class:`MacroForms` of ``forms``, a dict from a key to a
+    :class:`RatioForm`, averaged over the first ``shown`` indices."""
+    keys = tuple(forms)
+    x = np.array([forms[key].x for key in keys]).reshape(len(keys), len(COMPONENTS))
+    y = np.array([forms[key].y for key in keys]).reshape(len(keys), len(COMPONENTS))
+    return MacroForms(keys, x, y, shown)
+
+
+def resampled_macros(drawn, margins, units, forms, zero_division):
+    """(2, F, B): the macro averages of the :class:`MacroForms` ``forms`` and
+    their linearised variances in the resamples that drew each kind of unit
+    of ``units`` ``drawn`` times ((n_kinds, B), C-ordered: the counts
+    transposed, as :meth:`~._table.UnitTable.margins_of` reads them), whose
+    ``margins`` (B, 3, q + 1) are drawn already (the averages' sums are read
+    off them).
+
+    Each unit's linearised contribution ``u_i = sum_k a_k (x_ik - r_k
+    y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its margins
+    (:data:`COMPONENTS`; the total is the sum of the row sums, the trace of
+    the diagonal): one sparse product with the units' margins gives every
+    form's contributions in every resample, and ``variance_b = sum_i c_bi
+    u_ib^2``.
+    """
+    n_rows, s, n_forms = drawn.shape[1], forms.shown, len(forms.keys)
+    q1 = margins.shape[2]
+    # every array here is (labels, forms, resamples): the weights of the
+    # margins' product are then written row by row (label by label)
+    by_label = np.ascontiguousarray(margins.transpose(1, 2, 0))  # (3, q1, B)
+    components = (by_label[0, :s], by_label[1, :s], by_label[2, :s])
+    components += (by_label[1].sum(axis=0), by_label[0].sum(axis=0))
+    X = _combine(forms.x, components, s, n_rows)  # (s, F, B)
+    Y = _combine(forms.y, components, s, n_rows)
+    defined = Y > 0
+    safe = np.where(defined, Y, 1.0)
+    r = X / safe
+    np.clip(r, 0.0, 1.0, out=r)
+    r[~defined] = 0.0
+    if np.isnan(zero_division):
+        n_defined = defined.sum(axis=0)
+        scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
+        macro = r.sum(axis=0) * scale
+    else:
+        scale = np.full((n_forms, n_rows), 1.0 / s)
+        macro = (r.sum(axis=0) + zero_division * (~defined).sum(axis=0)) / s
+    a = np.divide(scale, safe)  # d macro / d X_k, (s, F, B)
+    a[~defined] = 0.0
+    weights = _margin_weights(forms, a, a * r, q1)
+    return np.stack([macro, _variances(drawn, units.unit_margins, weights)])
+
+
+def _combine(coefficients, components, s, n_rows):
+    """(s, F, B) ``sum_c coefficients[f, c] component_c`` of each form f:
+    the components (s, B), or (B,) for the total and the trace."""
+    n_forms = coefficients.shape[0]
+    out = np.zeros((s, n_forms, n_rows))
+    for f, c in zip(*np.nonzero(coefficients)):
+        out[:, f, :] += coefficients[f, c] * components[c]
+    return out
+
+
+def _margin_weights(forms, a, ar, q1):
+    """(3 q1, F x B): the coefficients of each unit's margins (diagonal, row
+    sums, column sums) in ``u``, ``cx a - cy ar`` per component (``a``,
+    ``ar``: (s, F, B)); the total adds to every row sum's, the trace to
+    every diagonal cell's."""
+    s, n_forms, n_rows = a.shape
+    weights = np.zeros((3, q1, n_forms, n_rows))
+    for c in range(3):
+        x, y = forms.x[:, c, None], forms.y[:, c, None]
+        if x.any():
+            weights[c, :s] += x * a
+        if y.any():
+            weights[c, :s] -= y * ar
+    for c, to in ((3, 1), (4, 0)):
+        x, y = forms.x[:, c, None], forms.y[:, c, None]
+        if x.any() or y.any():
+            weights[to] += x * a.sum(axis=0) - y * ar.sum(axis=0)
+    return weights.reshape(3 * q1, -1)
+
+
+def _variances(drawn, unit_margins, weights):
+    """(F, B) ``variance_b = sum_i c_bi u_ib^2`` of each form, ``u = margins
+    @ weights`` (:func:`_margin_weights`), ``c`` the counts ``drawn``
+    (n_kinds, B), in blocks of kinds of :data:`VARIANCE_CELLS` values per
+    form: one sparse product per block gives every form's ``u`` in every
+    resample at once."""
+    n_rows = drawn.shape[1]
+    n_forms = weights.shape[1] // n_rows
+    if n_rows == 1 and n_forms > 1:
+        # one resample (the test set itself): form by form, so that each sum
+        # runs over arrays of the same shape whatever the other forms (numpy
+        # sums a single column pairwise, several in turn)
+        return np.concatenate(
+            [_variances(drawn, unit_margins, weights[:, [f]]) for f in range(n_forms)]
+        )
+    variance = np.zeros((n_forms, n_rows))
+    n_kinds = unit_margins.shape[0]
+    step = max(1, VARIANCE_CELLS // n_rows)
+    for start in range(0, n_kinds, step):
+        stop = min(start + step, n_kinds)
+        block = unit_margins if stop - start == n_kinds else None
+        if block is None:
+            block = _row_block(unit_margins, start, stop)
+        u = block @ weights  # (kinds, F x B)
+        np.square(u, out=u)
+        # one pass over u, weighed by the counts (half the time of a product
+        # and a sum over the kinds)
+        u = u.reshape(-1, n_forms, n_rows)
+        variance += np.einsum("ifb,ib->fb", u, drawn[start:stop])
+    return variance
+
+
+def _row_block(matrix, start, stop):
+    """Rows ``start`` to ``stop`` of a CSR array, a view of its arrays (a
+    slice copies them, and took a third of the variances' time)."""
+    first, last = matrix.indptr[start], matrix.indptr[stop]
+    return sparse.csr_array(
+        (
+            matrix.data[first:last],
+            matrix.indices[first:last],
+            matrix.indptr[start : stop + 1] - first,
+        ),
+        shape=(stop - start, matrix.shape[1]),
+        copy=False,
+    )
+
+
+def resampled_macro(counts, form, zero_division, units):
+    """Macro averages (B,) and their linearised variances (B,) of the
+    :class:`RatioForm` ``form`` in the units of ``units`` counted ``counts``
+    (B, n_kinds) times."""
+    drawn = np.ascontiguousarray(np.asarray(counts, dtype=np.float64).T)
+    found = resampled_macros(
+        drawn,
+        units.margins_of(drawn),
+        units,
+        macro_forms({None: form}, units.n_labels),
+        float(zero_division),
+    )
+    return found[0, 0], found[1, 0]
+
+
+def macro_estimate(units, forms, zero_division):
+    """``(estimates, standard errors)``, (F,) each: the macro averages of the
+    :class:`MacroForms` ``forms`` on the test set itself and their
+    linearised standard errors."""
+    weights = units.multiplicity[:, None]
+    found = resampled_macros(weights, units.observed(), units, forms, zero_division)
+    return found[0, :, 0], np.sqrt(np.maximum(found[1, :, 0], 0.0))
+
+
+def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
+    """``(low, high, widened)`` of the bootstrap-t of ``estimate`` (standard
+    error ``se``) from the resamples' macro averages and linearised
+    variances (B,), clipped to [0, 1]; the normal interval ``estimate +- z
+    se`` where ``macro`` is None (see :func:`macro_interval`'s Notes).
+
+    A bootstrap-t that would exclude a finite ``estimate`` (the resamples
+    shifted to one side of it) is widened to reach it, and ``widened`` is
+    True.
+    """
+    alpha = (1.0 - confidence_level) / 2.0
+    if macro is None:
+        z = ndtri(1.0 - alpha)
+        low, high = estimate - z * se, estimate + z * se
+        return float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1)), False
+    n_resamples = macro.size
+    se_b = np.sqrt(np.maximum(variance, 0.0))
+    diff = macro - estimate
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(
+            se_b > 0, diff / np.where(se_b > 0, se_b, 1.0), np.sign(diff) * np.inf
+        )
     t = np.sort(np.where(np.isnan(t), 0.0, t))
     # order statistics, as the percentile bounds read at (B + 1) alpha
     k_low = int(np.clip(np.floor((n_resamples + 1) * alpha) - 1, 0, n_resamples - 1))
@@ -512,6 +758,44 @@ def macro_interval(
     )
     low = estimate - t[k_high] * se if np.isfinite(t[k_high]) else 0.0
     high = estimate - t[k_low] * se if np.isfinite(t[k_low]) else 1.0
-    return MacroInterval(
-        estimate, float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0)), se
-    )
+    low, high = float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
+    if not np.isfinite(estimate) or low <= estimate <= high:
+        return low, high, False
+    return min(low, estimate), max(high, estimate), True
+
+
+# -- one call's basis ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreBasis:
+    """What the score intervals of one call read, computed once before any
+    resample is drawn: the units' count ``moments`` over the test set
+    (:class:`CountMoments`), the :class:`RatioForm` of each ratio metric
+    (``forms``), and for the macro averages their :class:`MacroForms`
+    (``macro``, None without) with their linearised standard errors on the
+    test set (``macro_se``, (F,))."""
+
+    moments: CountMoments
+    forms: dict
+    macro: MacroForms | None
+    macro_se: np.ndarray | None
+
+
+def score_basis(units, metrics, *, macro, beta, tn, shown, zero_division):
+    """The :class:`ScoreBasis` of the ratios among ``metrics``
+    (:data:`RATIOS`), their macro averages' with ``macro``; None when no
+    metric is a ratio. ``zero_division`` is the resamples' (a float)."""
+    forms = {
+        metric: ratio_form(metric, beta=beta, tn=tn)
+        for metric in metrics
+        if metric in RATIOS
+    }
+    if not forms:
+        return None
+    moments = count_moments(units, units.multiplicity, shown)
+    averaged = se = None
+    if macro:
+        averaged = macro_forms(forms, shown)
+        _, se = macro_estimate(units, averaged, float(zero_division))
+    return ScoreBasis(moments, forms, averaged, se)

@@ -26,7 +26,6 @@ HOSTILE_NAMES = [
 ]
 
 
-
 def simulated_scores(y_true, seed=0):
     """Scores of a fair classifier of ``y_true``: higher for true labels, with
     noise, and a few labels drawn towards others (so that labels are confused
