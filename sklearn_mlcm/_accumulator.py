@@ -60,6 +60,14 @@ from ._uncertainty._margins import (
     min_resamples,
 )
 from ._uncertainty._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
+from ._uncertainty._score_intervals import RATIOS as RATIO_METRICS
+from ._uncertainty._stream_intervals import (
+    N_STATE_ROWS,
+    STREAM_MACRO,
+    batch_state,
+    empty_state,
+    honest_intervals,
+)
 from ._validation._frames import align_columns, read_frame
 from ._validation._matrices import check_dense_size
 from ._validation._messages import input_error
@@ -242,9 +250,11 @@ class MLCMAccumulator:
             self.n_samples_ = 0
             # the replicates' margins, the next row's position in this
             # accumulator's stream, and the streams whose rows were added
-            self._replicates = self._replicate_samples = None
+            self._replicates = self._replicate_samples = self._state = None
             if self.n_resamples is not None:
                 self._replicates = np.zeros((self.n_resamples, 3, q + 1))
+                # the sums the score intervals and flags read (O(q))
+                self._state = empty_state(q)
                 self._replicate_samples = np.zeros(
                     (
                         self.n_resamples,
@@ -326,7 +336,7 @@ class MLCMAccumulator:
         )
         matrix, supports = computed.matrix, computed.supports
         n_rows = n_samples if n_samples is not None else len(y_true)
-        replicates = replicate_sums = start = None
+        replicates = replicate_sums = start = state = None
         try:
             if self.n_resamples is not None:
                 start = self._reserve(n_rows)
@@ -343,6 +353,7 @@ class MLCMAccumulator:
                 replicates, replicate_sums = _replicate_arrays(
                     *replicates, self.n_resamples
                 )
+                state = batch_state(y_true, y_pred, sample_weight, method=self.method)
             # all or nothing: the state changes only once the batch is counted
             with self._lock:
                 self._check_unchanged(known, n_seen, names)
@@ -350,11 +361,11 @@ class MLCMAccumulator:
                     self.target_names_ = list(labels)
                 elif labels is not None and self.target_names_ != labels:
                     # another thread's first frame named the labels meanwhile
-                    matrix, supports, replicates = _reorder(
-                        matrix, supports, labels, self.target_names_, replicates
+                    matrix, supports, replicates, state = _reorder(
+                        matrix, supports, labels, self.target_names_, replicates, state
                     )
                 self._check_total(matrix, replicates, "sample_weight")
-                self._add(matrix, replicates, computed.samples, replicate_sums)
+                self._add(matrix, replicates, computed.samples, replicate_sums, state)
                 self._supports = self._supports + supports
                 self._no_label_support = (
                     self._no_label_support + computed.no_label_support
@@ -437,9 +448,10 @@ class MLCMAccumulator:
                 "would make it overflow."
             )
 
-    def _add(self, cm, replicates, samples, replicate_samples=None):
+    def _add(self, cm, replicates, samples, replicate_samples=None, state=None):
         """Add a matrix, the sums of the samples average (and replicates of
-        both) to the running ones; the caller holds the lock."""
+        both, and the sums of the score intervals) to the running ones; the
+        caller holds the lock."""
         if self.sparse_output:
             self._matrix = sparse.csr_array(self._matrix + sparse.csr_array(cm))
         elif sparse.issparse(cm):
@@ -450,6 +462,7 @@ class MLCMAccumulator:
         if replicates is not None:
             self._replicates += replicates
             self._replicate_samples += replicate_samples
+            self._state = self._state + state
 
     def merge(self, other):
         """Add the batches of another accumulator (for example a worker's).
@@ -483,6 +496,7 @@ class MLCMAccumulator:
             streams,
             samples,
             replicate_samples,
+            state,
         ) = other._snapshot()
         with self._lock:
             known, n_seen = self.target_names_, self.n_samples_
@@ -490,8 +504,8 @@ class MLCMAccumulator:
             check_batch_kinds(names, names, known, n_seen)
         if names is not None and known is not None:
             order = check_batch_columns(names, known, what="'other'")
-            matrix, supports, replicates = _reorder(
-                matrix, supports, names, order, replicates
+            matrix, supports, replicates, state = _reorder(
+                matrix, supports, names, order, replicates, state
             )
         with self._lock:
             if (self.target_names_, self.n_samples_) != (known, n_seen):
@@ -503,7 +517,7 @@ class MLCMAccumulator:
             shared = streams & (self._streams | {self._key})
             if self.target_names_ is None and names is not None:
                 self.target_names_ = list(names)
-            self._add(matrix, replicates, samples, replicate_samples)
+            self._add(matrix, replicates, samples, replicate_samples, state)
             self._supports = self._supports + supports
             self._no_label_support = self._no_label_support + no_label
             self.n_samples_ += n_samples
@@ -539,6 +553,7 @@ class MLCMAccumulator:
                     if self._replicate_samples is None
                     else self._replicate_samples.copy()
                 ),
+                self._state,  # frozen: never changed in place
             )
 
     def __add__(self, other):
@@ -694,7 +709,7 @@ class MLCMAccumulator:
         (0.714, 0.674, 0.755)
         """
         self._check_replicates(confidence_level)
-        matrix, _, _, n_rows, names, replicates, *_ = self._snapshot()
+        matrix, _, _, n_rows, names, replicates, *_, state = self._snapshot()
         shown = self.n_labels + bool(include_no_label)
         names = self._names(names) + ([NO_LABEL_NAME] if include_no_label else [])
         metrics = RESULT_METRICS + ((metric,) if metric not in RESULT_METRICS else ())
@@ -712,6 +727,18 @@ class MLCMAccumulator:
             tn=tn,
             zero_division=zero_division,
             warn_for=(metric,),
+        )
+        scores = honest_intervals(
+            scores,
+            state,
+            _matrix_margins(matrix),
+            shown=shown,
+            confidence_level=float(confidence_level),
+            beta=float(beta),
+            tn=tn,
+            names=names,
+            n_resamples=self.n_resamples,
+            return_distributions=True,  # package_result keeps them or not
         )
         return package_result(
             scores,
@@ -908,15 +935,21 @@ class MLCMAccumulator:
             _,
             samples,
             replicate_samples,
+            state,
         ) = self._snapshot()
         which = _SAMPLES_OPTIONS.index((1.0, bool(include_no_label)))
         statistics = report_statistics(metrics)
         bounds = None
         if confidence_level is not None:
+            names = self._names(names)
+            if target_names is not None and len(target_names) == len(names):
+                names = list(target_names)
             bounds = _report_bounds(
                 matrix,
                 replicates,
                 replicate_samples[:, which],
+                state,
+                names=names + [NO_LABEL_NAME] * bool(include_no_label),
                 statistics=statistics,
                 n_rows=n_rows,
                 shown=self.n_labels + bool(include_no_label),
@@ -948,15 +981,15 @@ class MLCMAccumulator:
         )
 
 
-def _reorder(matrix, supports, names, order, replicates=None):
-    """A (q+1, q+1) matrix, its supports and its (B, 3, q+1) replicates (or
-    None), labelled ``names``, in the label order ``order`` (the same
-    names); the no-label index stays last."""
+def _reorder(matrix, supports, names, order, replicates=None, state=None):
+    """A (q+1, q+1) matrix, its supports, its (B, 3, q+1) replicates and its
+    (N_STATE_ROWS, q+1) state (or None), labelled ``names``, in the label
+    order ``order`` (the same names); the no-label index stays last."""
     position = {name: i for i, name in enumerate(names)}
     index = [*(position[name] for name in order), len(names)]
     if replicates is not None:
-        replicates = replicates[:, :, index]
-    return matrix[index][:, index], supports[index[:-1]], replicates
+        replicates, state = replicates[:, :, index], state.columns(index)
+    return matrix[index][:, index], supports[index[:-1]], replicates, state
 
 
 def _matrix_margins(matrix):
@@ -1045,7 +1078,9 @@ def _report_bounds(
     matrix,
     replicates,
     replicate_samples,
+    state,
     *,
+    names,
     statistics,
     n_rows,
     shown,
@@ -1056,7 +1091,8 @@ def _report_bounds(
     per row and averaged (the samples average from ``replicate_samples``,
     the (B, 3, 3) sums of each replicate, for the statistics with a samples
     form), from the replicates (the report's own values have warned
-    already)."""
+    already), the ratios' labels Wilson's off ``state``, each flagged
+    (:func:`~._uncertainty._stream_intervals.honest_intervals`)."""
     metrics = tuple(score_key(statistic) for statistic in statistics)
     scores = _percentile_scores(
         matrix,
@@ -1079,10 +1115,24 @@ def _report_bounds(
         j = statistic.samples.index
         interval = ConfidenceInterval(float(lows[j]), float(highs[j]))
         scores[metric, SAMPLES_AVERAGE] = ScoreInterval(None, interval, 0, 0)
+    scores = honest_intervals(
+        scores,
+        state,
+        _matrix_margins(matrix),
+        shown=shown,
+        confidence_level=confidence_level,
+        beta=1.0,
+        tn="complement",
+        names=names,
+        n_resamples=len(replicates),
+        return_distributions=False,
+    )
     legend = (
         f"[low, high]: {100 * confidence_level:g}% percentile Poisson bootstrap "
         f"intervals, {len(replicates):,} replicates of the {n_rows:,} instances"
     )
+    if any(metric in RATIO_METRICS for metric in metrics):
+        legend += STREAM_MACRO
     return ReportBounds(scores, legend)
 
 
@@ -1117,13 +1167,15 @@ def _seed_sequence(random_state):
 def _check_replicate_size(n_resamples, n_labels):
     """Refuse replicates past :data:`MAX_REPLICATE_BYTES`, before they exist."""
     per_replicate = 3 * (n_labels + 1) + _REPLICATE_SUMS
-    size = n_resamples * per_replicate * 8
+    state = N_STATE_ROWS * (n_labels + 1) * 8  # the intervals' sums, once
+    size = n_resamples * per_replicate * 8 + state
     if size > MAX_REPLICATE_BYTES:
-        most = MAX_REPLICATE_BYTES // (per_replicate * 8)
+        most = max(0, MAX_REPLICATE_BYTES - state) // (per_replicate * 8)
         raise InvalidParameterError(
             f"The 'n_resamples' parameter of MLCMAccumulator must keep the "
             f"replicates (n_resamples x (3 x (n_labels + 1) + {_REPLICATE_SUMS}) "
-            "float64 margins and sums) "
+            f"float64 margins and sums, and the intervals' {N_STATE_ROWS} x "
+            "(n_labels + 1) sums) "
             f"within {MAX_REPLICATE_BYTES / 2**30:.0f} GiB: at most {most:,} "
             f"resamples for {n_labels:,} labels. Got {n_resamples:,} "
             f"({size / 2**30:.1f} GiB) instead; use fewer resamples, or score "
