@@ -67,6 +67,8 @@ from ._uncertainty._stream_intervals import (
     batch_state,
     empty_state,
     honest_intervals,
+    matrix_margins,
+    percentile_bounds,
 )
 from ._validation._frames import align_columns, read_frame
 from ._validation._matrices import check_dense_size
@@ -108,8 +110,9 @@ class MLCMAccumulator:
         gets an independent Poisson(1) weight in each replicate, and each
         replicate adds up the diagonal, row sums and column sums of its
         weighted matrix, and the sums of the report's samples average
-        (``n_resamples x (3 x (n_labels + 1) + 18)`` numbers, at most 1 GiB).
-        None keeps the matrix alone. An interval at a
+        (``n_resamples x (3 x (n_labels + 1) + 18)`` numbers, and 26 x
+        (n_labels + 1) running sums for the labels' score intervals and
+        flags; at most 1 GiB). None keeps the matrix alone. An interval at a
         confidence level c needs at least ``2 / (1 - c) - 1`` replicates,
         rounded up (39 for 95%), to resolve its tails, as in
         :func:`mlcm_confidence_intervals`; fewer are refused when the
@@ -613,15 +616,18 @@ class MLCMAccumulator:
         include_no_label=False,
         return_distributions=False,
     ):
-        """Poisson bootstrap intervals of every MLCM score of the stream so far.
+        """Intervals of every MLCM score of the stream so far, by the report's rules.
 
         The stream's counterpart of :func:`mlcm_confidence_intervals`: every
         score is read off the accumulated matrix, and off each of the
         ``n_resamples`` replicates the accumulator kept (build it with
-        ``n_resamples``); each interval is the percentile interval of those
-        values. BCa is not offered: its acceleration needs the jackknife,
-        the scores with each row left out, and a stream does not keep its
-        rows. Nor are the intervals of the matrix's cells: the replicates
+        ``n_resamples``). The labels of a ratio get the one-shot function's
+        Wilson interval (off running sums, see Notes), the others and the
+        averages the percentile interval of the replicates; each is flagged
+        as the one-shot function flags it. BCa is not offered: its
+        acceleration needs the jackknife, the scores with each row left out,
+        and a stream does not keep its rows. Nor are the intervals of the
+        matrix's cells: the replicates
         keep the margins the scores need, not whole matrices.
 
         Read more in the :ref:`User Guide <uncertainty>`.
@@ -685,6 +691,24 @@ class MLCMAccumulator:
         compare the two on 400 instances, and check the coverage of these
         intervals by simulation).
 
+        A label's ratio ``X / Y`` gets Wilson's interval on the design-effect
+        trials ``r (1 - r) / Var(r)``, whose linearised variance needs ``X``,
+        ``Y`` and the sums ``S_xx``, ``S_xy``, ``S_yy`` over the rows: linear
+        and quadratic forms of the sums of each row's margins (diagonal, row
+        and column sums, total, trace) and of their products two by two,
+        which the accumulator keeps per label and adds batch by batch, so
+        the bounds are :func:`mlcm_confidence_intervals`' on the same rows
+        (to rounding). A label with no hit gets ``[0, z^2 / (n + z^2)]``, not
+        [0, 0]. The macro average stays the percentile interval: the
+        one-shot bootstrap-t needs each replicate's linearised variance,
+        whose coefficients are known only once the replicate is complete,
+        that is ``q x q`` cross moments per replicate. It is flagged by the
+        one-shot rule instead (more than 5% of the labels with fewer than 5
+        positives, Kish's counts off the running sums of the weights), where
+        no interval of it holds its coverage. Every flag is in
+        ``ScoreInterval.flag``, in the one-shot words, and the flagged
+        intervals are named in one :class:`~scipy.stats.DegenerateDataWarning`.
+
         References
         ----------
         .. [1] J. A. Hanley and B. MacGibbon, "Creating non-parametric
@@ -731,7 +755,7 @@ class MLCMAccumulator:
         scores = honest_intervals(
             scores,
             state,
-            _matrix_margins(matrix),
+            matrix_margins(matrix),
             shown=shown,
             confidence_level=float(confidence_level),
             beta=float(beta),
@@ -831,11 +855,10 @@ class MLCMAccumulator:
         with the same ``method``: the accumulator keeps the label supports,
         the total of instances with no true label and the table of the
         instances' set sizes (for the samples average, a running sum too)
-        next to the matrix. With
-        ``confidence_level`` (and replicates, ``n_resamples``), each
-        precision, recall and F1 comes with its Poisson bootstrap percentile
-        interval, in the layout of ``mlcm_classification_report(...,
-        confidence_level=...)``. ``metrics`` chooses the statistics, as
+        next to the matrix. With ``confidence_level`` (and replicates,
+        ``n_resamples``), each score comes with its interval, in the layout
+        of ``mlcm_classification_report(..., confidence_level=...)``.
+        ``metrics`` chooses the statistics, as
         :func:`mlcm_classification_report`'s.
 
         Parameters
@@ -864,10 +887,12 @@ class MLCMAccumulator:
             with ``confidence_level``, its interval.
 
         confidence_level : float, default=None
-            Print each score with the bounds of its
-            percentile interval of this nominal coverage, read off the
-            replicates (``"<score> low"`` and ``"<score> high"`` keys with
-            ``output_dict=True``). Needs an accumulator built with
+            Print each score with its interval of this nominal coverage, as
+            :meth:`confidence_intervals` gives it (the ratios' labels
+            Wilson's, the others the replicates' percentile), flagged as the
+            one-shot report flags it (``"<score> low"``, ``"<score> high"``
+            and ``"<score> flag"`` keys with ``output_dict=True``; marks and
+            notes in the text). Needs an accumulator built with
             ``n_resamples``.
 
         Returns
@@ -906,16 +931,16 @@ class MLCMAccumulator:
         >>> print(acc.classification_report(confidence_level=0.95, zero_division=0.0))
                                precision             recall           f1-score    weight   support
         <BLANKLINE>
-                   0   0.73 [0.64, 0.82]  0.73 [0.65, 0.80]  0.73 [0.67, 0.79]        95        81
-                   1   0.69 [0.59, 0.80]  0.76 [0.68, 0.83]  0.72 [0.65, 0.79]        91        75
-                   2   0.78 [0.70, 0.85]  0.79 [0.72, 0.86]  0.78 [0.73, 0.84]       110        95
+                   0   0.73 [0.63, 0.81]  0.73 [0.65, 0.79]  0.73 [0.66, 0.79]        95        81
+                   1   0.69 [0.58, 0.78]  0.76 [0.68, 0.82]  0.72 [0.65, 0.78]        91        75
+                   2   0.78 [0.69, 0.84]  0.79 [0.72, 0.85]  0.78 [0.73, 0.83]       110        95
         <BLANKLINE>
            micro avg   0.74 [0.69, 0.78]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
            macro avg   0.73 [0.69, 0.78]  0.76 [0.72, 0.81]  0.75 [0.70, 0.79]       296       251
         weighted avg   0.74 [0.69, 0.79]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
          samples avg   0.53 [0.48, 0.58]  0.57 [0.51, 0.62]  0.54 [0.48, 0.59]       296       251
         <BLANKLINE>
-        [low, high]: 95% percentile Poisson bootstrap intervals, 999 replicates of the 300 instances
+        [low, high]: 95% percentile Poisson bootstrap intervals, 999 replicates of the 300 instances; the labels' ratios Wilson score intervals, their macro avg the percentile (flagged where the labels are rare)
         <BLANKLINE>
         """  # noqa: E501 (the report with intervals is wider than the code)
         if confidence_level is not None:
@@ -992,32 +1017,6 @@ def _reorder(matrix, supports, names, order, replicates=None, state=None):
     return matrix[index][:, index], supports[index[:-1]], replicates, state
 
 
-def _matrix_margins(matrix):
-    """(1, 3, q+1) float64: the diagonal, row sums and column sums of a dense
-    or CSR matrix."""
-    if sparse.issparse(matrix):
-        rows = np.asarray(matrix.sum(axis=1)).ravel()
-        cols = np.asarray(matrix.sum(axis=0)).ravel()
-        margins = [matrix.diagonal(), rows, cols]
-    else:
-        margins = [np.diagonal(matrix), matrix.sum(axis=1), matrix.sum(axis=0)]
-    return np.stack(margins).astype(np.float64)[None]
-
-
-def _percentile_bounds(distribution, confidence_level):
-    """The percentile interval of each column of ``distribution``
-    (replicates first), NaN values left out (an all-NaN column has NaN
-    bounds); linear interpolation, as the one-shot intervals'."""
-    levels = [(1.0 - confidence_level) / 2.0, (1.0 + confidence_level) / 2.0]
-    if not np.isnan(distribution).any():  # nanquantile is 10x slower
-        low, high = np.quantile(distribution, levels, axis=0)
-        return low, high
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns
-        low, high = np.nanquantile(distribution, levels, axis=0)
-    return low, high
-
-
 def _percentile_scores(
     matrix,
     replicates,
@@ -1038,7 +1037,7 @@ def _percentile_scores(
     replicates take 0.0 for "warn"."""
     options = {"beta": beta, "tn": tn, "shown": shown}
     observed = every_score(
-        _matrix_margins(matrix),
+        matrix_margins(matrix),
         metrics,
         averages,
         zero_division=zero_division,
@@ -1051,7 +1050,7 @@ def _percentile_scores(
     )
 
     def interval_of(distribution, estimate, n_undefined):
-        low, high = _percentile_bounds(distribution, confidence_level)
+        low, high = percentile_bounds(distribution, confidence_level)
         if np.ndim(estimate) == 0:
             estimate, bounds = (
                 float(estimate),
@@ -1108,7 +1107,7 @@ def _report_bounds(
     )
     silent = 0.0 if zero_division == "warn" else zero_division
     values = samples_values(replicate_samples, silent)
-    lows, highs = _percentile_bounds(values, confidence_level)
+    lows, highs = percentile_bounds(values, confidence_level)
     for metric, statistic in zip(metrics, statistics):
         if statistic.samples is None:
             continue
@@ -1118,7 +1117,7 @@ def _report_bounds(
     scores = honest_intervals(
         scores,
         state,
-        _matrix_margins(matrix),
+        matrix_margins(matrix),
         shown=shown,
         confidence_level=confidence_level,
         beta=1.0,
