@@ -38,25 +38,26 @@ from ._report._classification_report import (
     build_report,
     metrics_are_distinct,
 )
+from ._report._stream_bounds import percentile_scores, stream_report_bounds
 from ._report._table import (
     DEFAULT_METRICS,
     NO_LABEL_NAME,
-    REPORT_AVERAGES,
-    SAMPLES_AVERAGE,
-    ReportBounds,
     report_statistics,
-    score_key,
 )
-from ._results import ConfidenceInterval
-from ._statistics import samples_values
 from ._uncertainty._intervals import (
     RESULT_AVERAGES,
     RESULT_METRICS,
-    ScoreInterval,
     package_result,
 )
-from ._uncertainty._margins import MAX_RESAMPLES, SCORES, every_score, min_resamples
+from ._uncertainty._margins import MAX_RESAMPLES, SCORES, min_resamples
 from ._uncertainty._poisson import MAX_REPLICATE_BYTES, replicate_margins, stream_key
+from ._uncertainty._stream_intervals import (
+    N_STATE_ROWS,
+    batch_state,
+    empty_state,
+    honest_intervals,
+    matrix_margins,
+)
 from ._validation._array_api import (
     namespace_of_state,
     portable_namespace,
@@ -103,8 +104,9 @@ class MLCMAccumulator:
         gets an independent Poisson(1) weight in each replicate, and each
         replicate adds up the diagonal, row sums and column sums of its
         weighted matrix, and the sums of the report's samples average
-        (``n_resamples x (3 x (n_labels + 1) + 18)`` numbers, at most 1 GiB).
-        None keeps the matrix alone. An interval at a
+        (``n_resamples x (3 x (n_labels + 1) + 18)`` numbers, and 26 x
+        (n_labels + 1) running sums for the labels' score intervals and
+        flags; at most 1 GiB). None keeps the matrix alone. An interval at a
         confidence level c needs at least ``2 / (1 - c) - 1`` replicates,
         rounded up (39 for 95%), to resolve its tails, as in
         :func:`mlcm_confidence_intervals`; fewer are refused when the
@@ -260,9 +262,11 @@ class MLCMAccumulator:
             self._namespace = None
             # the replicates' margins, the next row's position in this
             # accumulator's stream, and the streams whose rows were added
-            self._replicates = self._replicate_samples = None
+            self._replicates = self._replicate_samples = self._state = None
             if self.n_resamples is not None:
                 self._replicates = np.zeros((self.n_resamples, 3, q + 1))
+                # the sums the score intervals and flags read (O(q))
+                self._state = empty_state(q)
                 self._replicate_samples = np.zeros(
                     (
                         self.n_resamples,
@@ -348,7 +352,7 @@ class MLCMAccumulator:
         computed = compute(targets, method=self.method, **options)
         matrix, supports = computed.matrix, computed.supports
         n_rows = n_samples if n_samples is not None else len(y_true)
-        replicates = replicate_sums = start = None
+        replicates = replicate_sums = start = state = None
         try:
             if self.n_resamples is not None:
                 start = self._reserve(n_rows)
@@ -365,6 +369,7 @@ class MLCMAccumulator:
                 replicates, replicate_sums = _replicate_arrays(
                     *replicates, self.n_resamples
                 )
+                state = batch_state(y_true, y_pred, sample_weight, method=self.method)
             # all or nothing: the state changes only once the batch is counted
             with self._lock:
                 self._check_unchanged(known, n_seen, names)
@@ -375,11 +380,11 @@ class MLCMAccumulator:
                     self.target_names_ = list(labels)
                 elif labels is not None and self.target_names_ != labels:
                     # another thread's first frame named the labels meanwhile
-                    matrix, supports, replicates = _reorder(
-                        matrix, supports, labels, self.target_names_, replicates
+                    matrix, supports, replicates, state = _reorder(
+                        matrix, supports, labels, self.target_names_, replicates, state
                     )
                 self._check_total(matrix, replicates, "sample_weight")
-                self._add(matrix, replicates, computed.samples, replicate_sums)
+                self._add(matrix, replicates, computed.samples, replicate_sums, state)
                 self._supports = self._supports + supports
                 self._no_label_support = (
                     self._no_label_support + computed.no_label_support
@@ -463,9 +468,10 @@ class MLCMAccumulator:
                 "would make it overflow."
             )
 
-    def _add(self, cm, replicates, samples, replicate_samples=None):
+    def _add(self, cm, replicates, samples, replicate_samples=None, state=None):
         """Add a matrix, the sums of the samples average (and replicates of
-        both) to the running ones; the caller holds the lock."""
+        both, and the sums of the score intervals) to the running ones; the
+        caller holds the lock."""
         if self.sparse_output:
             self._matrix = sparse.csr_array(self._matrix + sparse.csr_array(cm))
         elif sparse.issparse(cm):
@@ -476,6 +482,7 @@ class MLCMAccumulator:
         if replicates is not None:
             self._replicates += replicates
             self._replicate_samples += replicate_samples
+            self._state = self._state + state
 
     def merge(self, other):
         """Add the batches of another accumulator (for example a worker's).
@@ -510,6 +517,7 @@ class MLCMAccumulator:
             samples,
             replicate_samples,
             namespace,
+            state,
         ) = other._snapshot()
         with self._lock:
             known, n_seen = self.target_names_, self.n_samples_
@@ -517,8 +525,8 @@ class MLCMAccumulator:
             check_batch_kinds(names, names, known, n_seen)
         if names is not None and known is not None:
             order = check_batch_columns(names, known, what="'other'")
-            matrix, supports, replicates = _reorder(
-                matrix, supports, names, order, replicates
+            matrix, supports, replicates, state = _reorder(
+                matrix, supports, names, order, replicates, state
             )
         with self._lock:
             if (self.target_names_, self.n_samples_) != (known, n_seen):
@@ -535,7 +543,7 @@ class MLCMAccumulator:
             shared = streams & (self._streams | {self._key})
             if self.target_names_ is None and names is not None:
                 self.target_names_ = list(names)
-            self._add(matrix, replicates, samples, replicate_samples)
+            self._add(matrix, replicates, samples, replicate_samples, state)
             self._supports = self._supports + supports
             self._no_label_support = self._no_label_support + no_label
             self.n_samples_ += n_samples
@@ -573,6 +581,7 @@ class MLCMAccumulator:
                     else self._replicate_samples.copy()
                 ),
                 self._namespace,
+                self._state,  # frozen: never changed in place
             )
 
     def __add__(self, other):
@@ -641,15 +650,18 @@ class MLCMAccumulator:
         include_no_label=False,
         return_distributions=False,
     ):
-        """Poisson bootstrap intervals of every MLCM score of the stream so far.
+        """Intervals of every MLCM score of the stream so far, by the report's rules.
 
         The stream's counterpart of :func:`mlcm_confidence_intervals`: every
         score is read off the accumulated matrix, and off each of the
         ``n_resamples`` replicates the accumulator kept (build it with
-        ``n_resamples``); each interval is the percentile interval of those
-        values. BCa is not offered: its acceleration needs the jackknife,
-        the scores with each row left out, and a stream does not keep its
-        rows. Nor are the intervals of the matrix's cells: the replicates
+        ``n_resamples``). The labels of a ratio get the one-shot function's
+        Wilson interval (off running sums, see Notes), the others and the
+        averages the percentile interval of the replicates; each is flagged
+        as the one-shot function flags it. BCa is not offered: its
+        acceleration needs the jackknife, the scores with each row left out,
+        and a stream does not keep its rows. Nor are the intervals of the
+        matrix's cells: the replicates
         keep the margins the scores need, not whole matrices.
 
         Read more in the :ref:`User Guide <uncertainty>`.
@@ -713,6 +725,24 @@ class MLCMAccumulator:
         compare the two on 400 instances, and check the coverage of these
         intervals by simulation).
 
+        A label's ratio ``X / Y`` gets Wilson's interval on the design-effect
+        trials ``r (1 - r) / Var(r)``, whose linearised variance needs ``X``,
+        ``Y`` and the sums ``S_xx``, ``S_xy``, ``S_yy`` over the rows: linear
+        and quadratic forms of the sums of each row's margins (diagonal, row
+        and column sums, total, trace) and of their products two by two,
+        which the accumulator keeps per label and adds batch by batch, so
+        the bounds are :func:`mlcm_confidence_intervals`' on the same rows
+        (to rounding). A label with no hit gets ``[0, z^2 / (n + z^2)]``, not
+        [0, 0]. The macro average stays the percentile interval: the
+        one-shot bootstrap-t needs each replicate's linearised variance,
+        whose coefficients are known only once the replicate is complete,
+        that is ``q x q`` cross moments per replicate. It is flagged by the
+        one-shot rule instead (more than 5% of the labels with fewer than 5
+        positives, Kish's counts off the running sums of the weights), where
+        no interval of it holds its coverage. Every flag is in
+        ``ScoreInterval.flag``, in the one-shot words, and the flagged
+        intervals are named in one :class:`~scipy.stats.DegenerateDataWarning`.
+
         References
         ----------
         .. [1] J. A. Hanley and B. MacGibbon, "Creating non-parametric
@@ -737,14 +767,14 @@ class MLCMAccumulator:
         (0.714, 0.674, 0.755)
         """
         self._check_replicates(confidence_level)
-        matrix, _, _, n_rows, names, replicates, *_ = self._snapshot()
+        matrix, _, _, n_rows, names, replicates, *_, state = self._snapshot()
         shown = self.n_labels + bool(include_no_label)
         names = self._names(names) + ([NO_LABEL_NAME] if include_no_label else [])
         metrics = RESULT_METRICS + ((metric,) if metric not in RESULT_METRICS else ())
         averages = RESULT_AVERAGES + (
             (average,) if average not in RESULT_AVERAGES else ()
         )
-        scores = _percentile_scores(
+        scores = percentile_scores(
             matrix,
             replicates,
             metrics=metrics,
@@ -755,6 +785,18 @@ class MLCMAccumulator:
             tn=tn,
             zero_division=zero_division,
             warn_for=(metric,),
+        )
+        scores = honest_intervals(
+            scores,
+            state,
+            matrix_margins(matrix),
+            shown=shown,
+            confidence_level=float(confidence_level),
+            beta=float(beta),
+            tn=tn,
+            names=names,
+            n_resamples=self.n_resamples,
+            return_distributions=True,  # package_result keeps them or not
         )
         return package_result(
             scores,
@@ -847,11 +889,10 @@ class MLCMAccumulator:
         with the same ``method``: the accumulator keeps the label supports,
         the total of instances with no true label and the table of the
         instances' set sizes (for the samples average, a running sum too)
-        next to the matrix. With
-        ``confidence_level`` (and replicates, ``n_resamples``), each
-        precision, recall and F1 comes with its Poisson bootstrap percentile
-        interval, in the layout of ``mlcm_classification_report(...,
-        confidence_level=...)``. ``metrics`` chooses the statistics, as
+        next to the matrix. With ``confidence_level`` (and replicates,
+        ``n_resamples``), each score comes with its interval, in the layout
+        of ``mlcm_classification_report(..., confidence_level=...)``.
+        ``metrics`` chooses the statistics, as
         :func:`mlcm_classification_report`'s.
 
         Parameters
@@ -880,10 +921,12 @@ class MLCMAccumulator:
             with ``confidence_level``, its interval.
 
         confidence_level : float, default=None
-            Print each score with the bounds of its
-            percentile interval of this nominal coverage, read off the
-            replicates (``"<score> low"`` and ``"<score> high"`` keys with
-            ``output_dict=True``). Needs an accumulator built with
+            Print each score with its interval of this nominal coverage, as
+            :meth:`confidence_intervals` gives it (the ratios' labels
+            Wilson's, the others the replicates' percentile), flagged as the
+            one-shot report flags it (``"<score> low"``, ``"<score> high"``
+            and ``"<score> flag"`` keys with ``output_dict=True``; marks and
+            notes in the text). Needs an accumulator built with
             ``n_resamples``.
 
         Returns
@@ -922,16 +965,16 @@ class MLCMAccumulator:
         >>> print(acc.classification_report(confidence_level=0.95, zero_division=0.0))
                                precision             recall           f1-score    weight   support
         <BLANKLINE>
-                   0   0.73 [0.64, 0.82]  0.73 [0.65, 0.80]  0.73 [0.67, 0.79]        95        81
-                   1   0.69 [0.59, 0.80]  0.76 [0.68, 0.83]  0.72 [0.65, 0.79]        91        75
-                   2   0.78 [0.70, 0.85]  0.79 [0.72, 0.86]  0.78 [0.73, 0.84]       110        95
+                   0   0.73 [0.63, 0.81]  0.73 [0.65, 0.79]  0.73 [0.66, 0.79]        95        81
+                   1   0.69 [0.58, 0.78]  0.76 [0.68, 0.82]  0.72 [0.65, 0.78]        91        75
+                   2   0.78 [0.69, 0.84]  0.79 [0.72, 0.85]  0.78 [0.73, 0.83]       110        95
         <BLANKLINE>
            micro avg   0.74 [0.69, 0.78]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
            macro avg   0.73 [0.69, 0.78]  0.76 [0.72, 0.81]  0.75 [0.70, 0.79]       296       251
         weighted avg   0.74 [0.69, 0.79]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
          samples avg   0.53 [0.48, 0.58]  0.57 [0.51, 0.62]  0.54 [0.48, 0.59]       296       251
         <BLANKLINE>
-        [low, high]: 95% percentile Poisson bootstrap intervals, 999 replicates of the 300 instances
+        [low, high]: 95% percentile Poisson bootstrap intervals, 999 replicates of the 300 instances; the labels' ratios Wilson score intervals, their macro avg the percentile (flagged where the labels are rare)
         <BLANKLINE>
         """  # noqa: E501 (the report with intervals is wider than the code)
         if confidence_level is not None:
@@ -952,15 +995,21 @@ class MLCMAccumulator:
             samples,
             replicate_samples,
             _,
+            state,
         ) = self._snapshot()
         which = _SAMPLES_OPTIONS.index((1.0, bool(include_no_label)))
         statistics = report_statistics(metrics)
         bounds = None
         if confidence_level is not None:
-            bounds = _report_bounds(
+            names = self._names(names)
+            if target_names is not None and len(target_names) == len(names):
+                names = list(target_names)
+            bounds = stream_report_bounds(
                 matrix,
                 replicates,
                 replicate_samples[:, which],
+                state,
+                names=names + [NO_LABEL_NAME] * bool(include_no_label),
                 statistics=statistics,
                 n_rows=n_rows,
                 shown=self.n_labels + bool(include_no_label),
@@ -992,142 +1041,15 @@ class MLCMAccumulator:
         )
 
 
-def _reorder(matrix, supports, names, order, replicates=None):
-    """A (q+1, q+1) matrix, its supports and its (B, 3, q+1) replicates (or
-    None), labelled ``names``, in the label order ``order`` (the same
-    names); the no-label index stays last."""
+def _reorder(matrix, supports, names, order, replicates=None, state=None):
+    """A (q+1, q+1) matrix, its supports, its (B, 3, q+1) replicates and its
+    (N_STATE_ROWS, q+1) state (or None), labelled ``names``, in the label
+    order ``order`` (the same names); the no-label index stays last."""
     position = {name: i for i, name in enumerate(names)}
     index = [*(position[name] for name in order), len(names)]
     if replicates is not None:
-        replicates = replicates[:, :, index]
-    return matrix[index][:, index], supports[index[:-1]], replicates
-
-
-def _matrix_margins(matrix):
-    """(1, 3, q+1) float64: the diagonal, row sums and column sums of a dense
-    or CSR matrix."""
-    if sparse.issparse(matrix):
-        rows = np.asarray(matrix.sum(axis=1)).ravel()
-        cols = np.asarray(matrix.sum(axis=0)).ravel()
-        margins = [matrix.diagonal(), rows, cols]
-    else:
-        margins = [np.diagonal(matrix), matrix.sum(axis=1), matrix.sum(axis=0)]
-    return np.stack(margins).astype(np.float64)[None]
-
-
-def _percentile_bounds(distribution, confidence_level):
-    """The percentile interval of each column of ``distribution``
-    (replicates first), NaN values left out (an all-NaN column has NaN
-    bounds); linear interpolation, as the one-shot intervals'."""
-    levels = [(1.0 - confidence_level) / 2.0, (1.0 + confidence_level) / 2.0]
-    if not np.isnan(distribution).any():  # nanquantile is 10x slower
-        low, high = np.quantile(distribution, levels, axis=0)
-        return low, high
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns
-        low, high = np.nanquantile(distribution, levels, axis=0)
-    return low, high
-
-
-def _percentile_scores(
-    matrix,
-    replicates,
-    *,
-    metrics,
-    averages,
-    shown,
-    confidence_level,
-    beta,
-    tn,
-    zero_division,
-    warn_for,
-):
-    """Every score's :class:`ScoreInterval` (percentile, with its values in
-    the replicates): ``metric`` maps to the label intervals (shape (shown,)),
-    ``(metric, average)`` to the averaged one. The estimates follow
-    ``zero_division`` ("warn" warns for the metrics in ``warn_for``); the
-    replicates take 0.0 for "warn"."""
-    options = {"beta": beta, "tn": tn, "shown": shown}
-    observed = every_score(
-        _matrix_margins(matrix),
-        metrics,
-        averages,
-        zero_division=zero_division,
-        warn_for=warn_for,
-        **options,
-    )
-    silent = 0.0 if zero_division == "warn" else zero_division
-    labels, overall, undefined = every_score(
-        replicates, metrics, averages, zero_division=silent, undefined=True, **options
-    )
-
-    def interval_of(distribution, estimate, n_undefined):
-        low, high = _percentile_bounds(distribution, confidence_level)
-        if np.ndim(estimate) == 0:
-            estimate, bounds = (
-                float(estimate),
-                ConfidenceInterval(float(low), float(high)),
-            )
-        else:
-            bounds = ConfidenceInterval(low, high)
-        return ScoreInterval(estimate, bounds, n_undefined, 0, distribution)
-
-    scores = {}
-    for metric in metrics:
-        scores[metric] = interval_of(
-            labels[metric], observed[0][metric][0], undefined[metric].sum(axis=0)
-        )
-        n_any = int(undefined[metric].any(axis=1).sum())
-        for average in averages:
-            scores[metric, average] = interval_of(
-                overall[metric, average], observed[1][metric, average][0], n_any
-            )
-    return scores
-
-
-def _report_bounds(
-    matrix,
-    replicates,
-    replicate_samples,
-    *,
-    statistics,
-    n_rows,
-    shown,
-    confidence_level,
-    zero_division,
-):
-    """The :class:`ReportBounds` of the report's scores of ``statistics``,
-    per row and averaged (the samples average from ``replicate_samples``,
-    the (B, 3, 3) sums of each replicate, for the statistics with a samples
-    form), from the replicates (the report's own values have warned
-    already)."""
-    metrics = tuple(score_key(statistic) for statistic in statistics)
-    scores = _percentile_scores(
-        matrix,
-        replicates,
-        metrics=metrics,
-        averages=REPORT_AVERAGES,
-        shown=shown,
-        confidence_level=confidence_level,
-        beta=1.0,
-        tn="complement",
-        zero_division=zero_division,
-        warn_for=(),
-    )
-    silent = 0.0 if zero_division == "warn" else zero_division
-    values = samples_values(replicate_samples, silent)
-    lows, highs = _percentile_bounds(values, confidence_level)
-    for metric, statistic in zip(metrics, statistics):
-        if statistic.samples is None:
-            continue
-        j = statistic.samples.index
-        interval = ConfidenceInterval(float(lows[j]), float(highs[j]))
-        scores[metric, SAMPLES_AVERAGE] = ScoreInterval(None, interval, 0, 0)
-    legend = (
-        f"[low, high]: {100 * confidence_level:g}% percentile Poisson bootstrap "
-        f"intervals, {len(replicates):,} replicates of the {n_rows:,} instances"
-    )
-    return ReportBounds(scores, legend)
+        replicates, state = replicates[:, :, index], state.columns(index)
+    return matrix[index][:, index], supports[index[:-1]], replicates, state
 
 
 #: The samples averages an accumulator keeps: F1 (beta 1), without and with
@@ -1161,13 +1083,15 @@ def _seed_sequence(random_state):
 def _check_replicate_size(n_resamples, n_labels):
     """Refuse replicates past :data:`MAX_REPLICATE_BYTES`, before they exist."""
     per_replicate = 3 * (n_labels + 1) + _REPLICATE_SUMS
-    size = n_resamples * per_replicate * 8
+    state = N_STATE_ROWS * (n_labels + 1) * 8  # the intervals' sums, once
+    size = n_resamples * per_replicate * 8 + state
     if size > MAX_REPLICATE_BYTES:
-        most = MAX_REPLICATE_BYTES // (per_replicate * 8)
+        most = max(0, MAX_REPLICATE_BYTES - state) // (per_replicate * 8)
         raise InvalidParameterError(
             f"The 'n_resamples' parameter of MLCMAccumulator must keep the "
             f"replicates (n_resamples x (3 x (n_labels + 1) + {_REPLICATE_SUMS}) "
-            "float64 margins and sums) "
+            f"float64 margins and sums, and the intervals' {N_STATE_ROWS} x "
+            "(n_labels + 1) sums) "
             f"within {MAX_REPLICATE_BYTES / 2**30:.0f} GiB: at most {most:,} "
             f"resamples for {n_labels:,} labels. Got {n_resamples:,} "
             f"({size / 2**30:.1f} GiB) instead; use fewer resamples, or score "

@@ -267,6 +267,9 @@ def test_mlcm_accumulator_array_api_matches_numpy(method, weighted):
 
 
 @pytest.mark.usefixtures("dispatch")
+@pytest.mark.filterwarnings(
+    "ignore:.*intervals flagged:scipy.stats.DegenerateDataWarning"
+)
 def test_mlcm_accumulator_array_api_replicates_copy_rows(rows_counted):
     """With replicates, each batch's rows are copied to the host once (the
     Poisson weights are drawn there): the NumPy stream's intervals exactly."""

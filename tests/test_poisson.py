@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import sparse, stats
+from scipy.stats import DegenerateDataWarning
 from sklearn.exceptions import NotFittedError, UndefinedMetricWarning
 
 from sklearn_mlcm import (
@@ -264,8 +265,9 @@ def test_poisson_and_multinomial_bootstrap_agree_in_law():
 @pytest.mark.parametrize("method", ["heydarian", "krstinic"])
 @pytest.mark.parametrize("sparse_output", [False, True])
 def test_poisson_confidence_intervals_estimates_and_bounds(method, sparse_output):
-    """The estimate is the public score of all the batches, the bounds are
-    the percentile interval of the replicates' scores, for every metric and
+    """The estimate is the public score of all the batches, the averages'
+    bounds the percentile interval of the replicates' scores, the labels'
+    the one-shot function's Wilson intervals (#32), for every metric and
     average; the result is the one-shot function's."""
     rng = np.random.default_rng(6)
     y_true, y_pred = _noisy(rng, 150, 4, 0.2)
@@ -274,6 +276,16 @@ def test_poisson_confidence_intervals_estimates_and_bounds(method, sparse_output
     )
     acc.update(y_true[:70], y_pred[:70]).update(y_true[70:], y_pred[70:])
     for metric, score in SCORES.items():
+        one_shot = mlcm_confidence_intervals(
+            y_true,
+            y_pred,
+            metric=metric,
+            method=method,
+            n_resamples=19,
+            confidence_level=0.9,
+            interval="percentile",
+            random_state=0,
+        )
         for average in ("macro", "weighted", "micro", "micro_all"):
             result = acc.confidence_intervals(
                 metric=metric,
@@ -295,10 +307,10 @@ def test_poisson_confidence_intervals_estimates_and_bounds(method, sparse_output
             assert low == pytest.approx(np.quantile(boot, 0.05))
             assert high == pytest.approx(np.quantile(boot, 0.95))
             label_low, label_high = result.label_confidence_interval
-            label_boot = result.label_bootstrap_distribution
-            assert label_boot.shape == (300, 4)
-            assert_allclose(label_low, np.quantile(label_boot, 0.05, axis=0))
-            assert_allclose(label_high, np.quantile(label_boot, 0.95, axis=0))
+            assert result.label_bootstrap_distribution.shape == (300, 4)
+            expected = one_shot.label_confidence_interval
+            assert_allclose(label_low, expected.low, rtol=1e-12, atol=1e-12)
+            assert_allclose(label_high, expected.high, rtol=1e-12, atol=1e-12)
             assert result.interval == "percentile"
             assert result.n_resamples == 300 and result.n_degenerate == 0
             assert result.n_units == result.n_distinct_units == 150
@@ -321,9 +333,10 @@ def test_poisson_confidence_intervals_count_undefined_replicates():
     and the result counts them."""
     y_true = np.array([[1, 0]] * 19 + [[0, 1]])
     acc = MLCMAccumulator(2, n_resamples=1000, random_state=0).update(y_true, y_true)
-    result = acc.confidence_intervals(
-        metric="recall", zero_division=np.nan, return_distributions=True
-    )
+    with pytest.warns(DegenerateDataWarning, match="1 of 2 labels have < 5"):
+        result = acc.confidence_intervals(
+            metric="recall", zero_division=np.nan, return_distributions=True
+        )
     undefined = result.label_n_undefined[1]
     poisson = _oracle_weights(0, 20, 1000)
     assert undefined == (poisson[19] == 0).sum()
@@ -332,9 +345,10 @@ def test_poisson_confidence_intervals_count_undefined_replicates():
     assert np.isnan(result.label_bootstrap_distribution[:, 1]).sum() == undefined
     assert result.n_undefined == undefined
     assert not np.isnan(result.label_confidence_interval.low[1])
-    zero = acc.confidence_intervals(
-        metric="recall", zero_division=0.0, return_distributions=True
-    )
+    with pytest.warns(DegenerateDataWarning, match="1 of 2 labels have < 5"):
+        zero = acc.confidence_intervals(
+            metric="recall", zero_division=0.0, return_distributions=True
+        )
     assert (zero.label_bootstrap_distribution[:, 1] == 0).sum() == undefined
 
 
@@ -351,8 +365,9 @@ def test_poisson_confidence_intervals_label_names_of_frames():
 
 @pytest.mark.parametrize("include_no_label", [False, True])
 def test_poisson_report_with_intervals(include_no_label):
-    """The report's bounds are the percentile intervals of the replicates
-    (those of confidence_intervals, the no-label row too; the samples
+    """The report's bounds are those of confidence_intervals (the labels'
+    Wilson intervals, the averages' percentile intervals of the replicates,
+    the no-label row too; the samples
     average's those of its score on the replicates' weighted rows), its
     values the plain report's; the text has the one-shot report's layout and says what
     the brackets are."""
@@ -409,7 +424,8 @@ def test_poisson_report_with_intervals(include_no_label):
     assert [len(line) for line in ours[:-1]] == [len(line) for line in theirs[:-1]]
     assert ours[-1] == (
         "[low, high]: 90% percentile Poisson bootstrap intervals, 200 replicates "
-        "of the 120 instances"
+        "of the 120 instances; the labels' ratios Wilson score intervals, their "
+        "macro avg the percentile (flagged where the labels are rare)"
     )
 
 
@@ -647,7 +663,7 @@ def test_poisson_replicate_overflow_is_refused():
 def test_poisson_replicates_memory_is_bounded():
     """Replicates past 1 GiB are refused before they exist, with the largest
     n_resamples that fits."""
-    with pytest.raises(InvalidParameterError, match=re.escape("at most 422,068")):
+    with pytest.raises(InvalidParameterError, match=re.escape("at most 422,060")):
         MLCMAccumulator(99, n_resamples=500_000)
     with pytest.raises(InvalidParameterError, match="'n_resamples' parameter"):
         MLCMAccumulator(3, n_resamples=0)

@@ -31,6 +31,9 @@
 - ``_paired``: :func:`~sklearn_mlcm.mlcm_paired_comparison`, a paired
   bootstrap and a permutation test of two prediction sets;
 - ``_poisson``: the Poisson bootstrap of :class:`~sklearn_mlcm.MLCMAccumulator`;
+- ``_stream_intervals``: the accumulator's running sums of the score
+  intervals' moments and the labels' effective counts, and the report's
+  rules (Wilson intervals, flags, the one warning) applied to its intervals;
 - ``_parallel``: ``n_jobs`` threads for the resampling.
 
 It may import the validation layers, the engine (``sklearn_mlcm._mlcm``) and

@@ -1,0 +1,274 @@
+"""The accumulator's intervals follow the report's rules (issue #32): the
+labels of a ratio get the report's Wilson interval on the design-effect
+trials, off running sums; every interval the report's flag; one
+DegenerateDataWarning per call."""
+
+import pickle
+import re
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.stats import DegenerateDataWarning
+from sklearn.exceptions import UndefinedMetricWarning
+
+from sklearn_mlcm import (
+    InvalidParameterError,
+    MLCMAccumulator,
+    mlcm_classification_report,
+    mlcm_confidence_intervals,
+    mlcm_recall_score,
+)
+from sklearn_mlcm._uncertainty._flags import WIDENED
+from sklearn_mlcm._uncertainty._stream_intervals import (
+    StreamSums,
+    batch_state,
+    empty_state,
+)
+
+RATIO_SCORES = ("precision", "recall", "f1", "specificity")
+
+
+def _quiet(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with its warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return function(*args, **kwargs)
+
+
+def _stream(y_true, y_pred, weight, cuts, *, method, n_resamples=19, seed=0):
+    """An accumulator fed the rows in batches cut at ``cuts``."""
+    acc = MLCMAccumulator(
+        y_true.shape[1], method=method, n_resamples=n_resamples, random_state=seed
+    )
+    n = len(y_true)
+    for start, stop in zip([0, *cuts], [*cuts, n]):
+        w = None if weight is None else weight[start:stop]
+        acc.update(y_true[start:stop], y_pred[start:stop], sample_weight=w)
+    return acc
+
+
+def _assert_same_labels(ours, theirs, rtol=1e-12):
+    """The label intervals and flags of two results are the same, to
+    ``rtol``."""
+    for metric in RATIO_SCORES:
+        mine, expected = ours.scores[metric], theirs.scores[metric]
+        for a, b in zip(mine.confidence_interval, expected.confidence_interval):
+            assert_allclose(a, b, rtol=rtol, atol=rtol, equal_nan=True)
+        assert mine.flag == expected.flag
+        macro = theirs.scores[f"{metric}_macro"].flag
+        if macro is not None:  # the stream has no bootstrap-t to widen
+            macro = macro.replace(f"; {WIDENED}", "").replace(WIDENED, "") or None
+        assert ours.scores[f"{metric}_macro"].flag == macro
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_accumulator_label_bounds_equal_the_report_on_the_same_rows(
+    method, data, mlcm_strategies
+):
+    """Batches split anywhere (empty ones too), with or without weights, and
+    merged and pickled halves, give the one-shot function's Wilson bounds and
+    flags of every ratio's labels (the "no label" index too) to 1e-12, on
+    empty, all-zero and all-one rows, one label; one row is refused by both."""
+    y_true, y_pred, weight = data.draw(mlcm_strategies.cases(max_labels=4))
+    # the one-shot's moments of weights near float64's ends under- or
+    # overflow (the stream's are scaled): weights within 1e+-100 here
+    assume(
+        weight is None
+        or ((weight == 0) | (np.abs(np.log10(weight + (weight == 0))) < 100)).all()
+    )
+    n = len(y_true)
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=3)))
+    include_no_label = data.draw(st.booleans())
+    options = {"confidence_level": 0.9, "zero_division": 0.0}
+    options["include_no_label"] = include_no_label
+    acc = _stream(y_true, y_pred, weight, cuts, method=method)
+    if n < 2:
+        with pytest.raises(ValueError, match="at least two rows"):
+            acc.confidence_intervals(**options)
+        with pytest.raises(ValueError, match="two"):
+            mlcm_confidence_intervals(y_true, y_pred, n_resamples=19, **options)
+        return
+    try:
+        theirs = _quiet(
+            mlcm_confidence_intervals,
+            y_true,
+            y_pred,
+            method=method,
+            sample_weight=weight,
+            n_resamples=19,
+            interval="percentile",
+            random_state=0,
+            **options,
+        )
+    except ValueError:  # every weight zero: the one-shot refuses it
+        return
+    # the moments are sums: bit for bit with integer weights (exact sums),
+    # else to rounding, which the residual's cancellation in the variance
+    # (x x - 2 r x y + r r y y) may amplify where the rows are cut apart
+    exact = weight is None or (weight == np.round(weight)).all()
+    rtol = 1e-12 if exact else 1e-9
+    _assert_same_labels(
+        _quiet(acc.confidence_intervals, **options), theirs, 1e-12 if not cuts else rtol
+    )
+    # two halves, each with its own stream, merged after a pickle
+    half = n // 2
+    first = _stream(y_true[:half], y_pred[:half], _part(weight, 0, half), [],
+                    method=method, seed=1)  # fmt: skip
+    second = _stream(y_true[half:], y_pred[half:], _part(weight, half, n), [],
+                     method=method, seed=2)  # fmt: skip
+    merged = pickle.loads(pickle.dumps(first)).merge(second)
+    _assert_same_labels(_quiet(merged.confidence_intervals, **options), theirs, rtol)
+    # the report's label rows: the same bounds and flags
+    report = _quiet(acc.classification_report, output_dict=True, **options)
+    expected = _quiet(
+        mlcm_classification_report,
+        y_true,
+        y_pred,
+        method=method,
+        sample_weight=weight,
+        output_dict=True,
+        n_resamples=19,
+        interval="percentile",
+        random_state=0,
+        **options,
+    )
+    for name in [*theirs.target_names]:
+        for key in ("precision", "recall", "f1-score"):
+            for suffix in (" low", " high"):
+                assert report[name][key + suffix] == pytest.approx(
+                    expected[name][key + suffix], rel=rtol, abs=rtol, nan_ok=True
+                )
+            assert report[name][f"{key} flag"] == expected[name][f"{key} flag"]
+
+
+def _part(weight, start, stop):
+    return None if weight is None else weight[start:stop]
+
+
+def test_accumulator_state_is_scale_free_and_merges_any_scales():
+    """Weights 2**600 times larger (whose squares overflow float64) give the
+    same bounds as unit weights, merged with a batch of small weights too:
+    the running sums are kept at a power-of-two scale."""
+    rng = np.random.default_rng(3)
+    y_true = rng.random((80, 3)) < 0.3
+    y_pred = y_true ^ (rng.random((80, 3)) < 0.2)
+    weight = rng.integers(1, 4, 80).astype(float)
+    plain = _stream(y_true, y_pred, weight, [40], method="heydarian")
+    big = _stream(y_true, y_pred, np.ldexp(weight, 600), [40], method="heydarian")
+    for metric in RATIO_SCORES:
+        options = {"metric": metric, "confidence_level": 0.9}
+        ours = _quiet(big.confidence_intervals, **options).label_confidence_interval
+        theirs = _quiet(plain.confidence_intervals, **options)
+        assert np.isfinite(ours.low).all()
+        assert_array_equal(ours.low, theirs.label_confidence_interval.low)
+        assert_array_equal(ours.high, theirs.label_confidence_interval.high)
+    scaled = np.ldexp(weight, 600)
+    a = batch_state(y_true[:40], y_pred[:40], scaled[:40], method="krstinic")
+    b = batch_state(y_true[40:], y_pred[40:], weight[40:], method="krstinic")
+    c = batch_state(y_true[40:], y_pred[40:], scaled[40:], method="krstinic")
+    whole = batch_state(y_true, y_pred, scaled, method="krstinic")
+    assert isinstance(a + b, StreamSums) and (a + b).exponent == a.exponent
+    assert np.isfinite((a + b).values).all()
+    assert_array_equal((empty_state(3) + a).values, a.values)
+    assert (a + c).exponent == whole.exponent
+    assert_allclose((a + c).values, whole.values, rtol=1e-12)
+
+
+def test_accumulator_flags_and_warning_are_the_reports():
+    """A label never predicted and never true is flagged as the report
+    flags it, in the result, the dict ("<score> flag") and the text (a
+    mark and its note), the macro averages with the rare-label rule, in one
+    DegenerateDataWarning; statistics that are not ratios keep their
+    bootstrap intervals, flagged where the label has few positives."""
+    rng = np.random.default_rng(5)
+    y_true = np.column_stack([rng.random(60) < 0.5, rng.random(60) < 0.4,
+                              np.zeros(60, bool)])  # fmt: skip
+    y_pred = y_true ^ (rng.random((60, 3)) < 0.1)
+    y_pred[:, 2] = False
+    acc = _stream(y_true, y_pred, None, [25], method="heydarian", n_resamples=39)
+    with pytest.warns(DegenerateDataWarning, match="intervals flagged") as record:
+        result = acc.confidence_intervals(metric="precision", zero_division=0.0)
+    assert len(record) == 1
+    message = str(record[0].message)
+    assert "precision of '2': undefined: never predicted" in message
+    assert "precision, macro avg: 1 of 3 labels have < 5 predictions" in message
+    assert result.scores["precision"].flag == (None, None, "undefined: never predicted")
+    assert result.scores["recall"].flag[2] == "undefined: no true instance"
+    assert result.scores["precision_macro"].flag == "1 of 3 labels have < 5 predictions"
+    assert result.scores["precision_micro"].flag is None
+    low, high = result.scores["precision"].confidence_interval
+    assert (low[2], high[2]) == (0.0, 1.0)  # undefined: every value it may take
+    with pytest.warns(DegenerateDataWarning, match="intervals flagged"):
+        report = acc.classification_report(
+            output_dict=True,
+            confidence_level=0.95,
+            zero_division=0.0,
+            metrics=["precision", "matthews_corrcoef"],
+        )
+    assert report["2"]["precision flag"] == "undefined: never predicted"
+    assert report["macro avg"]["precision flag"] == (
+        "1 of 3 labels have < 5 predictions"
+    )
+    assert report["0"]["precision flag"] is None
+    assert report["2"]["MCC flag"].startswith("undefined")
+    with pytest.warns(DegenerateDataWarning):
+        text = acc.classification_report(confidence_level=0.95, zero_division=0.0)
+    assert "\N{DAGGER}" in text and "undefined: never predicted" in text
+    assert "macro avg the percentile (flagged where the labels are rare)" in text
+
+
+def test_accumulator_zero_hit_label_interval_covers_in_simulation():
+    """A rare label's recall (5% of its ~20 positives found, so no hit in a
+    third of the streams): the stream's Wilson interval covers the
+    population's recall in at least 90% of 300 streams of 100 rows in
+    batches of 25, and in every stream with no hit, where the Poisson
+    percentile interval was [0, 0] and never covered."""
+    rng = np.random.default_rng(32)
+
+    def sample(n):
+        y_true = np.column_stack([rng.random(n) < 0.5, rng.random(n) < 0.2])
+        y_pred = y_true.copy()
+        y_pred[:, 1] &= rng.random(n) < 0.05
+        return y_true, y_pred
+
+    truth = mlcm_recall_score(*sample(400_000), average=None)[1]
+    hits = zero_streams = zero_hits = percentile_zero = 0
+    for r in range(300):
+        y_true, y_pred = sample(100)
+        acc = _stream(y_true, y_pred, None, [25, 50, 75], method="heydarian",
+                      n_resamples=39, seed=r)  # fmt: skip
+        result = _quiet(acc.confidence_intervals, metric="recall",
+                        return_distributions=True)  # fmt: skip
+        low, high = result.label_confidence_interval
+        covered = low[1] <= truth <= high[1]
+        hits += covered
+        if not (y_true[:, 1] & y_pred[:, 1]).any():
+            zero_streams += 1
+            zero_hits += covered
+            boot = result.label_bootstrap_distribution[:, 1]
+            percentile_zero += np.quantile(boot, 0.975) == 0.0
+    assert zero_streams > 50
+    assert zero_hits == zero_streams == percentile_zero
+    assert hits / 300 >= 0.9
+
+
+def test_accumulator_interval_sums_are_bounded_before_allocation():
+    """The running sums of the intervals (26 per label) count in the memory
+    bound, refused before anything exists, with the largest n_resamples that
+    fits."""
+    with pytest.raises(
+        InvalidParameterError, match=re.escape("the intervals' 26 x (n_labels + 1)")
+    ):
+        MLCMAccumulator(4_000_000, sparse_output=True, n_resamples=3)
+    with pytest.raises(InvalidParameterError, match=re.escape("at most 2 resamples")):
+        MLCMAccumulator(4_000_000, sparse_output=True, n_resamples=3)
+    acc = MLCMAccumulator(3, n_resamples=19)
+    assert acc._state.values.shape == (26, 4)
+    assert MLCMAccumulator(3)._state is None  # no replicates, no sums
