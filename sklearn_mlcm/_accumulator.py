@@ -44,6 +44,7 @@ from ._report._table import (
     NO_LABEL_NAME,
     report_statistics,
 )
+from ._uncertainty._interval_result import STREAM_UNITS
 from ._uncertainty._intervals import (
     RESULT_AVERAGES,
     RESULT_METRICS,
@@ -705,7 +706,8 @@ class MLCMAccumulator:
         -------
         result : ConfidenceIntervalResult
             As :func:`mlcm_confidence_intervals` returns, with
-            ``interval="percentile"``, ``matrix=None`` and, as ``n_units``
+            ``interval="percentile"``, ``units="stream instances"``,
+            ``matrix=None`` and, as ``n_units``
             and ``n_distinct_units``, the number of rows (each row gets its
             own weights): ``estimate, (low, high) = result``; per label
             ``result.label_estimates`` and
@@ -811,6 +813,7 @@ class MLCMAccumulator:
             n_distinct_units=n_rows,
             return_distributions=bool(return_distributions),
             method=self.method,
+            units=STREAM_UNITS,
         )
 
     def _check_replicates(self, confidence_level, parameter=None):

@@ -272,3 +272,26 @@ def test_accumulator_interval_sums_are_bounded_before_allocation():
     acc = MLCMAccumulator(3, n_resamples=19)
     assert acc._state.values.shape == (26, 4)
     assert MLCMAccumulator(3)._state is None  # no replicates, no sums
+
+
+def test_stream_result_summary_names_the_poisson_percentile():
+    """A stream's macro average is its Poisson bootstrap percentile (no
+    bootstrap-t: the stream cannot keep each replicate's standard error), and
+    its rows are weighed one by one, not drawn as distinct kinds: the
+    printed result says so; the one-shot function's still says bootstrap-t."""
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((300, 4)) < 0.4).astype(int)
+    y_pred = y_true.copy()
+    y_pred[rng.random(y_pred.shape) < 0.1] ^= 1
+    acc = MLCMAccumulator(4, n_resamples=199, random_state=0)
+    acc.update(y_true[:150], y_pred[:150]).update(y_true[150:], y_pred[150:])
+    result = acc.confidence_intervals(metric="recall", average="macro")
+    assert result.units == "stream instances"
+    summary = str(result).splitlines()
+    assert "95% Poisson bootstrap percentile interval" in summary[0]
+    assert summary[1].startswith("199 Poisson bootstrap replicates of 300 stream")
+    assert not any("each resampled as one kind" in line for line in summary)
+    one_shot = mlcm_confidence_intervals(
+        y_true, y_pred, metric="recall", average="macro", n_resamples=199
+    )
+    assert "95% bootstrap-t interval" in str(one_shot).splitlines()[0]

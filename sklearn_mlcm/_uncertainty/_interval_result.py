@@ -21,7 +21,12 @@ from sklearn_mlcm._summary import (
     label_section,
 )
 
-__all__ = ["ConfidenceIntervalResult", "ScoreInterval", "package_result"]
+__all__ = [
+    "STREAM_UNITS",
+    "ConfidenceIntervalResult",
+    "ScoreInterval",
+    "package_result",
+]
 
 
 @unpackable("estimate", "confidence_interval")
@@ -160,7 +165,9 @@ class ConfidenceIntervalResult:
 
     units : str
         What a resampled unit is: ``"instances"``, or ``"groups"`` with
-        ``groups``.
+        ``groups``; ``"stream instances"`` from
+        :meth:`MLCMAccumulator.confidence_intervals`, whose replicates weigh
+        each instance of the stream by Poisson(1) counts.
     """
 
     estimate: float
@@ -268,15 +275,21 @@ def _interval_summary(result):
     distinct = result.units
     if result.units == "instances":
         distinct = "instances (true set, predicted set, weight)"
+    stream = result.units == STREAM_UNITS
+    drawn = "Poisson bootstrap replicates" if stream else "bootstrap resamples"
     lines = [
         f"ConfidenceIntervalResult: {chosen} = {format_number(result.estimate)}, "
         f"{level} {kind} interval [{format_number(low)}, {format_number(high)}]",
-        f"{result.n_resamples:,} bootstrap resamples of {result.n_units:,} "
+        f"{result.n_resamples:,} {drawn} of {result.n_units:,} "
         f"{result.units}, "
         + (f"{result.method} matrix, " if result.method else "")
         + f"{len(result.target_names):,} labels",
-        f"{result.n_distinct_units:,} distinct {distinct}, each resampled as one kind",
     ]
+    if not stream:  # a stream weighs each instance of its own
+        lines.append(
+            f"{result.n_distinct_units:,} distinct {distinct}, "
+            "each resampled as one kind"
+        )
     if result.n_undefined:
         lines.append(
             f"undefined (zero_division) in {result.n_undefined:,} resamples for "
@@ -332,14 +345,22 @@ def _interval_summary(result):
     return "\n".join(lines)
 
 
+#: The units of an accumulator's stream (:class:`ConfidenceIntervalResult`).
+STREAM_UNITS = "stream instances"
+
+
 def _interval_kind(result, metric, average):
     """How the interval of ``metric`` (averaged by ``average``) was made:
     Wilson's score interval for a ratio's labels, the bootstrap-t for its
     macro average, else the bootstrap of ``result.interval``."""
     from ._score_intervals import RATIOS
 
-    if metric in RATIOS and average in (None, "macro"):
-        return "Wilson score" if average is None else "bootstrap-t"
+    if metric in RATIOS and average is None:
+        return "Wilson score"
+    if result.units == STREAM_UNITS:
+        return "Poisson bootstrap percentile"
+    if metric in RATIOS and average == "macro":
+        return "bootstrap-t"
     return {"bca": "BCa", "percentile": "percentile"}.get(
         result.interval, result.interval
     )
