@@ -2,11 +2,15 @@
 exact values, agreement with the engine's scores, and small simulations that
 prove the coverage where the percentile bootstrap collapses."""
 
+import warnings
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 from scipy import stats
+from scipy.stats import DegenerateDataWarning
 
+from sklearn_mlcm import mlcm_confidence_intervals
 from sklearn_mlcm._uncertainty._margins import every_score
 from sklearn_mlcm._uncertainty._score_intervals import (
     label_score_intervals,
@@ -308,3 +312,33 @@ def test_macro_interval_contains_its_estimate_on_shifted_resamples():
         units, "recall", confidence_level=0.95, interval="linearised"
     )
     assert not linear.widened and linear.low < linear.estimate < linear.high
+
+
+@pytest.mark.parametrize("scale", [1e200, 5.6e-277, 2.0**-1000])
+def test_intervals_of_weights_near_float64_limits_equal_those_of_unit_weights(scale):
+    """Every interval is a function of ratios of the margins and of their
+    squares: weights near float64's limits (whose squares overflow or
+    underflow) give the intervals of the same weights near 1, without a
+    RuntimeWarning (the suite turns one into an error), not [0, 1]."""
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((60, 3)) < 0.5).astype(int)
+    y_pred = y_true.copy()
+    y_pred[rng.random(y_pred.shape) < 0.2] ^= 1
+    weight = rng.random(60).round(2) + 0.01
+    options = {"metric": "f1", "average": "macro", "n_resamples": 99, "random_state": 0}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", ".*intervals flagged", DegenerateDataWarning)
+        expected = mlcm_confidence_intervals(
+            y_true, y_pred, sample_weight=weight, **options
+        )
+        got = mlcm_confidence_intervals(
+            y_true, y_pred, sample_weight=weight * scale, **options
+        )
+    assert got.estimate == pytest.approx(expected.estimate, rel=1e-12)
+    assert_allclose(got.confidence_interval, expected.confidence_interval, rtol=1e-12)
+    for bound in range(2):
+        assert_allclose(
+            got.label_confidence_interval[bound],
+            expected.label_confidence_interval[bound],
+            rtol=1e-12,
+        )

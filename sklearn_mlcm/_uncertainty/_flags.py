@@ -39,6 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._score_intervals import margin_scale
+
 __all__ = [
     "FEW",
     "FEW_SHARE",
@@ -138,6 +140,9 @@ def label_support(units, *, include_no_label=False):
     # then over the pairs: no (kinds x labels) array is made
     m = units.multiplicity
     weights = units.kind_pairs
+    c = margin_scale(weights)
+    if c != 1.0:  # Kish's counts are ratios: squares of extreme weights kept finite
+        weights = weights * c
     pair_weight = weights.T @ m
     pair_square = weights.power(2).T @ m
     true, pred = units.pair_true, units.pair_pred

@@ -269,6 +269,9 @@ def count_moments(units, weights, shown=None):
     w = np.asarray(weights, dtype=np.float64)
     margins = sparse.csc_array(units.unit_margins)  # its columns sliced fast
     total, trace = unit_totals(units)
+    c = margin_scale(units.unit_margins)
+    if c != 1.0:  # squares of extreme weights stay finite; ratios unchanged
+        margins, total, trace = margins * c, total * c, trace * c
     dense = (total, trace)
 
     def by_part(values):  # (3 q1,) -> (3, s): the shown labels of each margin
@@ -291,6 +294,30 @@ def count_moments(units, weights, shown=None):
         for j in range(i, 5):
             gram[i, j] = gram[j, i] = w @ (column * dense[j - 3])
     return CountMoments(sums, gram)
+
+
+#: Margins beyond these magnitudes are scaled before they are squared.
+_SQUARE_SAFE = (2.0**-300, 2.0**300)
+
+
+def margin_scale(unit_margins):
+    """A power of two that brings the largest of the units' margins (sample
+    weights times counts) into [0.5, 1) where its square would overflow or
+    the smallest's underflow (weights near float64's limits), else 1.0.
+    Every interval here is a function of ratios of the margins and of their
+    squares, unchanged by a common scale; a power of two keeps the ratios'
+    bits."""
+    data = np.abs(unit_margins.data) if sparse.issparse(unit_margins) else None
+    if data is None:
+        data = np.abs(np.asarray(unit_margins)).ravel()
+    data = data[data > 0]
+    if data.size == 0:
+        return 1.0
+    low, high = _SQUARE_SAFE
+    largest = float(data.max())
+    if largest < high and float(data.min()) > low:
+        return 1.0
+    return float(np.ldexp(1.0, -int(np.frexp(largest)[1])))
 
 
 def unit_totals(units):
@@ -602,6 +629,10 @@ def resampled_macros(drawn, margins, units, forms, zero_division):
     """
     n_rows, s, n_forms = drawn.shape[1], forms.shown, len(forms.keys)
     q1 = margins.shape[2]
+    unit_margins = units.unit_margins
+    c = margin_scale(unit_margins)
+    if c != 1.0:  # exact (a power of two): the ratios' bits are unchanged
+        margins, unit_margins = margins * c, unit_margins * c
     # every array here is (labels, forms, resamples): the weights of the
     # margins' product are then written row by row (label by label)
     by_label = np.ascontiguousarray(margins.transpose(1, 2, 0))  # (3, q1, B)
@@ -624,7 +655,7 @@ def resampled_macros(drawn, margins, units, forms, zero_division):
     a = np.divide(scale, safe)  # d macro / d X_k, (s, F, B)
     a[~defined] = 0.0
     weights = _margin_weights(forms, a, a * r, q1)
-    return np.stack([macro, _variances(drawn, units.unit_margins, weights)])
+    return np.stack([macro, _variances(drawn, unit_margins, weights)])
 
 
 def _combine(coefficients, components, s, n_rows):
