@@ -341,14 +341,16 @@ def test_mlcm_confidence_intervals_groups_and_percentile_in_summary():
 
 def test_accumulator_confidence_intervals_summary():
     """The accumulator's result prints its method and its headline's
-    interval: the macro F1's bootstrap-t (issue #32)."""
+    interval: the macro F1's Poisson bootstrap percentile (a stream keeps no
+    replicate's standard error, so no bootstrap-t; issue #32)."""
     y_true, y_a, _ = _data(4)
     accumulator = MLCMAccumulator(4, method="krstinic", n_resamples=39, random_state=0)
     result = accumulator.update(y_true, y_a).confidence_intervals(zero_division=0.0)
     assert result.method == "krstinic"
     first, second = repr(result).splitlines()[:2]
-    assert "95% bootstrap-t interval" in first
-    assert second.endswith("krstinic matrix, 4 labels")
+    assert "95% Poisson bootstrap percentile interval" in first
+    assert second.startswith("39 Poisson bootstrap replicates of ")
+    assert second.endswith("stream instances, krstinic matrix, 4 labels")
 
 
 def test_confidence_interval_result_unpacks_and_builds_as_before():
