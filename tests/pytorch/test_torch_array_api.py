@@ -226,6 +226,9 @@ def test_mlcm_accumulator_torch():
 
 
 @pytest.mark.usefixtures("dispatch", "path")
+@pytest.mark.filterwarnings(
+    "ignore:.*intervals flagged:scipy.stats.DegenerateDataWarning"
+)
 def test_intervals_comparison_and_measures_torch():
     """The names that resample on the host give NumPy's numbers."""
     t, p = torch.tensor(TABLE_1_TRUE), torch.tensor(TABLE_1_PRED)
