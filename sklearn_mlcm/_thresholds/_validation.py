@@ -77,10 +77,17 @@ def _positive_columns(y_score, name):
     ``predict_proba`` of forests and k-NN) returns, as one (n_samples,
     n_labels) array of the second column of each: the probability of the
     class 1 (scikit-learn sorts ``classes_``)."""
+    return _stacked_positive_columns(y_score, name, np.asarray, np.column_stack)
+
+
+def _stacked_positive_columns(y_score, name, convert, stack):
+    """The second column of each probability array of ``y_score``, each
+    read by ``convert`` and checked, joined by ``stack`` (the host's or a
+    device's)."""
     caller = current_function()
     columns = []
     for j, proba in enumerate(y_score):
-        proba = np.asarray(proba)
+        proba = convert(proba)
         if proba.shape[1] != 2:  # 2-D: a list of probability arrays
             why = (
                 "a classifier that saw one class only in training cannot tell "
@@ -92,7 +99,7 @@ def _positive_columns(y_score, name):
                 f"{name} of {caller} is a list of per-label probability "
                 "arrays (MultiOutputClassifier.predict_proba); each must have "
                 "shape (n_samples, 2), the probability of class 1 second. Got "
-                f"shape {proba.shape} for label {j}: {why}. Pass the "
+                f"shape {tuple(proba.shape)} for label {j}: {why}. Pass the "
                 "(n_samples, n_labels) array of the scores of class 1 instead."
             )
         if columns and proba.shape[0] != columns[0].shape[0]:
@@ -102,7 +109,7 @@ def _positive_columns(y_score, name):
                 f"{columns[0].shape[0]} and {proba.shape[0]} (label {j})."
             )
         columns.append(proba[:, 1])
-    return np.column_stack(columns)
+    return stack(columns)
 
 
 def _is_proba_list(y):
@@ -472,32 +479,12 @@ def _score_on_device(y, xp, device):
 def _device_positive_columns(y_score, name, xp, device):
     """The second column of each (n_samples, 2) probability array, stacked
     on the device (:func:`_positive_columns`' rule)."""
-    caller = current_function()
-    columns = []
-    for j, proba in enumerate(y_score):
-        proba = _score_on_device(proba, xp, device)
-        if proba.shape[1] != 2:  # 2-D: a list of probability arrays
-            why = (
-                "a classifier that saw one class only in training cannot tell "
-                "its one column's class from here"
-                if proba.shape[1] == 1
-                else "this is no binary label's probabilities"
-            )
-            raise InvalidInputError(
-                f"{name} of {caller} is a list of per-label probability "
-                "arrays (MultiOutputClassifier.predict_proba); each must have "
-                "shape (n_samples, 2), the probability of class 1 second. Got "
-                f"shape {tuple(proba.shape)} for label {j}: {why}. Pass the "
-                "(n_samples, n_labels) array of the scores of class 1 instead."
-            )
-        if columns and proba.shape[0] != columns[0].shape[0]:
-            raise InvalidInputError(
-                f"{name} of {caller} is a list of per-label probability "
-                "arrays of different lengths: "
-                f"{columns[0].shape[0]} and {proba.shape[0]} (label {j})."
-            )
-        columns.append(proba[:, 1])
-    return xp.stack(columns, axis=1)
+    return _stacked_positive_columns(
+        y_score,
+        name,
+        lambda proba: _score_on_device(proba, xp, device),
+        lambda columns: xp.stack(columns, axis=1),
+    )
 
 
 def _check_device_values(values, name, xp):
@@ -620,7 +607,6 @@ def _device_target_scores(y_score, targets, y_pred, labels):
             f"(n_samples, n_labels) = {(n, q)}. Got {checked.shape}."
         )
     return replace(checked, y_true=dev.y_true, weight=dev.weight)
-
 
 
 def check_target_scores(y_score, targets, y_true, y_pred, *, labels=None):
