@@ -152,6 +152,34 @@ def _part(weight, start, stop):
     return None if weight is None else weight[start:stop]
 
 
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_a_count_left_by_rounding_is_no_count(method):
+    """Found by hypothesis under the oldest pins: TN = total - rows - cols +
+    diag over weights like 1.0000000000000022 left 1e-15 where the matrix
+    has no true negative, and the one-shot's specificity interval was
+    [4e-16, 8e-15] about an estimate of 0.0, where the stream (other sums,
+    other rounding) gave Wilson's [0, 0.73] at no hit. Both give that now,
+    and the interval holds the report's estimate."""
+    y_true = np.array([[0], [0], [0], [0], [0], [0], [1], [1], [1]], bool)
+    y_pred = y_true.copy()
+    y_pred[0] = True
+    weight = np.array([2.0, 0, 0, 0, 0, 0, 1.0, 12.0, 1.0000000000000022])
+    options = {"metric": "specificity", "confidence_level": 0.9,
+               "zero_division": 0.0, "n_resamples": 19}  # fmt: skip
+    one_shot = _quiet(mlcm_confidence_intervals, y_true, y_pred, method=method,
+                      sample_weight=weight, interval="percentile", **options)  # fmt: skip
+    first = _stream(y_true[:4], y_pred[:4], weight[:4], [], method=method, seed=1)
+    second = _stream(y_true[4:], y_pred[4:], weight[4:], [], method=method, seed=2)
+    merged = first.merge(second)
+    del options["n_resamples"]
+    stream = _quiet(merged.confidence_intervals, **options)
+    for result in (one_shot, stream):
+        low, high = result.label_confidence_interval
+        assert result.label_estimates[0] == 0.0
+        assert low[0] == 0.0
+        assert high[0] == pytest.approx(0.7301340, abs=1e-6)
+
+
 def test_accumulator_state_is_scale_free_and_merges_any_scales():
     """Weights 2**600 times larger (whose squares overflow float64) give the
     same bounds as unit weights, merged with a batch of small weights too:

@@ -351,12 +351,31 @@ def form_moments(form, moments):
     moments quadratic in the counts' sums and products."""
     x, y, gram = form.x, form.y, moments.gram
     return RatioMoments(
-        numerator=x @ moments.sums,
-        denominator=y @ moments.sums,
+        numerator=_cancelled(x, moments.sums),
+        denominator=_cancelled(y, moments.sums),
         xx=np.einsum("c,cds,d->s", x, gram, x),
         xy=np.einsum("c,cds,d->s", x, gram, y),
         yy=np.einsum("c,cds,d->s", y, gram, y),
     )
+
+
+#: A count read as a difference of the components' sums (TN, FP, FN) that is
+#: within this fraction of the sums it is the difference of is rounding,
+#: not a count: it is 0. (TN = total - rows - cols + diag over weights such
+#: as 1.0000000000000022 leaves 1e-15 where every cell of the matrix is 0.)
+CANCELLATION = 1e-12
+
+
+def _cancelled(coefficients, components):
+    """``coefficients @ components`` (the sums of a linear form of the
+    components, (5,) and (5, ...)), 0 where it is rounding left by the
+    cancellation of its terms (:data:`CANCELLATION`): a form whose
+    coefficients are all non-negative has none."""
+    value = np.tensordot(coefficients, components, axes=1)
+    if (coefficients >= 0).all():
+        return value
+    scale = np.tensordot(np.abs(coefficients), np.abs(components), axes=1)
+    return np.where(np.abs(value) <= CANCELLATION * scale, 0.0, value)
 
 
 def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None, shown=None):
@@ -665,6 +684,12 @@ def _combine(coefficients, components, s, n_rows):
     out = np.zeros((s, n_forms, n_rows))
     for f, c in zip(*np.nonzero(coefficients)):
         out[:, f, :] += coefficients[f, c] * components[c]
+    negative = (coefficients < 0).any(axis=1)
+    if negative.any():  # differences of sums: their rounding is no count
+        scale = np.zeros((s, n_forms, n_rows))
+        for f, c in zip(*np.nonzero(coefficients * negative[:, None])):
+            scale[:, f, :] += abs(coefficients[f, c]) * np.abs(components[c])
+        out[np.abs(out) <= CANCELLATION * scale] = 0.0
     return out
 
 
