@@ -166,8 +166,10 @@ def test_a_count_left_by_rounding_is_no_count(method):
     weight = np.array([2.0, 0, 0, 0, 0, 0, 1.0, 12.0, 1.0000000000000022])
     options = {"metric": "specificity", "confidence_level": 0.9,
                "zero_division": 0.0, "n_resamples": 19}  # fmt: skip
-    one_shot = _quiet(mlcm_confidence_intervals, y_true, y_pred, method=method,
-                      sample_weight=weight, interval="percentile", **options)  # fmt: skip
+    one_shot = _quiet(
+        mlcm_confidence_intervals, y_true, y_pred, method=method,
+        sample_weight=weight, interval="percentile", **options,
+    )  # fmt: skip
     first = _stream(y_true[:4], y_pred[:4], weight[:4], [], method=method, seed=1)
     second = _stream(y_true[4:], y_pred[4:], weight[4:], [], method=method, seed=2)
     merged = first.merge(second)
