@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
-from scipy.special import betaincinv, ndtri
+from scipy.special import betaincinv, gammaincinv, ndtri
 
 from ._table import resample_counts
 
@@ -96,7 +96,11 @@ RATIOS = {
 VARIANCE_CELLS = 1 << 16
 
 #: The score intervals of a proportion, by name.
-SCORE_INTERVALS = ("wilson", "jeffreys")
+SCORE_INTERVALS = ("modified-wilson", "wilson", "jeffreys")
+
+#: Brown, Cai and DasGupta's modified Wilson interval: at most this many hits
+#: (or misses) get the Poisson bound, up to 50 trials and beyond.
+POISSON_HITS = ((50.0, 2.0), (np.inf, 3.0))
 
 #: The macro intervals, by name: the studentised bootstrap, or the normal
 #: interval on the linearised standard error alone (no resampling).
@@ -118,10 +122,13 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
         The successes and the trials, ``0 <= hits <= trials``.
     confidence_level : float
         In (0, 1).
-    method : {"wilson", "jeffreys"}, default="wilson"
-        Wilson's score interval (1927), or Jeffreys' equal-tailed Bayesian
-        interval (Brown, Cai and DasGupta 2001), whose lower bound is 0 at
-        no hit and upper bound 1 at no miss.
+    method : {"wilson", "modified-wilson", "jeffreys"}, default="wilson"
+        Wilson's score interval (1927); Brown, Cai and DasGupta's (2001)
+        modified Wilson interval, Wilson's but for one or two hits or misses
+        (one to three past 50 trials), where the bound next to them is the
+        exact Poisson bound; or Jeffreys' equal-tailed Bayesian interval
+        (Brown, Cai and DasGupta 2001), whose lower bound is 0 at no hit and
+        upper bound 1 at no miss.
 
     Returns
     -------
@@ -142,6 +149,19 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
     the interval is ``[0, z^2 / (n + z^2)]``, not [0, 0]. Jeffreys' bounds are
     the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of
     ``Beta(hits + 1/2, n - hits + 1/2)``.
+
+    Wilson's interval covers poorly where the proportion is near 0 (or 1)
+    and a hit or two are seen: at one hit of one trial it is [0.21, 1],
+    which misses every proportion under 0.21 (its coverage there is ``1 -
+    p``, the chance of no hit). Brown, Cai and DasGupta (2001, section
+    4.1.1) replace the lower bound at ``x = 1, 2`` hits up to 50 trials
+    (``x = 1, 2, 3`` from 51 to 100; here from 51 on) by a Poisson one;
+    here it is the exact (Garwood) Poisson
+    bound at the interval's own tail, ``gammaincinv(x, (1 - level) / 2) /
+    n``, 0.0253 at one hit of one trial, which is the smaller of the two,
+    and the upper bound likewise at as few misses. Other counts keep
+    Wilson's bounds. Fractional counts (an effective number of trials)
+    follow the same rule.
 
     Examples
     --------
@@ -168,7 +188,24 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
         half = z / (1.0 + z2n) * np.sqrt(p * (1.0 - p) / safe + z2n / (4.0 * safe))
         low = np.where(p <= 0.0, 0.0, np.clip(centre - half, 0.0, 1.0))
         high = np.where(p >= 1.0, 1.0, np.clip(centre + half, 0.0, 1.0))
+        if method == "modified-wilson":
+            tail = (1.0 - confidence_level) / 2.0
+            seen = np.clip(hits, 0.0, safe)
+            low = np.minimum(low, _poisson_bound(seen, safe, tail))
+            high = np.maximum(high, 1.0 - _poisson_bound(safe - seen, safe, tail))
     return np.where(defined, low, np.nan), np.where(defined, high, np.nan)
+
+
+def _poisson_bound(hits, n, tail):
+    """The exact Poisson lower bound of a proportion, ``gammaincinv(hits,
+    tail) / n``, where ``0 < hits`` is at most :data:`POISSON_HITS` of ``n``
+    trials (to rounding: ``r n_eff`` hits of fractional trials); 1.0
+    elsewhere (the bound is then Wilson's)."""
+    most = np.select([n <= limit for limit, _ in POISSON_HITS],
+                     [hits for _, hits in POISSON_HITS])  # fmt: skip
+    near = (hits > 0) & (hits <= most * (1.0 + 1e-12))
+    bound = gammaincinv(np.where(near, hits, 1.0), tail) / n
+    return np.where(near, np.minimum(bound, 1.0), 1.0)
 
 
 # -- a per-label ratio of sums over the units ---------------------------------------
@@ -421,7 +458,7 @@ def effective_trials(moments):
     return np.where(interior, design, np.where(defined, kish, 0.0))
 
 
-def label_score_intervals(moments, *, confidence_level, method="wilson"):
+def label_score_intervals(moments, *, confidence_level, method="modified-wilson"):
     """Per-label score intervals of the ratios ``X / Y`` of ``moments``
     (:func:`ratio_moments`), on the effective number of trials.
 
@@ -431,7 +468,8 @@ def label_score_intervals(moments, *, confidence_level, method="wilson"):
         The sums of the numerators, denominators and their squares.
     confidence_level : float
         In (0, 1).
-    method : {"wilson", "jeffreys"}, default="wilson"
+    method : {"modified-wilson", "wilson", "jeffreys"}, \
+            default="modified-wilson"
         The score interval (:func:`proportion_interval`).
 
     Returns
@@ -483,6 +521,11 @@ def label_score_intervals(moments, *, confidence_level, method="wilson"):
 
     E. B. Wilson, "Probable inference, the law of succession, and
     statistical inference", JASA 22(158), 209-212, 1927.
+
+    L. D. Brown, T. T. Cai and A. DasGupta, "Interval estimation for a
+    binomial proportion", Statistical Science 16(2), 101-133, 2001 (the
+    modified Wilson interval, the default ``method``: see
+    :func:`proportion_interval`).
     """
     X, Y = moments.numerator, moments.denominator
     defined = Y > 0
