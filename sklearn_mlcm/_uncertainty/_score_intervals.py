@@ -727,12 +727,14 @@ def _combine(coefficients, components, s, n_rows):
     out = np.zeros((s, n_forms, n_rows))
     for f, c in zip(*np.nonzero(coefficients)):
         out[:, f, :] += coefficients[f, c] * components[c]
-    negative = (coefficients < 0).any(axis=1)
-    if negative.any():  # differences of sums: their rounding is no count
-        scale = np.zeros((s, n_forms, n_rows))
-        for f, c in zip(*np.nonzero(coefficients * negative[:, None])):
-            scale[:, f, :] += abs(coefficients[f, c]) * np.abs(components[c])
-        out[np.abs(out) <= CANCELLATION * scale] = 0.0
+    total = components[COMPONENTS.index("total")]
+    for f in np.flatnonzero((coefficients < 0).any(axis=1)):
+        # a difference of sums: its rounding is no count. Every component of
+        # a resample is at most its total, so the terms' magnitudes sum to at
+        # most sum |c| times the total (one bound per resample, not per cell)
+        bound = CANCELLATION * np.abs(coefficients[f]).sum() * total
+        form = out[:, f, :]
+        form[np.abs(form) <= bound] = 0.0
     return out
 
 
