@@ -39,7 +39,7 @@ import numpy as np
 from scipy import sparse
 from scipy.special import betaincinv, gammaincinv, ndtri
 
-from ._table import resample_counts
+from ._table import resample_counts, row_block
 
 __all__ = [
     "COMPONENTS",
@@ -703,30 +703,33 @@ def resampled_macros(drawn, margins, units, forms, zero_division):
     X = _combine(forms.x, components, s, n_rows)  # (s, F, B)
     Y = _combine(forms.y, components, s, n_rows)
     defined = Y > 0
-    safe = np.where(defined, Y, 1.0)
-    r = X / safe
+    undefined = ~defined
+    safe = Y  # in place: each of these arrays is read once more at most
+    np.copyto(safe, 1.0, where=undefined)
+    r = np.divide(X, safe, out=X)
     np.clip(r, 0.0, 1.0, out=r)
-    r[~defined] = 0.0
+    np.copyto(r, 0.0, where=undefined)
     if np.isnan(zero_division):
         n_defined = defined.sum(axis=0)
         scale = np.where(n_defined > 0, 1.0 / np.maximum(n_defined, 1), np.nan)
         macro = r.sum(axis=0) * scale
     else:
         scale = np.full((n_forms, n_rows), 1.0 / s)
-        macro = (r.sum(axis=0) + zero_division * (~defined).sum(axis=0)) / s
+        macro = (r.sum(axis=0) + zero_division * undefined.sum(axis=0)) / s
     a = np.divide(scale, safe)  # d macro / d X_k, (s, F, B)
-    a[~defined] = 0.0
-    weights = _margin_weights(forms, a, a * r, q1)
-    return np.stack([macro, _variances(drawn, unit_margins, weights)])
+    np.copyto(a, 0.0, where=undefined)
+    weights = _margin_weights(forms, a, np.multiply(a, r, out=r), q1)
+    lender = units if c == 1.0 else None  # scaled margins: blocks of their own
+    return np.stack([macro, _variances(drawn, unit_margins, weights, lender)])
 
 
 def _combine(coefficients, components, s, n_rows):
     """(s, F, B) ``sum_c coefficients[f, c] component_c`` of each form f:
     the components (s, B), or (B,) for the total and the trace."""
     n_forms = coefficients.shape[0]
-    out = np.zeros((s, n_forms, n_rows))
-    for f, c in zip(*np.nonzero(coefficients)):
-        out[:, f, :] += coefficients[f, c] * components[c]
+    out = np.empty((s, n_forms, n_rows))
+    for f in range(n_forms):
+        _linear_form(out[:, f, :], coefficients[f], components)
     total = components[COMPONENTS.index("total")]
     for f in np.flatnonzero((coefficients < 0).any(axis=1)):
         # a difference of sums: its rounding is no count. Every component of
@@ -738,32 +741,68 @@ def _combine(coefficients, components, s, n_rows):
     return out
 
 
+def _linear_form(out, coefficients, components):
+    """``out[...] = sum_c coefficients[c] components[c]``, term by term in
+    the components' order, as ``0 + c_0 x_0 + c_1 x_1 + ...`` adds them (the
+    same bits), without a temporary for a coefficient of 1 or -1."""
+    used = np.flatnonzero(coefficients)
+    if used.size == 0 or coefficients[used[0]] < 0:
+        out[...] = 0.0  # 0 - x, not -x: no negative zeros
+        first = 0
+    else:
+        np.multiply(components[used[0]], coefficients[used[0]], out=out)
+        first = 1
+    for c in used[first:]:
+        k = coefficients[c]
+        if k == 1.0:
+            out += components[c]
+        elif k == -1.0:
+            out -= components[c]
+        else:
+            out += k * components[c]
+
+
 def _margin_weights(forms, a, ar, q1):
     """(3 q1, F x B): the coefficients of each unit's margins (diagonal, row
     sums, column sums) in ``u``, ``cx a - cy ar`` per component (``a``,
     ``ar``: (s, F, B)); the total adds to every row sum's, the trace to
     every diagonal cell's."""
     s, n_forms, n_rows = a.shape
-    weights = np.zeros((3, q1, n_forms, n_rows))
-    for c in range(3):
-        x, y = forms.x[:, c, None], forms.y[:, c, None]
-        if x.any():
-            weights[c, :s] += x * a
-        if y.any():
-            weights[c, :s] -= y * ar
+    weights = np.empty((3, q1, n_forms, n_rows))
+    weights[:, s:] = 0.0
+    term = np.empty((s, n_rows))
+    for c, f in np.ndindex(3, n_forms):
+        x, y = forms.x[f, c], forms.y[f, c]
+        part = weights[c, :s, f]
+        # 0 + x a - y ar as the zeros added them, but for the sign of a zero
+        # product (a zero weight adds nothing to the units' contributions);
+        # form by form, skipping the zero coefficients
+        if x == 1.0:
+            np.copyto(part, a[:, f])
+        elif x != 0.0:
+            np.multiply(a[:, f], x, out=part)
+        else:
+            part[...] = 0.0
+        if y == 1.0:
+            part -= ar[:, f]
+        elif y != 0.0:
+            part -= np.multiply(ar[:, f], y, out=term)
     for c, to in ((3, 1), (4, 0)):
-        x, y = forms.x[:, c, None], forms.y[:, c, None]
-        if x.any() or y.any():
-            weights[to] += x * a.sum(axis=0) - y * ar.sum(axis=0)
+        # only the forms that read the total (the trace): the others add 0
+        for f in np.flatnonzero((forms.x[:, c] != 0) | (forms.y[:, c] != 0)):
+            x, y = forms.x[f, c], forms.y[f, c]
+            weights[to, :, f] += x * a[:, f].sum(axis=0) - y * ar[:, f].sum(axis=0)
     return weights.reshape(3 * q1, -1)
 
 
-def _variances(drawn, unit_margins, weights):
+def _variances(drawn, unit_margins, weights, units=None):
     """(F, B) ``variance_b = sum_i c_bi u_ib^2`` of each form, ``u = margins
     @ weights`` (:func:`_margin_weights`), ``c`` the counts ``drawn``
     (n_kinds, B), in blocks of kinds of :data:`VARIANCE_CELLS` values per
     form: one sparse product per block gives every form's ``u`` in every
-    resample at once."""
+    resample at once. ``units`` (the :class:`~._table.UnitTable` whose
+    ``unit_margins`` these are, unscaled) lends its row blocks, built once.
+    """
     n_rows = drawn.shape[1]
     n_forms = weights.shape[1] // n_rows
     if n_rows == 1 and n_forms > 1:
@@ -771,16 +810,23 @@ def _variances(drawn, unit_margins, weights):
         # runs over arrays of the same shape whatever the other forms (numpy
         # sums a single column pairwise, several in turn)
         return np.concatenate(
-            [_variances(drawn, unit_margins, weights[:, [f]]) for f in range(n_forms)]
+            [
+                _variances(drawn, unit_margins, weights[:, [f]], units)
+                for f in range(n_forms)
+            ]
         )
     variance = np.zeros((n_forms, n_rows))
     n_kinds = unit_margins.shape[0]
     step = max(1, VARIANCE_CELLS // n_rows)
-    for start in range(0, n_kinds, step):
-        stop = min(start + step, n_kinds)
-        block = unit_margins if stop - start == n_kinds else None
-        if block is None:
-            block = _row_block(unit_margins, start, stop)
+    if units is None:
+        blocks = [
+            (start, min(start + step, n_kinds),
+             row_block(unit_margins, start, min(start + step, n_kinds)))
+            for start in range(0, n_kinds, step)
+        ]  # fmt: skip
+    else:
+        blocks = units.margin_row_blocks(step)
+    for start, stop, block in blocks:
         u = block @ weights  # (kinds, F x B)
         np.square(u, out=u)
         # one pass over u, weighed by the counts (half the time of a product
@@ -788,21 +834,6 @@ def _variances(drawn, unit_margins, weights):
         u = u.reshape(-1, n_forms, n_rows)
         variance += np.einsum("ifb,ib->fb", u, drawn[start:stop])
     return variance
-
-
-def _row_block(matrix, start, stop):
-    """Rows ``start`` to ``stop`` of a CSR array, a view of its arrays (a
-    slice copies them, and took a third of the variances' time)."""
-    first, last = matrix.indptr[start], matrix.indptr[stop]
-    return sparse.csr_array(
-        (
-            matrix.data[first:last],
-            matrix.indices[first:last],
-            matrix.indptr[start : stop + 1] - first,
-        ),
-        shape=(stop - start, matrix.shape[1]),
-        copy=False,
-    )
 
 
 def resampled_macro(counts, form, zero_division, units):
