@@ -13,9 +13,14 @@ from scipy.stats import DegenerateDataWarning
 from sklearn_mlcm import mlcm_confidence_intervals
 from sklearn_mlcm._uncertainty._margins import every_score
 from sklearn_mlcm._uncertainty._score_intervals import (
+    count_moments,
+    form_moments,
     label_score_intervals,
+    macro_estimate,
+    macro_forms,
     macro_interval,
     proportion_interval,
+    ratio_form,
     ratio_moments,
     studentised_bounds,
 )
@@ -53,34 +58,49 @@ def test_proportion_interval_wilson_known_values():
 
 
 def test_proportion_interval_modified_wilson_has_the_poisson_bound_near_the_ends():
-    """Brown, Cai and DasGupta's modified Wilson: one hit of one trial is
-    [0.0253, 1] (the exact Poisson bound at the 2.5% tail), not Wilson's
-    [0.2065, 1]; one to two hits or misses up to 50 trials and one to three
-    beyond get the Poisson bound (the smaller), every other count Wilson's
-    bounds bit for bit; fractional counts follow the same rule."""
-    tail = 0.025
+    """Brown, Cai and DasGupta's modified Wilson, as R's MKmisc::binomCI
+    gives it: one hit of one trial at 95% is [0.0513, 1] (the Poisson bound
+    chi2_2(0.05) / 2 = -log(0.95), at the one-sided level), not Wilson's
+    [0.2065, 1]; one or two hits or misses up to 50 trials and one to three
+    from 51 to 100 get the Poisson bound (here the smaller of the two),
+    every other count, and every count past 100 trials, Wilson's bounds bit
+    for bit; fractional counts follow the same rule."""
+    level = 0.95
     low, high = proportion_interval(
-        1, 1, confidence_level=0.95, method="modified-wilson"
+        1, 1, confidence_level=level, method="modified-wilson"
     )
-    assert_allclose([low, high], [-np.log1p(-tail), 1.0], rtol=1e-12)
-    for n, most in ((10, 2), (50, 2), (51, 3), (400, 3)):
+    assert_allclose([low, high], [-np.log(level), 1.0], rtol=1e-12)
+    assert_allclose(
+        proportion_interval(2, 50, confidence_level=level, method="modified-wilson")[0],
+        stats.chi2(4).ppf(1 - level) / 100,
+        rtol=1e-12,
+    )
+    for n, most in ((10, 2), (50, 2), (51, 3), (100, 3), (101, 0), (400, 0)):
         k = np.arange(n + 1)
-        plain = proportion_interval(k, n, confidence_level=0.95)
+        plain = proportion_interval(k, n, confidence_level=level)
         low, high = proportion_interval(
-            k, n, confidence_level=0.95, method="modified-wilson"
+            k, n, confidence_level=level, method="modified-wilson"
         )
         near = (k >= 1) & (k <= most)
-        poisson = stats.gamma(k[near]).ppf(tail) / n
+        poisson = stats.chi2(2 * k[near]).ppf(1 - level) / (2 * n)
         assert_allclose(low[near], np.minimum(plain[0][near], poisson), rtol=1e-10)
+        assert (low[near] < plain[0][near]).all()  # at 95% the Poisson bound
         assert_array_equal(low[~near], plain[0][~near])
         far = (n - k >= 1) & (n - k <= most)
-        poisson = 1.0 - stats.gamma(n - k[far]).ppf(tail) / n
+        poisson = 1.0 - stats.chi2(2 * (n - k[far])).ppf(1 - level) / (2 * n)
         assert_allclose(high[far], np.maximum(plain[1][far], poisson), rtol=1e-10)
         assert_array_equal(high[~far], plain[1][~far])
     low, high = proportion_interval(
         1.5, 7.5, confidence_level=0.9, method="modified-wilson"
     )
-    assert_allclose(low, stats.gamma(1.5).ppf(0.05) / 7.5, rtol=1e-10)
+    assert_allclose(low, stats.gamma(1.5).ppf(0.1) / 7.5, rtol=1e-10)
+    # below 90%, from 51 trials, Wilson's bound can be the smaller: kept
+    plain = proportion_interval(3, 60, confidence_level=0.8)
+    modified = proportion_interval(
+        3, 60, confidence_level=0.8, method="modified-wilson"
+    )
+    assert stats.chi2(6).ppf(0.2) / 120 > plain[0]
+    assert_array_equal(modified[0], plain[0])
 
 
 def test_proportion_interval_modified_wilson_lifts_the_worst_coverage():
@@ -88,7 +108,7 @@ def test_proportion_interval_modified_wilson_lifts_the_worst_coverage():
     proportions in (0, 1) for every n from 1 to 100: Wilson's falls to 79%
     (at one trial, p < 0.21: the label seen once, and right, while it is
     mostly wrong in the population), the modified Wilson's stays above 87%
-    (89% past ten trials); what the per-label intervals use."""
+    (90.9% past ten trials); what the per-label intervals use."""
     p = np.linspace(0.0005, 0.9995, 2000)[:, None]
     worst = {}
     for method in ("wilson", "modified-wilson"):
@@ -101,7 +121,7 @@ def test_proportion_interval_modified_wilson_lifts_the_worst_coverage():
         worst[method] = np.array(found)
     assert worst["wilson"].min() < 0.80
     assert worst["modified-wilson"].min() > 0.87
-    assert worst["modified-wilson"][10:].min() > 0.89
+    assert worst["modified-wilson"][10:].min() > 0.90
     assert (worst["modified-wilson"] >= worst["wilson"] - 1e-12).all()
 
 
@@ -397,3 +417,36 @@ def test_intervals_of_weights_near_float64_limits_equal_those_of_unit_weights(sc
             expected.label_confidence_interval[bound],
             rtol=1e-12,
         )
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_tiny_count_is_kept_and_rounding_is_not(method):
+    """The rounding guard reads each cell's own terms: a false positive of
+    weight 1e-12 among weights of 1 is a count (FDR 1 for its label in the
+    labels' moments and in the macro averages' resamples alike), while the
+    1e-15 that TN = total - rows - cols + diag leaves over weights like
+    1.0000000000000022 is none (specificity 0)."""
+    rng = np.random.default_rng(0)
+    t = np.zeros((40, 3), bool)
+    t[:, 0] = rng.random(40) < 0.5
+    t[:, 2] = ~t[:, 0]
+    p = t.copy()
+    p[0, 1] = True
+    weight = np.ones(40)
+    weight[0] = 1e-12
+    units = _units(t, p, method, weight)
+    form = ratio_form("false_discovery_rate")
+    moments = form_moments(form, count_moments(units, units.multiplicity, 3))
+    assert moments.numerator[1] == moments.denominator[1] > 0
+    estimate, se = macro_estimate(units, macro_forms({"fdr": form}, 3), 0.0)
+    assert estimate[0] == pytest.approx(1 / 3, rel=1e-12)
+    # the rounding of a true-negative count over near-1 weights is no count
+    t = np.array([[0], [0], [0], [1], [1], [1]], bool)
+    p = t.copy()
+    p[0] = True
+    units = _units(t, p, method, np.array([2.0, 0, 0, 1.0, 12.0, 1 + 2**-49]))
+    form = ratio_form("specificity")
+    moments = form_moments(form, count_moments(units, units.multiplicity, 1))
+    assert moments.numerator[0] == 0.0
+    estimate, _ = macro_estimate(units, macro_forms({"tn": form}, 1), 0.0)
+    assert estimate[0] == 0.0

@@ -532,9 +532,10 @@ def mlcm_confidence_intervals(
       specificity and the registry's other ratios), ``X`` and ``Y`` sums over
       the instances (or groups) of ``x_i`` and ``y_i``, gets the Wilson
       score interval [2]_ on its effective number of trials, in Brown, Cai
-      and DasGupta's modified form [4]_: at one or two hits or misses (one
-      to three past 50 trials) the bound beside them is the exact Poisson
-      one (one hit of one trial: [0.025, 1], not Wilson's [0.21, 1], which
+      and DasGupta's modified form [4]_: at one or two hits or misses up to
+      50 trials (one to three from 51 to 100) the bound beside them is their
+      Poisson one (one hit of one trial at 95%: [0.051, 1], as R's
+      ``MKmisc::binomCI`` gives it, not Wilson's [0.21, 1], which
       covered 85% of the samples in which yeast's label of 1.4% prevalence
       was predicted at n = 50, ``benchmarks/bench_coverage.py``). The unit of
       sampling is the instance, a cluster of charges: under Heydarian's

@@ -99,8 +99,9 @@ VARIANCE_CELLS = 1 << 16
 SCORE_INTERVALS = ("modified-wilson", "wilson", "jeffreys")
 
 #: Brown, Cai and DasGupta's modified Wilson interval: at most this many hits
-#: (or misses) get the Poisson bound, up to 50 trials and beyond.
-POISSON_HITS = ((50.0, 2.0), (np.inf, 3.0))
+#: (or misses) get the Poisson bound, up to 50 trials and from 51 to 100;
+#: none past 100 trials.
+POISSON_HITS = ((50.0, 2.0), (100.0, 3.0))
 
 #: The macro intervals, by name: the studentised bootstrap, or the normal
 #: interval on the linearised standard error alone (no resampling).
@@ -125,8 +126,8 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
     method : {"wilson", "modified-wilson", "jeffreys"}, default="wilson"
         Wilson's score interval (1927); Brown, Cai and DasGupta's (2001)
         modified Wilson interval, Wilson's but for one or two hits or misses
-        (one to three past 50 trials), where the bound next to them is the
-        exact Poisson bound; or Jeffreys' equal-tailed Bayesian interval
+        up to 50 trials (one to three from 51 to 100), where the bound next
+        to them is a Poisson bound; or Jeffreys' equal-tailed Bayesian interval
         (Brown, Cai and DasGupta 2001), whose lower bound is 0 at no hit and
         upper bound 1 at no miss.
 
@@ -154,14 +155,16 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
     and a hit or two are seen: at one hit of one trial it is [0.21, 1],
     which misses every proportion under 0.21 (its coverage there is ``1 -
     p``, the chance of no hit). Brown, Cai and DasGupta (2001, section
-    4.1.1) replace the lower bound at ``x = 1, 2`` hits up to 50 trials
-    (``x = 1, 2, 3`` from 51 to 100; here from 51 on) by a Poisson one;
-    here it is the exact (Garwood) Poisson
-    bound at the interval's own tail, ``gammaincinv(x, (1 - level) / 2) /
-    n``, 0.0253 at one hit of one trial, which is the smaller of the two,
-    and the upper bound likewise at as few misses. Other counts keep
-    Wilson's bounds. Fractional counts (an effective number of trials)
-    follow the same rule.
+    4.1.1) replace the lower bound at ``x = 1, 2`` hits up to 50 trials and
+    ``x = 1, 2, 3`` from 51 to 100 by the Poisson bound ``chi2_{2x}(1 -
+    level) / (2 n)`` (the one-sided level; ``gammaincinv(x, 1 - level) /
+    n``): 0.0513 at one hit of one trial and 95%, as R's ``MKmisc::binomCI``
+    and ``DescTools::BinomCI`` give it; and the upper bound likewise at as
+    few misses. Here the bound is the smaller of the two (at levels of 90%
+    and above it always is the Poisson one; at 80%, from 51 trials, Wilson's
+    can be smaller, and is kept: the modification only widens). Other
+    counts keep Wilson's bounds. Fractional counts (an effective number of
+    trials) follow the same rule.
 
     Examples
     --------
@@ -189,7 +192,7 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
         low = np.where(p <= 0.0, 0.0, np.clip(centre - half, 0.0, 1.0))
         high = np.where(p >= 1.0, 1.0, np.clip(centre + half, 0.0, 1.0))
         if method == "modified-wilson":
-            tail = (1.0 - confidence_level) / 2.0
+            tail = 1.0 - confidence_level  # one-sided, as Brown et al. give it
             seen = np.clip(hits, 0.0, safe)
             low = np.minimum(low, _poisson_bound(seen, safe, tail))
             high = np.maximum(high, 1.0 - _poisson_bound(safe - seen, safe, tail))
@@ -197,12 +200,12 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
 
 
 def _poisson_bound(hits, n, tail):
-    """The exact Poisson lower bound of a proportion, ``gammaincinv(hits,
-    tail) / n``, where ``0 < hits`` is at most :data:`POISSON_HITS` of ``n``
+    """The Poisson lower bound of a proportion, ``gammaincinv(hits, tail) /
+    n``, where ``0 < hits`` is at most :data:`POISSON_HITS` of ``n``
     trials (to rounding: ``r n_eff`` hits of fractional trials); 1.0
     elsewhere (the bound is then Wilson's)."""
     most = np.select([n <= limit for limit, _ in POISSON_HITS],
-                     [hits for _, hits in POISSON_HITS])  # fmt: skip
+                     [hits for _, hits in POISSON_HITS], default=0.0)  # fmt: skip
     near = (hits > 0) & (hits <= most * (1.0 + 1e-12))
     bound = gammaincinv(np.where(near, hits, 1.0), tail) / n
     return np.where(near, np.minimum(bound, 1.0), 1.0)
@@ -730,14 +733,17 @@ def _combine(coefficients, components, s, n_rows):
     out = np.empty((s, n_forms, n_rows))
     for f in range(n_forms):
         _linear_form(out[:, f, :], coefficients[f], components)
-    total = components[COMPONENTS.index("total")]
+    scale = None
     for f in np.flatnonzero((coefficients < 0).any(axis=1)):
-        # a difference of sums: its rounding is no count. Every component of
-        # a resample is at most its total, so the terms' magnitudes sum to at
-        # most sum |c| times the total (one bound per resample, not per cell)
-        bound = CANCELLATION * np.abs(coefficients[f]).sum() * total
+        # a difference of sums: within CANCELLATION of its terms' magnitudes
+        # (the components are sums of weights, never negative) it is
+        # rounding, no count, as _cancelled reads the labels' moments
+        if scale is None:
+            scale = np.empty((s, n_rows))
+        _linear_form(scale, np.abs(coefficients[f]), components)
+        scale *= CANCELLATION
         form = out[:, f, :]
-        form[np.abs(form) <= bound] = 0.0
+        np.copyto(form, 0.0, where=np.abs(form) <= scale)
     return out
 
 
