@@ -39,7 +39,7 @@ import numpy as np
 from scipy import sparse
 from scipy.special import betaincinv, gammaincinv, ndtri
 
-from ._table import resample_counts, row_block
+from ._table import resample_counts, row_blocks
 
 __all__ = [
     "COMPONENTS",
@@ -822,14 +822,9 @@ def _variances(drawn, unit_margins, weights, units=None):
             ]
         )
     variance = np.zeros((n_forms, n_rows))
-    n_kinds = unit_margins.shape[0]
     step = max(1, VARIANCE_CELLS // n_rows)
     if units is None:
-        blocks = [
-            (start, min(start + step, n_kinds),
-             row_block(unit_margins, start, min(start + step, n_kinds)))
-            for start in range(0, n_kinds, step)
-        ]  # fmt: skip
+        blocks = row_blocks(unit_margins, step)
     else:
         blocks = units.margin_row_blocks(step)
     for start, stop, block in blocks:

@@ -267,6 +267,14 @@ def combine_tables(tables):
     return words, weight, group, values, count
 
 
+def row_blocks(matrix, step):
+    """``[(start, stop, block)]``: the rows of a CSR array in blocks of
+    ``step`` rows (:func:`row_block`)."""
+    n = matrix.shape[0]
+    bounds = [(start, min(start + step, n)) for start in range(0, n, step)]
+    return [(start, stop, row_block(matrix, start, stop)) for start, stop in bounds]
+
+
 def row_block(matrix, start, stop):
     """Rows ``start`` to ``stop`` of a CSR array, a view of its arrays (a
     slice copies them, and took a third of the variances' time); the array
@@ -362,11 +370,7 @@ class UnitTable:
         variances' time, built again for every batch of resamples)."""
         blocks = self._row_blocks.get(step)
         if blocks is None:  # two threads may build it: the same blocks
-            blocks = [
-                (start, min(start + step, self.n_kinds),
-                 row_block(self.unit_margins, start, min(start + step, self.n_kinds)))
-                for start in range(0, self.n_kinds, step)
-            ]  # fmt: skip
+            blocks = row_blocks(self.unit_margins, step)
             self._row_blocks[step] = blocks
         return blocks
 
