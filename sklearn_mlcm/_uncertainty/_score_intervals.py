@@ -415,7 +415,16 @@ def _cancelled(coefficients, components):
     if (coefficients >= 0).all():
         return value
     scale = np.tensordot(np.abs(coefficients), np.abs(components), axes=1)
-    return np.where(np.abs(value) <= CANCELLATION * scale, 0.0, value)
+    return _without_rounding(value, scale)
+
+
+def _without_rounding(value, magnitude):
+    """``value``, set in place to 0 where it is within :data:`CANCELLATION`
+    of ``magnitude``, the sum of its terms' magnitudes: the one rule of the
+    labels' moments (:func:`_cancelled`) and the resamples (:func:`_combine`)."""
+    magnitude = magnitude * CANCELLATION
+    np.copyto(value, 0.0, where=np.abs(value) <= magnitude)
+    return value
 
 
 def ratio_moments(units, metric, *, beta=1.0, tn="complement", counts=None, shown=None):
@@ -741,9 +750,7 @@ def _combine(coefficients, components, s, n_rows):
         if scale is None:
             scale = np.empty((s, n_rows))
         _linear_form(scale, np.abs(coefficients[f]), components)
-        scale *= CANCELLATION
-        form = out[:, f, :]
-        np.copyto(form, 0.0, where=np.abs(form) <= scale)
+        _without_rounding(out[:, f, :], scale)
     return out
 
 
