@@ -657,7 +657,7 @@ class MLCMAccumulator:
         score is read off the accumulated matrix, and off each of the
         ``n_resamples`` replicates the accumulator kept (build it with
         ``n_resamples``). The labels of a ratio get the one-shot function's
-        Wilson interval (off running sums, see Notes), the others and the
+        modified Wilson interval (off running sums, see Notes), the others and the
         averages the percentile interval of the replicates; each is flagged
         as the one-shot function flags it. BCa is not offered: its
         acceleration needs the jackknife, the scores with each row left out,
@@ -977,7 +977,7 @@ class MLCMAccumulator:
         weighted avg   0.74 [0.69, 0.79]  0.76 [0.72, 0.81]  0.75 [0.71, 0.79]       296       251
          samples avg   0.53 [0.48, 0.58]  0.57 [0.51, 0.62]  0.54 [0.48, 0.59]       296       251
         <BLANKLINE>
-        [low, high]: 95% percentile Poisson bootstrap intervals, 999 replicates of the 300 instances; the labels' ratios Wilson score intervals, their macro avg the percentile (flagged where the labels are rare)
+        [low, high]: 95% percentile Poisson bootstrap intervals, 999 replicates of the 300 instances; the labels' ratios modified Wilson score intervals, their macro avg the percentile (flagged where the labels are rare)
         <BLANKLINE>
         """  # noqa: E501 (the report with intervals is wider than the code)
         if confidence_level is not None:

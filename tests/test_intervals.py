@@ -27,6 +27,7 @@ from sklearn_mlcm import (
     ConfidenceIntervalResult,
     InvalidInputError,
     InvalidParameterError,
+    MLCMAccumulator,
     confusion_matrix_statistics,
     mlcm_classification_report,
     mlcm_confidence_intervals,
@@ -1291,6 +1292,26 @@ def test_mlcm_confidence_intervals_warning_names_the_flagged():
     flagged = [w for w in record if "intervals flagged" in str(w.message)]
     assert len(flagged) == 1
     assert flagged[0].filename == __file__
+
+
+def test_a_labels_interval_is_named_as_it_is_made():
+    """A label's ratio gets the modified Wilson interval (the Poisson bound
+    near 0 and 1, issue #32): the legends of the report and of a stream's
+    report name it so, not plain Wilson's."""
+    y_true, y_pred = _class9(np.random.default_rng(0))
+    accumulator = MLCMAccumulator(y_true.shape[1], n_resamples=99, random_state=0)
+    accumulator.update(y_true, y_pred)
+    with warnings.catch_warnings():  # a label never predicted, flagged
+        warnings.simplefilter("ignore")
+        reports = [
+            mlcm_classification_report(
+                y_true, y_pred, confidence_level=0.95, n_resamples=199
+            ),
+            accumulator.classification_report(confidence_level=0.95),
+        ]
+    for report in reports:
+        (legend,) = [line for line in report.splitlines() if "[low, high]:" in line]
+        assert "the labels' ratios modified Wilson score intervals" in legend
 
 
 def test_confidence_interval_result_shows_flags():

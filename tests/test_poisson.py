@@ -424,8 +424,8 @@ def test_poisson_report_with_intervals(include_no_label):
     assert [len(line) for line in ours[:-1]] == [len(line) for line in theirs[:-1]]
     assert ours[-1] == (
         "[low, high]: 90% percentile Poisson bootstrap intervals, 200 replicates "
-        "of the 120 instances; the labels' ratios Wilson score intervals, their "
-        "macro avg the percentile (flagged where the labels are rare)"
+        "of the 120 instances; the labels' ratios modified Wilson score intervals, "
+        "their macro avg the percentile (flagged where the labels are rare)"
     )
 
 

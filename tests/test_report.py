@@ -250,7 +250,8 @@ def test_mlcm_classification_report_with_intervals_percentile():
     assert legend == (
         "[low, high]: 90% percentile bootstrap intervals, 999 resamples of the "
         "9 instances"
-        "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
+        "; the labels' ratios modified Wilson score intervals, their macro avg "
+        "bootstrap-t"
     )
     assert legend in text.splitlines()
 
@@ -329,7 +330,8 @@ def test_mlcm_classification_report_with_intervals_bca_no_label():
     }
     assert legend == (
         "[low, high]: 95% BCa bootstrap intervals, 999 resamples of the 9 instances"
-        "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
+        "; the labels' ratios modified Wilson score intervals, their macro avg "
+        "bootstrap-t"
     )
 
 
@@ -423,7 +425,8 @@ def test_mlcm_classification_report_with_intervals_groups_legend():
     _, legend = read_report(text)
     assert legend == (
         "[low, high]: 95% BCa bootstrap intervals, 99 resamples of the 4 groups"
-        "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
+        "; the labels' ratios modified Wilson score intervals, their macro avg "
+        "bootstrap-t"
     )
 
 

@@ -224,8 +224,8 @@ def mlcm_classification_report(
         With a level in (0, 1), every score (per label and averaged) is
         printed with its confidence interval, as
         :func:`mlcm_confidence_intervals` computes it (one set of resamples
-        for all of them): Wilson score intervals for the labels' ratios
-        (precision, recall, F1...), the bootstrap-t for their macro
+        for all of them): modified Wilson score intervals for the labels'
+        ratios (precision, recall, F1...), the bootstrap-t for their macro
         averages, the bootstrap of ``interval`` for the rest; a last line
         says what the brackets are. None: the report without intervals; the
         five options below then keep their defaults (another value is
@@ -244,8 +244,8 @@ def mlcm_classification_report(
     interval : {"bca", "percentile"}, default="bca"
         How the bounds are read off the bootstrap distribution: those of the
         micro, weighted and samples averages and of the statistics that are
-        no ratio of counts. The labels' ratios get Wilson score intervals and
-        their macro averages the bootstrap-t, whatever it says.
+        no ratio of counts. The labels' ratios get modified Wilson score
+        intervals and their macro averages the bootstrap-t, whatever it says.
 
     groups : array-like of shape (n_samples,), default=None
         The group of each instance: whole groups are resampled (the cluster
@@ -400,7 +400,7 @@ def mlcm_classification_report(
     weighted avg   0.75 [0.64, 0.90]     0.44 [0.25, 0.61]     0.51 [0.33, 0.67]           18        13
      samples avg   0.39 [0.16, 0.61]     0.46 [0.20, 0.72]     0.40 [0.17, 0.62]           18        13
     <BLANKLINE>
-    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances; the labels' ratios Wilson score intervals, their macro avg bootstrap-t
+    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances; the labels' ratios modified Wilson score intervals, their macro avg bootstrap-t
     <BLANKLINE>
     Flagged intervals (the data cannot support them as printed):
       †1 1 of 3 labels have < 5 positives: 2 intervals (macro avg recall, macro avg f1-score)
@@ -535,7 +535,8 @@ def _report_bounds(
     )
     if any(metric in RATIOS for metric in metrics):  # the others: bootstrap only
         legend += (
-            "; the labels' ratios Wilson score intervals, their macro avg bootstrap-t"
+            "; the labels' ratios modified Wilson score intervals, their macro avg "
+            "bootstrap-t"
         )
     return ReportBounds(scores, legend)
 

@@ -268,7 +268,7 @@ Confusion(true='C1', predicted='C2', value=3)]
     >>> print(repr(report))
     MLCMReport: 3 labels (0, 1, 2), 9 instances, method='heydarian'
     micro F1 0.43 [0.23, 0.61], macro F1 0.40 [0.21, 0.65] (flagged: 1 of 3 labels have < 5 positives)
-    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances; the labels' ratios Wilson score intervals, their macro avg bootstrap-t
+    [low, high]: 90% percentile bootstrap intervals, 999 resamples of the 9 instances; the labels' ratios modified Wilson score intervals, their macro avg bootstrap-t
     most confused: 0 -> 2 (4)
     best threshold: 0.554 (macro F1 1.00; in-sample, optimistic)
       thresholds chosen out of sample: MLCMTunedThresholdClassifierCV

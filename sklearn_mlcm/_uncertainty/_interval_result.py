@@ -350,13 +350,13 @@ STREAM_UNITS = "stream instances"
 
 
 def _interval_kind(result, metric, average):
-    """How the interval of ``metric`` (averaged by ``average``) was made:
-    Wilson's score interval for a ratio's labels, the bootstrap-t for its
-    macro average, else the bootstrap of ``result.interval``."""
+    """How the interval of ``metric`` (averaged by ``average``) was made: the
+    modified Wilson score interval for a ratio's labels, the bootstrap-t for
+    its macro average, else the bootstrap of ``result.interval``."""
     from ._score_intervals import RATIOS
 
     if metric in RATIOS and average is None:
-        return "Wilson score"
+        return "modified Wilson score"
     if result.units == STREAM_UNITS:
         return "Poisson bootstrap percentile"
     if metric in RATIOS and average == "macro":

@@ -169,8 +169,8 @@ def bootstrap_intervals(
     ``n_undefined`` counts the resamples that drew an instance of undefined
     ratio.
 
-    The labels of the ratios (:data:`~._score_intervals.RATIOS`) get Wilson
-    score intervals and their macro averages the bootstrap-t; the others
+    The labels of the ratios (:data:`~._score_intervals.RATIOS`) get modified
+    Wilson score intervals and their macro averages the bootstrap-t; the others
     the bounds of ``interval``. The flagged intervals and the estimates that
     lie outside their bootstrap interval (its distribution shifted from it)
     are named in one :class:`~scipy.stats.DegenerateDataWarning`
@@ -414,8 +414,8 @@ def mlcm_confidence_intervals(
         or groups gives its acceleration). "percentile": the quantiles of
         the bootstrap distribution. The labels of a ratio of counts
         (precision, recall, F-beta, specificity and the registry's other
-        ratios) get Wilson score intervals, their macro averages the
-        bootstrap-t, whatever ``interval`` says (see Notes).
+        ratios) get modified Wilson score intervals, their macro averages
+        the bootstrap-t, whatever ``interval`` says (see Notes).
 
     beta : float, default=1.0
         Weight of recall in the F-score, for ``metric="fbeta"``.

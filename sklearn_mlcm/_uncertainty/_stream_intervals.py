@@ -120,7 +120,7 @@ def empty_state(n_labels):
 
 #: What the legend of a stream's report says of its ratios' intervals.
 STREAM_MACRO = (
-    "; the labels' ratios Wilson score intervals, their macro avg the "
+    "; the labels' ratios modified Wilson score intervals, their macro avg the "
     "percentile (flagged where the labels are rare)"
 )
 
