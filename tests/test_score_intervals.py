@@ -10,7 +10,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats
 from scipy.stats import DegenerateDataWarning
 
-from sklearn_mlcm import mlcm_confidence_intervals
+from sklearn_mlcm import MLCMAccumulator, mlcm_confidence_intervals
 from sklearn_mlcm._uncertainty._margins import every_score
 from sklearn_mlcm._uncertainty._score_intervals import (
     count_moments,
@@ -123,6 +123,38 @@ def test_proportion_interval_modified_wilson_lifts_the_worst_coverage():
     assert worst["modified-wilson"].min() > 0.87
     assert worst["modified-wilson"][10:].min() > 0.90
     assert (worst["modified-wilson"] >= worst["wilson"] - 1e-12).all()
+
+
+@pytest.mark.parametrize(
+    "n, hits", [(100, 1), (100, 97), (100, 99), (50, 47), (50, 2), (51, 3), (101, 1)]
+)
+def test_counted_trials_take_the_modified_bound_of_their_count(n, hits):
+    """Unweighted instances: a label's effective trials are its count, to
+    rounding (100.00000000000001, 50.000000000000036): the label's interval,
+    one-shot and streamed, is the modified Wilson interval of ``hits`` of
+    ``n``, the Poisson bound where the count calls for it (1 of 100: low
+    0.0005, not Wilson's 0.0018; 47 of 50: high 0.979, not the 51-100 rule's
+    0.984)."""
+    y_true = np.ones((n, 2), dtype=int)
+    y_pred = np.zeros((n, 2), dtype=int)
+    y_pred[:, 1] = 1
+    y_pred[:hits, 0] = 1
+    expected = proportion_interval(
+        hits, n, confidence_level=0.95, method="modified-wilson"
+    )
+    accumulator = MLCMAccumulator(2, n_resamples=39, random_state=0)
+    accumulator.update(y_true, y_pred)
+    with warnings.catch_warnings():  # two labels, no negative: flagged averages
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        results = (
+            mlcm_confidence_intervals(
+                y_true, y_pred, metric="recall", n_resamples=39, random_state=0
+            ),
+            accumulator.confidence_intervals(metric="recall"),
+        )
+    for result in results:
+        low, high = result.scores["recall"].confidence_interval
+        assert_allclose([low[0], high[0]], expected, rtol=1e-12)
 
 
 def test_proportion_interval_jeffreys_is_the_beta_quantiles():

@@ -199,14 +199,22 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
     return np.where(defined, low, np.nan), np.where(defined, high, np.nan)
 
 
+#: Relative rounding allowed where a count of hits or trials is compared with
+#: :data:`POISSON_HITS`: an effective number of trials ``r (1 - r) / V``
+#: that is a count of Bernoulli trials in exact arithmetic (unweighted
+#: instances) comes out as 100.00000000000001 or 49.99999999999999.
+_COUNT_ROUNDING = 1e-12
+
+
 def _poisson_bound(hits, n, tail):
     """The Poisson lower bound of a proportion, ``gammaincinv(hits, tail) /
     n``, where ``0 < hits`` is at most :data:`POISSON_HITS` of ``n``
-    trials (to rounding: ``r n_eff`` hits of fractional trials); 1.0
-    elsewhere (the bound is then Wilson's)."""
-    most = np.select([n <= limit for limit, _ in POISSON_HITS],
+    trials, both to rounding (``r n_eff`` hits of ``n_eff`` trials: see
+    :data:`_COUNT_ROUNDING`); 1.0 elsewhere (the bound is then Wilson's)."""
+    tolerance = 1.0 + _COUNT_ROUNDING
+    most = np.select([n <= limit * tolerance for limit, _ in POISSON_HITS],
                      [hits for _, hits in POISSON_HITS], default=0.0)  # fmt: skip
-    near = (hits > 0) & (hits <= most * (1.0 + 1e-12))
+    near = (hits > 0) & (hits <= most * tolerance)
     bound = gammaincinv(np.where(near, hits, 1.0), tail) / n
     return np.where(near, np.minimum(bound, 1.0), 1.0)
 
