@@ -212,6 +212,63 @@ def test_accumulator_state_is_scale_free_and_merges_any_scales():
     assert_allclose((a + c).values, whole.values, rtol=1e-12)
 
 
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+def test_a_batch_with_a_tiny_weight_is_added_at_its_own_scale(method):
+    """A batch with a weight below 2**-300 of its largest had its moments
+    scaled once more by the margins' scale, which no exponent recorded: the
+    batches were added at two scales, the bounds depended on where the rows
+    were cut, and the recall interval [0.274, 0.566] missed its estimate of
+    0.26 (found by an adversarial hunt). Every cut gives the one-shot's
+    label intervals now."""
+    y_true = np.zeros((40, 4), bool)
+    y_true[:, 0] = True
+    y_pred = np.zeros((40, 4), bool)
+    y_pred[:20, 0] = True
+    y_pred[20:, 1:] = True
+    weight = np.ones(40)
+    weight[39] = 1e-100
+    one_shot = _quiet(
+        mlcm_confidence_intervals, y_true, y_pred, metric="recall", method=method,
+        sample_weight=weight, n_resamples=39, random_state=0,
+    )  # fmt: skip
+    for cuts in ([], [20], [10, 39]):
+        acc = _stream(y_true, y_pred, weight, cuts, method=method, n_resamples=39)
+        stream = _quiet(acc.confidence_intervals, metric="recall")
+        _assert_same_labels(stream, one_shot)
+        low, high = stream.scores["recall"].confidence_interval
+        estimate = one_shot.scores["recall"].estimate
+        assert (low <= estimate).all() and (estimate <= high).all()
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e-300])
+def test_a_stream_of_tiny_weights_keeps_its_squares(scale):
+    """Every weight near 1e-200: the first batch was moved from the empty
+    state's exponent 0, its squared sums underflowed, and each label's
+    interval was [0, 1] (flagged "3 of 3 labels have < 5 predictions") where
+    the one-shot gives [0.58, 0.69]. A state of no weight (no row yet, a
+    batch of zero weights) now has no scale of its own."""
+    rng = np.random.default_rng(0)
+    y_true = rng.random((300, 3)) < 0.3
+    y_pred = y_true ^ (rng.random((300, 3)) < 0.1)
+    weight = np.full(300, scale)
+    weight[100:150] = 0.0  # a batch of no weight between two of tiny weights
+    one_shot = _quiet(
+        mlcm_confidence_intervals, y_true, y_pred, metric="precision",
+        sample_weight=weight, n_resamples=39, random_state=0,
+    )  # fmt: skip
+    acc = _stream(
+        y_true, y_pred, weight, [100, 150], method="heydarian", n_resamples=39
+    )
+    stream = _quiet(acc.confidence_intervals, metric="precision")
+    _assert_same_labels(stream, one_shot, rtol=1e-9)
+    assert stream.scores["precision_macro"].flag is None
+    zero = batch_state(y_true[:5], y_pred[:5], np.zeros(5), method="heydarian")
+    tiny = batch_state(y_true, y_pred, weight, method="heydarian")
+    for total in (empty_state(3) + tiny, tiny + zero, zero + tiny):
+        assert total.exponent == tiny.exponent
+        assert_array_equal(total.values, tiny.values)
+
+
 def test_accumulator_flags_and_warning_are_the_reports():
     """A label never predicted and never true is flagged as the report
     flags it, in the result, the dict ("<score> flag") and the text (a

@@ -304,20 +304,23 @@ class CountMoments:
     gram: np.ndarray
 
 
-def count_moments(units, weights, shown=None):
+def count_moments(units, weights, shown=None, *, scale=True):
     """The :class:`CountMoments` of the first ``shown`` indices of the
     units of ``units`` (a :class:`~._table.UnitTable`), off their sparse
     margins ``M`` (diagonal, row sums, column sums): their sums ``M.T @
     w``, squares, products with each kind's ``total`` and ``trace`` (one
     product each over every column), and the products of one label's
     diagonal, row sum and column sum (three column slices of the margins by
-    columns)."""
+    columns). With ``scale``, the margins are first multiplied by their
+    :func:`margin_scale` (the moments are then those of the scaled
+    margins); without it, as they are (a caller that scaled the weights
+    itself, and records by how much)."""
     q1 = units.n_labels + 1
     s = units.n_labels if shown is None else shown
     w = np.asarray(weights, dtype=np.float64)
     margins = sparse.csc_array(units.unit_margins)  # its columns sliced fast
     total, trace = unit_totals(units)
-    c = margin_scale(units.unit_margins)
+    c = margin_scale(units.unit_margins) if scale else 1.0
     if c != 1.0:  # squares of extreme weights stay finite; ratios unchanged
         margins, total, trace = margins * c, total * c, trace * c
     dense = (total, trace)

@@ -92,13 +92,18 @@ class StreamSums:
     """An accumulator's running state: the ``values`` (:data:`N_STATE_ROWS`,
     q + 1) of its rows' weights divided by ``2**exponent`` (each row of
     degree d in the weights divided by ``2**(d * exponent)``). Two add up
-    (``+``) at the larger exponent; :meth:`columns` reorders the labels."""
+    (``+``) at the larger exponent of those that hold a weight: a state of
+    no weight (no row yet, or rows of weight zero) has no scale, and adding
+    it moves no other to its exponent (where a first batch of weights near
+    1e-200 was moved to 2**0, its squared sums underflowed). :meth:`columns`
+    reorders the labels."""
 
     values: np.ndarray
     exponent: int = 0
 
     def __add__(self, other):
-        top = max(self.exponent, other.exponent)
+        weighed = [part.exponent for part in (self, other) if part.values.any()]
+        top = max(weighed, default=max(self.exponent, other.exponent))
         return StreamSums(_rescaled(self, top) + _rescaled(other, top), top)
 
     def columns(self, index):
@@ -138,7 +143,10 @@ def batch_state(y_true, y_pred, weight, *, method):
     units = UnitTable(
         combine_tables([tabulate(y_true, y_pred, weight)]), q, method, grouped=False
     )
-    moments = count_moments(units, units.multiplicity, q + 1)
+    # the weights are scaled already (at most 1, a power of two recorded in
+    # the exponent): count_moments' own scale, which no exponent records,
+    # would add this batch at another scale than the others
+    moments = count_moments(units, units.multiplicity, q + 1, scale=False)
     state = np.empty((N_STATE_ROWS, q + 1))
     state[:5] = moments.sums
     for row, (i, j) in enumerate(_PAIRS, start=5):
