@@ -157,6 +157,60 @@ def test_counted_trials_take_the_modified_bound_of_their_count(n, hits):
         assert_allclose([low[0], high[0]], expected, rtol=1e-12)
 
 
+def test_weights_far_apart_keep_the_squares_of_the_smallest():
+    """Weights 1e-90 and 1e100: the margins' scale brought the largest to 1,
+    the smallest's square underflowed, and the label seen once (1 hit of 1
+    trial, weight 1e-90) got [0, 1] as its recall interval; the scale now
+    centres the range, and it gets the modified Wilson interval of 1 of 1,
+    as with unit weights (found by an adversarial hunt)."""
+    y = [[1, 0], [0, 1], [0, 1]]
+    expected = proportion_interval(
+        1, 1, confidence_level=0.95, method="modified-wilson"
+    )
+    for weight in ([1.0, 1.0, 1.0], [1e-90, 1e100, 1e100], [1e-12, 1e200, 1e200]):
+        accumulator = MLCMAccumulator(2, n_resamples=39, random_state=0)
+        accumulator.update(y, y, sample_weight=weight)  # the stream alike
+        stream = accumulator.confidence_intervals
+        for result in (_quiet_intervals(y, y, weight), _quiet(stream, metric="recall")):
+            low, high = result.scores["recall"].confidence_interval
+            assert_allclose([low[0], high[0]], expected, rtol=1e-12)
+            assert np.isfinite(result.scores["recall_macro"].confidence_interval).all()
+
+
+@pytest.mark.parametrize("weight", [[1e-12, 1e300, 1e300], [1.0, 1e300, 1e300]])
+def test_weights_too_far_apart_for_float64_give_no_trial_not_nan(weight):
+    """Weights 1e300 beside 1e-12 gave the macro recall interval a NaN bound
+    (the reciprocal of a subnormal sum). Past 2**800 apart no common scale
+    keeps both squares in float64: the largest stay finite, and the label
+    seen only at the smallest weight gets the interval of no trial, [0, 1],
+    one-shot and streamed; every bound is a number that holds its estimate."""
+    y = [[1, 0], [0, 1], [0, 1]]
+    accumulator = MLCMAccumulator(2, n_resamples=39, random_state=0)
+    accumulator.update(y, y, sample_weight=weight)
+    stream = _quiet(accumulator.confidence_intervals, metric="recall")
+    for result in (_quiet_intervals(y, y, weight), stream):
+        low, high = result.scores["recall"].confidence_interval
+        assert (low[0], high[0]) == (0.0, 1.0)
+        for key in ("recall", "recall_macro", "recall_micro"):
+            score = result.scores[key]
+            low, high = (np.asarray(bound) for bound in score.confidence_interval)
+            assert np.isfinite(low).all() and np.isfinite(high).all()
+            assert (low <= score.estimate).all() and (score.estimate <= high).all()
+
+
+def _quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():  # two labels of one or two positives: flagged
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        return function(*args, **kwargs)
+
+
+def _quiet_intervals(y_true, y_pred, weight):
+    return _quiet(
+        mlcm_confidence_intervals, y_true, y_pred, metric="recall",
+        sample_weight=weight, n_resamples=39, random_state=0,
+    )  # fmt: skip
+
+
 def test_proportion_interval_jeffreys_is_the_beta_quantiles():
     """Jeffreys' bounds are Beta(x + 1/2, n - x + 1/2) quantiles, 0 at no hit
     and 1 at no miss."""

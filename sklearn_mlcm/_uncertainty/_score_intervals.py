@@ -304,23 +304,22 @@ class CountMoments:
     gram: np.ndarray
 
 
-def count_moments(units, weights, shown=None, *, scale=True):
+def count_moments(units, weights, shown=None, *, scale=None):
     """The :class:`CountMoments` of the first ``shown`` indices of the
     units of ``units`` (a :class:`~._table.UnitTable`), off their sparse
     margins ``M`` (diagonal, row sums, column sums): their sums ``M.T @
     w``, squares, products with each kind's ``total`` and ``trace`` (one
     product each over every column), and the products of one label's
     diagonal, row sum and column sum (three column slices of the margins by
-    columns). With ``scale``, the margins are first multiplied by their
-    :func:`margin_scale` (the moments are then those of the scaled
-    margins); without it, as they are (a caller that scaled the weights
-    itself, and records by how much)."""
+    columns), the margins first multiplied by ``scale`` (by default their
+    :func:`margin_scale`; a caller that records the scale passes its own):
+    the moments are those of the scaled margins."""
     q1 = units.n_labels + 1
     s = units.n_labels if shown is None else shown
     w = np.asarray(weights, dtype=np.float64)
     margins = sparse.csc_array(units.unit_margins)  # its columns sliced fast
     total, trace = unit_totals(units)
-    c = margin_scale(units.unit_margins) if scale else 1.0
+    c = margin_scale(units.unit_margins) if scale is None else float(scale)
     if c != 1.0:  # squares of extreme weights stay finite; ratios unchanged
         margins, total, trace = margins * c, total * c, trace * c
     dense = (total, trace)
@@ -350,14 +349,27 @@ def count_moments(units, weights, shown=None, *, scale=True):
 #: Margins beyond these magnitudes are scaled before they are squared.
 _SQUARE_SAFE = (2.0**-300, 2.0**300)
 
+#: A scaled margin is kept below 2**300 (its square, summed over up to 2**400
+#: units, stays finite); where the margins lie at most 2**800 apart, the
+#: smallest is then at least 2**-500 (its square a normal float64 number).
+_SCALED_TOP = 300
+
 
 def margin_scale(unit_margins):
-    """A power of two that brings the largest of the units' margins (sample
-    weights times counts) into [0.5, 1) where its square would overflow or
-    the smallest's underflow (weights near float64's limits), else 1.0.
+    """A power of two that brings the units' margins (sample weights times
+    counts) below 2**:data:`_SCALED_TOP` where the square of the largest
+    would overflow or the smallest's underflow (weights near float64's
+    limits), else 1.0. The scale centres the margins' range (in powers of
+    two) as far as the largest allows: the smallest's square underflowed
+    where the largest alone was brought to 1 (weights 1e-90 and 1e100 gave a
+    label seen once [0, 1] as its recall interval, not [0.05, 1]).
+    Past 2**800 (about 1e240) no common scale holds every square: the
+    largest are kept finite, the smallest squares underflow, and a label
+    seen only at such weights gets the interval of no trial, [0, 1].
     Every interval here is a function of ratios of the margins and of their
     squares, unchanged by a common scale; a power of two keeps the ratios'
-    bits."""
+    bits.
+    """
     data = np.abs(unit_margins.data) if sparse.issparse(unit_margins) else None
     if data is None:
         data = np.abs(np.asarray(unit_margins)).ravel()
@@ -365,10 +377,14 @@ def margin_scale(unit_margins):
     if data.size == 0:
         return 1.0
     low, high = _SQUARE_SAFE
-    largest = float(data.max())
-    if largest < high and float(data.min()) > low:
+    largest, smallest = float(data.max()), float(data.min())
+    if largest < high and smallest > low:
         return 1.0
-    return float(np.ldexp(1.0, -int(np.frexp(largest)[1])))
+    top, bottom = int(np.frexp(largest)[1]), int(np.frexp(smallest)[1])
+    # the range's middle at 1, as far as largest * 2**-shift < 2**(top -
+    # shift) <= 2**_SCALED_TOP allows
+    shift = max((top + bottom) // 2, top - _SCALED_TOP)
+    return float(np.ldexp(1.0, -shift))
 
 
 def unit_totals(units):
@@ -475,7 +491,10 @@ def effective_trials(moments):
     residual = moments.xx - 2.0 * r * moments.xy + r * r * moments.yy
     # rounding leaves a tiny residual where every x_i = r y_i: none at all
     residual = np.where(residual <= 1e-12 * moments.xx, 0.0, residual)
-    variance = residual / (safe * safe)
+    # a denominator whose square underflows (weights past 2**800 apart, see
+    # margin_scale): no variance, no Kish size: the interval of no trial
+    with np.errstate(divide="ignore", invalid="ignore"):
+        variance = residual / (safe * safe)
     interior = defined & (variance > 0) & (r > 0) & (r < 1)
     design = r * (1.0 - r) / np.where(interior, variance, 1.0)
     return np.where(interior, design, np.where(defined, kish, 0.0))

@@ -55,6 +55,7 @@ from ._score_intervals import (
     count_moments,
     form_moments,
     label_score_intervals,
+    margin_scale,
     ratio_form,
 )
 from ._table import UnitTable, combine_tables, tabulate
@@ -133,7 +134,10 @@ STREAM_MACRO = (
 def batch_state(y_true, y_pred, weight, *, method):
     """The :class:`StreamSums` of a batch, off its table of units as the
     report tabulates them (clean indicators, dense bool or CSR, and their
-    weights or None), the weights scaled by a power of two to at most 1."""
+    weights or None), the weights scaled by a power of two to at most 1,
+    and, where they lie 2**300 apart, by the one-shot's scale of the margins
+    (:func:`~._score_intervals.margin_scale`, which refuses weights 2**800
+    apart): the exponent records both."""
     q = y_true.shape[1]
     exponent = 0
     if weight is not None:
@@ -143,10 +147,11 @@ def batch_state(y_true, y_pred, weight, *, method):
     units = UnitTable(
         combine_tables([tabulate(y_true, y_pred, weight)]), q, method, grouped=False
     )
-    # the weights are scaled already (at most 1, a power of two recorded in
-    # the exponent): count_moments' own scale, which no exponent records,
-    # would add this batch at another scale than the others
-    moments = count_moments(units, units.multiplicity, q + 1, scale=False)
+    # the one-shot's scale of the margins (1 unless weights lie 2**300 apart),
+    # recorded in the exponent with the weights' own: one scale for every row
+    c = margin_scale(units.unit_margins)
+    exponent -= int(np.frexp(c)[1]) - 1
+    moments = count_moments(units, units.multiplicity, q + 1, scale=c)
     state = np.empty((N_STATE_ROWS, q + 1))
     state[:5] = moments.sums
     for row, (i, j) in enumerate(_PAIRS, start=5):
@@ -155,8 +160,9 @@ def batch_state(y_true, y_pred, weight, *, method):
     # the pairs where each index is true or predicted (the "no label" index:
     # no true label, no predicted label), as label_support sums them
     m = units.multiplicity
-    pair_weight = units.kind_pairs.T @ m
-    pair_square = units.kind_pairs.power(2).T @ m
+    pairs = units.kind_pairs * c if c != 1.0 else units.kind_pairs
+    pair_weight = pairs.T @ m
+    pair_square = pairs.power(2).T @ m
     true, pred = units.pair_true, units.pair_pred
     true = np.column_stack([true, ~true.any(axis=1)])
     pred = np.column_stack([pred, ~pred.any(axis=1)])
