@@ -211,6 +211,13 @@ def _quiet_intervals(y_true, y_pred, weight):
     )  # fmt: skip
 
 
+def test_proportion_interval_refuses_an_unknown_method():
+    """A method it does not know is an error, not Wilson's interval (found by
+    an adversarial hunt: "modified_wilson" gave Wilson's bounds)."""
+    with pytest.raises(ValueError, match="method must be one of .*'modified_wilson'"):
+        proportion_interval(1, 10, confidence_level=0.95, method="modified_wilson")
+
+
 def test_proportion_interval_jeffreys_is_the_beta_quantiles():
     """Jeffreys' bounds are Beta(x + 1/2, n - x + 1/2) quantiles, 0 at no hit
     and 1 at no miss."""

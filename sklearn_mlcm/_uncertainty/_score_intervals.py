@@ -173,6 +173,8 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
     >>> print(f"[{float(low):.4f}, {float(high):.4f}]")
     [0.0000, 0.2775]
     """
+    if method not in SCORE_INTERVALS:  # a private name: a caller's typo
+        raise ValueError(f"method must be one of {SCORE_INTERVALS}, got {method!r}")
     hits = np.asarray(hits, dtype=np.float64)
     n = np.asarray(trials, dtype=np.float64)
     hits, n = np.broadcast_arrays(hits, n)
