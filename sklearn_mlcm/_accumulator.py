@@ -657,8 +657,8 @@ class MLCMAccumulator:
         score is read off the accumulated matrix, and off each of the
         ``n_resamples`` replicates the accumulator kept (build it with
         ``n_resamples``). The labels of a ratio get the one-shot function's
-        modified Wilson interval (off running sums, see Notes), the others and the
-        averages the percentile interval of the replicates; each is flagged
+        modified Wilson interval (off running sums, see Notes), the others
+        and the averages the percentile interval of the replicates; each is flagged
         as the one-shot function flags it. BCa is not offered: its
         acceleration needs the jackknife, the scores with each row left out,
         and a stream does not keep its rows. Nor are the intervals of the
@@ -727,12 +727,13 @@ class MLCMAccumulator:
         compare the two on 400 instances, and check the coverage of these
         intervals by simulation).
 
-        A label's ratio ``X / Y`` gets Wilson's interval on the design-effect
-        trials ``r (1 - r) / Var(r)``, whose linearised variance needs ``X``,
-        ``Y`` and the sums ``S_xx``, ``S_xy``, ``S_yy`` over the rows: linear
-        and quadratic forms of the sums of each row's margins (diagonal, row
-        and column sums, total, trace) and of their products two by two,
-        which the accumulator keeps per label and adds batch by batch, so
+        A label's ratio ``X / Y`` gets the modified Wilson interval on the
+        design-effect trials ``r (1 - r) / Var(r)``, whose linearised
+        variance needs ``X``, ``Y`` and the sums ``S_xx``, ``S_xy``,
+        ``S_yy`` over the rows: linear and quadratic forms of the sums of
+        each row's margins (diagonal, row and column sums, total, trace) and
+        of their products two by two, which the accumulator keeps per label
+        and adds batch by batch, so
         the bounds are :func:`mlcm_confidence_intervals`' on the same rows
         (to rounding). A label with no hit gets ``[0, z^2 / (n + z^2)]``, not
         [0, 0]. The macro average stays the percentile interval: the
@@ -925,9 +926,9 @@ class MLCMAccumulator:
 
         confidence_level : float, default=None
             Print each score with its interval of this nominal coverage, as
-            :meth:`confidence_intervals` gives it (the ratios' labels
-            Wilson's, the others the replicates' percentile), flagged as the
-            one-shot report flags it (``"<score> low"``, ``"<score> high"``
+            :meth:`confidence_intervals` gives it (the ratios' labels the
+            modified Wilson's, the others the replicates' percentile), flagged
+            as the one-shot report flags it (``"<score> low"``, ``"<score> high"``
             and ``"<score> flag"`` keys with ``output_dict=True``; marks and
             notes in the text). Needs an accumulator built with
             ``n_resamples``.

@@ -205,8 +205,12 @@ def test_accumulator_state_is_scale_free_and_merges_any_scales():
     b = batch_state(y_true[40:], y_pred[40:], weight[40:], method="krstinic")
     c = batch_state(y_true[40:], y_pred[40:], scaled[40:], method="krstinic")
     whole = batch_state(y_true, y_pred, scaled, method="krstinic")
-    assert isinstance(a + b, StreamSums) and (a + b).exponent == a.exponent
-    assert np.isfinite((a + b).values).all()
+    # 2**600 apart: added where the larger sums are 2**300, so that the
+    # smaller batch's squared sums stay normal numbers
+    total = a + b
+    assert isinstance(total, StreamSums) and b.exponent < total.exponent < a.exponent
+    assert np.isfinite(total.values).all()
+    assert (total.values[b.values > 0] >= np.finfo(float).tiny).all()
     assert_array_equal((empty_state(3) + a).values, a.values)
     assert (a + c).exponent == whole.exponent
     assert_allclose((a + c).values, whole.values, rtol=1e-12)
@@ -267,6 +271,45 @@ def test_a_stream_of_tiny_weights_keeps_its_squares(scale):
     for total in (empty_state(3) + tiny, tiny + zero, zero + tiny):
         assert total.exponent == tiny.exponent
         assert_array_equal(total.values, tiny.values)
+
+
+@pytest.mark.parametrize("method", ["heydarian", "krstinic"])
+@pytest.mark.parametrize("small", [1e-170, 1e-200])
+def test_batches_far_apart_keep_the_small_ones_squares(method, small):
+    """Batches of weights more than 2**511 apart: added at the larger one's
+    exponent, the smaller batch's squared sums underflowed, and a label true
+    only in it got [0, 1] (flagged "1 of 3 labels have < 5 positives") where
+    the one-shot gives [0.35, 0.85] (found by review). Cut anywhere, merged
+    or pickled, the stream gives the one-shot's label intervals."""
+    rng = np.random.default_rng(0)
+    y_true = rng.random((60, 3)) < 0.4
+    y_pred = y_true ^ (rng.random((60, 3)) < 0.2)
+    y_true[:40, 0] = y_pred[:40, 0] = False  # label 0 only at the small weights
+    y_true[40:] = False
+    y_true[40:, 0] = True
+    y_pred[40:] = y_true[40:] ^ (rng.random((20, 3)) < 0.3)
+    y_pred[40:, 1:] = False
+    weight = np.ones(60)
+    weight[40:] = small
+    for cuts in ([40], [20, 40, 50]):
+        stream = _stream(y_true, y_pred, weight, cuts, method=method, n_resamples=39)
+        first = _stream(y_true[:40], y_pred[:40], weight[:40], [], method=method,
+                        n_resamples=39, seed=1)  # fmt: skip
+        second = _stream(y_true[40:], y_pred[40:], weight[40:], [], method=method,
+                         n_resamples=39, seed=2)  # fmt: skip
+        merged = pickle.loads(pickle.dumps(first)).merge(second)
+        for metric in ("recall", "f1"):
+            one_shot = _quiet(
+                mlcm_confidence_intervals, y_true, y_pred, metric=metric,
+                method=method, sample_weight=weight, n_resamples=39, random_state=0,
+            )  # fmt: skip
+            expected = one_shot.scores[metric].confidence_interval
+            for acc in (stream, merged):
+                found = _quiet(acc.confidence_intervals, metric=metric)
+                bounds = found.scores[metric].confidence_interval
+                for got, want in zip(bounds, expected):
+                    assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+            assert 0.0 < expected[0][0] < expected[1][0] < 1.0
 
 
 def test_accumulator_flags_and_warning_are_the_reports():

@@ -9,7 +9,7 @@
   LaTeX and the page, a pandas frame;
 - ``_stream_bounds``: the intervals of an accumulator's report and
   :meth:`~sklearn_mlcm.MLCMAccumulator.confidence_intervals`: Poisson
-  bootstrap percentiles, the labels' Wilson intervals off the streamed
+  bootstrap percentiles, the labels' modified Wilson intervals off the streamed
   moments, flagged as the one-shot report's;
 - ``_writers``: the GitHub markdown and LaTeX (booktabs) writers of a table
   of cells, each escaping the names for its format.

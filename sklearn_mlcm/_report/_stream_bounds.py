@@ -1,7 +1,7 @@
 """The report's intervals of an accumulator's stream: each score's Poisson
 bootstrap percentile interval off the replicates, the samples averages' off
-their replicate sums, and the ratios' labels Wilson's off the streamed
-moments, each flagged as the one-shot report flags its own
+their replicate sums, and the ratios' labels the modified Wilson's off the
+streamed moments, each flagged as the one-shot report flags its own
 (:func:`~sklearn_mlcm._uncertainty._stream_intervals.honest_intervals`)."""
 
 import numpy as np
@@ -96,8 +96,8 @@ def stream_report_bounds(
     per row and averaged (the samples average from ``replicate_samples``,
     the (B, 3, 3) sums of each replicate, for the statistics with a samples
     form), from the replicates (the report's own values have warned
-    already), the ratios' labels Wilson's off ``state``, each flagged
-    (:func:`~._uncertainty._stream_intervals.honest_intervals`)."""
+    already), the ratios' labels the modified Wilson's off ``state``, each
+    flagged (:func:`~._uncertainty._stream_intervals.honest_intervals`)."""
     metrics = tuple(score_key(statistic) for statistic in statistics)
     scores = percentile_scores(
         matrix,

@@ -12,17 +12,18 @@
   memory bound and the steps of one call, in turn;
 - ``_resampling``: a call's options (``Call``) and its resamples, drawn and
   scored, the jackknife's and the samples averages' too;
-- ``_bounding``: each score's interval off a call's resamples (Wilson score
-  intervals, the macro bootstrap-t, percentile or BCa bounds), flagged, and
-  the call's one warning;
+- ``_bounding``: each score's interval off a call's resamples (modified
+  Wilson score intervals, the macro bootstrap-t, percentile or BCa bounds),
+  flagged, and the call's one warning;
 - ``_bounds``: the percentile and BCa bounds of bootstrap distributions, and
   the words of the warning (flagged intervals, estimates outside their own
   interval);
 - ``_interval_result``: the intervals' results
   (:class:`~sklearn_mlcm.ScoreInterval`,
   :class:`~sklearn_mlcm.ConfidenceIntervalResult`) and their packaging;
-- ``_score_intervals``: score intervals (Wilson, Jeffreys) of per-label
-  ratios on the design-effect number of trials, which keep their coverage
+- ``_score_intervals``: score intervals (modified Wilson, Wilson, Jeffreys)
+  of per-label ratios on the design-effect number of trials, which keep their
+  coverage
   at no hit, and the bootstrap-t interval of a macro average, off the
   units' one-vs-rest counts read once per call;
 - ``_flags``: the short reason an interval cannot be trusted (undefined,
@@ -33,7 +34,8 @@
 - ``_poisson``: the Poisson bootstrap of :class:`~sklearn_mlcm.MLCMAccumulator`;
 - ``_stream_intervals``: the accumulator's running sums of the score
   intervals' moments and the labels' effective counts, and the report's
-  rules (Wilson intervals, flags, the one warning) applied to its intervals;
+  rules (modified Wilson intervals, flags, the one warning) applied to its
+  intervals;
 - ``_parallel``: ``n_jobs`` threads for the resampling.
 
 It may import the validation layers, the engine (``sklearn_mlcm._mlcm``) and

@@ -5,7 +5,7 @@ be trusted.
 from its :class:`~._resampling.Scores` and :class:`~._resampling.Draws`:
 
 - the labels of a ratio of counts (:data:`~._score_intervals.RATIOS`): the
-  Wilson score interval on the design-effect number of trials, off the
+  modified Wilson score interval on the design-effect number of trials, off the
   call's :class:`~._score_intervals.ScoreBasis` (no resampling);
 - their macro averages: the bootstrap-t, off the resamples' macro averages
   and linearised variances, widened to its estimate where it would exclude
@@ -145,8 +145,8 @@ def _interval_of(call, task):
 
 
 def _score_interval_of(call, task, draws):
-    """The :class:`_Bounded` score interval of a ratio's labels (Wilson's on
-    the effective trials, :func:`label_score_intervals`, off the call's
+    """The :class:`_Bounded` score interval of a ratio's labels (modified
+    Wilson's on the effective trials, :func:`label_score_intervals`, off the call's
     :class:`~._score_intervals.ScoreBasis`), or the bootstrap-t of its macro
     average, read off the resamples' macro averages and linearised
     variances of ``draws`` and centred on the reported estimate; one that

@@ -204,7 +204,7 @@ def proportion_interval(hits, trials, *, confidence_level, method="wilson"):
 #: Relative rounding allowed where a count of hits or trials is compared with
 #: :data:`POISSON_HITS`: an effective number of trials ``r (1 - r) / V``
 #: that is a count of Bernoulli trials in exact arithmetic (unweighted
-#: instances) comes out as 100.00000000000001 or 49.99999999999999.
+#: instances) comes out as 100.00000000000001 or 50.000000000000036.
 _COUNT_ROUNDING = 1e-12
 
 
@@ -321,7 +321,12 @@ def count_moments(units, weights, shown=None, *, scale=None):
     w = np.asarray(weights, dtype=np.float64)
     margins = sparse.csc_array(units.unit_margins)  # its columns sliced fast
     total, trace = unit_totals(units)
-    c = margin_scale(units.unit_margins) if scale is None else float(scale)
+    if scale is None:
+        c = margin_scale(units.unit_margins)
+    elif isinstance(scale, bool) or not float(scale) > 0.0:  # False is no scale
+        raise ValueError(f"scale must be a positive number or None, got {scale!r}")
+    else:
+        c = float(scale)
     if c != 1.0:  # squares of extreme weights stay finite; ratios unchanged
         margins, total, trace = margins * c, total * c, trace * c
     dense = (total, trace)

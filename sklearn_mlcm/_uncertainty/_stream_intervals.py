@@ -12,8 +12,8 @@ as :func:`~sklearn_mlcm.mlcm_confidence_intervals`' (:mod:`._bounding`):
   CountMoments`): sums over the instances, so they add up batch by batch
   and accumulator by accumulator. Each batch's are read by the report's own
   function (:func:`~._score_intervals.count_moments`) off the batch's table
-  of units, and the labels of a ratio get the report's Wilson interval on
-  the design-effect trials, on the same numbers;
+  of units, and the labels of a ratio get the report's modified Wilson
+  interval on the design-effect trials, on the same numbers;
 - the labels' effective counts (:class:`~._flags.LabelSupport`, Kish's
   ``(sum w)^2 / sum w^2``) come from the running sums of the weights and
   squared weights of the instances where each label is true, predicted, and
@@ -29,8 +29,8 @@ The state (:class:`StreamSums`) is one (:data:`N_STATE_ROWS`, q + 1)
 float64 array, its last column the "no label" index: O(q), whatever the
 number of rows or replicates. Its sums are of the weights scaled by a power
 of two (exactly), so that squared weights do not overflow where the matrix
-does not: the Wilson bounds and Kish's counts are ratios of sums of the
-same degree, the same for any scale. Everything here is pure: the
+does not: the modified Wilson bounds and Kish's counts are ratios of sums of
+the same degree, the same for any scale. Everything here is pure: the
 accumulator validates. The stream's margins (:func:`matrix_margins`) and
 the percentile bounds of its replicates (:func:`percentile_bounds`) are
 here too.
@@ -88,28 +88,61 @@ N_STATE_ROWS = 5 + len(_PAIRS) + 4 + 2
 _DEGREE = np.array([1] * 5 + [2] * len(_PAIRS) + [1, 2, 1, 2, 1, 2])
 
 
+#: Two states are added where the larger of their sums of weights is at most
+#: 2**_SUMS_TOP (as ``margin_scale`` keeps the margins), and their squared
+#: sums at least 2**_SQUARES_BOTTOM (normal float64 numbers) where one
+#: exponent allows both.
+_SUMS_TOP, _SQUARES_BOTTOM = 300, -1000
+
+
 @dataclass(frozen=True)
 class StreamSums:
     """An accumulator's running state: the ``values`` (:data:`N_STATE_ROWS`,
     q + 1) of its rows' weights divided by ``2**exponent`` (each row of
     degree d in the weights divided by ``2**(d * exponent)``). Two add up
-    (``+``) at the larger exponent of those that hold a weight: a state of
-    no weight (no row yet, or rows of weight zero) has no scale, and adding
-    it moves no other to its exponent (where a first batch of weights near
-    1e-200 was moved to 2**0, its squared sums underflowed). :meth:`columns`
-    reorders the labels."""
+    (``+``) at the larger exponent of those that hold a weight, unless the
+    other's squared sums would then underflow (batches of weights more than
+    2**500 apart): then at the exponent that brings the larger sums to
+    2**300, the smaller squares' best chance (:func:`_common_exponent`). A
+    state of no weight (no row yet, or rows of weight zero) has no scale,
+    and adding it moves no other to its exponent (where a first batch of
+    weights near 1e-200 was moved to 2**0, its squared sums underflowed).
+    :meth:`columns` reorders the labels."""
 
     values: np.ndarray
     exponent: int = 0
 
     def __add__(self, other):
-        weighed = [part.exponent for part in (self, other) if part.values.any()]
-        top = max(weighed, default=max(self.exponent, other.exponent))
+        top = _common_exponent(self, other)
         return StreamSums(_rescaled(self, top) + _rescaled(other, top), top)
 
     def columns(self, index):
         """The state with its columns (labels) in the order ``index``."""
         return StreamSums(self.values[:, index], self.exponent)
+
+
+def _common_exponent(*states):
+    """The exponent at which :class:`StreamSums` ``states`` are added (see
+    its docstring)."""
+    weighed = [state for state in states if state.values.any()]
+    if not weighed:
+        return max(state.exponent for state in states)
+    top = max(state.exponent for state in weighed)
+    squares = _DEGREE == 2
+    lowest = []  # the power of two of each state's smallest squared sum at top
+    for state in weighed:
+        part = state.values[squares]
+        if part.any():
+            smallest = part[part > 0].min()
+            lowest.append(int(np.frexp(smallest)[1]) + 2 * (state.exponent - top))
+    if min(lowest, default=0) >= _SQUARES_BOTTOM:
+        return top
+    # the largest sum of weights of each state at its own exponent, brought
+    # to 2**_SUMS_TOP: every value as large as float64 leaves room for
+    return max(
+        int(np.frexp(state.values[~squares].max())[1]) + state.exponent
+        for state in weighed
+    ) - _SUMS_TOP
 
 
 def _rescaled(sums, exponent):
@@ -136,8 +169,8 @@ def batch_state(y_true, y_pred, weight, *, method):
     report tabulates them (clean indicators, dense bool or CSR, and their
     weights or None), the weights scaled by a power of two to at most 1,
     and, where they lie 2**300 apart, by the one-shot's scale of the margins
-    (:func:`~._score_intervals.margin_scale`, which refuses weights 2**800
-    apart): the exponent records both."""
+    (:func:`~._score_intervals.margin_scale`, which centres their range):
+    the exponent records both."""
     q = y_true.shape[1]
     exponent = 0
     if weight is not None:
@@ -238,8 +271,8 @@ def percentile_bounds(distribution, confidence_level):
 
 
 def _wilson(interval, moments, metric, *, beta, tn, confidence_level):
-    """A ratio's label ``interval`` with the report's Wilson bounds on the
-    design-effect trials in place of its percentile ones: [0, 1] where the
+    """A ratio's label ``interval`` with the report's modified Wilson bounds on
+    the design-effect trials in place of its percentile ones: [0, 1] where the
     ratio is undefined on the stream (NaN where its estimate is NaN), as
     :func:`~._bounding.score_intervals` gives them."""
     found = label_score_intervals(
@@ -289,8 +322,8 @@ def honest_intervals(
     dict from a metric, or ``(metric, average)``, to its
     :class:`~._interval_result.ScoreInterval`, each with its replicates'
     values): the labels of a ratio (:data:`~._score_intervals.RATIOS`) get
-    the Wilson interval of the running ``state``'s moments, every interval
-    its flag, and the flagged intervals and the estimates outside their
+    the modified Wilson interval of the running ``state``'s moments, every
+    interval its flag, and the flagged intervals and the estimates outside their
     percentile interval are warned of in one
     :class:`~scipy.stats.DegenerateDataWarning`, as the report warns. The
     other intervals (averages, statistics that are not ratios) stay the
