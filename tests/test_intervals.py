@@ -1312,6 +1312,18 @@ def test_a_labels_interval_is_named_as_it_is_made():
     for report in reports:
         (legend,) = [line for line in report.splitlines() if "[low, high]:" in line]
         assert "the labels' ratios modified Wilson score intervals" in legend
+    # the printed result names the labels' intervals beside their table (the
+    # first line names the chosen average's)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = [
+            mlcm_confidence_intervals(y_true, y_pred, metric="recall", n_resamples=199),
+            accumulator.confidence_intervals(metric="recall"),
+        ]
+    for result in results:
+        lines = str(result).splitlines()
+        assert "Each label (95% modified Wilson score intervals):" in lines
+        assert "modified Wilson" not in lines[0]
 
 
 def test_confidence_interval_result_shows_flags():

@@ -326,7 +326,7 @@ def _interval_summary(result):
     )
     width = label_high - label_low
     shown = label_rows(len(names), -width)
-    lines += label_section(
+    section = label_section(
         names,
         ["label", metric, "low", "high", "width"],
         (estimate, label_low, label_high, width),
@@ -334,6 +334,10 @@ def _interval_summary(result):
         result.label_n_undefined,
         "the widest intervals",
     )
+    # the labels' intervals are made otherwise than the chosen average's
+    label_kind = _interval_kind(result, result.metric, None)
+    section[1] = f"{section[1][:-1]} ({level} {label_kind} intervals):"
+    lines += section
     label_flags = result.scores[result.metric].flag if result.metric else None
     flagged = [(n, f) for n, f in zip(names, label_flags or ()) if f is not None]
     if flagged:

@@ -638,7 +638,7 @@ def mlcm_confidence_intervals(
     macro avg     0.7162  0.6743  0.7577
     weighted avg  0.7174  0.6751  0.7570
     <BLANKLINE>
-    Each label:
+    Each label (95% modified Wilson score intervals):
     label      f1     low    high   width
     cat    0.6497  0.5797  0.7139  0.1343
     dog    0.7926  0.7362  0.8396  0.1035

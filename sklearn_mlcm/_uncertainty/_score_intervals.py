@@ -364,7 +364,7 @@ _SCALED_TOP = 300
 
 def margin_scale(unit_margins):
     """A power of two that brings the units' margins (sample weights times
-    counts) below 2**:data:`_SCALED_TOP` where the square of the largest
+    counts) below 2**300 (:data:`_SCALED_TOP`) where the square of the largest
     would overflow or the smallest's underflow (weights near float64's
     limits), else 1.0. The scale centres the margins' range (in powers of
     two) as far as the largest allows: the smallest's square underflowed
