@@ -13,6 +13,7 @@ from scipy.stats import DegenerateDataWarning
 from sklearn_mlcm import MLCMAccumulator, mlcm_confidence_intervals
 from sklearn_mlcm._uncertainty._margins import every_score
 from sklearn_mlcm._uncertainty._score_intervals import (
+    RATIOS,
     count_moments,
     form_moments,
     label_score_intervals,
@@ -22,9 +23,15 @@ from sklearn_mlcm._uncertainty._score_intervals import (
     proportion_interval,
     ratio_form,
     ratio_moments,
+    resampled_macros,
     studentised_bounds,
 )
-from sklearn_mlcm._uncertainty._table import UnitTable, combine_tables, tabulate
+from sklearn_mlcm._uncertainty._table import (
+    UnitTable,
+    combine_tables,
+    resample_counts,
+    tabulate,
+)
 
 METHODS = ("heydarian", "krstinic")
 
@@ -365,6 +372,85 @@ def test_macro_interval_estimate_is_the_engine_macro(method):
             assert_allclose(got.estimate, averages[metric, "macro"][0])
             assert got.low <= got.estimate <= got.high
             assert got.se > 0
+
+
+def _naive_macro_variances(units, forms, drawn, zero_division):
+    """Loop by loop, each resample's linearised variance of each macro form:
+    ``sum_i c_i u_i^2`` with ``u_i = sum_k a_k (x_ik - r_k y_ik)`` read off
+    the dense margins of each kind of unit (diagonal, row and column sums;
+    the total and the trace for every label)."""
+    margins = units.unit_margins.toarray().reshape(units.n_kinds, 3, -1)
+    s = forms.shown
+
+    def parts(m):  # (5, s): diag, rows, cols, total, trace of each label
+        return np.array(
+            [m[0, :s], m[1, :s], m[2, :s], [m[1].sum()] * s, [m[0].sum()] * s]
+        )
+
+    out = np.zeros((len(forms.keys), drawn.shape[1]))
+    for b in range(drawn.shape[1]):
+        resample = sum(drawn[i, b] * margins[i] for i in range(units.n_kinds))
+        for f in range(len(forms.keys)):
+            x, y = forms.x[f] @ parts(resample), forms.y[f] @ parts(resample)
+            defined = y > 0
+            r = np.clip(np.divide(x, y, out=np.zeros(s), where=defined), 0, 1)
+            if np.isnan(zero_division):
+                scale = 1.0 / max(defined.sum(), 1)
+            else:
+                scale = 1.0 / s
+            a = np.divide(scale, y, out=np.zeros(s), where=defined)
+            for i in range(units.n_kinds):
+                unit = parts(margins[i])
+                u = sum(
+                    a[k] * (forms.x[f] @ unit[:, k] - r[k] * (forms.y[f] @ unit[:, k]))
+                    for k in range(s)
+                )
+                out[f, b] += drawn[i, b] * u * u
+    return out
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("zero_division", [0.0, np.nan])
+@pytest.mark.parametrize("shape", [(40, 3), (25, 1), (60, 5)])
+def test_macro_variances_are_the_linearised_variance_loop_by_loop(
+    method, zero_division, shape
+):
+    """Every ratio's macro variance in every resample is the naive loop's,
+    the forms that read two of the three margins (precision, recall, their
+    error rates) among those that read all three; a label that is never true
+    and one never predicted too."""
+    rng = np.random.default_rng(shape[0])
+    t = rng.random(shape) < 0.3
+    p = rng.random(shape) < 0.3
+    t[:, 0] = False
+    p[:, -1] = False
+    units = _units(t, p, method)
+    forms = macro_forms(
+        {m: ratio_form(m, beta=0.5) for m in RATIOS}, units.n_labels + 1
+    )
+    drawn = np.ascontiguousarray(resample_counts(3, 0, 7, units).T)
+    _, variances = resampled_macros(
+        drawn, units.margins_of(drawn), units, forms, zero_division
+    )
+    expected = _naive_macro_variances(units, forms, drawn, zero_division)
+    assert_allclose(variances, expected, rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_macro_variance_does_not_depend_on_the_averages_read_with_it(method):
+    """A macro average and its variances are the same bits read alone or
+    with every other ratio's (precision and recall read fewer margins than
+    F1 and specificity, and are computed from those alone)."""
+    t, p = _population(11, 300, [0.02, 0.1, 0.3, 0.5, 0.05])
+    units = _units(t, p, method, weight=np.random.default_rng(0).random(300))
+    drawn = np.ascontiguousarray(resample_counts(5, 0, 40, units).T)
+    margins = units.margins_of(drawn)
+    every = macro_forms({m: ratio_form(m) for m in RATIOS}, 5)
+    together = resampled_macros(drawn, margins, units, every, 0.0)
+    for f, metric in enumerate(every.keys):
+        alone = macro_forms({metric: ratio_form(metric)}, 5)
+        found = resampled_macros(drawn, margins, units, alone, 0.0)
+        assert_array_equal(found[:, 0], together[:, f], err_msg=metric)
 
 
 def test_macro_interval_linearised_se_is_the_bootstrap_spread():
