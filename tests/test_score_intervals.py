@@ -439,8 +439,8 @@ def test_macro_variances_are_the_linearised_variance_loop_by_loop(
 @pytest.mark.parametrize("method", METHODS)
 def test_a_macro_variance_does_not_depend_on_the_averages_read_with_it(method):
     """A macro average and its variances are the same bits read alone or
-    with every other ratio's (precision and recall read fewer margins than
-    F1 and specificity, and are computed from those alone)."""
+    with every other ratio's (all the forms share one product per block of
+    kinds: each form's sums must not depend on the others'), with weights."""
     t, p = _population(11, 300, [0.02, 0.1, 0.3, 0.5, 0.05])
     units = _units(t, p, method, weight=np.random.default_rng(0).random(300))
     drawn = np.ascontiguousarray(resample_counts(5, 0, 40, units).T)

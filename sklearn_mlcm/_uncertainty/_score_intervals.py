@@ -39,7 +39,7 @@ import numpy as np
 from scipy import sparse
 from scipy.special import betaincinv, gammaincinv, ndtri
 
-from ._table import read_margins, resample_counts, row_blocks
+from ._table import resample_counts, row_blocks
 
 __all__ = [
     "COMPONENTS",
@@ -734,9 +734,9 @@ def resampled_macros(drawn, margins, units, forms, zero_division):
     Each unit's linearised contribution ``u_i = sum_k a_k (x_ik - r_k
     y_ik)`` (:func:`macro_interval`'s Notes) is a linear form of its margins
     (:data:`COMPONENTS`; the total is the sum of the row sums, the trace of
-    the diagonal): form by form, one sparse product with the margins the
-    form reads gives its contributions in every resample, and ``variance_b
-    = sum_i c_bi u_ib^2``.
+    the diagonal): one sparse product with the units' margins gives every
+    form's contributions in every resample, and ``variance_b = sum_i c_bi
+    u_ib^2``.
     """
     n_rows, s, n_forms = drawn.shape[1], forms.shown, len(forms.keys)
     q1 = margins.shape[2]
@@ -812,97 +812,72 @@ def _linear_form(out, coefficients, components):
             out += k * components[c]
 
 
-def form_margins(forms):
-    """(F, 3) bool: the unit margins (diagonal, row sums, column sums) that
-    each form's contributions read: those its numerator or denominator
-    weighs, the row sums where it reads the total, the diagonal where it
-    reads the trace. (Precision reads no row sum, recall no column sum.)"""
-    weighed = (forms.x != 0) | (forms.y != 0)  # (F, 5), COMPONENTS
-    read = weighed[:, :3].copy()
-    read[:, 1] |= weighed[:, 3]
-    read[:, 0] |= weighed[:, 4]
-    return read
-
-
 def _margin_weights(forms, a, ar, q1):
-    """Per form, the (k q1, B) coefficients of the unit margins it reads
-    (:func:`form_margins`: k of the diagonal, row sums and column sums, in
-    that order) in ``u``, ``cx a - cy ar`` per component (``a``, ``ar``:
-    (s, F, B)); the total adds to every row sum's, the trace to every
-    diagonal cell's. Returns ``(read, weights)``: the (F, 3) margins read
-    and the list of each form's coefficients.
-
-    A margin a form does not read would have coefficients of zero: left
-    out, its products (a third of precision's and recall's) are not
-    computed, and every other term is added in the same order.
-    """
+    """(3 q1, F x B): the coefficients of each unit's margins (diagonal, row
+    sums, column sums) in ``u``, ``cx a - cy ar`` per component (``a``,
+    ``ar``: (s, F, B)); the total adds to every row sum's, the trace to
+    every diagonal cell's."""
     s, n_forms, n_rows = a.shape
-    read = form_margins(forms)
-    found = []
+    weights = np.empty((3, q1, n_forms, n_rows))
+    weights[:, s:] = 0.0
     term = np.empty((s, n_rows))
-    for f in range(n_forms):
-        margins = np.flatnonzero(read[f])
-        weights = np.empty((margins.size, q1, n_rows))
-        weights[:, s:] = 0.0
-        for part, c in zip(weights[:, :s], margins):
+    for c, f in np.ndindex(3, n_forms):
+        x, y = forms.x[f, c], forms.y[f, c]
+        part = weights[c, :s, f]
+        # 0 + x a - y ar as the zeros added them, but for the sign of a zero
+        # product (a zero weight adds nothing to the units' contributions);
+        # form by form, skipping the zero coefficients
+        if x == 1.0:
+            np.copyto(part, a[:, f])
+        elif x != 0.0:
+            np.multiply(a[:, f], x, out=part)
+        else:
+            part[...] = 0.0
+        if y == 1.0:
+            part -= ar[:, f]
+        elif y != 0.0:
+            part -= np.multiply(ar[:, f], y, out=term)
+    for c, to in ((3, 1), (4, 0)):
+        # only the forms that read the total (the trace): the others add 0
+        for f in np.flatnonzero((forms.x[:, c] != 0) | (forms.y[:, c] != 0)):
             x, y = forms.x[f, c], forms.y[f, c]
-            # 0 + x a - y ar as the zeros added them, but for the sign of a
-            # zero product (a zero weight adds nothing to the units'
-            # contributions), skipping the zero coefficients
-            if x == 1.0:
-                np.copyto(part, a[:, f])
-            elif x != 0.0:
-                np.multiply(a[:, f], x, out=part)
-            else:
-                part[...] = 0.0
-            if y == 1.0:
-                part -= ar[:, f]
-            elif y != 0.0:
-                part -= np.multiply(ar[:, f], y, out=term)
-        for c, to in ((3, 1), (4, 0)):
-            # only a form that reads the total (the trace): the others add 0
-            x, y = forms.x[f, c], forms.y[f, c]
-            if x != 0.0 or y != 0.0:
-                row = np.searchsorted(margins, to)
-                weights[row] += x * a[:, f].sum(axis=0) - y * ar[:, f].sum(axis=0)
-        found.append(weights.reshape(-1, n_rows))
-    return read, found
+            weights[to, :, f] += x * a[:, f].sum(axis=0) - y * ar[:, f].sum(axis=0)
+    return weights.reshape(3 * q1, -1)
 
 
 def _variances(drawn, unit_margins, weights, units=None):
     """(F, B) ``variance_b = sum_i c_bi u_ib^2`` of each form, ``u = margins
-    @ weights`` (the ``(read, weights)`` of :func:`_margin_weights`), ``c``
-    the counts ``drawn`` (n_kinds, B), in blocks of kinds of
-    :data:`VARIANCE_CELLS` values: form by form, one sparse product per
-    block gives the form's ``u`` in every resample at once, from the
-    margins the form reads (:func:`read_margins`). ``units`` (the
-    :class:`~._table.UnitTable` whose ``unit_margins`` these are, unscaled)
-    lends its row blocks of every margin, built once.
+    @ weights`` (:func:`_margin_weights`), ``c`` the counts ``drawn``
+    (n_kinds, B), in blocks of kinds of :data:`VARIANCE_CELLS` values per
+    form: one sparse product per block gives every form's ``u`` in every
+    resample at once. ``units`` (the :class:`~._table.UnitTable` whose
+    ``unit_margins`` these are, unscaled) lends its row blocks, built once.
     """
-    read, weights = weights
     n_rows = drawn.shape[1]
-    variance = np.zeros((len(weights), n_rows))
+    n_forms = weights.shape[1] // n_rows
+    if n_rows == 1 and n_forms > 1:
+        # one resample (the test set itself): form by form, so that each sum
+        # runs over arrays of the same shape whatever the other forms (numpy
+        # sums a single column pairwise, several in turn)
+        return np.concatenate(
+            [
+                _variances(drawn, unit_margins, weights[:, [f]], units)
+                for f in range(n_forms)
+            ]
+        )
+    variance = np.zeros((n_forms, n_rows))
     step = max(1, VARIANCE_CELLS // n_rows)
-    by_margins = {}
-    for f, form_weights in enumerate(weights):
-        key = tuple(read[f])
-        blocks = by_margins.get(key)
-        if blocks is None:
-            if units is not None:
-                blocks = units.margin_row_blocks(step, read[f])
-            elif all(key):
-                blocks = row_blocks(unit_margins, step)
-            else:
-                blocks = row_blocks(read_margins(unit_margins, read[f]), step)
-            by_margins[key] = blocks
-        for start, stop, block in blocks:
-            u = block @ form_weights  # (kinds, B)
-            np.square(u, out=u)
-            # one pass over u, weighed by the counts (half the time of a
-            # product and a sum over the kinds)
-            variance[f] += np.einsum(
-                "ifb,ib->fb", u.reshape(-1, 1, n_rows), drawn[start:stop]
-            )[0]
+    if units is None:
+        blocks = row_blocks(unit_margins, step)
+    else:
+        blocks = units.margin_row_blocks(step)
+    for start, stop, block in blocks:
+        u = block @ weights  # (kinds, F x B)
+        np.square(u, out=u)
+        # one pass over u, weighed by the counts (half the time of a product
+        # and a sum over the kinds)
+        u = u.reshape(-1, n_forms, n_rows)
+        variance += np.einsum("ifb,ib->fb", u, drawn[start:stop])
     return variance
 
 

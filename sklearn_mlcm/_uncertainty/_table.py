@@ -62,9 +62,7 @@ __all__ = [
     "distinct_pairs",
     "draw_counts",
     "group_codes",
-    "read_margins",
     "resample_counts",
-    "row_blocks",
     "tabulate",
 ]
 
@@ -295,27 +293,6 @@ def row_block(matrix, start, stop):
     )
 
 
-def read_margins(unit_margins, read):
-    """The CSR array of the columns of ``unit_margins`` (n_kinds, 3 (q+1))
-    in the margins ``read`` ((3,) bool: diagonal, row sums, column sums),
-    each row's values in their stored order (the products' sums then add
-    the same terms in the same order, less those of a margin not read)."""
-    q1 = unit_margins.shape[1] // 3
-    margin = unit_margins.indices // q1
-    keep = read[margin]
-    shift = (np.arange(3) - (np.cumsum(read) - 1)) * q1  # to each kept margin's place
-    kept = np.zeros(keep.size + 1, dtype=np.int64)
-    np.cumsum(keep, out=kept[1:])
-    return sparse.csr_array(
-        (
-            unit_margins.data[keep],
-            (unit_margins.indices - shift[margin])[keep],
-            kept[unit_margins.indptr],
-        ),
-        shape=(unit_margins.shape[0], int(read.sum()) * q1),
-    )
-
-
 class UnitTable:
     """The distinct units of a test set, ready to be resampled.
 
@@ -386,23 +363,15 @@ class UnitTable:
         flat = (self.unit_margins.T @ drawn).T
         return flat.reshape(len(flat), 3, self.n_labels + 1)
 
-    def margin_row_blocks(self, step, read=None):
+    def margin_row_blocks(self, step):
         """``[(start, stop, block)]``: the rows of ``unit_margins`` in blocks
         of ``step`` kinds, each a CSR view of its arrays, built once per
         ``step`` (a CSR array's construction took a tenth of the macro
-        variances' time, built again for every batch of resamples). With
-        ``read`` ((3,) bool), the columns of those margins only
-        (:func:`read_margins`), built once per ``read``: at most two more
-        copies of part of ``unit_margins``, for the forms that read no row
-        sum (precision) or no column sum (recall)."""
-        key = (step, None if read is None or all(read) else tuple(map(bool, read)))
-        blocks = self._row_blocks.get(key)
+        variances' time, built again for every batch of resamples)."""
+        blocks = self._row_blocks.get(step)
         if blocks is None:  # two threads may build it: the same blocks
-            margins = self.unit_margins
-            if key[1] is not None:
-                margins = read_margins(margins, np.asarray(read, dtype=bool))
-            blocks = row_blocks(margins, step)
-            self._row_blocks[key] = blocks
+            blocks = row_blocks(self.unit_margins, step)
+            self._row_blocks[step] = blocks
         return blocks
 
     def observed(self):
