@@ -16,6 +16,13 @@ call timed once alone is timed in two rounds. Only one process runs at a
 time while a call is timed; the untimed work in between (drawing data,
 printing) may overlap.
 
+The two processes run where the scheduler puts them, and CPUs are not
+always alike (this machine's two vCPUs differed by up to 1.7x in the
+median of the same single-threaded call): for rows that run in one thread,
+put both on one CPU, which the subprocess inherits,
+``taskset -c 0 python benchmarks/bench_intervals.py ... --baseline DIR``
+(see benchmarks/README.md, "One CPU for single-threaded rows").
+
 Every time goes through :meth:`SideBySide.time` (or :meth:`SideBySide.times`,
 several calls interleaved), the references (scikit-learn, floors) too: their
 new/old is the noise of the run, since their code is the same in both. After
