@@ -10,7 +10,11 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats
 from scipy.stats import DegenerateDataWarning
 
-from sklearn_mlcm import MLCMAccumulator, mlcm_confidence_intervals
+from sklearn_mlcm import (
+    MLCMAccumulator,
+    mlcm_classification_report,
+    mlcm_confidence_intervals,
+)
 from sklearn_mlcm._uncertainty._margins import every_score
 from sklearn_mlcm._uncertainty._score_intervals import (
     RATIOS,
@@ -568,7 +572,7 @@ def test_macro_interval_contains_its_estimate_on_shifted_resamples():
     assert not linear.widened and linear.low < linear.estimate < linear.high
 
 
-@pytest.mark.parametrize("scale", [1e200, 5.6e-277, 2.0**-1000])
+@pytest.mark.parametrize("scale", [1e200, 5.6e-277, 2.0**-1000, 1e-310])
 def test_intervals_of_weights_near_float64_limits_equal_those_of_unit_weights(scale):
     """Every interval is a function of ratios of the margins and of their
     squares: weights near float64's limits (whose squares overflow or
@@ -596,6 +600,44 @@ def test_intervals_of_weights_near_float64_limits_equal_those_of_unit_weights(sc
             expected.label_confidence_interval[bound],
             rtol=1e-12,
         )
+
+
+@pytest.mark.parametrize("scale", [1e-310, 2.0**-1074])
+def test_subnormal_weights_give_the_intervals_of_unit_weights(scale):
+    """Weights that are all subnormal numbers (below 2**-1022) asked the
+    margins for a scale of 2**1029, which is inf: every label got [0, 1]
+    unflagged and every macro average NaN bounds, with the false flag "3 of 3
+    labels have < 5 positives" (found by an adversarial hunt). The scale is
+    now at most 2**1023, which brings any positive float64 above 2**-51: the
+    intervals, flags and report are those of unit weights."""
+    rng = np.random.default_rng(2)
+    y_true = (rng.random((40, 3)) < 0.4).astype(int)
+    y_pred = y_true ^ (rng.random((40, 3)) < 0.2)
+    options = {"n_resamples": 99, "random_state": 0, "zero_division": 0.0}
+    expected = mlcm_confidence_intervals(y_true, y_pred, **options)
+    got = mlcm_confidence_intervals(
+        y_true, y_pred, sample_weight=np.full(40, scale), **options
+    )
+    for key, score in expected.scores.items():
+        assert got.scores[key].flag == score.flag, key
+        for bound in range(2):
+            assert_allclose(
+                got.scores[key].confidence_interval[bound],
+                score.confidence_interval[bound],
+                rtol=1e-12,
+                err_msg=key,
+            )
+    report = mlcm_classification_report(
+        y_true, y_pred, sample_weight=np.full(40, scale), output_dict=True,
+        confidence_level=0.95, **options,
+    )  # fmt: skip
+    unit = mlcm_classification_report(
+        y_true, y_pred, output_dict=True, confidence_level=0.95, **options
+    )
+    for row in ("0", "macro avg", "micro avg"):
+        assert report[row]["f1-score flag"] == unit[row]["f1-score flag"]
+        for key in ("f1-score low", "f1-score high"):
+            assert report[row][key] == pytest.approx(unit[row][key], rel=1e-12)
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -361,6 +361,9 @@ _SQUARE_SAFE = (2.0**-300, 2.0**300)
 #: smallest is then at least 2**-500 (its square a normal float64 number).
 _SCALED_TOP = 300
 
+#: The largest power of two a float64 holds: the largest scale.
+_LARGEST_EXPONENT = 1023
+
 
 def margin_scale(unit_margins):
     """A power of two that brings the units' margins (sample weights times
@@ -370,7 +373,9 @@ def margin_scale(unit_margins):
     two) as far as the largest allows: the smallest's square underflowed
     where the largest alone was brought to 1 (weights 1e-90 and 1e100 gave a
     label seen once [0, 1] as its recall interval, not [0.05, 1]).
-    Past 2**800 (about 1e240) no common scale holds every square: the
+    The scale is at most 2**1023 (margins that are all subnormal numbers
+    are brought above 2**-51). Past 2**800 (about 1e240) no common scale
+    holds every square: the
     largest are kept finite, the smallest squares underflow, and a label
     seen only at such weights gets the interval of no trial, [0, 1].
     Every interval here is a function of ratios of the margins and of their
@@ -389,8 +394,10 @@ def margin_scale(unit_margins):
         return 1.0
     top, bottom = int(np.frexp(largest)[1]), int(np.frexp(smallest)[1])
     # the range's middle at 1, as far as largest * 2**-shift < 2**(top -
-    # shift) <= 2**_SCALED_TOP allows
-    shift = max((top + bottom) // 2, top - _SCALED_TOP)
+    # shift) <= 2**_SCALED_TOP allows, and as far as a float64 holds the
+    # scale: subnormal margins (every weight below 2**-1022) are brought to
+    # at least 2**-51 by 2**1023, where 2**1029 was inf
+    shift = max((top + bottom) // 2, top - _SCALED_TOP, -_LARGEST_EXPONENT)
     return float(np.ldexp(1.0, -shift))
 
 
