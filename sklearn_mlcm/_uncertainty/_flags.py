@@ -21,9 +21,11 @@ reasons are few and plain:
   macro average holds its coverage there (a label absent from the sample
   scores ``zero_division``, which no resampling of the sample can see);
 - :data:`WIDENED`: a macro average's bootstrap-t that would have excluded
-  its own estimate (nearly every resample on one side of it: a ratio
-  resting on an instance that many resamples miss) and was widened to reach
-  it; the estimate itself is then likely biased.
+  its own estimate with at least 97.5 % of the resamples on one side of it
+  (a ratio resting on an instance that many resamples miss) and was widened
+  to reach it; the estimate itself is then likely biased. (A narrow
+  interval, at a low confidence level, that lay beside its estimate on a
+  smaller majority is widened without a flag.)
 
 The thresholds were calibrated by ``benchmarks/sim_honest.py`` on the MULAN
 populations (yeast, enron, bibtex; n = 50 to 1,000; both methods; 60

@@ -565,8 +565,11 @@ def mlcm_confidence_intervals(
       instead of being averaged away. Where nearly every resample lies on
       one side of ``M`` (the shift above), ``t_(a/2)`` and ``t_(1 - a/2)``
       share a sign and the interval would lie beside ``M``: it is then
-      widened to reach ``M`` (never past it) and flagged, an interval that
-      excludes its own estimate contradicting it.
+      widened to reach ``M`` (never past it), an interval that excludes its
+      own estimate contradicting it, and flagged where at least 97.5 % of
+      the resamples lie on that side (at a low ``confidence_level`` a
+      narrow interval can lie beside ``M`` on a small majority: widened,
+      not flagged).
     - The micro, weighted and samples averages, the statistics that are no
       ratio of counts (MCC, balanced accuracy, informedness, markedness,
       G-mean: per label and averaged) and the matrix's cells keep the

@@ -39,6 +39,7 @@ import numpy as np
 from scipy import sparse
 from scipy.special import betaincinv, gammaincinv, ndtri
 
+from ._bounds import OUTSIDE_SHARE
 from ._table import resample_counts, row_blocks
 
 __all__ = [
@@ -678,8 +679,9 @@ def macro_interval(
     Where nearly every resample lies on one side of ``M`` (a ratio resting
     on an instance that many resamples miss), ``t_(a/2)`` and ``t_(1 - a/2)``
     share a sign and the interval lies beside ``M``, not around it. It is
-    then widened to reach ``M`` (``widened``; the caller flags it): an
-    interval that excludes its own estimate would contradict it.
+    then widened to reach ``M``: an interval that excludes its own estimate
+    would contradict it; ``widened`` (the caller flags it) where at least
+    97.5 % of the resamples lie on that side (:func:`studentised_bounds`).
     """
     shown = units.n_labels if shown is None else shown
     forms = macro_forms({metric: ratio_form(metric, beta=beta, tn=tn)}, shown)
@@ -918,9 +920,14 @@ def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
     variances (B,), clipped to [0, 1]; the normal interval ``estimate +- z
     se`` where ``macro`` is None (see :func:`macro_interval`'s Notes).
 
-    A bootstrap-t that would exclude a finite ``estimate`` (the resamples
-    shifted to one side of it) is widened to reach it, and ``widened`` is
-    True.
+    A bootstrap-t that would exclude a finite ``estimate`` is widened to
+    reach it. ``widened`` is True where at least
+    :data:`~._bounds.OUTSIDE_SHARE` (97.5 %) of the resamples lie on the
+    side it was moved to (the resamples shifted to one side of the
+    estimate, which a 95 % interval would exclude too); a narrower interval
+    (a low ``confidence_level``: at 5 %, 52.5 % of the resamples on one side
+    put both bounds there) is widened without the flag, its resamples no
+    sign of a shift.
     """
     alpha = (1.0 - confidence_level) / 2.0
     if macro is None:
@@ -945,7 +952,8 @@ def studentised_bounds(estimate, se, macro, variance, *, confidence_level):
     low, high = float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
     if not np.isfinite(estimate) or low <= estimate <= high:
         return low, high, False
-    return min(low, estimate), max(high, estimate), True
+    beside = np.mean(t < 0) if low > estimate else np.mean(t > 0)
+    return min(low, estimate), max(high, estimate), bool(beside >= OUTSIDE_SHARE)
 
 
 # -- one call's basis ----------------------------------------------------------------
