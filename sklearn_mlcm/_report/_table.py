@@ -463,18 +463,37 @@ def _amount_format(values, digits):
     An amount within floating-point rounding of an integer counts as one: a row
     of Krstinic's matrix sums fractions such as 1/3 + 2/3 to its support, which
     float64 may leave a few units in the last place away from the integer.
+    Amounts that fixed decimals would misstate print with significant digits
+    instead (``8e-10``, ``1e+300``): a non-zero amount that would round to
+    zero (weights below 10**-digits), with as many significant digits as
+    keep ``digits`` decimals of the largest amount; and amounts past 2**53,
+    whose integer digits float64 does not hold (weights of 1e300 printed 301
+    digits), with ``digits + 1``.
     """
+    values = np.abs(np.asarray(values, dtype=np.float64))
+    nonzero = values[values > 0]
+    largest = float(nonzero.max()) if nonzero.size else 0.0
+    if largest >= _EXACT_INTEGERS:
+        return lambda x: f"{float(x):.{digits + 1}g}"
     if all_integral(values):
         return lambda x: f"{int(round(float(x)))}"
+    if float(nonzero.min()) < 0.5 * 10.0**-digits:
+        significant = min(17, len(str(int(largest))) + digits)
+        return lambda x: f"{float(x):.{significant}g}"
     return lambda x: f"{float(x):.{digits}f}"
+
+
+#: float64 holds every integer below this, and no longer every one above.
+_EXACT_INTEGERS = 2.0**53
 
 
 def all_integral(values):
     """Whether every amount is an integer, within floating-point rounding (see
     :func:`_amount_format`): then the report prints, and a frame keeps, them
-    as integers."""
+    as integers. The rounding is relative: an amount below 1 is an integer
+    only if it is 0 (weights of 1e-10 were read as the integer 0)."""
     values = np.asarray(values, dtype=np.float64)
-    return bool(np.allclose(values, np.round(values), rtol=1e-12, atol=1e-9))
+    return bool(np.allclose(values, np.round(values), rtol=1e-12, atol=0.0))
 
 
 def _number_width(table, digits):

@@ -699,6 +699,48 @@ def test_to_frame_keeps_float64_for_whole_amounts_past_int64():
     assert list(below["weight"]) == [3 * 10**18, 3 * 10**18, *[6 * 10**18] * 4]
 
 
+@pytest.mark.parametrize("weight", [1e-10, 1e-300, 5e-324])
+def test_tiny_weights_are_not_shown_as_zero(weight):
+    """Weights below 1e-9 were "integers" (an absolute tolerance of 1e-9):
+    the frame cast them to int64 zeros and the text, markdown and LaTeX
+    printed weight and support 0 beside a recall of 0.33 (found by an
+    adversarial hunt). The rounding tolerance is relative now: the frame
+    keeps the report's float64 numbers and the outputs print them with
+    significant digits."""
+    pytest.importorskip("pandas")
+    y_true = [[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]]
+    y_pred = [[1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 1, 1]]
+    report = MLCMReport.from_predictions(
+        y_true, y_pred, sample_weight=np.full(4, weight), zero_division=0.0
+    )
+    frame = report.to_frame()
+    assert frame["weight"].dtype == frame["support"].dtype == np.float64
+    for name, entry in report.report.items():
+        assert frame.loc[name, "weight"] == entry["weight"] > 0
+        assert frame.loc[name, "support"] == entry["support"] > 0
+    micro = f"{8 * weight:.3g}"
+    assert micro != "0"
+    text = mlcm_classification_report(
+        y_true, y_pred, sample_weight=np.full(4, weight), zero_division=0.0
+    )
+    text_row = next(line for line in text.splitlines() if "micro avg" in line)
+    assert text_row.split()[-2] == micro
+    assert f"| micro avg | 0.67 | 0.50 | 0.57 | {micro} |" in report.to_markdown()
+    assert f"{micro} &" in report.to_latex()
+
+
+def test_weights_past_float64s_integers_print_in_significant_digits():
+    """Whole weights of 1e300 printed 301-digit integers, digits float64 does
+    not hold, hundreds of columns wide; they print as 2e+300."""
+    y_true = [[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]]
+    y_pred = [[1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 1, 1]]
+    text = mlcm_classification_report(
+        y_true, y_pred, sample_weight=np.full(4, 1e300), zero_division=0.0
+    )
+    assert max(len(line) for line in text.splitlines()) < 80
+    assert "8e+300" in text and "6e+300" in text
+
+
 def test_to_frame_and_page_count_the_no_label_row_apart():
     """With include_no_label the "no label" row is of kind "no label", not a
     label, and the page's heading counts the real labels only."""
