@@ -93,24 +93,49 @@ def printable(name):
     cannot split a row of a table. C0 and C1 controls, DEL, format
     characters (bidi overrides, zero-width spaces), lone surrogates and the
     line and paragraph separators are escaped; every other character,
-    spaces and backslashes included, prints as is, so that a usual name
-    prints unchanged. Markdown, LaTeX and HTML escape names their own way.
+    spaces included, prints as is, so that a usual name prints unchanged. A
+    backslash prints as is too, unless it would read as the start of an
+    escape (before ``x``, ``u``, ``U``, ``n``, ``r``, ``t``, a backslash or
+    an escaped character): then it is doubled, as repr does, so that no two
+    names print alike (the name ESC and the four characters ``\\x1b`` did).
+    Markdown and LaTeX escape the printed text their own way; HTML escapes
+    names its own way.
 
     Examples
     --------
     >>> from sklearn_mlcm._summary import printable
     >>> printable("C0"), printable("red\\x1b[31m"), printable("a\\nb")
     ('C0', 'red\\\\x1b[31m', 'a\\\\nb')
-    >>> print(printable("a\\tb"))
-    a\\tb
+    >>> print(printable("a\\tb"), printable("C:\\\\path"), printable("a\\\\x1b"))
+    a\\tb C:\\path a\\\\x1b
     """
     text = str(name)
-    if text.isprintable():  # the usual name: nothing to escape
+    if text.isprintable() and "\\" not in text:  # the usual name: as it is
         return text
-    return "".join(
-        repr(c)[1:-1] if unicodedata.category(c) in _UNPRINTABLE else c
-        for c in text
-    )
+    escaped = [_escaped(c) for c in text]
+    for i, c in enumerate(text[:-1]):
+        after = text[i + 1]
+        if c == "\\" and (after in _ESCAPE_STARTS or escaped[i + 1] != after):
+            escaped[i] = "\\\\"
+    return "".join(escaped)
+
+
+def _escaped(c):
+    return repr(c)[1:-1] if unicodedata.category(c) in _UNPRINTABLE else c
+
+
+def escape_controls(text):
+    """``text`` with each control character escaped as :func:`printable`
+    escapes it, and nothing else (its backslashes as they are): what a
+    message that quotes a file name or an argument prints, shown by the
+    terminal, not executed."""
+    text = str(text)
+    return text if text.isprintable() else "".join(_escaped(c) for c in text)
+
+
+#: What follows the backslash of an escape that :func:`printable` writes (or
+#: of a doubled backslash): a backslash before one of them is doubled.
+_ESCAPE_STARTS = frozenset("xuUnrt\\")
 
 
 def shorten(name, width=NAME_WIDTH, *, keep="start", mark="..."):

@@ -11,6 +11,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sklearn_mlcm import (
     MLCMAccumulator,
@@ -202,14 +204,81 @@ def test_mlcm_report_plot_takes_ntl_and_npl_labels():
         ("\u202eab\u2066\u200b\ufeff", "\\u202eab\\u2066\\u200b\\ufeff"),
         ("a\u2028b", "a\\u2028b"),
         ("\ud800", "\\ud800"),
+        ("a\\x1b", "a\\\\x1b"),
+        ("\\\x1b", "\\\\\\x1b"),
+        ("C:\\path\\", "C:\\path\\"),
+        ("a\\\\b", "a\\\\\\b"),
     ],
 )
 def test_printable_escapes_controls_only(name, shown):
     """Controls, format characters and separators escaped as repr does;
-    every other character (spaces, backslashes, letters) as is."""
+    every other character (spaces, letters) as is, and a backslash too
+    unless it would read as the start of an escape (then doubled)."""
     from sklearn_mlcm._summary import printable
 
     assert printable(name) == shown
+
+
+def _read_printed(text):
+    """The name that :func:`printable` printed as ``text`` (its inverse)."""
+    out, i = [], 0
+    while i < len(text):
+        head, after = text[i], text[i + 1 : i + 2]
+        if head == "\\" and after == "\\":
+            out.append("\\")
+            i += 2
+        elif head == "\\" and after in ("n", "r", "t"):
+            out.append({"n": "\n", "r": "\r", "t": "\t"}[after])
+            i += 2
+        elif head == "\\" and after in ("x", "u", "U"):
+            width = {"x": 2, "u": 4, "U": 8}[after]
+            out.append(chr(int(text[i + 2 : i + 2 + width], 16)))
+            i += 2 + width
+        else:
+            out.append(head)
+            i += 1
+    return "".join(out)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            [
+                "\\",
+                "x",
+                "u",
+                "U",
+                "n",
+                "t",
+                "r",
+                "1",
+                "b",
+                "a",
+                " ",
+                "\x1b",
+                "\n",
+                "\t",
+                "\x7f",
+                "\u202e",
+                "\u200b",
+                "\ud800",
+                "é",
+                "\x9b",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_printable_is_read_back_so_no_two_names_print_alike(name):
+    """The printed text reads back to its name: two names never print alike
+    (the name ESC and the four characters \\x1b did, and the command line
+    then refused a file of distinct names as naming one twice)."""
+    from sklearn_mlcm._summary import printable
+
+    shown = printable(name)
+    assert shown.isprintable()
+    assert _read_printed(shown) == name
 
 
 def _check_printed(hostile, plain):

@@ -10,6 +10,8 @@ import re
 import sys
 import warnings
 
+from sklearn_mlcm._summary import escape_controls
+
 from ._errors import InputError
 from ._example import example
 from ._parser import PROG, build_parser
@@ -111,9 +113,10 @@ def main(argv=None):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except InputError as exc:
-        message = " ".join(str(exc).split())
+        # a file name or a value quoted in the message may hold controls
+        message = escape_controls(" ".join(str(exc).split()))
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2
     for message in dict.fromkeys(_in_cli_words(str(w.message)) for w in caught):
-        print(f"{PROG}: warning: {message}", file=sys.stderr)
+        print(f"{PROG}: warning: {escape_controls(message)}", file=sys.stderr)
     return 0

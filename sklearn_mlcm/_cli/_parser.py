@@ -15,6 +15,7 @@ from sklearn_mlcm._report._table import (
     METRIC_NAMES,
     repeated_statistic,
 )
+from sklearn_mlcm._summary import escape_controls
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES
 
 __all__ = [
@@ -160,9 +161,18 @@ def _delimiter(text):
     return delimiter
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, its usage errors' control characters escaped (an
+    unknown argument is quoted as given: ``--bogus\\x1b[2J`` is shown, not
+    executed by the terminal)."""
+
+    def error(self, message):
+        super().error(escape_controls(message))
+
+
 def build_parser():
     """The ``argparse`` parser of ``sklearn-mlcm`` and its ``report`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description=(
             "Multi-label confusion matrices (MLCM). Without a command, print the "

@@ -50,6 +50,7 @@ from sklearn_mlcm._reporting._files import (
     real_path,
     write_file,
 )
+from sklearn_mlcm._summary import escape_controls
 from sklearn_mlcm._uncertainty._margins import MAX_RESAMPLES, min_resamples
 from sklearn_mlcm._validation._targets import check_target_names
 
@@ -190,7 +191,8 @@ def _report(args, true, pred):
         return
 
     lines = [
-        f"MLCM of {true.path} (rows: true labels) and {pred.path} (columns: "
+        f"MLCM of {escape_controls(true.path)} (rows: true labels) and "
+        f"{escape_controls(pred.path)} (columns: "
         "predicted labels)",
         f"{n_rows:,} instances, {n_labels:,} labels; method "
         f"{args.method} ({METHOD_NAMES[args.method]}).",
@@ -321,7 +323,7 @@ def _say_written(path, size):
     """One line on standard error (standard output holds the report), with
     the ``size`` in bytes written: ``wrote report.html (231 KB)``."""
     amount = f"{size:,} bytes" if size < 1024 else f"{round(size / 1024):,} KB"
-    print(f"wrote {path} ({amount})", file=sys.stderr)
+    print(f"wrote {escape_controls(path)} ({amount})", file=sys.stderr)
 
 
 def _check_interval_options(args):

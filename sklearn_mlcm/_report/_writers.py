@@ -7,6 +7,8 @@ table's columns. The report's cells come from :func:`._table.report_cells`.
 
 import re
 
+from sklearn_mlcm._summary import printable
+
 __all__ = [
     "escape_latex",
     "escape_markdown",
@@ -16,7 +18,6 @@ __all__ = [
     "markdown_table",
 ]
 
-_NEWLINES = re.compile(r"\r\n|\r|\n")
 # CommonMark escapes any ASCII punctuation with a backslash: these would
 # otherwise end a cell (|), start emphasis, strikethrough (~) or code, a link
 # or an image (!), raw HTML (<>) or an entity (&lt; reads as "<")
@@ -56,15 +57,18 @@ _LATEX_LEADING = re.compile(r"^(\s*)([\[*])")
 
 
 def escape_markdown(text, *, names=True):
-    """A cell of a GitHub markdown table: ``|`` as ``\\|``, a backslash
-    doubled and each line break a space; for ``names`` (label names and
+    """A cell of a GitHub markdown table: its control characters and line
+    breaks escaped as plain text shows them (:func:`~sklearn_mlcm._summary.
+    printable`: ``\\x1b``, ``\\n``, never raw, so that a file sent to a
+    terminal shows them and no two names read alike), then ``|`` as
+    ``\\|`` and a backslash doubled; for ``names`` (label names and
     headers, any text) also the other characters markdown reads (emphasis,
     strikethrough, code, links, images, HTML and entities such as
     ``&lt;``) backslash-escaped (a ``#`` stays: in a cell it starts no
     heading). A cell of numbers
     (``names=False``) keeps its brackets, ``0.62 [0.36, 0.83]``: not
     followed by a link target, they are no link."""
-    text = _NEWLINES.sub(" ", str(text))
+    text = printable(text)
     if not names:
         return _MARKDOWN_CELL.sub(r"\\\1", text)
     return _MARKDOWN.sub(r"\\\1", text)
@@ -77,14 +81,18 @@ def escape_latex(text):
     backquotes, two quotes, two commas, ``?`` or ``!`` before a backquote
     alike: each pair would print another character), a leading ``[`` or
     ``*`` braced (``{[}``: after ``\\\\`` or ``\\midrule`` it would open an
-    optional argument), each line break a space.
+    optional argument); before them, its control characters and line breaks
+    escaped as plain text shows them (:func:`~sklearn_mlcm._summary.
+    printable`: a control character is no valid TeX input, a form feed ends
+    a paragraph, and no two names may read alike), their backslashes then
+    printed as text.
 
     Examples
     --------
     >>> print(escape_latex("long--term R&D"))
     long-\\/-term R\\&D
     """
-    text = _NEWLINES.sub(" ", str(text))
+    text = printable(text)
     text = _LATEX_SPECIAL.sub(lambda match: _LATEX[match.group()], text)
     text = _LATEX_LIGATURES.sub(r"\\/", text)
     return _LATEX_LEADING.sub(r"\1{\2}", text)

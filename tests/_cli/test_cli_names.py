@@ -92,3 +92,64 @@ def test_report_command_prints_control_characters_escaped(capsys, tmp_path, opti
     assert len(matrix) == 1
     assert "x\\x1b]0;title\\x07" in hostile
     assert "two\\nlines\\u202e" in hostile
+
+
+def test_markdown_to_stdout_shows_control_characters_escaped(capsys, tmp_path):
+    """``--markdown /dev/stdout`` (the docs' way to print the table) sent a
+    name's ESC, BEL and bidi override raw to the terminal: markdown (and
+    LaTeX) kept them (found by an adversarial hunt). Every table now shows
+    them as the text report does."""
+    true = _csv(tmp_path / "true.csv", HOSTILE, T)
+    pred = _csv(tmp_path / "pred.csv", HOSTILE, P)
+    for option, name in (("--markdown", "table.md"), ("--html", "page.html")):
+        status, out, err = run(
+            capsys, "report", true, pred, "--zero-division", "0",
+            option, tmp_path / name,
+        )  # fmt: skip
+        assert status == 0, err
+    markdown = (tmp_path / "table.md").read_text(encoding="utf-8")
+    assert _RAW.search(markdown) is None
+    assert "x\\\\x1b\\]0;title\\\\x07" in markdown  # shown as x\x1b]0;title\x07
+    assert len(markdown.strip().splitlines()) == 2 + 3 + 4
+
+
+def test_names_that_escaping_would_print_alike_are_told_apart(capsys, tmp_path):
+    """The name ESC and the four characters ``\\x1b`` both printed
+    ``a\\x1b``: the command line refused the file as naming a label twice,
+    and the library printed two rows alike. A backslash that would read as
+    an escape is doubled, as repr does."""
+    names = ["a\x1b", "a\\x1b", "c"]
+    true = _csv(tmp_path / "true.csv", names, T)
+    pred = _csv(tmp_path / "pred.csv", names, P)
+    status, out, err = run(capsys, "report", true, pred, "--zero-division", "0")
+    assert status == 0, err
+    rows = [line.split()[0] for line in out.splitlines() if line.startswith(" ")]
+    assert "a\\x1b" in rows and "a\\\\x1b" in rows
+
+
+def test_file_names_and_arguments_print_control_characters_escaped(
+    capsys, tmp_path, monkeypatch
+):
+    """A file name or an argument quoted back (the matrix's heading, "wrote
+    ...", "no such file", argparse's "unrecognized arguments") reached the
+    terminal raw (found by an adversarial hunt)."""
+    monkeypatch.chdir(tmp_path)
+    hostile = "t\x1b[2J.csv"
+    true = _csv(tmp_path / hostile, ["a", "b", "c"], T)
+    pred = _csv(tmp_path / "pred.csv", ["a", "b", "c"], P)
+    page = "o\x1b]0;x\x07.html"
+    status, out, err = run(
+        capsys, "report", true, pred, "--zero-division", "0", "--html", page
+    )
+    assert status == 0, err
+    assert out.splitlines()[0].startswith(f"MLCM of {tmp_path}/t\\x1b[2J.csv ")
+    assert "wrote o\\x1b]0;x\\x07.html" in err
+    assert _RAW.search(out) is None and _RAW.search(err) is None
+    for argv in (
+        ["report", "nope\x1b[2J.csv", pred],
+        ["report", pred, pred, "--x\x1b"],
+    ):
+        status, out, err = run(capsys, *argv)
+        assert status == 2
+        assert _RAW.search(err) is None
+        assert "\\x1b" in err

@@ -53,7 +53,10 @@ def test_escape_markdown_escapes_pipes_backslashes_and_line_breaks():
     """| -> \\|, backslash doubled, markdown's specials escaped, breaks a space."""
     assert escape_markdown("a|b") == r"a\|b"
     assert escape_markdown("a\\b") == r"a\\b"
-    assert escape_markdown("two\nlines\r\nhere\rend") == "two lines here end"
+    # line breaks and controls as plain text shows them: never raw, and
+    # "a\nb" reads apart from "a b"
+    assert escape_markdown("two\nlines\r\nhere\rend") == r"two\\nlines\\r\\nhere\\rend"
+    assert escape_markdown("a\x1b[31m\u202eb") == r"a\\x1b\[31m\\u202eb"
     assert escape_markdown("x_1 *y* `z` [w] <i>") == r"x\_1 \*y\* \`z\` \[w\] \<i\>"
     assert escape_markdown("R&D 50% #1") == r"R\&D 50% #1"
     # an entity would print as its character, ~~ strike through, ! an image
@@ -70,7 +73,11 @@ def test_escape_latex_escapes_every_special_once():
     assert escape_latex("R&D 50% $5 #1 x_1") == r"R\&D 50\% \$5 \#1 x\_1"
     assert escape_latex("{a} b~c^d") == r"\{a\} b\textasciitilde{}c\textasciicircum{}d"
     assert escape_latex("a\\b") == r"a\textbackslash{}b"
-    assert escape_latex("two\nlines\r\nend") == "two lines end"
+    assert escape_latex("two\nlines\r\nend") == (
+        r"two\textbackslash{}nlines\textbackslash{}r\textbackslash{}nend"
+    )
+    # a control character is no valid TeX input, a form feed ends a paragraph
+    assert escape_latex("a\x0cb\x1b") == r"a\textbackslash{}x0cb\textbackslash{}x1b"
     assert escape_latex("a|b <c>") == r"a\textbar{}b \textless{}c\textgreater{}"
     # after \\ or \midrule a leading [ opens an optional argument, * a star
     assert escape_latex("[x] a[1]") == "{[}x] a[1]"
@@ -191,7 +198,8 @@ def test_to_markdown_with_intervals_keeps_the_brackets_of_numbers():
 
 def test_to_markdown_survives_hostile_names():
     """Names with | & _ % newlines and backslashes keep every row's columns:
-    each row has the same number of unescaped pipes, and one line per row."""
+    each row has the same number of unescaped pipes, and one line per row
+    (a line break shows as ``\\n``, as in plain text)."""
     y, pred = _hostile_case()
     report = MLCMReport.from_predictions(
         y, pred, target_names=HOSTILE, zero_division=0.0
@@ -200,9 +208,9 @@ def test_to_markdown_survives_hostile_names():
     assert len(lines) == 2 + 6 + 4
     assert {_unescaped(line, "|") for line in lines} == {7}
     assert lines[2].startswith(r"| a\|b |")
-    assert lines[4].startswith("| 50% of it |")
+    assert lines[4].startswith(r"| 50%\\nof it |")
     assert lines[5].startswith(r"| back\\slash {x} $#\~^ |")
-    assert lines[6].startswith(r"| \<b\>\*x\*\</b\> \`c\` |")
+    assert lines[6].startswith(r"| \<b\>\*x\*\</b\>\\r\\n\`c\` |")
     assert lines[7].startswith(r"| \[x\] \&lt;i\&gt; a\~\~b\~\~ |")
 
 
@@ -221,9 +229,10 @@ def test_to_latex_survives_hostile_names():
     assert names == [
         r"a\textbar{}b",
         r"R\&D\_1",
-        r"50\% of it",
+        r"50\%\textbackslash{}nof it",
         r"back\textbackslash{}slash \{x\} \$\#\textasciitilde{}\textasciicircum{}",
-        r"\textless{}b\textgreater{}*x*\textless{}/b\textgreater{} `c`",
+        r"\textless{}b\textgreater{}*x*\textless{}/b\textgreater{}"
+        r"\textbackslash{}r\textbackslash{}n`c`",
         r"{[}x] \&lt;i\&gt; a\textasciitilde{}\textasciitilde{}b"
         r"\textasciitilde{}\textasciitilde{}",
     ]
