@@ -575,7 +575,13 @@ def mlcm_confidence_intervals(
       G-mean: per label and averaged) and the matrix's cells keep the
       percentile or BCa interval of ``interval``.
 
-    The estimates are the scores' own in every case.
+    The estimates are the scores' own in every case, read off the sums of
+    the distinct units (each kind of instance times its multiplicity): bit
+    for bit those of :func:`mlcm_f1_score` and the other scores for
+    Heydarian's unweighted counts, which are integers; with weights, or
+    Krstinić's fractions, the sums run in another order than the kernels'
+    and may differ from them, and from the report's and the accumulator's,
+    in the last place (about 1e-16).
 
     Each interval carries a ``flag`` (:attr:`ScoreInterval.flag`): None
     where the library stands behind it, else why not. Per label:
