@@ -88,8 +88,23 @@ def test_check_target_names_refuses_names_alike_once_stripped(entry):
     with pytest.raises(
         ValueError,
         match=rf"{parameter} of .* must be unique \(compared without surrounding "
-        rf"whitespace\).*; 'a' and 'a ' print alike \(as 'a'\)\. Pass distinct "
-        rf"{parameter}",
+        rf"whitespace, in Unicode's composed form\).*; 'a' and 'a ' print alike "
+        rf"\(as 'a'\)\. Pass distinct {parameter}",
+    ):
+        call()
+
+
+@pytest.mark.parametrize("entry", list(_entry_points(PLAIN)))
+def test_every_entry_point_refuses_names_composed_differently(entry):
+    """'café' written with 'é' and with 'e' and a combining accent print
+    alike: accepted before (found by an adversarial hunt), refused now at
+    every entry point; the message shows the two apart (ascii), as repr
+    would not."""
+    call = _entry_points(["caf\u00e9", "cafe\u0301", "x"])[entry]
+    with pytest.raises(
+        ValueError,
+        match=r"'caf\\xe9' and 'cafe\\u0301' print alike \(as 'café': the same "
+        r"characters, composed differently\)",
     ):
         call()
 

@@ -13,6 +13,7 @@ label, strings that the outputs tell apart.
 import math
 import numbers
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
@@ -121,7 +122,9 @@ def check_target_names(
     ``display_labels``, a frame's columns, a CSV header): the names must
     differ once their surrounding whitespace is stripped (``"a"``, ``"a "``
     and ``" a"`` print alike in a right-aligned text column, a markdown cell,
-    a plot), and differ so from the rows the same output adds: ``reserved``
+    a plot) and their characters composed (NFC: ``"café"`` with a combining
+    accent prints as with ``"é"``), and differ so from the rows the same
+    output adds: ``reserved``
     (the averages' rows, ``"no label"``) and ``no_label``, the names of the
     no-true-label row and the no-predicted-label column (``ntl_label``,
     ``npl_label``) where the output draws them. ``renamable``: the caller
@@ -138,20 +141,24 @@ def check_target_names(
             f"The {name!r} parameter of {caller} must have one name "
             f"per label: {n_labels} expected, got {len(names)}."
         )
-    rows = {row.strip(): (row, "a summary row") for row in reserved}
+    rows = {_printed_key(row): (row, "a summary row") for row in reserved}
     axes = ("the no-true-label row", "the no-predicted-label column")
     for row, axis in zip(no_label, axes):
-        rows[row.strip()] = (row, axis)
+        rows[_printed_key(row)] = (row, axis)
     seen = {}
     for label in names:
-        key = label.strip()
+        key = _printed_key(label)
         if key in seen:
             other = seen[key]
-            clash = (
-                f"{label!r} is used twice"
-                if other == label
-                else f"{other!r} and {label!r} print alike (as {key!r})"
-            )
+            if other == label:
+                clash = f"{label!r} is used twice"
+            elif other.strip() == label.strip():
+                clash = f"{other!r} and {label!r} print alike (as {key!r})"
+            else:  # the same characters, composed otherwise: repr shows no change
+                clash = (
+                    f"{ascii(other)} and {ascii(label)} print alike (as {key!r}: "
+                    "the same characters, composed differently)"
+                )
         elif key in rows:
             row, what = rows[key]
             clash = (
@@ -162,7 +169,10 @@ def check_target_names(
         else:
             seen[key] = label
             continue
-        rule = "unique (compared without surrounding whitespace)"
+        rule = (
+            "unique (compared without surrounding whitespace, in Unicode's "
+            "composed form)"
+        )
         listed = sorted({*reserved, *no_label})
         if listed:
             rule += f" and differ from the rows {listed}"
@@ -171,6 +181,13 @@ def check_target_names(
             hint += ", or pass other ntl_label/npl_label"
         raise InvalidInputError(f"{name} of {caller} must be {rule}; {clash}. {hint}.")
     return names
+
+
+def _printed_key(name):
+    """What ``name`` prints as, to compare names by (:func:`check_target_names`):
+    without its surrounding whitespace, and composed (NFC): ``"café"`` written
+    with a combining accent prints as the one written with ``"é"``."""
+    return unicodedata.normalize("NFC", name).strip()
 
 
 @dataclass(frozen=True)
