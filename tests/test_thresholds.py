@@ -702,7 +702,8 @@ def test_mlcm_threshold_curve_target_names_name_the_kept_labels():
             ["a", "b", "a"],
             InvalidInputError,
             r"target_names of mlcm_threshold_curve must be unique \(compared "
-            r"without surrounding whitespace\); 'a' is used twice",
+            r"without surrounding whitespace, in Unicode.s composed form\); "
+            r"'a' is used twice",
         ),
         (
             "abc",
