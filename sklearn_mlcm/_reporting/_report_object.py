@@ -870,9 +870,10 @@ random_state, n_jobs, top_k, thresholds, metric, average
         the table as a list.
 
         Label names are escaped (``|`` as ``\\|``, markdown's other marks
-        such as ``* _ ` [ ] < > & ~ !`` backslash-escaped, line breaks as
-        spaces), so that every row keeps its columns and a name prints as
-        written.
+        such as ``* _ ` [ ] < > & ~ !`` backslash-escaped, control
+        characters and line breaks shown as the text report shows them,
+        ``\\x1b``, ``\\n``), so that every row keeps its columns, a name
+        prints as written and no terminal acts on it.
 
         Parameters
         ----------
@@ -918,7 +919,8 @@ random_state, n_jobs, top_k, thresholds, metric, average
         the ``tabular`` in ``\\footnotesize``.
 
         Label names are escaped (``& % $ # _ { } ~ ^ \\ | < >``, a leading
-        ``[`` as ``{[}``, line breaks as spaces) and TeX's input ligatures
+        ``[`` as ``{[}``, control characters and line breaks shown as the
+        text report shows them, ``\\x1b``, ``\\n``) and TeX's input ligatures
         broken (``--`` as ``-\\/-``, and the pairs of quotes, commas and
         ``?``/``!`` before a backquote alike), so that a name prints as
         written; a rule separates the labels
