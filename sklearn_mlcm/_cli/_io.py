@@ -454,6 +454,10 @@ def _csv_records(path, delimiter=",", copy=None):
 _NUMBER = re.compile(
     r"[ \t]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t]*"
 )
+#: The blanks a number may have around it (:data:`_NUMBER`); a refused value
+#: is quoted without them only, so that a quoted line break shows ('1\\n', not
+#: '1', which would read as a number).
+_BLANKS = " \t"
 
 
 def _number(text):
@@ -494,7 +498,7 @@ def _header(path, line, row, header, delimiter=","):
         # One "name" such as "1;0;1": data read with the wrong delimiter.
         raise InputError(
             f"{path}, line {line}, column 1: expected 0 or 1, found "
-            f"{row[0].strip()!r}{hint}"
+            f"{row[0].strip(_BLANKS)!r}{hint}"
         )
     if header != "auto":  # the user said whether line 1 is a header
         return _names(path, line, row) if header == "yes" else None
@@ -602,7 +606,7 @@ def _parse_row(path, line, row, delimiter=","):
         if value is None:
             raise InputError(
                 f"{path}, line {line}, column {j + 1}: expected 0 or 1, found "
-                f"{field.strip()!r}{_delimiter_hint(field, delimiter)}"
+                f"{field.strip(_BLANKS)!r}{_delimiter_hint(field, delimiter)}"
             )
         if value in (0.0, 1.0):
             numbers.append(int(value))

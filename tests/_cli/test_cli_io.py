@@ -220,6 +220,23 @@ def test_report_csv_value_not_a_number(capsys, tmp_path, field):
     assert_error(capsys, ["report", pred, true], message)
 
 
+@pytest.mark.parametrize("field, shown", [('"1\n"', "'1\\n'"), ('"\r0"', "'\\r0'")])
+def test_report_csv_value_with_a_quoted_line_break_is_quoted_with_it(
+    capsys, tmp_path, field, shown
+):
+    """A quoted value holding a line break was quoted stripped ("found '1'",
+    which reads as a number; found by an adversarial hunt): only the blanks
+    a number may have around it are left out."""
+    true = write_csv(tmp_path / "true.csv", T, header=NAMES)
+    pred = tmp_path / "pred.csv"
+    rows = [",".join(map(str, row)) for row in P]
+    rows[1] = f"0,{field},0"
+    pred.write_bytes(("\n".join([",".join(NAMES), *rows]) + "\n").encode())
+    status, out, err = run(capsys, "report", true, pred)
+    assert (status, out) == (2, "")
+    assert f"column 2: expected 0 or 1, found {shown}" in err
+
+
 def test_report_csv_semicolons_hint(capsys, tmp_path):
     """A semicolon-separated file gets a hint to pass --delimiter ';', at its
     first row (not taken for a header of one name), or at the first data row
