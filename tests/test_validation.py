@@ -1,5 +1,7 @@
 """Bad input gets a clear error naming the parameter, never a wrong number."""
 
+import re
+
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
@@ -67,6 +69,22 @@ def test_targets_strings_in_indicator_matrix():
     """Strings in a 2-D indicator matrix are refused, naming the dtype."""
     y = np.array([["1", "0"], ["0", "1"]])
     with pytest.raises(ValueError, match=r"y_true .*0/1 indicator matrix.*dtype <U1"):
+        mlcm_confusion_matrix(y, [[1, 0], [0, 1]])
+
+
+@pytest.mark.parametrize(
+    "y, what",
+    [
+        (np.ones((2, 2), dtype=complex), "complex128 (complex numbers)"),
+        (np.array([["1", "0"], ["0", "1"]]), "<U1 (strings)"),
+        (np.ones((2, 2), dtype="m8[s]"), "timedelta64[s] (time spans)"),
+    ],
+)
+def test_targets_of_no_real_dtype_say_what_they_hold(y, what):
+    """The refusal says what the values are: a complex array was told
+    "(strings or objects?)" (found by an adversarial hunt)."""
+    match = rf"y_true .*0/1 indicator matrix.*dtype {re.escape(what)}"
+    with pytest.raises(ValueError, match=match):
         mlcm_confusion_matrix(y, [[1, 0], [0, 1]])
 
 

@@ -203,6 +203,19 @@ def _exact_list(y, array):
     return array
 
 
+#: What the values of a dtype that is no indicator are, by its kind (a
+#: complex array was told "strings or objects?").
+_DTYPE_KINDS = {
+    "c": "complex numbers",
+    "U": "strings",
+    "S": "bytes",
+    "O": "objects",
+    "M": "dates",
+    "m": "time spans",
+    "V": "records or raw bytes",
+}
+
+
 def _indicator_to_bool(y, name):
     """Check that a 2-D array or CSR matrix holds only 0/1 and return bool."""
     caller = current_function()
@@ -215,9 +228,10 @@ def _indicator_to_bool(y, name):
     if values.dtype == object and all(isinstance(v, numbers.Real) for v in values.flat):
         y = values = values.astype(np.float64)  # e.g. lists mixing bool and int
     if values.dtype.kind not in "biuf":
+        what = _DTYPE_KINDS.get(values.dtype.kind, "not real numbers")
         raise InvalidInputError(
             f"{name} of {caller} must be a 0/1 indicator matrix of numbers or "
-            f"booleans; got values of dtype {values.dtype} (strings or objects?). "
+            f"booleans; got values of dtype {values.dtype} ({what}). "
             "Use a 1-D array for class labels, or encode label sets with "
             "sklearn.preprocessing.MultiLabelBinarizer."
         )
