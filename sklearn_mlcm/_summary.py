@@ -31,6 +31,7 @@ NumPy (pandas when a frame is asked for):
 """
 
 import importlib
+import re
 import unicodedata
 
 import numpy as np
@@ -93,30 +94,35 @@ def printable(name):
     cannot split a row of a table. C0 and C1 controls, DEL, format
     characters (bidi overrides, zero-width spaces), lone surrogates and the
     line and paragraph separators are escaped; every other character,
-    spaces included, prints as is, so that a usual name prints unchanged. A
-    backslash prints as is too, unless it would read as the start of an
-    escape (before ``x``, ``u``, ``U``, ``n``, ``r``, ``t``, a backslash or
-    an escaped character): then it is doubled, as repr does, so that no two
-    names print alike (the name ESC and the four characters ``\\x1b`` did).
-    Markdown and LaTeX escape the printed text their own way; HTML escapes
-    names its own way.
+    spaces and backslashes included, prints as is, so that a usual name
+    prints unchanged (``C:\\users``, ``\\alpha``). Only backslashes that
+    would read as an escape are doubled, as repr doubles them: those before
+    an escaped character, or before what reads as one (``n``, ``r``, ``t``,
+    ``x`` and 2 hexadecimal digits, ``u`` and 4, ``U`` and 8), so that no
+    two names print alike (the name ESC and the four characters ``\\x1b``
+    did). The text is meant to be printed once: escaped again, its own
+    escapes would be doubled. Markdown and LaTeX escape the printed text
+    their own way; HTML escapes names its own way.
 
     Examples
     --------
     >>> from sklearn_mlcm._summary import printable
     >>> printable("C0"), printable("red\\x1b[31m"), printable("a\\nb")
     ('C0', 'red\\\\x1b[31m', 'a\\\\nb')
-    >>> print(printable("a\\tb"), printable("C:\\\\path"), printable("a\\\\x1b"))
-    a\\tb C:\\path a\\\\x1b
+    >>> print(printable("a\\tb"), printable("C:\\\\users"), printable("a\\\\x1b"))
+    a\\tb C:\\users a\\\\x1b
     """
     text = str(name)
     if text.isprintable() and "\\" not in text:  # the usual name: as it is
         return text
     escaped = [_escaped(c) for c in text]
-    for i, c in enumerate(text[:-1]):
-        after = text[i + 1]
-        if c == "\\" and (after in _ESCAPE_STARTS or escaped[i + 1] != after):
-            escaped[i] = "\\\\"
+    for run in _BACKSLASHES.finditer(text):
+        after = run.end()
+        if after < len(text) and (
+            escaped[after] != text[after] or _READS_AS_ESCAPE.match(text, after)
+        ):
+            for i in range(run.start(), after):
+                escaped[i] = "\\\\"
     return "".join(escaped)
 
 
@@ -133,9 +139,10 @@ def escape_controls(text):
     return text if text.isprintable() else "".join(_escaped(c) for c in text)
 
 
-#: What follows the backslash of an escape that :func:`printable` writes (or
-#: of a doubled backslash): a backslash before one of them is doubled.
-_ESCAPE_STARTS = frozenset("xuUnrt\\")
+_BACKSLASHES = re.compile(r"\\+")
+#: What would read as an escape after a backslash: repr's own (lower-case
+#: hexadecimal digits).
+_READS_AS_ESCAPE = re.compile(r"[nrt]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}")
 
 
 def shorten(name, width=NAME_WIDTH, *, keep="start", mark="..."):

@@ -222,7 +222,9 @@ def test_mlcm_report_plot_takes_ntl_and_npl_labels():
         ("a\\x1b", "a\\\\x1b"),
         ("\\\x1b", "\\\\\\x1b"),
         ("C:\\path\\", "C:\\path\\"),
-        ("a\\\\b", "a\\\\\\b"),
+        ("a\\\\b", "a\\\\b"),
+        ("\\xi \\\\server \\alpha", "\\xi \\\\server \\alpha"),
+        ("C:\\new \\theta", "C:\\\\new \\\\theta"),
     ],
 )
 def test_printable_escapes_controls_only(name, shown):
@@ -234,24 +236,36 @@ def test_printable_escapes_controls_only(name, shown):
     assert printable(name) == shown
 
 
+_ESCAPE = re.compile(r"[nrt]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}")
+
+
 def _read_printed(text):
-    """The name that :func:`printable` printed as ``text`` (its inverse)."""
+    """The name that :func:`printable` printed as ``text`` (its inverse): a
+    run of backslashes before what reads as an escape is the name's
+    backslashes doubled, and one more that starts the escape when the run is
+    odd; any other backslash is the name's own."""
     out, i = [], 0
     while i < len(text):
-        head, after = text[i], text[i + 1 : i + 2]
-        if head == "\\" and after == "\\":
-            out.append("\\")
-            i += 2
-        elif head == "\\" and after in ("n", "r", "t"):
-            out.append({"n": "\n", "r": "\r", "t": "\t"}[after])
-            i += 2
-        elif head == "\\" and after in ("x", "u", "U"):
-            width = {"x": 2, "u": 4, "U": 8}[after]
-            out.append(chr(int(text[i + 2 : i + 2 + width], 16)))
-            i += 2 + width
-        else:
-            out.append(head)
+        if text[i] != "\\":
+            out.append(text[i])
             i += 1
+            continue
+        j = i
+        while j < len(text) and text[j] == "\\":
+            j += 1
+        run, escape = j - i, _ESCAPE.match(text, j)
+        if escape is None:
+            out.append("\\" * run)
+            i = j
+            continue
+        out.append("\\" * (run // 2))
+        if run % 2 == 0:
+            i = j
+            continue
+        code = escape.group()
+        simple = {"n": "\n", "r": "\r", "t": "\t"}
+        out.append(simple[code] if code in simple else chr(int(code[1:], 16)))
+        i = escape.end()
     return "".join(out)
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "format_value",
     "indent",
     "short_names",
+    "shortened_names",
 ]
 
 #: The longest label name printed whole in the text output.
@@ -101,20 +102,28 @@ def format_value(value, digits=2):
 
 def short_names(names, width=MAX_NAME_CHARS):
     """The label names as printed: :func:`~sklearn_mlcm._summary.printable`
-    (control characters escaped), each longer than ``width`` shortened to
-    ``width``.
-
-    A long name keeps its start and its end around ``"..."``, where label
-    names often differ (``"Arts/Music/Rock"``, ``"Arts/Music/Jazz"``). A name
-    whose short form would equal another name stays whole: the names printed
-    stay as distinct as the names read.
+    (control characters escaped) of :func:`shortened_names`.
 
     Examples
     --------
     >>> short_names(["C0", "a_label_name_of_41_characters_in_all_0041"])
     ['C0', 'a_label_name_of_41_chara...in_all_0041']
     """
-    names = [printable(name) for name in names]  # as a terminal can show them
+    return [printable(name) for name in shortened_names(names, width)]
+
+
+def shortened_names(names, width=MAX_NAME_CHARS):
+    """The label names, each longer than ``width`` shortened to ``width``,
+    not yet escaped: what the command line gives the library's report,
+    which prints (escapes) them once, as :func:`short_names` does for the
+    matrix.
+
+    A long name keeps its start and its end around ``"..."``, where label
+    names often differ (``"Arts/Music/Rock"``, ``"Arts/Music/Jazz"``). A name
+    whose short form would equal another name stays whole: the names printed
+    stay as distinct as the names read.
+    """
+    names = [str(name) for name in names]
     head = (width - len(_ELLIPSIS)) * 2 // 3
     tail = width - len(_ELLIPSIS) - head
 

@@ -62,6 +62,7 @@ from ._format import (
     format_table,
     format_value,
     short_names,
+    shortened_names,
 )
 from ._io import (
     STDIN,
@@ -139,12 +140,15 @@ def _report(args, true, pred):
     cm = counts if args.normalize is None else _normalized(counts, args.normalize)
     names = _label_names(true, pred)
     labels = names or [str(j) for j in range(cm.shape[0] - 1)]
-    # The text shortens long names; the JSON and the CSV keep them whole.
+    # The text shortens long names; the JSON and the CSV keep them whole. The
+    # report prints (escapes) its names itself: it gets them shortened only,
+    # and the matrix and the confusions print them escaped, once, alike.
+    short = labels if args.json else shortened_names(labels)
     shown = labels if args.json else short_names(labels)
     func = "MLCMAccumulator.classification_report"
     header = true if true.names is not None else pred
     report_options = {
-        "target_names": None if names is None else shown,
+        "target_names": None if names is None else short,
         "digits": args.digits,
         "output_dict": args.json,
         "zero_division": ZERO_DIVISION[args.zero_division],
@@ -154,7 +158,7 @@ def _report(args, true, pred):
         report = (
             evaluation.report
             if args.json
-            else _report_text(evaluation, shown, args.digits)
+            else _report_text(evaluation, short, args.digits)
         )
     else:
         with library_refusals(lambda text: _about_names(text, func, header)):
@@ -295,7 +299,8 @@ def _evaluate(args, true, pred):
 
 def _report_text(evaluation, names, digits):
     """The text of the classification report held by ``evaluation``, with the
-    label ``names`` printed: the library's writer of the report
+    label ``names`` (escaped as they are printed): the library's writer of
+    the report
     (:func:`~sklearn_mlcm._report._table.report_text`), as
     :func:`~sklearn_mlcm.mlcm_classification_report` prints the same numbers
     (nothing is computed again)."""

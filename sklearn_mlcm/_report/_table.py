@@ -230,12 +230,16 @@ class FlagNote:
     reason: str
     places: tuple
 
-    def text(self, *, limit=NOTE_PLACES):
+    def text(self, *, limit=NOTE_PLACES, printed=True):
         """``"†1 undefined: never predicted: 3 intervals (Class9 precision,
-        ...)"``: the mark, the reason and the first ``limit`` places."""
+        ...)"``: the mark, the reason and the first ``limit`` places, the
+        rows' names as plain text prints them (:func:`printable`), or as
+        they are without ``printed`` (for a writer that escapes the whole
+        line: escaped twice, a name's escapes would be doubled)."""
         n = len(self.places)
+        name = printable if printed else str
         shown = ", ".join(
-            f"{printable(row)} {column}" for row, column in self.places[:limit]
+            f"{name(row)} {column}" for row, column in self.places[:limit]
         )
         more = f" and {n - limit:,} more" if n > limit else ""
         return (
@@ -464,23 +468,33 @@ def _amount_format(values, digits):
     of Krstinic's matrix sums fractions such as 1/3 + 2/3 to its support, which
     float64 may leave a few units in the last place away from the integer.
     Amounts that fixed decimals would misstate print with significant digits
-    instead (``8e-10``, ``1e+300``): a non-zero amount that would round to
-    zero (weights below 10**-digits), with as many significant digits as
-    keep ``digits`` decimals of the largest amount; and amounts past 2**53,
-    whose integer digits float64 does not hold (weights of 1e300 printed 301
-    digits), with ``digits + 1``.
+    instead: a column with a non-zero amount that would round to zero
+    (weights below 10**-digits, ``8e-10``), with as many significant digits as
+    keep ``digits`` decimals of its largest amount; and, each alone, amounts
+    past 2**53, whose integer digits float64 does not hold (weights of 1e300
+    printed 301 digits), as ``8e+300``, beside the others as they would print.
     """
     values = np.abs(np.asarray(values, dtype=np.float64))
-    nonzero = values[values > 0]
-    largest = float(nonzero.max()) if nonzero.size else 0.0
-    if largest >= _EXACT_INTEGERS:
-        return lambda x: f"{float(x):.{digits + 1}g}"
-    if all_integral(values):
-        return lambda x: f"{int(round(float(x)))}"
-    if float(nonzero.min()) < 0.5 * 10.0**-digits:
-        significant = min(17, len(str(int(largest))) + digits)
-        return lambda x: f"{float(x):.{significant}g}"
-    return lambda x: f"{float(x):.{digits}f}"
+    exact = values[~(values >= _EXACT_INTEGERS)]  # NaN stays here
+    nonzero = exact[exact > 0]
+    if all_integral(exact):
+        fixed = "integers"
+    elif nonzero.size and float(nonzero.min()) < 0.5 * 10.0**-digits:
+        fixed = min(17, len(str(int(nonzero.max()))) + digits)
+    else:
+        fixed = None
+
+    def amount(x):
+        x = float(x)
+        if abs(x) >= _EXACT_INTEGERS:
+            return f"{x:.{digits + 1}g}"
+        if fixed == "integers":
+            return f"{int(round(x))}"
+        if fixed is not None:
+            return f"{x:.{fixed}g}"
+        return f"{x:.{digits}f}"
+
+    return amount
 
 
 #: float64 holds every integer below this, and no longer every one above.
@@ -518,13 +532,13 @@ UNDEFINED_NOTE = (
 )
 
 
-def flag_lines(table):
+def flag_lines(table, *, printed=True):
     """The notes of the flagged intervals of ``table``, as lines of text:
-    each :class:`FlagNote`'s, then what ``—`` means when a score is
-    undefined; none where nothing is flagged. The writers put
-    :data:`FLAG_HEADING` above them."""
+    each :class:`FlagNote`'s (``printed``: its names as plain text prints
+    them), then what ``—`` means when a score is undefined; none where
+    nothing is flagged. The writers put :data:`FLAG_HEADING` above them."""
     notes = flag_notes(table)
-    lines = [note.text() for note in notes]
+    lines = [note.text(printed=printed) for note in notes]
     if any(is_undefined(note.reason) for note in notes):
         lines.append(UNDEFINED_NOTE)
     return lines

@@ -144,8 +144,12 @@ def _text(value):
 
 
 def _count(value):
-    """An amount: an integer as ``1,234``, a fraction with three digits."""
+    """An amount: an integer as ``1,234``, a fraction with three digits, and
+    past 2**53, whose integer digits float64 does not hold, as ``8e+300``
+    (weights of 1e300 printed 301 digits), as the text report does."""
     value = float(value)
+    if not abs(value) < 2.0**53:  # NaN too
+        return f"{value:.3g}"
     if value == round(value):
         return f"{int(round(value)):,}"
     return f"{value:.3g}" if abs(value) < 1 else f"{value:,.2f}"

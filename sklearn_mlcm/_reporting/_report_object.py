@@ -907,7 +907,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
         """
         table = table_of_report(self.report)
         headers, rows, _ = report_cells(table, digits=int(digits))
-        notes = markdown_notes(FLAG_HEADING, flag_lines(table))
+        notes = markdown_notes(FLAG_HEADING, flag_lines(table, printed=False))
         return markdown_table(headers, rows) + notes
 
     @validate_params({"digits": [Interval(Integral, 0, 20)]})
@@ -964,7 +964,7 @@ random_state, n_jobs, top_k, thresholds, metric, average
         """
         table = table_of_report(self.report)
         headers, rows, n_labels = report_cells(table, digits=int(digits))
-        notes = latex_notes(FLAG_HEADING, flag_lines(table))
+        notes = latex_notes(FLAG_HEADING, flag_lines(table, printed=False))
         return latex_table(headers, rows, rules_after=(n_labels - 1,)) + notes
 
     @validate_params(

@@ -65,7 +65,8 @@ class _Bounded:
     """A bounded score: its :class:`ScoreInterval`, the columns whose
     estimate lies outside their bootstrap interval
     (:func:`estimates_outside`), and whether a bootstrap-t was ``widened``
-    to reach its estimate (:func:`studentised_bounds`)."""
+    to reach its estimate with at least 97.5 % of the resamples on that side,
+    which flags it (:func:`studentised_bounds`)."""
 
     interval: ScoreInterval
     outside: list

@@ -607,7 +607,9 @@ def label_score_intervals(moments, *, confidence_level, method="modified-wilson"
 class MacroInterval:
     """A macro average's ``estimate``, its interval ``low``, ``high``, its
     linearised standard error ``se`` (floats), and whether the bootstrap-t
-    bounds were ``widened`` to reach the estimate (:func:`studentised_bounds`)."""
+    bounds were ``widened`` to reach the estimate with at least 97.5 % of the
+    resamples on that side, the flagged case (:func:`studentised_bounds`: a
+    narrower interval widened on a smaller majority is not)."""
 
     estimate: float
     low: float

@@ -117,14 +117,22 @@ def test_names_that_escaping_would_print_alike_are_told_apart(capsys, tmp_path):
     """The name ESC and the four characters ``\\x1b`` both printed
     ``a\\x1b``: the command line refused the file as naming a label twice,
     and the library printed two rows alike. A backslash that would read as
-    an escape is doubled, as repr does."""
-    names = ["a\x1b", "a\\x1b", "c"]
+    an escape is doubled, as repr does, and each name is printed once: the
+    report's rows read as the matrix's (a review found the report escaping
+    the matrix's printed names again, ``C:\\\\\\\\new``)."""
+    names = ["a\x1b", "a\\x1b", "C:\\new"]
     true = _csv(tmp_path / "true.csv", names, T)
     pred = _csv(tmp_path / "pred.csv", names, P)
-    status, out, err = run(capsys, "report", true, pred, "--zero-division", "0")
-    assert status == 0, err
-    rows = [line.split()[0] for line in out.splitlines() if line.startswith(" ")]
-    assert "a\\x1b" in rows and "a\\\\x1b" in rows
+    for options in ([], ["--html", tmp_path / "page.html"]):
+        status, out, err = run(
+            capsys, "report", true, pred, "--zero-division", "0", *options
+        )
+        assert status == 0, err
+        matrix, report = out.split("Classification report")
+        printed = ["a\\x1b", "a\\\\x1b", "C:\\\\new"]
+        matrix_rows = [line.split()[0] for line in matrix.splitlines()[5:8]]
+        report_rows = [line.split()[0] for line in report.splitlines()[4:7]]
+        assert matrix_rows == report_rows == printed
 
 
 def test_file_names_and_arguments_print_control_characters_escaped(

@@ -739,6 +739,13 @@ def test_weights_past_float64s_integers_print_in_significant_digits():
     )
     assert max(len(line) for line in text.splitlines()) < 80
     assert "8e+300" in text and "6e+300" in text
+    # a huge amount alone prints so: the others in its column as they would
+    # (12 printed as 1e+01 beside 9e+15, found by a review)
+    mixed = mlcm_classification_report(
+        y_true, y_pred, sample_weight=[1e300, 12345, 12345, 12345], zero_division=0.0
+    )
+    row = next(line for line in mixed.splitlines() if line.lstrip().startswith("1 "))
+    assert row.split()[-2:] == ["37035", "24690"]
 
 
 def test_to_frame_and_page_count_the_no_label_row_apart():

@@ -302,3 +302,23 @@ def test_tables_refuse_bad_digits(method):
     report = MLCMReport.from_predictions(T, P, zero_division=0.0)
     with pytest.raises(ValueError, match=f"'digits' parameter of MLCMReport.{method}"):
         getattr(report, method)(digits=-1)
+
+
+def test_markdown_and_latex_notes_name_a_label_as_its_row_does():
+    """The notes of the flagged intervals name each label as the table's row
+    does: they escaped the plain text's printed names again (a review found
+    ``x\\\\\\\\ny`` in the notes beside ``x\\\\ny`` in the row)."""
+    y_true = [[1, 0, 1], [0, 1, 1], [1, 1, 1], [0, 0, 1]]
+    y_pred = [[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 0]]  # x\ny never predicted
+    report = MLCMReport.from_predictions(
+        y_true, y_pred, target_names=["a", "C:\\new", "x\ny"], zero_division=0.0,
+        **_INTERVALS,
+    )  # fmt: skip
+    markdown = report.to_markdown()
+    assert "| x\\\\ny |" in markdown and "| C:\\\\\\\\new |" in markdown
+    notes = markdown.split("| samples avg |")[1]
+    assert "x\\\\ny precision" in notes and "x\\\\\\\\ny" not in notes
+    latex = report.to_latex()
+    assert r"x\textbackslash{}ny &" in latex
+    assert r"x\textbackslash{}ny precision" in latex
+    assert r"\textbackslash{}\textbackslash{}ny" not in latex
